@@ -1,0 +1,293 @@
+#include "app/cli/command_line.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QSaveFile>
+#include <QTextStream>
+
+#include <cstdio>
+#include <map>
+#include <optional>
+
+#include "core/catalog/catalog.h"
+#include "core/design/resize.h"
+#include "core/format/design_reader.h"
+#include "core/format/design_validator.h"
+#include "core/format/design_writer.h"
+#include "core/format/json_pointer.h"
+#include "core/metrics/metrics.h"
+#include "core/metrics/metrics_text.h"
+
+namespace studio {
+namespace {
+
+void out(const std::string& s)
+{
+    std::fwrite(s.data(), 1, s.size(), stdout);
+}
+void err(const std::string& s)
+{
+    std::fwrite(s.data(), 1, s.size(), stderr);
+}
+
+void printProblems(const std::string& file, const std::vector<Problem>& problems, bool toStdout)
+{
+    for (const auto& p : problems) {
+        const std::string line = formatProblem(file, p) + "\n";
+        toStdout ? out(line) : err(line);
+    }
+}
+
+struct Verb {
+    const char* name;
+    const char* synopsis;
+    const char* summary;
+    int (*run)(const QStringList& args, const Verb& verb);
+};
+
+const QCommandLineOption kCatalogOption(QStringLiteral("catalog"), "Merge the parts of a catalog FILE over the built-in catalog.",
+                                        "FILE");
+
+// Parses a verb's arguments; prints usage to stderr and returns false on a
+// usage error, so the caller exits 2.
+bool parseVerb(QCommandLineParser& parser, const QStringList& args, const Verb& verb, int* exitCode)
+{
+    parser.setApplicationDescription(QString::fromUtf8(verb.summary));
+    parser.addHelpOption();
+    if (!parser.parse(args)) {
+        err(parser.errorText().toStdString() + "\n");
+        err(std::string("usage: cluster-studio ") + verb.synopsis + "\n");
+        *exitCode = kExitUsage;
+        return false;
+    }
+    if (parser.isSet("help")) {
+        out(std::string("usage: cluster-studio ") + verb.synopsis + "\n\n" +
+            parser.helpText().section('\n', 2).toStdString());
+        *exitCode = kExitOk;
+        return false;
+    }
+    return true;
+}
+
+// The built-in catalog plus --catalog, or nullopt after printing why not.
+std::optional<Catalog> catalogFor(const QCommandLineParser& parser)
+{
+    Catalog catalog = Catalog::builtin();
+    if (parser.isSet(kCatalogOption)) {
+        const std::string path = parser.value(kCatalogOption).toStdString();
+        const auto problems = catalog.mergeFile(path);
+        printProblems(path, problems, false);
+        if (hasErrors(problems))
+            return std::nullopt;
+    }
+    return catalog;
+}
+
+int runValidate(const QStringList& args, const Verb& verb)
+{
+    QCommandLineParser parser;
+    parser.addOption(kCatalogOption);
+    parser.addPositionalArgument("FILE", "Design files to check.", "FILE...");
+    int code = kExitOk;
+    if (!parseVerb(parser, args, verb, &code))
+        return code;
+    if (parser.positionalArguments().isEmpty()) {
+        err(std::string("validate: no FILE given\nusage: cluster-studio ") + verb.synopsis + "\n");
+        return kExitUsage;
+    }
+    const auto catalog = catalogFor(parser);
+    if (!catalog)
+        return kExitInvalid;
+    for (const QString& file : parser.positionalArguments()) {
+        const std::string path = file.toStdString();
+        const DesignLoad loaded = loadDesignFile(path, *catalog);
+        printProblems(path, loaded.problems, true);
+        if (!loaded.ok())
+            code = kExitInvalid;
+        else
+            out(path + ": valid\n");
+    }
+    return code;
+}
+
+// --set and --gpus: shared by every verb that loads one design to analyse.
+struct DesignOptions {
+    QCommandLineOption set{QStringLiteral("set"), "Set the value at a JSON POINTER before analysis (repeatable).", "POINTER=VALUE"};
+    QCommandLineOption gpus{QStringLiteral("gpus"), "Resize to N GPUs by changing the design's replicated node count.", "N"};
+    void addTo(QCommandLineParser& parser) const
+    {
+        parser.addOption(set);
+        parser.addOption(gpus);
+    }
+};
+
+// Loads FILE with the --set edits and --gpus resize applied. Returns the
+// exit code to stop with, or nullopt on success.
+std::optional<int> loadForAnalysis(const QCommandLineParser& parser, const DesignOptions& opts,
+                                   const std::string& path, const Catalog& catalog, DesignLoad& loaded)
+{
+    std::vector<PointerEdit> edits;
+    for (const QString& s : parser.values(opts.set)) {
+        const int eq = static_cast<int>(s.indexOf('='));
+        if (eq <= 0) {
+            err("--set " + s.toStdString() + ": expected POINTER=VALUE, e.g. --set /workload/parallelism/tp=4\n");
+            return kExitUsage;
+        }
+        edits.push_back({s.left(eq).toStdString(), parseSetValue(s.mid(eq + 1).toStdString())});
+    }
+    std::optional<std::int64_t> gpus;
+    if (parser.isSet(opts.gpus)) {
+        bool ok = false;
+        const qlonglong n = parser.value(opts.gpus).toLongLong(&ok);
+        if (!ok || n < 1) {
+            err("--gpus " + parser.value(opts.gpus).toStdString() + ": expected a whole number of GPUs, at least 1\n");
+            return kExitUsage;
+        }
+        gpus = n;
+    }
+    loaded = loadDesignFile(path, catalog, edits);
+    printProblems(path, loaded.problems, false);
+    if (!loaded.ok())
+        return kExitInvalid;
+    if (gpus) {
+        if (auto problem = resizeToGpus(*loaded.design, *loaded.catalog, *gpus)) {
+            printProblems(path, {*problem}, false);
+            return kExitInvalid;
+        }
+        const auto problems = validateDesign(*loaded.design, *loaded.catalog);
+        if (hasErrors(problems)) {
+            printProblems(path, problems, false);
+            return kExitInvalid;
+        }
+    }
+    return std::nullopt;
+}
+
+int runMetrics(const QStringList& args, const Verb& verb)
+{
+    QCommandLineParser parser;
+    DesignOptions opts;
+    opts.addTo(parser);
+    const QCommandLineOption format(QStringLiteral("format"), "Output format: json (default) or text.", "json|text", "json");
+    parser.addOption(format);
+    parser.addOption(kCatalogOption);
+    parser.addPositionalArgument("FILE", "The design to analyse.");
+    int code = kExitOk;
+    if (!parseVerb(parser, args, verb, &code))
+        return code;
+    const QStringList files = parser.positionalArguments();
+    if (files.size() != 1) {
+        err(std::string("metrics: expected one FILE\nusage: cluster-studio ") + verb.synopsis + "\n");
+        return kExitUsage;
+    }
+    const QString fmt = parser.value(format);
+    if (fmt != "json" && fmt != "text") {
+        err("--format " + fmt.toStdString() + ": expected json or text\n");
+        return kExitUsage;
+    }
+    const auto catalog = catalogFor(parser);
+    if (!catalog)
+        return kExitInvalid;
+    DesignLoad loaded;
+    if (auto stop = loadForAnalysis(parser, opts, files.front().toStdString(), *catalog, loaded))
+        return *stop;
+    const Json metrics = computeMetrics(*loaded.design, *loaded.catalog);
+    out(fmt == "json" ? metrics.dump(2) + "\n" : metricsText(metrics));
+    return kExitOk;
+}
+
+int runNormalize(const QStringList& args, const Verb& verb)
+{
+    QCommandLineParser parser;
+    parser.addOption(kCatalogOption);
+    parser.addPositionalArgument("FILE", "Design files to rewrite in canonical form.", "FILE...");
+    int code = kExitOk;
+    if (!parseVerb(parser, args, verb, &code))
+        return code;
+    if (parser.positionalArguments().isEmpty()) {
+        err(std::string("normalize: no FILE given\nusage: cluster-studio ") + verb.synopsis + "\n");
+        return kExitUsage;
+    }
+    const auto catalog = catalogFor(parser);
+    if (!catalog)
+        return kExitInvalid;
+    for (const QString& file : parser.positionalArguments()) {
+        const std::string path = file.toStdString();
+        const DesignLoad loaded = loadDesignFile(path, *catalog);
+        printProblems(path, loaded.problems, false);
+        if (!loaded.ok()) {
+            code = kExitInvalid;
+            continue;
+        }
+        const std::string text = writeDesignText(*loaded.design);
+        QSaveFile save(file);
+        if (!save.open(QIODevice::WriteOnly) || save.write(text.data(), qint64(text.size())) < 0 || !save.commit()) {
+            err(path + ": cannot write: " + save.errorString().toStdString() + "\n");
+            code = kExitInvalid;
+        }
+    }
+    return code;
+}
+
+const std::vector<Verb>& verbs()
+{
+    static const std::vector<Verb> list = {
+        {"validate", "validate FILE... [--catalog FILE]",
+         "Check design files. Exits 0 if all are valid; otherwise prints one line per problem "
+         "(FILE: /json/pointer: what is wrong) and exits 1.",
+         runValidate},
+        {"metrics", "metrics FILE [--set /json/pointer=VALUE]... [--gpus N] [--format json|text] [--catalog FILE]",
+         "Print a design's inventory and analyses, after applying --set edits and a --gpus resize.", runMetrics},
+        {"normalize", "normalize FILE... [--catalog FILE]",
+         "Rewrite design files in canonical form (stable key order), atomically.", runNormalize},
+    };
+    return list;
+}
+
+void printUsage()
+{
+    std::string s = "usage: cluster-studio [FILE]            open the studio (on FILE)\n";
+    for (const auto& v : verbs())
+        s += std::string("       cluster-studio ") + v.synopsis + "\n";
+    s += "\nExit codes: 0 success, 1 invalid input, 2 usage error. "
+         "Run 'cluster-studio VERB --help' for a verb's options.\n";
+    out(s);
+}
+
+}  // namespace
+
+bool isCommandLine(const QStringList& args)
+{
+    if (args.size() < 2)
+        return false;
+    const QString first = args.at(1);
+    if (first == "--help" || first == "-h" || first == "--version" || first == "-v" || first == "help")
+        return true;
+    for (const auto& v : verbs())
+        if (first == QLatin1String(v.name))
+            return true;
+    return false;
+}
+
+int runCommandLine(const QStringList& args)
+{
+    const QString first = args.value(1);
+    if (first == "--help" || first == "-h" || first == "help") {
+        printUsage();
+        return kExitOk;
+    }
+    if (first == "--version" || first == "-v") {
+        out("cluster-studio " + QCoreApplication::applicationVersion().toStdString() + "\n");
+        return kExitOk;
+    }
+    // The verb's own parser sees "cluster-studio VERB args...": drop argv[0]
+    // so the verb stands where QCommandLineParser expects the program name.
+    const QStringList verbArgs = args.mid(1);
+    for (const auto& v : verbs())
+        if (first == QLatin1String(v.name))
+            return v.run(verbArgs, v);
+    printUsage();
+    return kExitUsage;
+}
+
+}  // namespace studio

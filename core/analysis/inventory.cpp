@@ -1,0 +1,166 @@
+#include "core/analysis/inventory.h"
+
+#include <algorithm>
+
+#include "core/format/json_pointer.h"
+#include "core/text.h"
+
+namespace studio {
+
+std::int64_t cablesOf(const Link& link, const DesignIndex& index)
+{
+    const auto from = index.find(link.from);
+    const auto to = index.find(link.to);
+    const std::int64_t a = from ? index.instances(*from) : 0;
+    const std::int64_t b = to ? index.instances(*to) : 0;
+    return link.count * std::max(a, b);
+}
+
+namespace {
+
+FabricSizing sizeFabric(const DesignIndex& index, std::size_t f)
+{
+    const Design& d = index.design();
+    FabricSizing s;
+    s.component = index.component(f).id;
+    s.name = index.component(f).name.empty() ? index.part(f).name : index.component(f).name;
+    if (const Json* sw = index.setting(f, "switch"); sw && sw->is_string())
+        s.switchPart = sw->get<std::string>();
+    if (const Json* c = index.setting(f, "cable"); c && c->is_string())
+        s.cablePart = c->get<std::string>();
+    s.railOptimized = index.part(f).attribute("rail_optimized") == "true";
+    if (const Json* r = index.setting(f, "rail_optimized"); r && r->is_boolean())
+        s.railOptimized = r->get<bool>();
+
+    // Endpoints are the links into the fabric; those from inside nodes are
+    // rails, counted per node so a scalable unit lines up with leaf ports.
+    std::int64_t nodePorts = 0;
+    std::vector<std::size_t> nodesSeen;
+    for (const Link& l : d.links) {
+        const bool intoFabric = l.to == s.component, outOfFabric = l.from == s.component;
+        if (!intoFabric && !outOfFabric)
+            continue;
+        const auto other = index.find(intoFabric ? l.from : l.to);
+        if (!other)
+            continue;
+        const std::int64_t ports = l.count * index.instances(*other);
+        if (const auto node = index.enclosing(*other, PartKind::Node)) {
+            nodePorts += ports;
+            if (std::find(nodesSeen.begin(), nodesSeen.end(), *node) == nodesSeen.end())
+                nodesSeen.push_back(*node);
+        } else {
+            s.otherEndpoints += ports;
+        }
+    }
+    for (std::size_t n : nodesSeen)
+        s.nodes += index.instances(n);
+    if (s.nodes > 0 && nodePorts % s.nodes == 0) {
+        s.rails = nodePorts / s.nodes;
+    } else if (s.nodes > 0) {
+        // Nodes with different port counts cannot share rails evenly.
+        s.railOptimized = false;
+        s.rails = 0;
+        s.otherEndpoints += nodePorts;
+        s.nodes = 0;
+    }
+
+    FatTreeSpec spec;
+    spec.nodes = s.nodes;
+    spec.rails = s.rails;
+    spec.otherEndpoints = s.otherEndpoints;
+    spec.railOptimized = s.railOptimized;
+    spec.oversubscription = index.figure(f, "oversubscription").value_or(1.0);
+    const Part* sw = index.catalog().find(s.switchPart);
+    spec.radix = sw && sw->figure("ports") ? static_cast<std::int64_t>(sw->figure("ports")->value) : 0;
+    if (const Json* r = index.setting(f, "radix"); r && r->is_number_integer())
+        spec.radix = r->get<std::int64_t>();
+    if (const Json* t = index.setting(f, "tiers"); t && t->is_number_integer())
+        spec.tiers = static_cast<int>(t->get<std::int64_t>());
+    s.tree = sizeFatTree(spec);
+    return s;
+}
+
+}  // namespace
+
+Inventory takeInventory(const DesignIndex& index)
+{
+    Inventory inv;
+    inv.switchesByTier = {{"leaf", 0}, {"spine", 0}, {"core", 0}, {"other", 0}};
+    std::map<std::string, std::int64_t> byPart;
+    std::map<std::string, std::int64_t> gpusByPart;
+    auto add = [&byPart](const std::string& part, std::int64_t n) {
+        if (n > 0)
+            byPart[part] += n;
+    };
+
+    for (std::size_t i = 0; i < index.size(); ++i) {
+        const std::int64_t n = index.instances(i);
+        const std::string& part = index.component(i).part;
+        switch (index.kind(i)) {
+        case PartKind::Accelerator:
+            inv.gpus += n;
+            gpusByPart[part] += n;
+            add(part, n);
+            break;
+        case PartKind::Node: inv.nodes += n; add(part, n); break;
+        case PartKind::Rack: inv.racks += n; add(part, n); break;
+        case PartKind::Nic: inv.nics += n; add(part, n); break;
+        case PartKind::Storage: inv.storageSystems += n; add(part, n); break;
+        case PartKind::Switch: {
+            std::string tier = "other";
+            if (const Json* t = index.setting(i, "tier"); t && t->is_string())
+                tier = t->get<std::string>();
+            inv.switchesByTier[tier] += n;
+            inv.switches += n;
+            add(part, n);
+            break;
+        }
+        case PartKind::Fabric: {
+            FabricSizing s = sizeFabric(index, i);
+            if (!s.tree.error.empty()) {
+                inv.problems.push_back({Severity::Error, pointerAppend("/components", i),
+                                        "fabric " + inQuotes(s.component) + ": " + s.tree.error, "fabric_too_large"});
+            } else if (s.tree.endpoints == 0) {
+                inv.problems.push_back({Severity::Warning, pointerAppend("/components", i),
+                                        "fabric " + inQuotes(s.component) + " has no links to it, so no switches",
+                                        "fabric_unconnected"});
+            }
+            inv.switchesByTier["leaf"] += s.tree.leaf;
+            inv.switchesByTier["spine"] += s.tree.spine;
+            inv.switchesByTier["core"] += s.tree.core;
+            inv.switches += s.tree.switches();
+            add(s.switchPart, s.tree.switches());
+            const std::int64_t between = s.tree.leafSpineCables + s.tree.spineCoreCables;
+            if (between > 0) {
+                const std::string cable = s.cablePart.empty() ? "(unspecified cable)" : s.cablePart;
+                inv.cablesByPart[cable] += between;
+                inv.cables += between;
+                if (!s.cablePart.empty())
+                    add(s.cablePart, between);
+            }
+            inv.fabrics.push_back(std::move(s));
+            break;
+        }
+        case PartKind::Group:
+        case PartKind::Link: break;
+        }
+    }
+    for (const Link& l : index.design().links) {
+        const std::int64_t n = cablesOf(l, index);
+        inv.cablesByPart[l.part] += n;
+        inv.cables += n;
+        add(l.part, n);
+    }
+    std::int64_t most = 0;
+    for (const auto& [part, n] : gpusByPart)
+        if (n > most) {
+            most = n;
+            inv.gpuPart = part;
+        }
+    for (const Part& p : index.catalog().parts())
+        if (auto it = byPart.find(p.id); it != byPart.end())
+            inv.bom.push_back({p.id, p.name, p.kind, it->second});
+    return inv;
+}
+
+}  // namespace studio

@@ -1,0 +1,51 @@
+#pragma once
+// What a design holds, counted through replication: GPUs, nodes, racks,
+// NICs, switches by tier (placed ones plus those each fabric needs), storage
+// systems and cables, and a bill of materials by part.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/analysis/fat_tree.h"
+#include "core/design/design_index.h"
+#include "core/problem.h"
+
+namespace studio {
+
+struct FabricSizing {
+    std::string component;  // the fabric component's id
+    std::string name;
+    std::string switchPart;
+    std::string cablePart;  // between switch tiers; "" when the design names none
+    std::int64_t nodes = 0, rails = 0, otherEndpoints = 0;
+    bool railOptimized = false;
+    FatTree tree;
+};
+
+struct BomLine {
+    std::string part;
+    std::string name;
+    PartKind kind = PartKind::Group;
+    std::int64_t count = 0;
+};
+
+struct Inventory {
+    std::int64_t gpus = 0, nodes = 0, racks = 0, nics = 0, storageSystems = 0;
+    std::string gpuPart;  // the accelerator most GPUs are; "" without GPUs
+    std::map<std::string, std::int64_t> switchesByTier;  // leaf, spine, core, other
+    std::int64_t switches = 0;
+    std::map<std::string, std::int64_t> cablesByPart;
+    std::int64_t cables = 0;
+    std::vector<FabricSizing> fabrics;
+    std::vector<BomLine> bom;       // catalog order
+    std::vector<Problem> problems;  // a fabric that cannot be built, ...
+};
+
+// The number of cables a link stands for: `count` per instance of its more
+// replicated end (1 per NIC for NICs x 8 in nodes x 256 wired to a fabric).
+std::int64_t cablesOf(const Link& link, const DesignIndex& index);
+
+Inventory takeInventory(const DesignIndex& index);
+
+}  // namespace studio

@@ -1,0 +1,310 @@
+#include "core/catalog/catalog.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <set>
+
+#include "core/catalog/builtin_catalog.h"
+#include "core/catalog/part_schema.h"
+#include "core/format/format_version.h"
+#include "core/format/json_pointer.h"
+#include "core/format/json_reader.h"
+#include "core/format/json_text.h"
+#include "core/text.h"
+
+namespace studio {
+
+namespace {
+
+bool validPartId(const std::string& id)
+{
+    for (char c : id) {
+        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+                        c == '-' || c == '_' || c == '+';
+        if (!ok)
+            return false;
+    }
+    return !id.empty();
+}
+
+struct SourceLookup {
+    const std::map<std::string, std::string, std::less<>>& local;
+    const std::map<std::string, std::string, std::less<>>& existing;
+    const std::string* find(std::string_view key) const
+    {
+        if (auto it = local.find(key); it != local.end())
+            return &it->second;
+        if (auto it = existing.find(key); it != existing.end())
+            return &it->second;
+        return nullptr;
+    }
+};
+
+void readFigures(JsonReader& r, const Json& figs, const std::string& ptr, Part& part, const SourceLookup& sources)
+{
+    if (!r.isObject(figs, ptr))
+        return;
+    for (auto it = figs.begin(); it != figs.end(); ++it) {
+        const std::string fptr = pointerAppend(ptr, it.key());
+        const FieldSpec* spec = findFieldSpec(part.kind, it.key());
+        if (!spec)
+            r.warning(fptr, "unknown figure " + inQuotes(it.key()) + " for " + std::string(partKindLabel(part.kind)) +
+                                " (kept, not used by the model)");
+        if (!r.isObject(it.value(), fptr))
+            continue;
+        const Json& f = it.value();
+        Figure figure;
+        const std::optional<double> value =
+            spec ? r.number(f, fptr, "value", true, spec->min, spec->max, spec->minExclusive)
+                 : r.number(f, fptr, "value", true, -1e300, 1e300);
+        bool usable = value.has_value();
+        if (usable && spec && spec->integer && *value != static_cast<double>(static_cast<std::int64_t>(*value))) {
+            r.error(pointerAppend(fptr, "value"), "must be a whole number of " + std::string(spec->unit) + ", got " +
+                                                      formatValue(*value));
+            usable = false;
+        }
+        const auto sourceKey = r.string(f, fptr, "source", true);
+        const auto uncertain = r.boolean(f, fptr, "uncertain", false);
+        const auto note = r.string(f, fptr, "note", false, true);
+        Json ignored;
+        r.keepUnknown(f, fptr, {"value", "source", "uncertain", "note"}, ignored);
+        if (sourceKey) {
+            if (const std::string* text = sources.find(*sourceKey)) {
+                figure.source = *text;
+            } else {
+                r.error(pointerAppend(fptr, "source"),
+                        "source " + inQuotes(*sourceKey) + " is not in the catalog's sources table");
+            }
+            figure.source_key = *sourceKey;
+        }
+        if (!usable)
+            continue;
+        figure.value = *value;
+        figure.uncertain = uncertain.value_or(false);
+        figure.note = note.value_or("");
+        part.figures[it.key()] = std::move(figure);
+    }
+    for (const auto& spec : fieldSpecs(part.kind))
+        if (spec.required && !figs.contains(spec.key))
+            r.error(pointerAppend(ptr, spec.key), "missing figure required for " +
+                                                      std::string(partKindLabel(part.kind)) + " (" +
+                                                      std::string(spec.description) + ", " +
+                                                      std::string(spec.unit) + ")");
+}
+
+void readAttributes(JsonReader& r, const Json& attrs, const std::string& ptr, Part& part)
+{
+    if (!r.isObject(attrs, ptr))
+        return;
+    for (auto it = attrs.begin(); it != attrs.end(); ++it) {
+        const std::string aptr = pointerAppend(ptr, it.key());
+        if (!it->is_string()) {
+            r.error(aptr, std::string("must be a string, got ") + it->type_name());
+            continue;
+        }
+        const std::string value = it->get<std::string>();
+        const AttributeSpec* spec = findAttributeSpec(part.kind, it.key());
+        if (!spec) {
+            r.warning(aptr, "unknown attribute " + inQuotes(it.key()) + " for " +
+                                std::string(partKindLabel(part.kind)) + " (kept)");
+        } else if (!spec->allowed.empty() &&
+                   std::find(spec->allowed.begin(), spec->allowed.end(), value) == spec->allowed.end()) {
+            std::string list;
+            for (auto a : spec->allowed)
+                list += (list.empty() ? "" : ", ") + inQuotes(a);
+            r.error(aptr, "must be one of " + list + ", got " + inQuotes(value));
+            continue;
+        }
+        part.attributes[it.key()] = value;
+    }
+}
+
+}  // namespace
+
+std::vector<Problem> Catalog::merge(const Json& doc, const std::string& origin, bool requireHeader)
+{
+    std::vector<Problem> problems;
+    JsonReader r(problems);
+    if (!r.isObject(doc, ""))
+        return problems;
+    if (requireHeader || doc.contains("format")) {
+        if (auto format = r.string(doc, "", "format", true); format && *format != kCatalogFormat)
+            r.error("/format", "must be " + inQuotes(kCatalogFormat) + ", got " + inQuotes(*format));
+        checkFormatVersion(r, doc, "", kCatalogFormatVersion, requireHeader);
+    }
+    std::map<std::string, std::string, std::less<>> localSources;
+    if (auto it = doc.find("sources"); it != doc.end() && r.isObject(*it, "/sources")) {
+        for (auto s = it->begin(); s != it->end(); ++s) {
+            if (!s->is_string() || s->get<std::string>().empty())
+                r.error(pointerAppend("/sources", s.key()), "must be a non-empty string citing where figures come from");
+            else
+                localSources[s.key()] = s->get<std::string>();
+        }
+    }
+    Json ignored;
+    r.keepUnknown(doc, "", {"format", "format_version", "sources", "parts"}, ignored);
+
+    Catalog trial = *this;
+    const SourceLookup sources{localSources, sources_};
+    std::set<std::string, std::less<>> seen;
+    std::vector<std::string> mergedIds;
+    const auto partsIt = doc.find("parts");
+    if (partsIt == doc.end()) {
+        r.error("/parts", "missing (required)");
+    } else if (r.isArray(*partsIt, "/parts")) {
+        for (std::size_t i = 0; i < partsIt->size(); ++i) {
+            const std::string ptr = pointerAppend("/parts", i);
+            const Json& pj = (*partsIt)[i];
+            if (!r.isObject(pj, ptr))
+                continue;
+            Part part;
+            const auto id = r.string(pj, ptr, "id", true);
+            const auto kindName = r.string(pj, ptr, "kind", true);
+            const auto name = r.string(pj, ptr, "name", true);
+            if (id && !validPartId(*id)) {
+                r.error(pointerAppend(ptr, "id"), "part id " + inQuotes(*id) +
+                                                      " may only use letters, digits and . - _ +");
+                continue;
+            }
+            if (id && !seen.insert(*id).second) {
+                r.error(pointerAppend(ptr, "id"), "duplicate part id " + inQuotes(*id));
+                continue;
+            }
+            std::optional<PartKind> kind;
+            if (kindName) {
+                kind = partKindFromName(*kindName);
+                if (!kind) {
+                    std::string list;
+                    for (PartKind k : kAllPartKinds)
+                        list += (list.empty() ? "" : ", ") + inQuotes(partKindName(k));
+                    r.error(pointerAppend(ptr, "kind"), "unknown kind " + inQuotes(*kindName) + "; one of " + list);
+                }
+            }
+            if (!id || !kind || !name)
+                continue;
+            part.id = *id;
+            part.kind = *kind;
+            part.name = *name;
+            part.vendor = r.string(pj, ptr, "vendor", false, true).value_or("");
+            part.description = r.string(pj, ptr, "description", false, true).value_or("");
+            part.origin = origin;
+            part.json = pj;
+            if (auto a = pj.find("attributes"); a != pj.end())
+                readAttributes(r, *a, pointerAppend(ptr, "attributes"), part);
+            const bool hasAttributes = pj.contains("attributes") && pj["attributes"].is_object();
+            for (const auto& spec : attributeSpecs(part.kind))
+                if (spec.required && !(hasAttributes && pj["attributes"].contains(spec.key)))
+                    r.error(pointerAppend(pointerAppend(ptr, "attributes"), spec.key),
+                            "missing attribute required for " + std::string(partKindLabel(part.kind)) + " (" +
+                                std::string(spec.description) + ")");
+            if (auto f = pj.find("figures"); f != pj.end())
+                readFigures(r, *f, pointerAppend(ptr, "figures"), part, sources);
+            else
+                r.error(pointerAppend(ptr, "figures"), "missing (required; may be {})");
+            Json extra;
+            r.keepUnknown(pj, ptr, {"id", "kind", "name", "vendor", "description", "attributes", "figures"}, extra);
+            mergedIds.push_back(part.id);
+            if (auto existing = trial.index_.find(part.id); existing != trial.index_.end()) {
+                trial.parts_[existing->second] = std::move(part);
+            } else {
+                trial.index_[part.id] = trial.parts_.size();
+                trial.parts_.push_back(std::move(part));
+            }
+        }
+    }
+    // References between parts are checked once everything is in, so a user
+    // catalog may define a node and its new accelerator in any order.
+    for (std::size_t i = 0; partsIt != doc.end() && partsIt->is_array() && i < partsIt->size(); ++i) {
+        const Json& pj = (*partsIt)[i];
+        if (!pj.is_object() || !pj.contains("id") || !pj["id"].is_string())
+            continue;
+        const Part* part = trial.find(pj["id"].get<std::string>());
+        if (!part || part->json != pj)
+            continue;
+        for (const auto& spec : attributeSpecs(part->kind)) {
+            if (!spec.partRef)
+                continue;
+            const std::string ref = part->attribute(spec.key);
+            if (ref.empty())
+                continue;
+            const Part* target = trial.find(ref);
+            const std::string aptr = pointerAppend(pointerAppend(pointerAppend("/parts", i), "attributes"), spec.key);
+            if (!target)
+                r.error(aptr, "no part " + inQuotes(ref) + " in the catalog");
+            else if (target->kind != *spec.partRef)
+                r.error(aptr, inQuotes(ref) + " is " + std::string(partKindLabel(target->kind)) + ", not " +
+                                  std::string(partKindLabel(*spec.partRef)));
+        }
+    }
+    if (hasErrors(problems))
+        return problems;
+    for (auto& [key, text] : localSources)
+        trial.sources_[key] = text;
+    *this = std::move(trial);
+    return problems;
+}
+
+std::vector<Problem> Catalog::mergeFile(const std::string& path)
+{
+    const FileText file = readTextFile(path);
+    if (file.error)
+        return {Problem{Severity::Error, "", *file.error}};
+    ParsedJson parsed = parseJsonText(file.text);
+    if (parsed.error)
+        return {*parsed.error};
+    return merge(parsed.doc, path, true);
+}
+
+const Part* Catalog::find(std::string_view id) const
+{
+    const auto it = index_.find(std::string(id));
+    return it == index_.end() ? nullptr : &parts_[it->second];
+}
+
+std::string Catalog::sourceText(std::string_view key) const
+{
+    const auto it = sources_.find(key);
+    return it == sources_.end() ? std::string() : it->second;
+}
+
+Json Catalog::subset(const std::vector<std::string>& ids) const
+{
+    const std::set<std::string, std::less<>> wanted(ids.begin(), ids.end());
+    Json parts = Json::array();
+    std::map<std::string, std::string> cited;
+    for (const Part& p : parts_) {
+        if (!wanted.count(p.id))
+            continue;
+        parts.push_back(p.json);
+        for (const auto& [key, f] : p.figures)
+            cited.emplace(f.source_key, f.source);
+    }
+    Json doc = Json::object();
+    doc["sources"] = Json::object();
+    for (const auto& [key, text] : cited)
+        doc["sources"][key] = text;
+    doc["parts"] = std::move(parts);
+    return doc;
+}
+
+const Catalog& Catalog::builtin()
+{
+    static const Catalog catalog = [] {
+        Catalog c;
+        ParsedJson parsed = parseJsonText(builtinCatalogJson());
+        std::vector<Problem> problems;
+        if (parsed.error)
+            problems.push_back(*parsed.error);
+        else
+            problems = c.merge(parsed.doc, "built-in catalog");
+        if (hasErrors(problems)) {
+            for (const auto& p : problems)
+                std::fprintf(stderr, "%s\n", formatProblem("resources/catalog.json", p).c_str());
+            std::abort();
+        }
+        return c;
+    }();
+    return catalog;
+}
+
+}  // namespace studio

@@ -1,0 +1,160 @@
+#pragma once
+// The design document: what an architect draws (components, containment,
+// links) and what they plan to run on it (workload, facility, operations).
+// Plain values; the file format (format/) reads and writes them, analyses
+// read them, and edits (widgets/document) change them through undo commands.
+//
+// Optional members are absent from the file when unset: their default is
+// applied by the analyses (design/defaults.h), so a default that depends on
+// another field (kv_heads = heads) follows that field.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace studio {
+
+using Json = nlohmann::ordered_json;
+
+inline constexpr std::int64_t kMaxCount = 10'000'000;          // per component or link
+inline constexpr std::int64_t kMaxInstances = 1'000'000'000;   // a component times its ancestors
+
+struct Point {
+    double x = 0, y = 0;
+    bool operator==(const Point&) const = default;
+};
+struct Extent {
+    double w = 0, h = 0;
+    bool operator==(const Extent&) const = default;
+};
+
+// One placed part. `count` replicates it (and everything inside it) so a
+// 16,384-GPU design stays a handful of components.
+struct Component {
+    std::string id;      // unique, stable across edits
+    std::string part;    // catalog part id
+    std::string name;
+    std::string parent;  // "" at the top level
+    std::int64_t count = 1;
+    Point position;
+    std::optional<Extent> size;  // containers drawn at a chosen size
+    bool collapsed = false;
+    // Per-component figure overrides (tdp_w: 650) and settings (tier: "leaf").
+    std::map<std::string, Json> props;
+    Json extra = Json::object();  // unknown keys, kept on save
+    bool operator==(const Component&) const = default;
+};
+
+// A cable bundle: `count` cables per instance of `from`.
+struct Link {
+    std::string id;
+    std::string from, to;  // component ids
+    std::string part;      // catalog link type
+    std::int64_t count = 1;
+    Json extra = Json::object();
+    bool operator==(const Link&) const = default;
+};
+
+struct ModelSpec {
+    std::string name;
+    std::int64_t layers = 0, hidden = 0, heads = 0;
+    std::optional<std::int64_t> kv_heads;     // [heads]
+    std::optional<std::int64_t> ffn_hidden;   // [4 * hidden]
+    std::optional<std::string> ffn_type;      // "gelu" | "swiglu" [gelu]
+    std::int64_t vocab = 0, seq_len = 0;
+    std::optional<std::int64_t> experts;            // [0 = dense]
+    std::optional<std::int64_t> experts_per_token;  // [0]
+    Json extra = Json::object();
+    bool operator==(const ModelSpec&) const = default;
+};
+
+struct TrainingSpec {
+    std::int64_t global_batch = 0;             // sequences per step
+    std::optional<std::int64_t> micro_batch;   // [1]
+    double tokens = 0;                         // total tokens to train
+    std::optional<std::string> precision;      // "bf16" | "fp16" | "fp8" [bf16]
+    Json extra = Json::object();
+    bool operator==(const TrainingSpec&) const = default;
+};
+
+struct ParallelismSpec {
+    std::optional<std::int64_t> tp, pp, dp, cp, ep, interleave, zero;  // [1,1,0=derive,1,1,1,1]
+    std::optional<bool> sequence_parallel;                              // [true]
+    std::optional<std::string> recompute;  // "none" | "selective" | "full" [selective]
+    Json extra = Json::object();
+    bool operator==(const ParallelismSpec&) const = default;
+};
+
+struct DataSpec {
+    std::optional<double> bytes_per_token;  // [4]
+    std::optional<double> file_mb;          // [256]
+    Json extra = Json::object();
+    bool operator==(const DataSpec&) const = default;
+};
+
+struct Workload {
+    ModelSpec model;
+    TrainingSpec training;
+    ParallelismSpec parallelism;
+    DataSpec data;
+    Json extra = Json::object();
+    bool operator==(const Workload&) const = default;
+};
+
+struct Facility {
+    std::optional<double> pue;
+    std::optional<std::string> cooling;  // "air" | "liquid" | "hybrid"
+    std::optional<double> electricity_usd_per_kwh;
+    std::optional<double> carbon_g_per_kwh;
+    Json extra = Json::object();
+    bool operator==(const Facility&) const = default;
+};
+
+// Mean time to failure per device of each class, hours. The device a class
+// is counted per is fixed (design/defaults.h): GPU for gpu, hbm, network and
+// software; node for host and psu; NIC for nic.
+struct FailureMttf {
+    std::optional<double> gpu, hbm, host, nic, network, psu, software;
+    Json extra = Json::object();
+    bool operator==(const FailureMttf&) const = default;
+};
+
+struct CheckpointSpec {
+    std::optional<double> interval_min;  // [0 = the optimum (Daly)]
+    std::optional<bool> async;           // [false]
+    std::optional<double> restart_min;
+    Json extra = Json::object();
+    bool operator==(const CheckpointSpec&) const = default;
+};
+
+struct Operations {
+    FailureMttf failure_mttf_h;
+    CheckpointSpec checkpoint;
+    std::optional<double> maintenance_fraction;
+    std::optional<double> straggler_cv;
+    Json extra = Json::object();
+    bool operator==(const Operations&) const = default;
+};
+
+struct Design {
+    std::string format_version = "1.0";  // as read; saved as the newer of this and the app's
+    std::string app_version;             // as read; saved as the writing app's
+    std::string name;
+    std::string description;
+    std::vector<Component> components;
+    std::vector<Link> links;
+    Workload workload;
+    Facility facility;
+    Operations operations;
+    Json catalog;  // embedded catalog document (parts the design carries), or null
+    Json extra = Json::object();
+    bool operator==(const Design&) const = default;
+
+    const Component* component(const std::string& id) const;
+    Component* component(const std::string& id);
+};
+
+}  // namespace studio

@@ -1,0 +1,37 @@
+#pragma once
+// Reading *.cluster.json: parse, migrate older formats, read every field with
+// its type and range, then check the design as a whole (design_validator.h).
+// Every problem names its JSON pointer; nothing throws.
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/catalog/catalog.h"
+#include "core/design/design.h"
+#include "core/problem.h"
+
+namespace studio {
+
+inline constexpr std::string_view kDesignFormat = "cluster-studio.design";
+
+struct DesignLoad {
+    std::optional<Design> design;             // set when there are no errors
+    std::shared_ptr<const Catalog> catalog;   // the base catalog plus the design's embedded parts
+    std::vector<Problem> problems;            // errors and warnings, in file order
+    bool ok() const { return design.has_value(); }
+};
+
+DesignLoad readDesignText(std::string_view text, const Catalog& base);
+DesignLoad readDesignJson(Json doc, const Catalog& base);
+
+// Reads a file and applies "--set" edits (pointer, value) to the parsed
+// document before it is read, so an edit is checked like the file itself.
+struct PointerEdit {
+    std::string pointer;
+    Json value;
+};
+DesignLoad loadDesignFile(const std::string& path, const Catalog& base, const std::vector<PointerEdit>& edits = {});
+
+}  // namespace studio

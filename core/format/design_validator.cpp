@@ -1,0 +1,260 @@
+#include "core/format/design_validator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+#include "core/catalog/part_schema.h"
+#include "core/format/json_pointer.h"
+#include "core/format/json_reader.h"
+#include "core/text.h"
+
+namespace studio {
+
+bool isValidId(const std::string& id)
+{
+    if (id.empty() || id.size() > 128)
+        return false;
+    for (char c : id) {
+        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+                        c == '_' || c == '-' || c == ':';
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+namespace {
+
+std::string componentPtr(std::size_t i, std::string_view key)
+{
+    return pointerAppend(pointerAppend("/components", i), key);
+}
+
+void checkProps(JsonReader& r, const Component& c, const Part& part, std::size_t index, const Catalog& catalog)
+{
+    const std::string base = componentPtr(index, "props");
+    for (const auto& [key, value] : c.props) {
+        const std::string ptr = pointerAppend(base, key);
+        if (const FieldSpec* f = findFieldSpec(part.kind, key)) {
+            if (f->integer)
+                r.integerValue(value, ptr, static_cast<std::int64_t>(f->min), static_cast<std::int64_t>(f->max));
+            else
+                r.numberValue(value, ptr, f->min, f->max, f->minExclusive);
+            continue;
+        }
+        const SettingSpec* s = findSettingSpec(part.kind, key);
+        if (!s) {
+            r.warning(ptr, "unknown property " + inQuotes(key) + " for " + std::string(partKindLabel(part.kind)) +
+                               " (kept, not used)");
+            continue;
+        }
+        switch (s->type) {
+        case SettingType::Integer:
+            r.integerValue(value, ptr, static_cast<std::int64_t>(s->min), static_cast<std::int64_t>(s->max));
+            break;
+        case SettingType::Boolean:
+            if (!value.is_boolean())
+                r.error(ptr, std::string("must be true or false, got ") + value.type_name());
+            break;
+        case SettingType::String:
+        case SettingType::PartRef: {
+            if (!value.is_string()) {
+                r.error(ptr, std::string("must be a string, got ") + value.type_name());
+                break;
+            }
+            const std::string v = value.get<std::string>();
+            if (s->type == SettingType::String && !s->allowed.empty() &&
+                std::find(s->allowed.begin(), s->allowed.end(), v) == s->allowed.end()) {
+                std::string list;
+                for (auto a : s->allowed)
+                    list += (list.empty() ? "" : ", ") + inQuotes(a);
+                r.error(ptr, "must be one of " + list + ", got " + inQuotes(v));
+            }
+            if (s->type == SettingType::PartRef) {
+                const Part* target = catalog.find(v);
+                if (!target)
+                    r.error(ptr, "no part " + inQuotes(v) + " in the catalog");
+                else if (target->kind != *s->partRef)
+                    r.error(ptr, inQuotes(v) + " is " + std::string(partKindLabel(target->kind)) + ", not " +
+                                     std::string(partKindLabel(*s->partRef)));
+            }
+            break;
+        }
+        }
+    }
+    for (const auto& s : settingSpecs(part.kind))
+        if (s.required && !c.props.count(std::string(s.key)))
+            r.error(pointerAppend(base, s.key), "missing (required for " + std::string(partKindLabel(part.kind)) +
+                                                    ": " + std::string(s.description) + ")");
+}
+
+void checkWorkload(JsonReader& r, const Workload& w)
+{
+    const auto& m = w.model;
+    if (m.hidden % m.heads != 0)
+        r.error("/workload/model/heads", formatCount(m.heads) + " heads do not divide hidden size " +
+                                             formatCount(m.hidden));
+    const std::int64_t kv = m.kv_heads.value_or(m.heads);
+    if (kv > m.heads)
+        r.error("/workload/model/kv_heads", formatCount(kv) + " KV heads is more than the " + formatCount(m.heads) +
+                                                " query heads");
+    else if (m.heads % kv != 0)
+        r.error("/workload/model/kv_heads", formatCount(kv) + " KV heads do not divide " + formatCount(m.heads) +
+                                                " query heads (grouped-query attention needs whole groups)");
+    const std::int64_t experts = m.experts.value_or(0);
+    const std::int64_t active = m.experts_per_token.value_or(0);
+    if (experts == 0 && active > 0)
+        r.error("/workload/model/experts_per_token", "is " + formatCount(active) +
+                                                         " but the model is dense (experts is 0)");
+    if (experts > 0 && active == 0)
+        r.error("/workload/model/experts_per_token", "must be at least 1 for a mixture-of-experts model");
+    if (active > experts)
+        r.error("/workload/model/experts_per_token", formatCount(active) + " experts per token is more than the " +
+                                                         formatCount(experts) + " experts");
+    const std::int64_t ep = w.parallelism.ep.value_or(1);
+    if (ep > 1 && experts == 0)
+        r.error("/workload/parallelism/ep", "expert parallelism of " + formatCount(ep) +
+                                                " needs a mixture-of-experts model (experts > 0)");
+    else if (ep > 1 && experts % ep != 0)
+        r.error("/workload/parallelism/ep", formatCount(ep) + " does not divide the " + formatCount(experts) +
+                                                " experts");
+    const std::int64_t micro = w.training.micro_batch.value_or(1);
+    if (micro > w.training.global_batch)
+        r.error("/workload/training/micro_batch", "micro-batch of " + formatCount(micro) +
+                                                      " is larger than the global batch of " +
+                                                      formatCount(w.training.global_batch));
+}
+
+}  // namespace
+
+std::vector<Problem> validateDesign(const Design& d, const Catalog& catalog)
+{
+    std::vector<Problem> problems;
+    JsonReader r(problems);
+
+    std::unordered_map<std::string, std::size_t> byId;
+    std::vector<const Part*> parts(d.components.size(), nullptr);
+    for (std::size_t i = 0; i < d.components.size(); ++i) {
+        const Component& c = d.components[i];
+        if (!isValidId(c.id)) {
+            r.error(componentPtr(i, "id"), "id " + inQuotes(c.id) + " may only use letters, digits and . _ - :");
+        } else if (auto [it, fresh] = byId.emplace(c.id, i); !fresh) {
+            r.error(componentPtr(i, "id"), "duplicate id " + inQuotes(c.id) + " (also /components/" +
+                                               std::to_string(it->second) + ")");
+        }
+        const Part* part = catalog.find(c.part);
+        if (!part) {
+            r.error(componentPtr(i, "part"), "unknown catalog part " + inQuotes(c.part));
+            continue;
+        }
+        if (part->kind == PartKind::Link) {
+            r.error(componentPtr(i, "part"), inQuotes(c.part) + " is a link type; use it in /links, not as a component");
+            continue;
+        }
+        parts[i] = part;
+        checkProps(r, c, *part, i, catalog);
+    }
+
+    // Containment: parents exist, the nesting rules hold, no cycles, and the
+    // replication of a component times its ancestors stays within limits.
+    for (std::size_t i = 0; i < d.components.size(); ++i) {
+        const Component& c = d.components[i];
+        if (!parts[i])
+            continue;
+        if (c.parent.empty()) {
+            if (!canBeTopLevel(parts[i]->kind))
+                r.error(componentPtr(i, "parent"),
+                        std::string(partKindLabel(parts[i]->kind)) + " must be placed inside " +
+                            (parts[i]->kind == PartKind::Nic ? "a node" : "a node or an NVLink domain"));
+            continue;
+        }
+        const auto p = byId.find(c.parent);
+        if (p == byId.end()) {
+            r.error(componentPtr(i, "parent"), "no component with id " + inQuotes(c.parent));
+            continue;
+        }
+        if (p->second == i) {
+            r.error(componentPtr(i, "parent"), "a component cannot contain itself");
+            continue;
+        }
+        const Part* parentPart = parts[p->second];
+        if (parentPart && !canContain(parentPart->kind, parentPart->attribute("role"), parts[i]->kind,
+                                      parts[i]->attribute("role")))
+            r.error(componentPtr(i, "parent"),
+                    nestingRefusal(parentPart->kind, parentPart->attribute("role"), parts[i]->kind,
+                                   parts[i]->attribute("role")) +
+                        " (" + inQuotes(c.id) + " in " + inQuotes(c.parent) + ")");
+    }
+    // Parent pointers form a forest unless there is a cycle: walk each chain
+    // once (states: 0 new, 1 on the current path, 2 done), report each cycle
+    // once at its first member in file order, and multiply counts down the
+    // tree for the replication limit.
+    const std::size_t n = d.components.size();
+    std::vector<int> state(n, 0);
+    std::vector<double> instances(n, 0);  // 0: unknown (in or under a cycle)
+    for (std::size_t i = 0; i < n; ++i) {
+        std::vector<std::size_t> path;
+        std::size_t at = i;
+        while (state[at] == 0) {
+            state[at] = 1;
+            path.push_back(at);
+            const auto p = d.components[at].parent.empty() ? byId.end() : byId.find(d.components[at].parent);
+            if (p == byId.end() || p->second == at)
+                break;
+            at = p->second;
+        }
+        if (state[at] == 1 && !path.empty() && path.back() != at) {
+            const auto first = std::find(path.begin(), path.end(), at);
+            const std::size_t reportAt = *std::min_element(first, path.end());
+            std::string chain;
+            for (auto k = first; k != path.end(); ++k)
+                chain += d.components[*k].id + " -> ";
+            r.error(componentPtr(reportAt, "parent"), "containment cycle: " + chain + d.components[at].id);
+        } else if (state[at] == 1 && !path.empty() && path.back() == at) {
+            path.pop_back();  // a root or a self/dangling parent, reported above
+            instances[at] = static_cast<double>(d.components[at].count);
+            state[at] = 2;
+        }
+        // Unwind: each component's instances are its count times its parent's.
+        for (auto k = path.rbegin(); k != path.rend(); ++k) {
+            const auto p = byId.find(d.components[*k].parent);
+            const double above = p == byId.end() ? 1 : instances[p->second];
+            instances[*k] = above > 0 ? above * static_cast<double>(d.components[*k].count) : 0;
+            state[*k] = 2;
+        }
+    }
+    for (std::size_t i = 0; i < n; ++i)
+        if (instances[i] > static_cast<double>(kMaxInstances))
+            r.error(componentPtr(i, "count"), "replicated " + formatValue(instances[i], 3) +
+                                                  " times with its containers, above the limit of " +
+                                                  formatCount(kMaxInstances));
+
+    std::unordered_map<std::string, std::size_t> linkIds;
+    for (std::size_t i = 0; i < d.links.size(); ++i) {
+        const Link& l = d.links[i];
+        const std::string base = pointerAppend("/links", i);
+        if (!isValidId(l.id))
+            r.error(pointerAppend(base, "id"), "id " + inQuotes(l.id) + " may only use letters, digits and . _ - :");
+        else if (auto [it, fresh] = linkIds.emplace(l.id, i); !fresh)
+            r.error(pointerAppend(base, "id"),
+                    "duplicate link id " + inQuotes(l.id) + " (also /links/" + std::to_string(it->second) + ")");
+        for (const auto* end : {&l.from, &l.to})
+            if (!byId.count(*end))
+                r.error(pointerAppend(base, end == &l.from ? "from" : "to"),
+                        "no component with id " + inQuotes(*end) + " (dangling link)");
+        if (l.from == l.to)
+            r.error(pointerAppend(base, "to"), "a link cannot connect " + inQuotes(l.from) + " to itself");
+        const Part* part = catalog.find(l.part);
+        if (!part)
+            r.error(pointerAppend(base, "part"), "unknown catalog part " + inQuotes(l.part));
+        else if (part->kind != PartKind::Link)
+            r.error(pointerAppend(base, "part"), inQuotes(l.part) + " is " + std::string(partKindLabel(part->kind)) +
+                                                     ", not a link type");
+    }
+
+    checkWorkload(r, d.workload);
+    return problems;
+}
+
+}  // namespace studio

@@ -1,0 +1,210 @@
+#include "core/format/json_reader.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/format/json_pointer.h"
+#include "core/text.h"
+
+namespace studio {
+namespace {
+
+std::string typeName(const Json& v)
+{
+    if (v.is_number_integer() || v.is_number_unsigned())
+        return "integer " + v.dump();
+    if (v.is_number_float())
+        return "number " + v.dump();
+    if (v.is_string()) {
+        std::string s = v.get<std::string>();
+        if (s.size() > 40)
+            s = s.substr(0, 40) + "...";
+        return "string \"" + s + "\"";
+    }
+    return v.type_name();
+}
+
+}  // namespace
+
+void JsonReader::error(const std::string& pointer, std::string message)
+{
+    problems_.push_back({Severity::Error, pointer, std::move(message)});
+}
+
+void JsonReader::warning(const std::string& pointer, std::string message)
+{
+    problems_.push_back({Severity::Warning, pointer, std::move(message)});
+}
+
+bool JsonReader::failed() const
+{
+    return hasErrors(problems_);
+}
+
+bool JsonReader::isObject(const Json& value, const std::string& pointer)
+{
+    if (value.is_object())
+        return true;
+    error(pointer, "must be an object, got " + typeName(value));
+    return false;
+}
+
+bool JsonReader::isArray(const Json& value, const std::string& pointer)
+{
+    if (value.is_array())
+        return true;
+    error(pointer, "must be an array, got " + typeName(value));
+    return false;
+}
+
+std::optional<std::string> JsonReader::string(const Json& obj, const std::string& pointer, std::string_view key,
+                                              bool required, bool allowEmpty)
+{
+    const std::string ptr = pointerAppend(pointer, key);
+    const auto it = obj.find(key);
+    if (it == obj.end()) {
+        if (required)
+            error(ptr, "missing (required)");
+        return std::nullopt;
+    }
+    if (!it->is_string()) {
+        error(ptr, "must be a string, got " + typeName(*it));
+        return std::nullopt;
+    }
+    std::string s = it->get<std::string>();
+    if (s.empty() && !allowEmpty) {
+        error(ptr, "must not be empty");
+        return std::nullopt;
+    }
+    return s;
+}
+
+std::optional<std::string> JsonReader::choice(const Json& obj, const std::string& pointer, std::string_view key,
+                                              std::initializer_list<std::string_view> allowed, bool required)
+{
+    auto s = string(obj, pointer, key, required);
+    if (!s)
+        return std::nullopt;
+    if (std::find(allowed.begin(), allowed.end(), *s) != allowed.end())
+        return s;
+    std::string list;
+    for (auto a : allowed)
+        list += (list.empty() ? "" : ", ") + inQuotes(a);
+    error(pointerAppend(pointer, key), "must be one of " + list + ", got " + inQuotes(*s));
+    return std::nullopt;
+}
+
+std::optional<std::int64_t> JsonReader::integer(const Json& obj, const std::string& pointer, std::string_view key,
+                                                bool required, std::int64_t min, std::int64_t max)
+{
+    const std::string ptr = pointerAppend(pointer, key);
+    const auto it = obj.find(key);
+    if (it == obj.end()) {
+        if (required)
+            error(ptr, "missing (required)");
+        return std::nullopt;
+    }
+    return integerValue(*it, ptr, min, max);
+}
+
+std::optional<std::int64_t> JsonReader::integerValue(const Json& v, const std::string& ptr, std::int64_t min,
+                                                     std::int64_t max)
+{
+    std::int64_t n = 0;
+    if (v.is_number_integer()) {
+        n = v.get<std::int64_t>();
+    } else if (v.is_number_unsigned()) {
+        const auto u = v.get<std::uint64_t>();
+        if (u > static_cast<std::uint64_t>(max)) {
+            error(ptr, "is " + v.dump() + ", above the limit of " + formatCount(max));
+            return std::nullopt;
+        }
+        n = static_cast<std::int64_t>(u);
+    } else if (v.is_number_float()) {
+        const double d = v.get<double>();
+        if (!std::isfinite(d))
+            error(ptr, "must be a finite whole number");
+        else
+            error(ptr, "must be a whole number, got " + v.dump());
+        return std::nullopt;
+    } else {
+        error(ptr, "must be a whole number, got " + typeName(v));
+        return std::nullopt;
+    }
+    if (n < min) {
+        error(ptr, "must be at least " + formatCount(min) + ", got " + formatCount(n));
+        return std::nullopt;
+    }
+    if (n > max) {
+        error(ptr, "is " + formatCount(n) + ", above the limit of " + formatCount(max));
+        return std::nullopt;
+    }
+    return n;
+}
+
+std::optional<double> JsonReader::number(const Json& obj, const std::string& pointer, std::string_view key,
+                                         bool required, double min, double max, bool minExclusive)
+{
+    const std::string ptr = pointerAppend(pointer, key);
+    const auto it = obj.find(key);
+    if (it == obj.end()) {
+        if (required)
+            error(ptr, "missing (required)");
+        return std::nullopt;
+    }
+    return numberValue(*it, ptr, min, max, minExclusive);
+}
+
+std::optional<double> JsonReader::numberValue(const Json& v, const std::string& ptr, double min, double max,
+                                              bool minExclusive)
+{
+    if (!v.is_number()) {
+        error(ptr, "must be a number, got " + typeName(v));
+        return std::nullopt;
+    }
+    const double d = v.get<double>();
+    if (!std::isfinite(d)) {
+        error(ptr, "must be a finite number");
+        return std::nullopt;
+    }
+    if (minExclusive ? d <= min : d < min) {
+        error(ptr, std::string(minExclusive ? "must be greater than " : "must be at least ") + formatValue(min) +
+                       ", got " + formatValue(d));
+        return std::nullopt;
+    }
+    if (d > max) {
+        error(ptr, "is " + formatValue(d) + ", above the limit of " + formatValue(max));
+        return std::nullopt;
+    }
+    return d;
+}
+
+std::optional<bool> JsonReader::boolean(const Json& obj, const std::string& pointer, std::string_view key,
+                                        bool required)
+{
+    const std::string ptr = pointerAppend(pointer, key);
+    const auto it = obj.find(key);
+    if (it == obj.end()) {
+        if (required)
+            error(ptr, "missing (required)");
+        return std::nullopt;
+    }
+    if (!it->is_boolean()) {
+        error(ptr, "must be true or false, got " + typeName(*it));
+        return std::nullopt;
+    }
+    return it->get<bool>();
+}
+
+void JsonReader::keepUnknown(const Json& obj, const std::string& pointer,
+                             std::initializer_list<std::string_view> known, Json& extra)
+{
+    for (auto it = obj.begin(); it != obj.end(); ++it) {
+        if (std::find(known.begin(), known.end(), it.key()) != known.end())
+            continue;
+        extra[it.key()] = it.value();
+        warning(pointerAppend(pointer, it.key()), "unknown key " + inQuotes(it.key()) + " (kept as is on save)");
+    }
+}
+
+}  // namespace studio

@@ -1,0 +1,59 @@
+#pragma once
+// Typed reads from a parsed JSON object that never throw: every wrong type,
+// missing key or out-of-range value becomes a Problem at its JSON pointer,
+// and reading goes on so one pass reports every problem in a file.
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/problem.h"
+
+namespace studio {
+
+using Json = nlohmann::ordered_json;
+
+class JsonReader {
+public:
+    explicit JsonReader(std::vector<Problem>& problems) : problems_(problems) {}
+
+    void error(const std::string& pointer, std::string message);
+    void warning(const std::string& pointer, std::string message);
+    bool failed() const;
+
+    // Checks `value` is an object; reports "must be an object, got array".
+    bool isObject(const Json& value, const std::string& pointer);
+    bool isArray(const Json& value, const std::string& pointer);
+
+    // Member of `obj` at `pointer` (the object's own pointer). Absent keys
+    // give nullopt, and an error when `required`.
+    std::optional<std::string> string(const Json& obj, const std::string& pointer, std::string_view key,
+                                      bool required, bool allowEmpty = false);
+    std::optional<std::string> choice(const Json& obj, const std::string& pointer, std::string_view key,
+                                      std::initializer_list<std::string_view> allowed, bool required);
+    std::optional<std::int64_t> integer(const Json& obj, const std::string& pointer, std::string_view key,
+                                        bool required, std::int64_t min, std::int64_t max);
+    std::optional<double> number(const Json& obj, const std::string& pointer, std::string_view key, bool required,
+                                 double min, double max, bool minExclusive = false);
+    std::optional<bool> boolean(const Json& obj, const std::string& pointer, std::string_view key, bool required);
+
+    // Value-level checks, for values not read through a key.
+    std::optional<std::int64_t> integerValue(const Json& v, const std::string& pointer, std::int64_t min,
+                                             std::int64_t max);
+    std::optional<double> numberValue(const Json& v, const std::string& pointer, double min, double max,
+                                      bool minExclusive = false);
+
+    // Copies keys not in `known` into `extra` (kept on save) and warns about
+    // each one, since a typo ("cuont") would otherwise pass silently.
+    void keepUnknown(const Json& obj, const std::string& pointer, std::initializer_list<std::string_view> known,
+                     Json& extra);
+
+private:
+    std::vector<Problem>& problems_;
+};
+
+}  // namespace studio

@@ -1,0 +1,12 @@
+#pragma once
+// The one place that assembles every analysis of a design into the metrics
+// object the CLI prints and the panels, compare view and report read. Keys
+// named by the issues are part of the product's interface: keep them.
+#include "core/catalog/catalog.h"
+#include "core/design/design.h"
+
+namespace studio {
+
+Json computeMetrics(const Design& design, const Catalog& catalog);
+
+}  // namespace studio

@@ -1,0 +1,143 @@
+#include "core/metrics/metrics_text.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "core/text.h"
+
+namespace studio {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+std::string scalarText(const Json& v)
+{
+    if (v.is_number_integer() || v.is_number_unsigned())
+        return formatCount(v.get<std::int64_t>());
+    if (v.is_number_float())
+        return formatValue(v.get<double>(), 4);
+    if (v.is_string())
+        return v.get<std::string>().empty() ? "-" : v.get<std::string>();
+    if (v.is_boolean())
+        return v.get<bool>() ? "yes" : "no";
+    if (v.is_null())
+        return "-";
+    if (v.is_array()) {
+        std::string s;
+        for (const auto& e : v)
+            s += (s.empty() ? "" : ", ") + scalarText(e);
+        return s.empty() ? "-" : s;
+    }
+    return v.dump();
+}
+
+bool isScalarish(const Json& v)
+{
+    if (v.is_array())
+        return std::all_of(v.begin(), v.end(), [](const Json& e) { return !e.is_structured(); });
+    return !v.is_object();
+}
+
+bool isTable(const Json& v)
+{
+    return v.is_array() && !v.empty() && std::all_of(v.begin(), v.end(), [](const Json& e) { return e.is_object(); });
+}
+
+// Scalars of an object (nested objects flattened as a.b) as key/value rows.
+void collectRows(const Json& obj, const std::string& prefix, std::vector<std::pair<std::string, std::string>>& rows,
+                 std::vector<std::pair<std::string, const Json*>>& tables)
+{
+    for (auto it = obj.begin(); it != obj.end(); ++it) {
+        const std::string key = prefix.empty() ? it.key() : prefix + "." + it.key();
+        if (it->is_object())
+            collectRows(*it, key, rows, tables);
+        else if (isTable(*it))
+            tables.emplace_back(key, &*it);
+        else if (isScalarish(*it))
+            rows.emplace_back(key, scalarText(*it));
+    }
+}
+
+void renderTable(const std::string& title, const Json& rowsJson, std::string& out)
+{
+    std::vector<std::string> columns;
+    for (const auto& row : rowsJson)
+        for (auto it = row.begin(); it != row.end(); ++it)
+            if (!it->is_structured() || isScalarish(*it))
+                if (std::find(columns.begin(), columns.end(), it.key()) == columns.end())
+                    columns.push_back(it.key());
+    std::vector<std::vector<std::string>> cells;
+    for (const auto& row : rowsJson) {
+        std::vector<std::string> line;
+        for (const auto& c : columns)
+            line.push_back(row.contains(c) ? scalarText(row[c]) : "-");
+        cells.push_back(std::move(line));
+    }
+    std::vector<std::size_t> width(columns.size());
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+        width[c] = columns[c].size();
+        for (const auto& line : cells)
+            width[c] = std::max(width[c], line[c].size());
+    }
+    // Numbers right-aligned, text left-aligned, as in a spreadsheet.
+    auto numeric = [&](std::size_t c) {
+        return std::all_of(rowsJson.begin(), rowsJson.end(),
+                           [&](const Json& r) { return !r.contains(columns[c]) || r[columns[c]].is_number(); });
+    };
+    out += "  " + title + ":\n";
+    auto emit = [&](const std::vector<std::string>& line) {
+        std::string s = "    ";
+        for (std::size_t c = 0; c < line.size(); ++c) {
+            const std::size_t pad = width[c] - line[c].size();
+            s += numeric(c) ? std::string(pad, ' ') + line[c] : line[c] + std::string(pad, ' ');
+            if (c + 1 < line.size())
+                s += "  ";
+        }
+        while (!s.empty() && s.back() == ' ')
+            s.pop_back();
+        out += s + "\n";
+    };
+    emit(columns);
+    std::vector<std::string> rule;
+    for (auto w : width)
+        rule.push_back(std::string(w, '-'));
+    emit(rule);
+    for (const auto& line : cells)
+        emit(line);
+}
+
+}  // namespace
+
+std::string metricsText(const Json& metrics)
+{
+    std::string out;
+    for (auto it = metrics.begin(); it != metrics.end(); ++it) {
+        if (!out.empty())
+            out += "\n";
+        out += it.key() + "\n";
+        std::vector<std::pair<std::string, std::string>> rows;
+        std::vector<std::pair<std::string, const Json*>> tables;
+        if (it->is_object())
+            collectRows(*it, "", rows, tables);
+        else if (isTable(*it))
+            tables.emplace_back(it.key(), &*it);
+        else if (it->is_array() && it->empty())
+            rows.emplace_back("(none)", "");
+        else
+            rows.emplace_back(it.key(), scalarText(*it));
+        std::size_t keyWidth = 0;
+        for (const auto& [k, v] : rows)
+            keyWidth = std::max(keyWidth, k.size());
+        for (const auto& [k, v] : rows) {
+            std::string line = "  " + k + std::string(keyWidth - k.size() + 2, ' ') + v;
+            while (!line.empty() && line.back() == ' ')
+                line.pop_back();
+            out += line + "\n";
+        }
+        for (const auto& [title, table] : tables)
+            renderTable(title, *table, out);
+    }
+    return out;
+}
+
+}  // namespace studio

@@ -1,0 +1,44 @@
+#include "core/text.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace studio {
+
+std::string formatCount(std::int64_t n)
+{
+    const bool negative = n < 0;
+    // Unsigned magnitude so INT64_MIN does not overflow.
+    const std::uint64_t magnitude = negative ? std::uint64_t{0} - static_cast<std::uint64_t>(n)
+                                             : static_cast<std::uint64_t>(n);
+    const std::string digits = std::to_string(magnitude);
+    std::string out;
+    const int len = static_cast<int>(digits.size());
+    for (int i = 0; i < len; ++i) {
+        out += digits[i];
+        const int left = len - i - 1;
+        if (left > 0 && left % 3 == 0)
+            out += ',';
+    }
+    return negative ? "-" + out : out;
+}
+
+std::string formatValue(double v, int significant)
+{
+    if (std::isnan(v))
+        return "NaN";
+    if (std::isinf(v))
+        return v > 0 ? "inf" : "-inf";
+    if (v == std::floor(v) && std::fabs(v) < 1e15)
+        return formatCount(static_cast<std::int64_t>(v));
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*g", significant, v);
+    return buf;
+}
+
+std::string inQuotes(std::string_view s)
+{
+    return "'" + std::string(s) + "'";
+}
+
+}  // namespace studio
