@@ -224,8 +224,11 @@ std::vector<Problem> validateDesign(const Design& d, const Catalog& catalog)
             state[*k] = 2;
         }
     }
+    // Report where the limit is first crossed, not again for everything inside.
     for (std::size_t i = 0; i < n; ++i)
-        if (instances[i] > static_cast<double>(kMaxInstances))
+        if (instances[i] > static_cast<double>(kMaxInstances) &&
+            !(byId.count(d.components[i].parent) &&
+              instances[byId.at(d.components[i].parent)] > static_cast<double>(kMaxInstances)))
             r.error(componentPtr(i, "count"), "replicated " + formatValue(instances[i], 3) +
                                                   " times with its containers, above the limit of " +
                                                   formatCount(kMaxInstances));

@@ -1,6 +1,7 @@
 #include "core/format/json_text.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -35,7 +36,19 @@ std::string parseReason(const std::string& what)
     const auto semicolon = reason.find("; expected");
     if (semicolon != std::string::npos)
         reason = reason.substr(0, semicolon);
-    return reason;
+    // The "last read" snippet can hold the offending raw bytes: show bytes
+    // outside printable ASCII as \xNN so the message itself stays valid text.
+    std::string printable;
+    for (unsigned char c : reason) {
+        if (c >= 0x20 && c < 0x7f) {
+            printable += static_cast<char>(c);
+        } else {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\x%02X", c);
+            printable += buf;
+        }
+    }
+    return printable;
 }
 
 }  // namespace
@@ -67,7 +80,12 @@ ParsedJson parseJsonText(std::string_view text)
                                    lineAndColumn(text, e.byte == 0 ? 0 : e.byte - 1)};
         return result;
     } catch (const nlohmann::json::exception& e) {
-        result.error = Problem{Severity::Error, "", std::string("not valid JSON: ") + e.what()};
+        // e.g. out_of_range 406 "number overflow parsing '1e999'": drop the
+        // library's "[json.exception...] " prefix, keep what it says.
+        std::string what = e.what();
+        if (const auto close = what.find("] "); what.rfind("[json.exception", 0) == 0 && close != std::string::npos)
+            what = what.substr(close + 2);
+        result.error = Problem{Severity::Error, "", "not valid JSON: " + what + " (numbers must be finite)"};
         return result;
     }
     if (tooDeep) {

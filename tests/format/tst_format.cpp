@@ -1,0 +1,307 @@
+// The design file format: presets valid and byte-stable, unknown keys kept,
+// versions handled, migrations applied in order, and every bad file in the
+// corpus rejected with its exact message.
+#include <QtTest>
+
+#include <QTemporaryDir>
+
+#include <fstream>
+#include <random>
+
+#include "core/format/design_reader.h"
+#include "core/format/design_writer.h"
+#include "core/format/json_pointer.h"
+#include "core/format/migrations.h"
+#include "tests/test_support.h"
+
+using namespace studio;
+
+namespace {
+
+std::vector<std::string> errorLines(const DesignLoad& loaded)
+{
+    std::vector<std::string> lines;
+    for (const auto& p : loaded.problems)
+        if (p.severity == Severity::Error)
+            lines.push_back((p.pointer.empty() ? "/" : p.pointer) + ": " + p.message);
+    return lines;
+}
+
+Json smallDesign()
+{
+    return Json::parse(test::readBytes(test::sourcePath("tests/data/good/small-h100-pod.cluster.json")));
+}
+
+}  // namespace
+
+class TestFormat : public QObject {
+    Q_OBJECT
+private slots:
+    void presetsLoadWithoutProblems_data()
+    {
+        QTest::addColumn<QString>("file");
+        const QStringList files = test::presetFiles();
+        QVERIFY(files.size() >= 7);
+        for (const QString& f : files)
+            QTest::newRow(qPrintable(QFileInfo(f).fileName())) << f;
+    }
+    void presetsLoadWithoutProblems()
+    {
+        QFETCH(QString, file);
+        const DesignLoad loaded = loadDesignFile(file.toStdString(), Catalog::builtin());
+        for (const auto& p : loaded.problems)
+            qWarning("%s", formatProblem(file.toStdString(), p).c_str());
+        QVERIFY(loaded.ok());
+        QVERIFY(loaded.problems.empty());  // not even a warning
+        QVERIFY(!loaded.design->description.empty());
+    }
+
+    void presetsRoundTripByteForByte_data() { presetsLoadWithoutProblems_data(); }
+    void presetsRoundTripByteForByte()
+    {
+        QFETCH(QString, file);
+        const std::string bytes = test::readBytes(file);
+        const DesignLoad loaded = readDesignText(bytes, Catalog::builtin());
+        QVERIFY(loaded.ok());
+        const std::string saved = writeDesignText(*loaded.design);
+        QCOMPARE(saved, bytes);
+        const DesignLoad again = readDesignText(saved, Catalog::builtin());
+        QVERIFY(again.ok());
+        QVERIFY(*again.design == *loaded.design);
+    }
+
+    void savingPutsKeysInCanonicalOrder()
+    {
+        Json doc = smallDesign();
+        Json shuffled = Json::object();
+        for (auto it = doc.rbegin(); it != doc.rend(); ++it)  // reversed key order
+            shuffled[it.key()] = it.value();
+        const DesignLoad loaded = readDesignJson(shuffled, Catalog::builtin());
+        QVERIFY(loaded.ok());
+        const Json saved = Json::parse(writeDesignText(*loaded.design));
+        std::vector<std::string> keys;
+        for (auto it = saved.begin(); it != saved.end(); ++it)
+            keys.push_back(it.key());
+        const std::vector<std::string> expected = {"format", "format_version", "app_version", "name",
+                                                   "components", "links", "workload"};
+        QCOMPARE(keys, expected);
+        // Whole numbers stay whole: 1e11 tokens is written as an integer.
+        QCOMPARE(saved["workload"]["training"]["tokens"].dump(), std::string("100000000000"));
+    }
+
+    void unknownKeysAreKeptAndWarnedAbout()
+    {
+        Json doc = smallDesign();
+        doc["x_layout_hints"] = {{"grid", 20}};
+        doc["components"][2]["x_color"] = "teal";
+        doc["workload"]["model"]["x_rope_theta"] = 500000;
+        const DesignLoad loaded = readDesignJson(doc, Catalog::builtin());
+        QVERIFY(loaded.ok());
+        QCOMPARE(loaded.problems.size(), std::size_t(3));
+        QCOMPARE(loaded.problems[0].severity, Severity::Warning);
+        QCOMPARE(formatProblem("f", loaded.problems[0]),
+                 std::string("f: /components/2/x_color: warning: unknown key 'x_color' (kept as is on save)"));
+        const Json saved = Json::parse(writeDesignText(*loaded.design));
+        QCOMPARE(saved["x_layout_hints"]["grid"].get<int>(), 20);
+        QCOMPARE(saved["components"][2]["x_color"].get<std::string>(), std::string("teal"));
+        QCOMPARE(saved["workload"]["model"]["x_rope_theta"].get<int>(), 500000);
+        // Unknown keys follow the known ones, so the known layout never shifts.
+        QCOMPARE(saved.items().begin().key(), std::string("format"));
+    }
+
+    void newerMinorVersionLoadsWithAWarningAndKeepsItsNumber()
+    {
+        Json doc = smallDesign();
+        doc["format_version"] = "1.3";
+        const DesignLoad loaded = readDesignJson(doc, Catalog::builtin());
+        QVERIFY(loaded.ok());
+        QCOMPARE(loaded.problems.size(), std::size_t(1));
+        QCOMPARE(loaded.problems[0].severity, Severity::Warning);
+        QCOMPARE(loaded.problems[0].pointer, std::string("/format_version"));
+        QCOMPARE(Json::parse(writeDesignText(*loaded.design))["format_version"].get<std::string>(),
+                 std::string("1.3"));
+    }
+
+    void olderVersionWithoutAMigrationIsRefused()
+    {
+        Json doc = smallDesign();
+        doc["format_version"] = "0.9";
+        const DesignLoad loaded = readDesignJson(doc, Catalog::builtin());
+        QVERIFY(!loaded.ok());
+        QCOMPARE(errorLines(loaded).front(),
+                 std::string("/format_version: format 0.9 is older than 1.0 and no migration from it exists"));
+    }
+
+    // The migration machinery, with a chain of two steps standing in for
+    // future format changes: each step runs once, in order.
+    void migrationsApplyEachStepInOrder()
+    {
+        const Migration chain[] = {
+            {{0, 8}, {0, 9}, "rename 'title' to 'name'",
+             [](Json& d) {
+                 d["name"] = d["title"];
+                 d.erase("title");
+             }},
+            {{0, 9}, {1, 0}, "counts were 'replicas'",
+             [](Json& d) {
+                 for (auto& c : d["components"]) {
+                     c["count"] = c["replicas"];
+                     c.erase("replicas");
+                 }
+             }},
+        };
+        Json doc = smallDesign();
+        doc["format_version"] = "0.8";
+        doc["title"] = doc["name"];
+        doc.erase("name");
+        for (auto& c : doc["components"]) {
+            c["replicas"] = c["count"];
+            c.erase("count");
+        }
+        QVERIFY(!migrate(doc, {0, 8}, kDesignFormatVersion, chain));
+        QCOMPARE(doc["format_version"].get<std::string>(), std::string("1.0"));
+        const DesignLoad loaded = readDesignJson(doc, Catalog::builtin());
+        QVERIFY(loaded.ok());
+        QCOMPARE(loaded.design->name, std::string("Small H100 pod"));
+        QCOMPARE(loaded.design->component("rack")->count, std::int64_t(2));
+        QVERIFY(loaded.problems.empty());
+
+        Json gap = smallDesign();
+        const auto problem = migrate(gap, {0, 7}, kDesignFormatVersion, chain);
+        QVERIFY(problem);
+        QCOMPARE(problem->message, std::string("format 0.7 is older than 1.0 and no migration from it exists"));
+    }
+
+    void embeddedPartsOpenWithoutTheCatalog()
+    {
+        // A design that embeds its parts loads against an empty catalog.
+        Json doc = smallDesign();
+        doc["catalog"] = Catalog::builtin().subset({"group.pod", "rack.air-42u", "node.dgx-h100", "gpu.h100-sxm",
+                                                    "nic.connectx-7", "fabric.rail-optimized", "switch.qm9700",
+                                                    "link.ib-ndr-optical"});
+        const DesignLoad loaded = readDesignJson(doc, Catalog());
+        for (const auto& p : loaded.problems)
+            qWarning("%s", formatProblem("embedded", p).c_str());
+        QVERIFY(loaded.ok());
+        QCOMPARE(loaded.catalog->find("gpu.h100-sxm")->origin, std::string("embedded in the design"));
+        // And round-trips with the catalog section intact.
+        const DesignLoad again = readDesignText(writeDesignText(*loaded.design), Catalog());
+        QVERIFY(again.ok());
+        QVERIFY(*again.design == *loaded.design);
+    }
+
+    void setEditsApplyBeforeReading()
+    {
+        Json doc = smallDesign();
+        QVERIFY(!setAtPointer(doc, "/components/1/count", 4));
+        QCOMPARE(doc["components"][1]["count"].get<int>(), 4);
+        QVERIFY(!setAtPointer(doc, "/workload/parallelism/cp", 2));  // a new key in an existing object
+        QCOMPARE(doc["workload"]["parallelism"]["cp"].get<int>(), 2);
+        auto p = setAtPointer(doc, "/components/99/count", 4);
+        QVERIFY(p);
+        QCOMPARE(p->message, std::string("nothing at /components/99 to set a value in"));
+        p = setAtPointer(doc, "/components/99", Json::object());
+        QVERIFY(p);
+        QCOMPARE(p->message, std::string("index 99 is past the end of an array of 6"));
+        p = setAtPointer(doc, "/facility/pue", 1.2);  // no facility section in this file
+        QVERIFY(p);
+        QCOMPARE(p->message, std::string("nothing at /facility to set a value in"));
+        p = setAtPointer(doc, "workload", 1);
+        QVERIFY(p);
+        QCOMPARE(p->message, std::string("a --set pointer must start with '/'"));
+        QCOMPARE(parseSetValue("64"), Json(64));
+        QCOMPARE(parseSetValue("true"), Json(true));
+        QCOMPARE(parseSetValue("My pod"), Json("My pod"));
+    }
+
+    void badFiles_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("expected");
+        std::ifstream in(test::sourcePath("tests/data/bad/expected.tsv").toStdString());
+        std::string line;
+        int rows = 0;
+        while (std::getline(in, line)) {
+            if (line.empty() || line[0] == '#')
+                continue;
+            const auto tab = line.find('\t');
+            QVERIFY(tab != std::string::npos);
+            const QString name = QString::fromStdString(line.substr(0, tab));
+            QTest::newRow(qPrintable(name)) << test::sourcePath("tests/data/bad/" + name)
+                                            << QString::fromStdString(line.substr(tab + 1));
+            ++rows;
+        }
+        QVERIFY(rows >= 25);
+    }
+    void badFiles()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, expected);
+        const DesignLoad loaded = loadDesignFile(file.toStdString(), Catalog::builtin());
+        QVERIFY(!loaded.ok());
+        const auto lines = errorLines(loaded);
+        const bool found = std::find(lines.begin(), lines.end(), expected.toStdString()) != lines.end();
+        if (!found)
+            for (const auto& l : lines)
+                qWarning("got: %s", l.c_str());
+        QVERIFY2(found, qPrintable(expected));
+    }
+
+    void everyCorpusFileHasAnExpectedMessage()
+    {
+        const std::string table = test::readBytes(test::sourcePath("tests/data/bad/expected.tsv"));
+        const QDir dir(test::sourcePath("tests/data/bad"));
+        const QStringList files = dir.entryList({"*.cluster.json"}, QDir::Files);
+        QVERIFY(files.size() >= 25);
+        for (const QString& f : files)
+            QVERIFY2(table.find(f.toStdString() + "\t") != std::string::npos, qPrintable(f));
+    }
+
+    void fiftyMegabytesOfGarbage()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("garbage.cluster.json");
+        {
+            std::ofstream out(path.toStdString(), std::ios::binary);
+            std::mt19937 rng(7);
+            std::string chunk(1 << 20, '\0');
+            for (int mb = 0; mb < 50; ++mb) {
+                for (auto& c : chunk)
+                    c = static_cast<char>(rng());
+                out.write(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+            }
+        }
+        const DesignLoad loaded = loadDesignFile(path.toStdString(), Catalog::builtin());
+        QVERIFY(!loaded.ok());
+        QCOMPARE(loaded.problems.size(), std::size_t(1));
+        QVERIFY(loaded.problems[0].message.rfind("not valid JSON: ", 0) == 0);
+        QCOMPARE(loaded.problems[0].pointer, std::string(""));
+    }
+
+    void fiftyMegabytesOfNestingStopsAtTheDepthLimit()
+    {
+        const std::string deep(50u << 20, '[');
+        const DesignLoad loaded = readDesignText(deep, Catalog::builtin());
+        QVERIFY(!loaded.ok());
+        QCOMPARE(loaded.problems.size(), std::size_t(1));
+        QVERIFY(loaded.problems[0].message.find("not valid JSON") == 0 ||
+                loaded.problems[0].message.find("nested deeper than 64 levels") == 0);
+    }
+
+    void filesAboveTheSizeLimitAreRefusedUnread()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("huge.cluster.json");
+        {
+            std::ofstream out(path.toStdString(), std::ios::binary);
+            out.seekp(static_cast<std::streamoff>(101) << 20);  // sparse: 101 MB without writing them
+            out.put(' ');
+        }
+        const DesignLoad loaded = loadDesignFile(path.toStdString(), Catalog::builtin());
+        QVERIFY(!loaded.ok());
+        QCOMPARE(loaded.problems[0].message, std::string("file is 101 MB, above the limit of 100 MB"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestFormat)
+#include "tst_format.moc"
