@@ -8,6 +8,8 @@
 #include <fstream>
 #include <random>
 
+#include "core/catalog/part_schema.h"
+#include "core/design/defaults.h"
 #include "core/format/design_reader.h"
 #include "core/format/design_writer.h"
 #include "core/format/json_pointer.h"
@@ -212,6 +214,33 @@ private slots:
         QCOMPARE(parseSetValue("64"), Json(64));
         QCOMPARE(parseSetValue("true"), Json(true));
         QCOMPARE(parseSetValue("My pod"), Json("My pod"));
+    }
+
+    // docs/file-format.md documents every figure, attribute, setting and
+    // default the code knows, so the two cannot drift apart.
+    void documentationCoversTheSchema()
+    {
+        const std::string doc = test::readBytes(test::sourcePath("docs/file-format.md"));
+        QVERIFY(!doc.empty());
+        auto documented = [&doc](std::string_view key) {
+            return doc.find("`" + std::string(key) + "`") != std::string::npos;
+        };
+        for (PartKind kind : kAllPartKinds) {
+            for (const auto& f : fieldSpecs(kind))
+                QVERIFY2(documented(f.key), f.key.data());
+            for (const auto& a : attributeSpecs(kind))
+                QVERIFY2(documented(a.key), a.key.data());
+            for (const auto& st : settingSpecs(kind))
+                QVERIFY2(documented(st.key), st.key.data());
+        }
+        for (const auto& d : defaults::kAll) {
+            const std::string_view key = d.pointer.substr(d.pointer.rfind('/') + 1);
+            QVERIFY2(documented(key), d.pointer.data());
+            // The default's source is quoted with it (the MTTF table derives
+            // each from its Llama 3 counts instead).
+            if (d.pointer.find("/failure_mttf_h/") == std::string_view::npos)
+                QVERIFY2(doc.find(std::string(d.source.substr(0, 40))) != std::string::npos, d.pointer.data());
+        }
     }
 
     void badFiles_data()
