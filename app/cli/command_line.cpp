@@ -14,6 +14,7 @@
 #include "core/format/design_reader.h"
 #include "core/format/design_validator.h"
 #include "core/format/design_writer.h"
+#include "core/format/embedded_parts.h"
 #include "core/format/json_pointer.h"
 #include "core/metrics/metrics.h"
 #include "core/metrics/metrics_text.h"
@@ -200,6 +201,10 @@ int runNormalize(const QStringList& args, const Verb& verb)
 {
     QCommandLineParser parser;
     parser.addOption(kCatalogOption);
+    const QCommandLineOption embed(QStringLiteral("embed-parts"),
+                                   "Carry the catalog parts the design uses inside the file, so it opens the same "
+                                   "on another machine.");
+    parser.addOption(embed);
     parser.addPositionalArgument("FILE", "Design files to rewrite in canonical form.", "FILE...");
     int code = kExitOk;
     if (!parseVerb(parser, args, verb, &code))
@@ -219,7 +224,10 @@ int runNormalize(const QStringList& args, const Verb& verb)
             code = kExitInvalid;
             continue;
         }
-        const std::string text = writeDesignText(*loaded.design);
+        Design design = *loaded.design;
+        if (parser.isSet(embed))
+            embedUsedParts(design, *loaded.catalog);
+        const std::string text = writeDesignText(design);
         QSaveFile save(file);
         if (!save.open(QIODevice::WriteOnly) || save.write(text.data(), qint64(text.size())) < 0 || !save.commit()) {
             err(path + ": cannot write: " + save.errorString().toStdString() + "\n");
@@ -238,7 +246,7 @@ const std::vector<Verb>& verbs()
          runValidate},
         {"metrics", "metrics FILE [--set /json/pointer=VALUE]... [--gpus N] [--format json|text] [--catalog FILE]",
          "Print a design's inventory and analyses, after applying --set edits and a --gpus resize.", runMetrics},
-        {"normalize", "normalize FILE... [--catalog FILE]",
+        {"normalize", "normalize FILE... [--embed-parts] [--catalog FILE]",
          "Rewrite design files in canonical form (stable key order), atomically.", runNormalize},
     };
     return list;

@@ -12,6 +12,7 @@
 #include "core/design/defaults.h"
 #include "core/format/design_reader.h"
 #include "core/format/design_writer.h"
+#include "core/format/embedded_parts.h"
 #include "core/format/json_pointer.h"
 #include "core/format/migrations.h"
 #include "tests/test_support.h"
@@ -177,11 +178,16 @@ private slots:
     void embeddedPartsOpenWithoutTheCatalog()
     {
         // A design that embeds its parts loads against an empty catalog.
-        Json doc = smallDesign();
-        doc["catalog"] = Catalog::builtin().subset({"group.pod", "rack.air-42u", "node.dgx-h100", "gpu.h100-sxm",
-                                                    "nic.connectx-7", "fabric.rail-optimized", "switch.qm9700",
-                                                    "link.ib-ndr-optical"});
-        const DesignLoad loaded = readDesignJson(doc, Catalog());
+        const DesignLoad original = readDesignJson(smallDesign(), Catalog::builtin());
+        QVERIFY(original.ok());
+        const std::vector<std::string> used = partsUsedBy(*original.design, Catalog::builtin());
+        const std::vector<std::string> expected = {"gpu.h100-sxm", "nic.connectx-7", "switch.qm9700", "node.dgx-h100",
+                                                   "rack.air-42u", "link.ib-ndr-optical", "group.pod",
+                                                   "fabric.rail-optimized"};
+        QCOMPARE(used, expected);  // the fabric's switch is found through its setting
+        Design embedded = *original.design;
+        embedUsedParts(embedded, Catalog::builtin());
+        const DesignLoad loaded = readDesignJson(designToJson(embedded), Catalog());
         for (const auto& p : loaded.problems)
             qWarning("%s", formatProblem("embedded", p).c_str());
         QVERIFY(loaded.ok());
