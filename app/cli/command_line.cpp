@@ -84,21 +84,33 @@ std::optional<Catalog> catalogFor(const QCommandLineParser& parser)
     return catalog;
 }
 
+// The start of every verb that takes FILE...: parse, require a file, load
+// the catalog. Returns the catalog, or nullopt with *exitCode set.
+std::optional<Catalog> startFilesVerb(QCommandLineParser& parser, const QStringList& args, const Verb& verb,
+                                      int* exitCode)
+{
+    if (!parseVerb(parser, args, verb, exitCode))
+        return std::nullopt;
+    if (parser.positionalArguments().isEmpty()) {
+        err(std::string(verb.name) + ": no FILE given\nusage: cluster-studio " + verb.synopsis + "\n");
+        *exitCode = kExitUsage;
+        return std::nullopt;
+    }
+    auto catalog = catalogFor(parser);
+    if (!catalog)
+        *exitCode = kExitInvalid;
+    return catalog;
+}
+
 int runValidate(const QStringList& args, const Verb& verb)
 {
     QCommandLineParser parser;
     parser.addOption(kCatalogOption);
     parser.addPositionalArgument("FILE", "Design files to check.", "FILE...");
     int code = kExitOk;
-    if (!parseVerb(parser, args, verb, &code))
-        return code;
-    if (parser.positionalArguments().isEmpty()) {
-        err(std::string("validate: no FILE given\nusage: cluster-studio ") + verb.synopsis + "\n");
-        return kExitUsage;
-    }
-    const auto catalog = catalogFor(parser);
+    const auto catalog = startFilesVerb(parser, args, verb, &code);
     if (!catalog)
-        return kExitInvalid;
+        return code;
     for (const QString& file : parser.positionalArguments()) {
         const std::string path = file.toStdString();
         const DesignLoad loaded = loadDesignFile(path, *catalog);
@@ -207,15 +219,9 @@ int runNormalize(const QStringList& args, const Verb& verb)
     parser.addOption(embed);
     parser.addPositionalArgument("FILE", "Design files to rewrite in canonical form.", "FILE...");
     int code = kExitOk;
-    if (!parseVerb(parser, args, verb, &code))
-        return code;
-    if (parser.positionalArguments().isEmpty()) {
-        err(std::string("normalize: no FILE given\nusage: cluster-studio ") + verb.synopsis + "\n");
-        return kExitUsage;
-    }
-    const auto catalog = catalogFor(parser);
+    const auto catalog = startFilesVerb(parser, args, verb, &code);
     if (!catalog)
-        return kExitInvalid;
+        return code;
     for (const QString& file : parser.positionalArguments()) {
         const std::string path = file.toStdString();
         const DesignLoad loaded = loadDesignFile(path, *catalog);

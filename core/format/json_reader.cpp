@@ -57,16 +57,23 @@ bool JsonReader::isArray(const Json& value, const std::string& pointer)
     return false;
 }
 
+const Json* JsonReader::member(const Json& obj, const std::string& ptr, std::string_view key, bool required)
+{
+    const auto it = obj.find(key);
+    if (it != obj.end())
+        return &*it;
+    if (required)
+        error(ptr, "missing (required)");
+    return nullptr;
+}
+
 std::optional<std::string> JsonReader::string(const Json& obj, const std::string& pointer, std::string_view key,
                                               bool required, bool allowEmpty)
 {
     const std::string ptr = pointerAppend(pointer, key);
-    const auto it = obj.find(key);
-    if (it == obj.end()) {
-        if (required)
-            error(ptr, "missing (required)");
+    const Json* it = member(obj, ptr, key, required);
+    if (!it)
         return std::nullopt;
-    }
     if (!it->is_string()) {
         error(ptr, "must be a string, got " + typeName(*it));
         return std::nullopt;
@@ -98,13 +105,8 @@ std::optional<std::int64_t> JsonReader::integer(const Json& obj, const std::stri
                                                 bool required, std::int64_t min, std::int64_t max)
 {
     const std::string ptr = pointerAppend(pointer, key);
-    const auto it = obj.find(key);
-    if (it == obj.end()) {
-        if (required)
-            error(ptr, "missing (required)");
-        return std::nullopt;
-    }
-    return integerValue(*it, ptr, min, max);
+    const Json* it = member(obj, ptr, key, required);
+    return it ? integerValue(*it, ptr, min, max) : std::nullopt;
 }
 
 std::optional<std::int64_t> JsonReader::integerValue(const Json& v, const std::string& ptr, std::int64_t min,
@@ -146,13 +148,8 @@ std::optional<double> JsonReader::number(const Json& obj, const std::string& poi
                                          bool required, double min, double max, bool minExclusive)
 {
     const std::string ptr = pointerAppend(pointer, key);
-    const auto it = obj.find(key);
-    if (it == obj.end()) {
-        if (required)
-            error(ptr, "missing (required)");
-        return std::nullopt;
-    }
-    return numberValue(*it, ptr, min, max, minExclusive);
+    const Json* it = member(obj, ptr, key, required);
+    return it ? numberValue(*it, ptr, min, max, minExclusive) : std::nullopt;
 }
 
 std::optional<double> JsonReader::numberValue(const Json& v, const std::string& ptr, double min, double max,
@@ -183,12 +180,9 @@ std::optional<bool> JsonReader::boolean(const Json& obj, const std::string& poin
                                         bool required)
 {
     const std::string ptr = pointerAppend(pointer, key);
-    const auto it = obj.find(key);
-    if (it == obj.end()) {
-        if (required)
-            error(ptr, "missing (required)");
+    const Json* it = member(obj, ptr, key, required);
+    if (!it)
         return std::nullopt;
-    }
     if (!it->is_boolean()) {
         error(ptr, "must be true or false, got " + typeName(*it));
         return std::nullopt;

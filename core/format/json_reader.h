@@ -53,6 +53,9 @@ public:
                      Json& extra);
 
 private:
+    // obj[key], or nullptr (an error at `ptr` when required).
+    const Json* member(const Json& obj, const std::string& ptr, std::string_view key, bool required);
+
     std::vector<Problem>& problems_;
 };
 
