@@ -26,6 +26,12 @@ const F kAccelerator[] = {
     {"scaleup_gb_per_s", "GB/s", "scale-up link bandwidth per GPU, both directions", true, false, 0, false, 1e6},
     {"scaleup_domain_gpus", "GPUs", "GPUs in one scale-up (NVLink) domain", true, true, 1, false, 1e6},
     {"tdp_w", "W", "thermal design power", false, false, 0, false, 1e5},
+    {"gemm_efficiency", "fraction", "share of the dense peak a large GEMM sustains", false, false, 0, true, 1},
+    {"attention_efficiency", "fraction", "share of the dense peak a fused attention kernel sustains", false, false, 0,
+     true, 1},
+    {"hbm_efficiency", "fraction", "share of HBM bandwidth element-wise kernels sustain", false, false, 0, true, 1},
+    {"scaleup_efficiency", "fraction", "share of one scale-up direction a collective sustains", false, false, 0, true,
+     1},
 };
 const A kAcceleratorAttrs[] = {
     {"scaleup_link", "scale-up interconnect", false, {}, std::nullopt},
@@ -37,6 +43,7 @@ const F kNic[] = {
     {"ports", "ports", "network ports", true, true, 1, false, 64},
     {"latency_us", "us", "one-way latency across the fabric", true, false, 0, false, 1e6},
     {"power_w", "W", "power draw", false, false, 0, false, 1e4},
+    {"efficiency", "fraction", "share of line rate a collective sustains", false, false, 0, true, 1},
 };
 const A kNicAttrs[] = {
     {"protocol", "link protocol", true, {"infiniband", "ethernet"}, std::nullopt},
@@ -81,6 +88,7 @@ const F kStorage[] = {
     {"capacity_pb", "PB", "usable capacity", false, false, 0, false, 1e6},
     {"power_kw", "kW", "power draw", false, false, 0, false, 1e4},
     {"rack_units", "U", "height in the rack", false, true, 0, false, 100},
+    {"latency_us", "us", "first-byte read latency", false, false, 0, false, 1e8},
 };
 const A kStorageAttrs[] = {
     {"protocol", "access protocol", false, {}, std::nullopt},
