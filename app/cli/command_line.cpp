@@ -18,6 +18,7 @@
 #include "core/format/json_pointer.h"
 #include "core/metrics/metrics.h"
 #include "core/metrics/metrics_text.h"
+#include "core/metrics/validation_runs.h"
 
 namespace studio {
 namespace {
@@ -243,6 +244,24 @@ int runNormalize(const QStringList& args, const Verb& verb)
     return code;
 }
 
+int runValidationReport(const QStringList& args, const Verb& verb)
+{
+    QCommandLineParser parser;
+    parser.addOption(kCatalogOption);
+    parser.addPositionalArgument("RUNS", "The published-runs file (tests/data/published/runs.json).");
+    int code = kExitOk;
+    const auto catalog = startFilesVerb(parser, args, verb, &code);
+    if (!catalog)
+        return code;
+    const std::string path = parser.positionalArguments().front().toStdString();
+    const ValidationReport report = runValidation(path, *catalog);
+    printProblems(path, report.problems, false);
+    if (hasErrors(report.problems))
+        return kExitInvalid;
+    out(validationMarkdown(report, "cluster-studio validation-report " + path + " > docs/validation.md"));
+    return kExitOk;
+}
+
 const std::vector<Verb>& verbs()
 {
     static const std::vector<Verb> list = {
@@ -254,6 +273,9 @@ const std::vector<Verb>& verbs()
          "Print a design's inventory and analyses, after applying --set edits and a --gpus resize.", runMetrics},
         {"normalize", "normalize FILE... [--embed-parts] [--catalog FILE]",
          "Rewrite design files in canonical form (stable key order), atomically.", runNormalize},
+        {"validation-report", "validation-report RUNS [--catalog FILE]",
+         "Compare the performance model with published training runs; print docs/validation.md.",
+         runValidationReport},
     };
     return list;
 }

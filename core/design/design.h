@@ -67,6 +67,7 @@ struct ModelSpec {
     std::int64_t vocab = 0, seq_len = 0;
     std::optional<std::int64_t> experts;            // [0 = dense]
     std::optional<std::int64_t> experts_per_token;  // [0]
+    std::optional<double> dropout;                  // [0] probability; GPT-3-era models used 0.1
     Json extra = Json::object();
     bool operator==(const ModelSpec&) const = default;
 };
@@ -76,6 +77,7 @@ struct TrainingSpec {
     std::optional<std::int64_t> micro_batch;   // [1]
     double tokens = 0;                         // total tokens to train
     std::optional<std::string> precision;      // "bf16" | "fp16" | "fp8" [bf16]
+    std::optional<std::string> attention_kernel;  // "flash" | "unfused" [flash]
     Json extra = Json::object();
     bool operator==(const TrainingSpec&) const = default;
 };

@@ -78,9 +78,10 @@ public:
             s.seq_len = r_.integer(*m, p, "seq_len", true, 1, 100'000'000).value_or(1);
             s.experts = r_.integer(*m, p, "experts", false, 0, 100'000);
             s.experts_per_token = r_.integer(*m, p, "experts_per_token", false, 0, 100'000);
+            s.dropout = r_.number(*m, p, "dropout", false, 0, 0.9);
             r_.keepUnknown(*m, p,
                            {"name", "layers", "hidden", "heads", "kv_heads", "ffn_hidden", "ffn_type", "vocab",
-                            "seq_len", "experts", "experts_per_token"},
+                            "seq_len", "experts", "experts_per_token", "dropout"},
                            s.extra);
         }
         if (const Json* t = section(j, ptr, "training", true)) {
@@ -90,7 +91,9 @@ public:
             s.micro_batch = r_.integer(*t, p, "micro_batch", false, 1, 1'000'000'000);
             s.tokens = r_.number(*t, p, "tokens", true, 0, 1e18, true).value_or(1);
             s.precision = r_.choice(*t, p, "precision", {"bf16", "fp16", "fp8"}, false);
-            r_.keepUnknown(*t, p, {"global_batch", "micro_batch", "tokens", "precision"}, s.extra);
+            s.attention_kernel = r_.choice(*t, p, "attention_kernel", {"flash", "unfused"}, false);
+            r_.keepUnknown(*t, p, {"global_batch", "micro_batch", "tokens", "precision", "attention_kernel"},
+                           s.extra);
         }
         if (const Json* q = section(j, ptr, "parallelism", false)) {
             const std::string p = pointerAppend(ptr, "parallelism");

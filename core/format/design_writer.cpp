@@ -96,6 +96,7 @@ Json workloadJson(const Workload& w)
     model["seq_len"] = m.seq_len;
     putOpt(model, "experts", m.experts);
     putOpt(model, "experts_per_token", m.experts_per_token);
+    putOpt(model, "dropout", m.dropout);
     putExtra(model, m.extra);
 
     Json training = Json::object();
@@ -104,6 +105,7 @@ Json workloadJson(const Workload& w)
     putOpt(training, "micro_batch", t.micro_batch);
     training["tokens"] = number(t.tokens);
     putOpt(training, "precision", t.precision);
+    putOpt(training, "attention_kernel", t.attention_kernel);
     putExtra(training, t.extra);
 
     Json par = Json::object();

@@ -1,12 +1,26 @@
 #include "core/metrics/metrics.h"
 
-#include "core/analysis/inventory.h"
-#include "core/design/design_index.h"
+#include <cmath>
 
 namespace studio {
 namespace {
 
-Json inventoryJson(const Inventory& inv, const Catalog& catalog)
+// JSON cannot hold NaN or Inf; the analyses avoid them, and this is the last
+// guard so a degenerate design prints 0 rather than invalid JSON.
+double finite(double v)
+{
+    return std::isfinite(v) ? v : 0.0;
+}
+
+Json explainJson(const Explanation& e)
+{
+    Json inputs = Json::array();
+    for (const auto& in : e.inputs)
+        inputs.push_back({{"name", in.name}, {"value", finite(in.value)}, {"unit", in.unit}, {"source", in.source}});
+    return {{"formula", e.formula}, {"inputs", std::move(inputs)}};
+}
+
+Json inventoryJson(const Inventory& inv, const std::string& gpuName)
 {
     Json j = Json::object();
     j["gpus"] = inv.gpus;
@@ -14,8 +28,7 @@ Json inventoryJson(const Inventory& inv, const Catalog& catalog)
     j["racks"] = inv.racks;
     j["nics"] = inv.nics;
     j["gpu_part"] = inv.gpuPart;
-    const Part* gpu = catalog.find(inv.gpuPart);
-    j["gpu_name"] = gpu ? gpu->name : "";
+    j["gpu_name"] = gpuName;
     j["storage_systems"] = inv.storageSystems;
     Json switches = Json::object();
     switches["total"] = inv.switches;
@@ -30,7 +43,7 @@ Json inventoryJson(const Inventory& inv, const Catalog& catalog)
     cables["by_part"] = std::move(byPart);
     j["cables"] = std::move(cables);
     Json fabrics = Json::array();
-    for (const auto& f : inv.fabrics) {
+    for (const auto& f : inv.fabrics)
         fabrics.push_back({{"id", f.component},
                            {"name", f.name},
                            {"switch", f.switchPart},
@@ -45,13 +58,182 @@ Json inventoryJson(const Inventory& inv, const Catalog& catalog)
                            {"spine", f.tree.spine},
                            {"core", f.tree.core},
                            {"inter_switch_cables", f.tree.leafSpineCables + f.tree.spineCoreCables}});
-    }
     j["fabrics"] = std::move(fabrics);
     Json bom = Json::array();
     for (const auto& line : inv.bom)
         bom.push_back({{"part", line.part}, {"name", line.name}, {"kind", partKindName(line.kind)}, {"count", line.count}});
     j["bom"] = std::move(bom);
     return j;
+}
+
+Json computeJson(const Analysis& a)
+{
+    const auto& g = a.hardware.gpu;
+    Json peaks = Json::object(), cluster = Json::object();
+    for (const auto& [precision, s] : g.peaksTflops) {
+        peaks[precision] = finite(s.value);
+        cluster[precision] = finite(s.value * double(a.inventory.gpus) / 1000);
+    }
+    return {{"gpu_name", g.name},
+            {"precision", g.trainingPrecision},
+            {"peak_tflops_per_gpu", std::move(peaks)},
+            {"cluster_peak_pflops", std::move(cluster)},
+            {"hbm_tb_per_s", finite(g.hbmTbPerS.value)},
+            {"hbm_gb", finite(g.hbmGb.value)},
+            {"ridge_flop_per_byte", finite(a.roofline.ridgeFlopPerByte)},
+            {"scaleup_gb_per_s", finite(g.scaleupGbPerS.value)},
+            {"scaleup_domain_gpus", a.hardware.scaleupDomainGpus},
+            {"gpus_per_node", a.hardware.gpusPerNode},
+            {"nic_gb_per_s_per_gpu", finite(a.hardware.scaleOut.nicGbPerSPerGpu.value)}};
+}
+
+Json hierarchyJson(const Hierarchy& h)
+{
+    Json tiers = Json::array();
+    for (const auto& t : h.tiers)
+        tiers.push_back({{"tier", t.key},
+                         {"name", t.name},
+                         {"gb_per_s_per_gpu", finite(t.gbPerSPerGpu)},
+                         {"latency_us", finite(t.latencyUs)},
+                         {"scope_gpus", t.scopeGpus},
+                         {"ratio_to_above", finite(t.ratioToAbove)},
+                         {"axes", t.axes}});
+    return tiers;
+}
+
+Json rooflineJson(const Roofline& r)
+{
+    Json ceilings = Json::array(), slopes = Json::array(), points = Json::array();
+    for (const auto& c : r.ceilings)
+        ceilings.push_back({{"precision", c.precision}, {"tflops", finite(c.tflops)},
+                            {"ridge_flop_per_byte", finite(c.ridgeFlopPerByte)}});
+    for (const Slope* s : {&r.hbm})
+        slopes.push_back({{"key", s->key}, {"name", s->name}, {"gb_per_s", finite(s->gbPerS)},
+                          {"ridge_flop_per_byte", finite(s->ridgeFlopPerByte)}});
+    for (const auto& s : r.fleet)
+        slopes.push_back({{"key", s.key}, {"name", s.name}, {"gb_per_s", finite(s.gbPerS)},
+                          {"ridge_flop_per_byte", finite(s.ridgeFlopPerByte)}});
+    for (const auto& p : r.points)
+        points.push_back({{"name", p.name}, {"kind", p.kind}, {"intensity", finite(p.intensity)},
+                          {"attainable_tflops", finite(p.attainableTflops)},
+                          {"achieved_tflops", finite(p.achievedTflops)}, {"bound", p.bound}});
+    return {{"peak_tflops", finite(r.peakTflops)},
+            {"ridge_flop_per_byte", finite(r.ridgeFlopPerByte)},
+            {"ridge_batch", finite(r.ridgeBatch)},
+            {"decode_tokens_per_s", finite(r.decodeTokensPerS)},
+            {"ceilings", std::move(ceilings)},
+            {"slopes", std::move(slopes)},
+            {"points", std::move(points)}};
+}
+
+Json trainingJson(const Analysis& a)
+{
+    const auto& s = a.step;
+    const auto& m = a.memory;
+    Json breakdown = Json::array();
+    for (const auto& p : s.breakdown)
+        breakdown.push_back({{"name", p.name}, {"seconds", finite(p.seconds)}});
+    Json waterfall = Json::array();
+    for (const auto& b : a.utilization.waterfall)
+        waterfall.push_back({{"name", b.name}, {"fraction", finite(b.fraction)}, {"level", b.level}});
+    Json axes = Json::array();
+    for (const auto& x : a.hierarchy.axes)
+        axes.push_back({{"axis", x.axis}, {"degree", x.degree}, {"span_gpus", x.spanGpus}, {"tier", x.tier},
+                        {"too_slow", x.tooSlow}});
+    const auto& w = a.workload;
+    return {{"model", w.name},
+            {"params_b", finite(w.params / 1e9)},
+            {"layout", {{"tp", w.tp}, {"pp", w.pp}, {"dp", w.dp}, {"cp", w.cp}, {"ep", w.ep},
+                        {"interleave", w.interleave}, {"zero", w.zero}, {"gpus_used", w.gpusUsed}}},
+            {"parallelism", std::move(axes)},
+            {"step_time_s", finite(s.stepS)},
+            {"tokens_per_s", finite(s.tokensPerS)},
+            {"tflops_per_gpu_model", finite(s.tflopsPerGpuModel)},
+            {"tflops_per_gpu_hardware", finite(s.tflopsPerGpuHardware)},
+            {"mfu", finite(s.mfu)},
+            {"hfu", finite(s.hfu)},
+            {"days_to_train", finite(s.daysToTrain)},
+            {"micro_batches", finite(s.microBatches)},
+            {"bubble_fraction", finite(s.bubbleFraction)},
+            {"breakdown", std::move(breakdown)},
+            {"memory_gb_per_gpu", {{"weights", finite(m.weightsGb)}, {"gradients", finite(m.gradientsGb)},
+                                   {"optimizer", finite(m.optimizerGb)}, {"activations", finite(m.activationsGb)},
+                                   {"workspace", finite(m.workspaceGb)}, {"total", finite(m.totalGb)}}},
+            {"hbm_gb", finite(m.hbmGb)},
+            {"fits_in_hbm", m.fits},
+            {"waterfall", std::move(waterfall)},
+            {"delivered_fraction", finite(a.utilization.delivered)},
+            {"delivered_pflops", finite(a.utilization.deliveredPflops)}};
+}
+
+Json storageJson(const DataPipeline& d)
+{
+    return {{"data_demand_gb_per_s", finite(d.demandGbPerS)},
+            {"files_per_s", finite(d.filesPerS)},
+            {"read_supply_gb_per_s", finite(d.readSupplyGbPerS)},
+            {"read_headroom", finite(d.readHeadroom)},
+            {"metadata_ops_per_s", finite(d.metadataOpsPerS)},
+            {"checkpoint_gb", finite(d.checkpointGb)},
+            {"checkpoint_write_at_storage_s", finite(d.writeAtStorageS)},
+            {"checkpoint_write_s", finite(d.writeAtNicsS)},
+            {"write_path_gb_per_s", finite(d.writePathGbPerS)}};
+}
+
+Json powerJson(const Analysis& a)
+{
+    const auto& p = a.power;
+    Json racks = Json::array();
+    for (const auto& r : p.racks)
+        racks.push_back({{"component", r.component}, {"name", r.name}, {"count", r.count},
+                         {"kw_each", finite(r.kwEach)}, {"limit_kw", finite(r.limitKw)}, {"cooling", r.cooling}});
+    return {{"gpu_kw", finite(p.gpuKw)},
+            {"compute_kw", finite(p.computeKw)},
+            {"network_kw", finite(p.networkKw)},
+            {"storage_kw", finite(p.storageKw)},
+            {"it_kw", finite(p.itKw)},
+            {"facility_kw", finite(p.facilityKw)},
+            {"pue", finite(p.pue.value)},
+            {"max_rack_kw", finite(p.maxRackKw)},
+            {"racks_over_cooling_limit", p.racksOverLimit},
+            {"racks", std::move(racks)},
+            {"energy_mwh_per_year", finite(p.energyMwhPerYear)},
+            {"cost_usd_per_year", finite(p.costUsdPerYear)},
+            {"co2_tonnes_per_year", finite(p.co2TonnesPerYear)},
+            {"training_run_mwh", finite(a.trainingRunMwh)},
+            {"electricity_usd_per_kwh", finite(p.pricePerKwh.value)},
+            {"carbon_g_per_kwh", finite(p.carbonGPerKwh.value)}};
+}
+
+Json reliabilityJson(const Analysis& a)
+{
+    const auto& r = a.reliability;
+    Json classes = Json::array();
+    for (const auto& c : r.classes)
+        classes.push_back({{"class", c.key}, {"name", c.name}, {"per", c.per}, {"devices", finite(c.devices)},
+                           {"mttf_h", finite(c.mttfH.value)}, {"per_day", finite(c.perDay)}});
+    Json mtbf = Json::array(), goodput = Json::array();
+    for (const auto& [n, hours] : r.mtbfCurve)
+        mtbf.push_back({finite(n), finite(hours)});
+    for (const auto& [tau, g] : r.goodputCurve)
+        goodput.push_back({finite(tau), finite(g)});
+    return {{"cluster_mtbf_h", finite(r.clusterMtbfH)},
+            {"p_failure_24h", finite(r.pFailure24h)},
+            {"failures_per_day", finite(r.failuresPerDay)},
+            {"by_class", std::move(classes)},
+            {"checkpoint_gb", finite(a.data.checkpointGb)},
+            {"checkpoint_write_s", finite(r.checkpointWriteS)},
+            {"checkpoint_interval_min", finite(r.intervalMin)},
+            {"young_interval_min", finite(r.youngIntervalMin)},
+            {"daly_interval_min", finite(r.dalyIntervalMin)},
+            {"restart_min", finite(r.restartMin.value)},
+            {"checkpoint_fraction", finite(r.checkpointFraction)},
+            {"failure_fraction", finite(r.failureFraction)},
+            {"maintenance_fraction", finite(r.maintenanceFraction.value)},
+            {"goodput", finite(r.goodput)},
+            {"wall_days", finite(r.wallDays)},
+            {"expected_interruptions", finite(r.expectedInterruptions)},
+            {"mtbf_curve", std::move(mtbf)},
+            {"goodput_curve", std::move(goodput)}};
 }
 
 Json warningJson(const Problem& p)
@@ -64,18 +246,46 @@ Json warningJson(const Problem& p)
 
 }  // namespace
 
-Json computeMetrics(const Design& design, const Catalog& catalog)
+Json metricsJson(const Design& design, const Analysis& a)
 {
-    const DesignIndex index(design, catalog);
-    const Inventory inv = takeInventory(index);
     Json m = Json::object();
     m["design"] = {{"name", design.name}, {"format_version", design.format_version}};
-    m["inventory"] = inventoryJson(inv, catalog);
+    m["inventory"] = inventoryJson(a.inventory, a.hardware.gpu.name);
+    m["compute"] = computeJson(a);
+    m["hierarchy"] = hierarchyJson(a.hierarchy);
+    m["roofline"] = rooflineJson(a.roofline);
+    m["training"] = trainingJson(a);
+    m["storage"] = storageJson(a.data);
+    m["power"] = powerJson(a);
+    m["reliability"] = reliabilityJson(a);
+    Json explain = Json::object();
+    explain["training.step_time_s"] = explainJson(a.step.explainStep);
+    explain["training.mfu"] = explainJson(a.step.explainMfu);
+    explain["training.tokens_per_s"] = explainJson(a.step.explainTokens);
+    explain["training.memory_gb_per_gpu.activations"] = explainJson(a.memory.explainActivations);
+    explain["training.memory_gb_per_gpu.total"] = explainJson(a.memory.explainTotal);
+    explain["compute.ridge_flop_per_byte"] = explainJson(a.roofline.explainRidge);
+    for (const auto& t : a.hierarchy.tiers)
+        explain["hierarchy." + t.key] = explainJson(t.explain);
+    explain["storage.data_demand_gb_per_s"] = explainJson(a.data.explainDemand);
+    explain["storage.checkpoint_write_s"] = explainJson(a.data.explainCheckpoint);
+    explain["power.it_kw"] = explainJson(a.power.explainIt);
+    explain["power.facility_kw"] = explainJson(a.power.explainFacility);
+    explain["power.energy_mwh_per_year"] = explainJson(a.power.explainEnergy);
+    explain["reliability.cluster_mtbf_h"] = explainJson(a.reliability.explainMtbf);
+    explain["reliability.checkpoint_interval_min"] = explainJson(a.reliability.explainInterval);
+    explain["reliability.goodput"] = explainJson(a.reliability.explainGoodput);
+    m["explain"] = std::move(explain);
     Json warnings = Json::array();
-    for (const auto& p : inv.problems)
+    for (const auto& p : a.warnings)
         warnings.push_back(warningJson(p));
     m["warnings"] = std::move(warnings);
     return m;
+}
+
+Json computeMetrics(const Design& design, const Catalog& catalog)
+{
+    return metricsJson(design, analyzeDesign(design, catalog));
 }
 
 }  // namespace studio

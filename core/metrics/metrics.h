@@ -2,11 +2,13 @@
 // The one place that assembles every analysis of a design into the metrics
 // object the CLI prints and the panels, compare view and report read. Keys
 // named by the issues are part of the product's interface: keep them.
+#include "core/analysis/analysis.h"
 #include "core/catalog/catalog.h"
 #include "core/design/design.h"
 
 namespace studio {
 
-Json computeMetrics(const Design& design, const Catalog& catalog);
+Json metricsJson(const Design& design, const Analysis& analysis);
+Json computeMetrics(const Design& design, const Catalog& catalog);  // analyzeDesign + metricsJson
 
 }  // namespace studio

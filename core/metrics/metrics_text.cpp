@@ -112,6 +112,8 @@ std::string metricsText(const Json& metrics)
 {
     std::string out;
     for (auto it = metrics.begin(); it != metrics.end(); ++it) {
+        if (it.key() == "explain")  // formulas and sources: in the JSON output, too long for tables
+            continue;
         if (!out.empty())
             out += "\n";
         out += it.key() + "\n";

@@ -1,0 +1,41 @@
+#pragma once
+// Every analysis of a design, computed together: a pure function of the
+// design (and the catalog it resolves against). metrics/ turns it into the
+// one metrics object the CLI, panels, compare view and report share.
+#include <vector>
+
+#include "core/analysis/data_pipeline.h"
+#include "core/analysis/hardware_profile.h"
+#include "core/analysis/hierarchy.h"
+#include "core/analysis/inventory.h"
+#include "core/analysis/memory.h"
+#include "core/analysis/power.h"
+#include "core/analysis/reliability.h"
+#include "core/analysis/roofline.h"
+#include "core/analysis/step_time.h"
+#include "core/analysis/utilization.h"
+#include "core/analysis/workload_shape.h"
+
+namespace studio {
+
+struct Analysis {
+    Inventory inventory;
+    HardwareProfile hardware;
+    WorkloadShape workload;
+    Hierarchy hierarchy;
+    StepTime step;
+    MemoryUse memory;
+    DataPipeline data;
+    Power power;
+    Reliability reliability;
+    Utilization utilization;
+    Roofline roofline;
+    double clusterPeakPflops = 0;   // at the training precision
+    double trainingRunMwh = 0;      // facility energy over the run's wall time
+    std::vector<Problem> warnings;  // inventory first, then each analysis's
+};
+
+// The design must be valid (validateDesign) against `catalog`.
+Analysis analyzeDesign(const Design& design, const Catalog& catalog);
+
+}  // namespace studio

@@ -1,0 +1,260 @@
+#include "core/analysis/hardware_profile.h"
+
+#include <algorithm>
+
+#include "core/format/json_pointer.h"
+#include "core/text.h"
+
+namespace studio {
+namespace {
+
+constexpr const char* kModelDefault = "model default (docs/model.md): the part's catalog entry has no value";
+
+std::string fabricRole(const DesignIndex& index, std::size_t f)
+{
+    if (const Json* r = index.setting(f, "role"); r && r->is_string())
+        return r->get<std::string>();
+    return "compute";
+}
+
+// Speed of one link's ports: the slowest of the NIC port, the cable and the
+// switch port it plugs into.
+double linkGbps(const DesignIndex& index, const Link& l, std::size_t nicSide, std::size_t otherSide)
+{
+    double gbps = 1e12;
+    if (auto v = index.figure(nicSide, "port_gbps"))
+        gbps = std::min(gbps, *v);
+    if (const Part* cable = index.catalog().find(l.part); cable && cable->figure("gbps"))
+        gbps = std::min(gbps, cable->figure("gbps")->value);
+    if (index.kind(otherSide) == PartKind::Fabric) {
+        if (const Json* sw = index.setting(otherSide, "switch"); sw && sw->is_string())
+            if (const Part* s = index.catalog().find(sw->get<std::string>()); s && s->figure("port_gbps"))
+                gbps = std::min(gbps, s->figure("port_gbps")->value);
+    } else if (auto v = index.figure(otherSide, "port_gbps")) {
+        gbps = std::min(gbps, *v);
+    }
+    return gbps >= 1e12 ? 0 : gbps;
+}
+
+struct NodeLinks {
+    double gbPerSPerNode = 0;       // one direction
+    std::optional<std::size_t> nic;  // a NIC component on that path
+    std::int64_t nodes = 0;
+};
+
+// What the nodes move into fabrics (or switches) accepted by `want`.
+template <typename Want>
+NodeLinks nodeBandwidthInto(const DesignIndex& index, Want want)
+{
+    NodeLinks out;
+    std::vector<std::size_t> nodesSeen;
+    double total = 0;
+    for (const Link& l : index.design().links) {
+        const auto from = index.find(l.from), to = index.find(l.to);
+        if (!from || !to)
+            continue;
+        for (auto [inside, other] : {std::pair{*from, *to}, std::pair{*to, *from}}) {
+            const auto node = index.enclosing(inside, PartKind::Node);
+            if (!node || index.enclosing(other, PartKind::Node) || !want(other))
+                continue;
+            const double ports = double(l.count) * double(index.instances(inside));
+            total += ports * linkGbps(index, l, inside, other) / 8.0;
+            if (index.kind(inside) == PartKind::Nic && !out.nic)
+                out.nic = inside;
+            if (std::find(nodesSeen.begin(), nodesSeen.end(), *node) == nodesSeen.end())
+                nodesSeen.push_back(*node);
+        }
+    }
+    for (std::size_t n : nodesSeen)
+        out.nodes += index.instances(n);
+    out.gbPerSPerNode = out.nodes > 0 ? total / double(out.nodes) : 0;
+    return out;
+}
+
+}  // namespace
+
+HardwareProfile profileHardware(const DesignIndex& index, const Inventory& inv, const std::string& precision,
+                                std::vector<Problem>& warnings)
+{
+    HardwareProfile hw;
+    hw.gpus = inv.gpus;
+    hw.nodes = inv.nodes;
+    AcceleratorProfile& g = hw.gpu;
+    g.part = inv.gpuPart;
+
+    // The accelerator component holding most of the dominant part's GPUs.
+    std::int64_t most = 0;
+    for (std::size_t i = 0; i < index.size(); ++i)
+        if (index.kind(i) == PartKind::Accelerator && index.component(i).part == inv.gpuPart &&
+            index.instances(i) > most) {
+            most = index.instances(i);
+            g.component = i;
+        }
+    if (!g.component)
+        return hw;
+    const std::size_t a = *g.component;
+    g.name = index.part(a).name;
+    for (const char* p : {"fp64", "fp64_tensor", "tf32", "bf16", "fp16", "fp8", "fp4"}) {
+        const Sourced s = figureOf(index, a, std::string(p) + "_tflops");
+        if (s.known)
+            g.peaksTflops[p] = s;
+    }
+    if (const Sourced s = figureOf(index, a, "int8_tops"); s.known)
+        g.peaksTflops["int8"] = s;
+    g.trainingPrecision = precision;
+    if (!g.peaksTflops.count(precision)) {
+        warnings.push_back({Severity::Warning, "/workload/training/precision", inQuotes(g.name) +
+                                " has no " + precision + " peak in the catalog; the model uses its bf16 peak",
+                            "precision_unsupported"});
+        g.trainingPrecision = "bf16";
+    }
+    g.trainingPeakTflops = g.peaksTflops.count(g.trainingPrecision) ? g.peaksTflops[g.trainingPrecision]
+                                                                    : figureOf(index, a, "bf16_tflops");
+    g.hbmGb = figureOf(index, a, "hbm_gb");
+    g.hbmTbPerS = figureOf(index, a, "hbm_tb_per_s");
+    g.scaleupGbPerS = figureOf(index, a, "scaleup_gb_per_s");
+    g.scaleupDomainGpus = figureOf(index, a, "scaleup_domain_gpus");
+    g.tdpW = figureOf(index, a, "tdp_w");
+    g.gemmEfficiency = figureOf(index, a, "gemm_efficiency", kDefaultGemmEfficiency, kModelDefault);
+    g.attentionEfficiency = figureOf(index, a, "attention_efficiency", kDefaultAttentionEfficiency, kModelDefault);
+    g.hbmEfficiency = figureOf(index, a, "hbm_efficiency", kDefaultHbmEfficiency, kModelDefault);
+    g.scaleupEfficiency = figureOf(index, a, "scaleup_efficiency", kDefaultScaleupEfficiency, kModelDefault);
+
+    // GPUs per node, and per NVLink domain: an NVLink-domain group joins its
+    // nodes; otherwise the node is the domain, as far as the part allows.
+    const auto node = index.enclosing(a, PartKind::Node);
+    hw.gpusPerNode = node ? index.instances(a) / std::max<std::int64_t>(1, index.instances(*node)) : 1;
+    hw.scaleupDomainGpus = std::min<std::int64_t>(hw.gpusPerNode, std::int64_t(g.scaleupDomainGpus.value));
+    for (std::optional<std::size_t> at = a; at; at = index.parent(*at)) {
+        if (index.kind(*at) == PartKind::Group && index.part(*at).attribute("role") == "nvlink_domain") {
+            std::int64_t inDomain = 0;
+            for (std::size_t i = 0; i < index.size(); ++i)
+                if (index.kind(i) == PartKind::Accelerator && index.isInside(i, *at))
+                    inDomain += index.instances(i);
+            inDomain /= std::max<std::int64_t>(1, index.instances(*at));
+            hw.scaleupDomainGpus = inDomain;
+            const auto limit = index.figure(*at, "max_gpus");
+            const std::int64_t partLimit = std::int64_t(g.scaleupDomainGpus.value);
+            if (inDomain > partLimit || (limit && double(inDomain) > *limit))
+                warnings.push_back({Severity::Warning, pointerAppend("/components", *at),
+                                    "NVLink domain " + inQuotes(index.component(*at).id) + " joins " +
+                                        formatCount(inDomain) + " GPUs, more than the " +
+                                        formatCount(limit ? std::int64_t(*limit) : partLimit) + " the hardware supports",
+                                    "nvlink_domain_too_large"});
+            break;
+        }
+    }
+
+    // Scale-out: the compute fabric the nodes are wired to.
+    const FabricSizing* best = nullptr;
+    for (const auto& f : inv.fabrics) {
+        const auto fi = index.find(f.component);
+        if (fi && fabricRole(index, *fi) == "compute" && f.nodes > 0 && (!best || f.nodes > best->nodes))
+            best = &f;
+    }
+    ScaleOutProfile& so = hw.scaleOut;
+    NodeLinks compute;
+    if (best) {
+        const std::string id = best->component;
+        compute = nodeBandwidthInto(index, [&](std::size_t i) { return index.component(i).id == id; });
+        so.fabric = id;
+        so.tiers = best->tree.tiers;
+        so.oversubscription = 1;
+        if (const auto fi = index.find(id))
+            so.oversubscription = index.figure(*fi, "oversubscription").value_or(1);
+        const std::int64_t rails = std::max<std::int64_t>(1, best->rails);
+        const std::int64_t radix = best->tree.leafDown + best->tree.leafUp;
+        const std::int64_t nodesPerLeaf =
+            best->railOptimized ? best->tree.nodesPerUnit : std::max<std::int64_t>(1, best->tree.leafDown / rails);
+        so.leafScopeGpus = std::min(hw.gpus, nodesPerLeaf * hw.gpusPerNode);
+        if (so.tiers <= 2) {
+            so.spineScopeGpus = hw.gpus;
+        } else {
+            // A pod: radix/2 leaves under one set of spines.
+            const std::int64_t podLeaves = radix / 2;
+            const std::int64_t podNodes = best->railOptimized ? podLeaves / rails * nodesPerLeaf : podLeaves * nodesPerLeaf;
+            so.spineScopeGpus = std::min(hw.gpus, std::max<std::int64_t>(1, podNodes) * hw.gpusPerNode);
+        }
+    } else {
+        // No fabric component: links from node NICs to placed switches.
+        compute = nodeBandwidthInto(index, [&](std::size_t i) { return index.kind(i) == PartKind::Switch; });
+        so.leafScopeGpus = so.spineScopeGpus = hw.gpus;
+    }
+    so.present = compute.nodes > 0 && compute.gbPerSPerNode > 0;
+    if (so.present) {
+        so.nicGbPerSPerGpu = {compute.gbPerSPerNode / double(hw.gpusPerNode),
+                              "the design: links from each node into " + (so.fabric.empty() ? std::string("its switches")
+                                                                                           : inQuotes(so.fabric)) +
+                                  " at the slowest of NIC, cable and switch port speed"};
+        if (compute.nic) {
+            so.nicPart = index.component(*compute.nic).part;
+            so.latencyUs = figureOf(index, *compute.nic, "latency_us");
+            so.efficiency = figureOf(index, *compute.nic, "efficiency", kDefaultNicEfficiency, kModelDefault);
+        } else {
+            so.latencyUs = {5, "seed 002 table 4: IB NDR one-way latency (no NIC component on the path)", true};
+            so.efficiency = {kDefaultNicEfficiency, kModelDefault, true};
+        }
+        if (compute.nodes < hw.nodes)
+            warnings.push_back({Severity::Warning, "/links", formatCount(hw.nodes - compute.nodes) + " of " +
+                                                                 formatCount(hw.nodes) +
+                                                                 " nodes have no link to the compute fabric",
+                                "nodes_unconnected"});
+    } else if (hw.nodes > 1) {
+        warnings.push_back({Severity::Warning, "/links",
+                            "no node is wired to a compute fabric: nodes cannot communicate, so only parallelism "
+                            "inside one node is modelled",
+                            "no_scale_out"});
+    }
+
+    // Storage: shared systems outside nodes, and the nodes' path to them.
+    StorageProfile& st = hw.storage;
+    double read = 0, write = 0, kiops = 0, latency = 0;
+    std::vector<std::string> storageIds;
+    std::string source;
+    for (std::size_t i = 0; i < index.size(); ++i) {
+        if (index.kind(i) != PartKind::Storage)
+            continue;
+        const double n = double(index.instances(i));
+        if (index.enclosing(i, PartKind::Node)) {
+            st.localReadGbPerSPerNode += figureOf(index, i, "read_gb_per_s").value * n / double(std::max<std::int64_t>(1, hw.nodes));
+            continue;
+        }
+        st.systems += index.instances(i);
+        const Sourced r = figureOf(index, i, "read_gb_per_s");
+        read += n * r.value;
+        write += n * figureOf(index, i, "write_gb_per_s").value;
+        kiops += n * figureOf(index, i, "metadata_kiops").value;
+        latency = std::max(latency, figureOf(index, i, "latency_us", 1000, kModelDefault).value);
+        storageIds.push_back(index.component(i).id);
+        if (source.empty())
+            source = r.source;
+    }
+    const std::string sum = "sum over the design's storage systems (" + source + ")";
+    st.readGbPerS = {read, sum};
+    st.writeGbPerS = {write, sum};
+    st.metadataKiops = {kiops, sum};
+    st.latencyUs = {latency, "slowest storage system's first-byte latency"};
+    if (st.systems > 0) {
+        // The fabric(s) carrying storage: those with a storage system on them.
+        std::vector<std::string> storageFabrics;
+        for (const Link& l : index.design().links)
+            for (auto [s, f] : {std::pair{l.from, l.to}, std::pair{l.to, l.from}})
+                if (std::find(storageIds.begin(), storageIds.end(), s) != storageIds.end())
+                    if (const auto fi = index.find(f); fi && index.kind(*fi) == PartKind::Fabric)
+                        storageFabrics.push_back(f);
+        const NodeLinks path = nodeBandwidthInto(index, [&](std::size_t i) {
+            return std::find(storageFabrics.begin(), storageFabrics.end(), index.component(i).id) !=
+                   storageFabrics.end();
+        });
+        st.connected = path.nodes > 0;
+        st.nodePathGbPerS = path.gbPerSPerNode * double(path.nodes);
+        if (!st.connected)
+            warnings.push_back({Severity::Warning, "/links",
+                                "storage is not wired to the nodes through any fabric: data loading and checkpoints "
+                                "are modelled at the storage's own bandwidth",
+                                "storage_unconnected"});
+    }
+    return hw;
+}
+
+}  // namespace studio

@@ -1,0 +1,150 @@
+#include "core/analysis/hierarchy.h"
+
+#include <algorithm>
+
+#include "core/text.h"
+
+namespace studio {
+namespace {
+
+// Seed 002 gives no NVLink latency; Calculon's A100 profile uses 1 us.
+constexpr double kNvlinkLatencyUs = 1.0;
+constexpr const char* kNvlinkLatencySource = "Calculon (SC23) A100 system profile: NVLink latency 1 us";
+// DRAM access from a GPU core: hundreds of nanoseconds.
+constexpr double kHbmLatencyUs = 0.5;
+constexpr const char* kHbmLatencySource =
+    "GPU memory microbenchmarks (e.g. Jia et al. 2018, 'Dissecting the NVIDIA Volta GPU'): ~400-600 ns; estimate";
+
+}  // namespace
+
+const Tier* Hierarchy::tier(const std::string& key) const
+{
+    for (const auto& t : tiers)
+        if (t.key == key)
+            return &t;
+    return nullptr;
+}
+
+const Tier& Hierarchy::tierForSpan(std::int64_t span) const
+{
+    // Tiers after HBM are ordered fast to slow with growing scope; storage
+    // is not a communication tier.
+    const Tier* last = &tiers.front();
+    for (const auto& t : tiers) {
+        if (t.key == "hbm" || t.key == "storage")
+            continue;
+        last = &t;
+        if (t.scopeGpus >= span)
+            return t;
+    }
+    return *last;
+}
+
+Hierarchy buildHierarchy(const HardwareProfile& hw, const WorkloadShape& w, std::vector<Problem>& warnings)
+{
+    Hierarchy h;
+    const auto& g = hw.gpu;
+    {
+        Tier t{"hbm", "HBM", g.hbmTbPerS.value * 1000, kHbmLatencyUs, 1};
+        t.explain = {"HBM bandwidth of one GPU", {g.hbmTbPerS.as("HBM bandwidth", "TB/s")}};
+        t.explain.inputs.push_back({"latency", kHbmLatencyUs, "us", kHbmLatencySource});
+        h.tiers.push_back(t);
+    }
+    {
+        Tier t{"nvlink", "NVLink domain", g.scaleupGbPerS.value, kNvlinkLatencyUs, hw.scaleupDomainGpus};
+        t.collectiveBytesPerS = g.scaleupGbPerS.value / 2 * 1e9 * g.scaleupEfficiency.value;
+        t.alphaS = kNvlinkLatencyUs * 1e-6;
+        t.explain = {"scale-up bandwidth per GPU, both directions; collectives get one direction x efficiency",
+                     {g.scaleupGbPerS.as("scale-up bandwidth", "GB/s"),
+                      g.scaleupEfficiency.as("collective efficiency", ""),
+                      {"GPUs in the domain", double(hw.scaleupDomainGpus), "GPUs", "the design"},
+                      {"latency", kNvlinkLatencyUs, "us", kNvlinkLatencySource}}};
+        h.tiers.push_back(t);
+    }
+    const auto& so = hw.scaleOut;
+    if (so.present) {
+        const double bidir = so.nicGbPerSPerGpu.value * 2;
+        auto addTier = [&](const char* key, const char* name, double divide, std::int64_t scope) {
+            Tier t{key, name, bidir / divide, so.latencyUs.value, std::max(scope, hw.scaleupDomainGpus)};
+            t.collectiveBytesPerS = so.nicGbPerSPerGpu.value * 1e9 * so.efficiency.value / divide;
+            t.alphaS = so.latencyUs.value * 1e-6;
+            t.explain = {divide > 1 ? "NIC bandwidth per GPU, both directions, / leaf oversubscription"
+                                    : "NIC bandwidth per GPU, both directions",
+                         {so.nicGbPerSPerGpu.as("NIC bandwidth per GPU, one direction", "GB/s"),
+                          so.efficiency.as("collective efficiency", ""), so.latencyUs.as("latency", "us")}};
+            if (divide > 1)
+                t.explain.inputs.push_back({"oversubscription", divide, "x", "fabric " + so.fabric});
+            h.tiers.push_back(t);
+        };
+        addTier("leaf", "Scale-out inside a leaf", 1, so.leafScopeGpus);
+        if (so.tiers >= 2 && hw.gpus > so.leafScopeGpus)
+            addTier("spine", "Across the spine", so.oversubscription, so.spineScopeGpus);
+        if (so.tiers >= 3 && hw.gpus > so.spineScopeGpus)
+            addTier("core", "Across the core", so.oversubscription, hw.gpus);
+    }
+    {
+        const auto& st = hw.storage;
+        double aggregate = st.readGbPerS.value;
+        std::string limit = "storage read bandwidth";
+        if (st.connected && st.nodePathGbPerS < aggregate) {
+            aggregate = st.nodePathGbPerS;
+            limit = "the nodes' storage NICs";
+        }
+        Tier t{"storage", "Storage (read)", hw.gpus > 0 ? aggregate / double(hw.gpus) : 0, st.latencyUs.value,
+               hw.gpus};
+        t.explain = {"min(storage read bandwidth, nodes' storage-path NIC bandwidth) / GPUs; limited by " + limit,
+                     {st.readGbPerS.as("storage read bandwidth", "GB/s"),
+                      {"nodes' storage-path bandwidth", st.nodePathGbPerS, "GB/s", "the design's links"},
+                      {"GPUs", double(hw.gpus), "", "the design"},
+                      st.latencyUs.as("latency", "us")}};
+        h.tiers.push_back(t);
+    }
+    for (std::size_t i = 1; i < h.tiers.size(); ++i)
+        h.tiers[i].ratioToAbove =
+            h.tiers[i].gbPerSPerGpu > 0 ? h.tiers[i - 1].gbPerSPerGpu / h.tiers[i].gbPerSPerGpu : 0;
+
+    // Axes in Megatron's rank order: each group covers consecutive ranks.
+    struct AxisNeed { const char* axis; std::int64_t degree, span; const char* needs; };
+    const std::int64_t tc = w.tp * w.cp;
+    const AxisNeed needs[] = {
+        {"tp", w.tp, w.tp, "nvlink"},
+        {"cp", w.cp, tc, "leaf"},
+        {"ep", w.ep, tc * w.ep, "leaf"},
+        {"dp", w.dp, tc * w.dp, ""},
+        {"pp", w.pp, std::min<std::int64_t>(w.gpusUsed, 2 * tc * w.dp), ""},
+    };
+    auto rank = [&h](const std::string& key) {
+        for (std::size_t i = 0; i < h.tiers.size(); ++i)
+            if (h.tiers[i].key == key)
+                return i;
+        return h.tiers.size();
+    };
+    for (const auto& n : needs) {
+        if (n.degree <= 1)
+            continue;
+        const Tier& t = h.tierForSpan(n.span);
+        AxisPlacement a{n.axis, n.degree, n.span, t.key};
+        a.tooSlow = *n.needs && rank(t.key) > rank(n.needs);
+        if (t.scopeGpus < n.span && !so.present)
+            a.tooSlow = true;
+        h.axes.push_back(a);
+        for (auto& tier : h.tiers)
+            if (tier.key == t.key)
+                tier.axes.push_back(n.axis);
+        if (a.tooSlow) {
+            const std::string axis = n.axis;
+            std::string msg = axis == "tp"
+                                  ? "tensor parallelism of " + formatCount(n.degree) + " spans more than one NVLink domain (" +
+                                        formatCount(hw.scaleupDomainGpus) + " GPUs): its collectives, on the critical path of "
+                                        "every layer, run on " + t.name + " at " + formatValue(t.gbPerSPerGpu, 4) +
+                                        " GB/s per GPU instead of NVLink's " + formatValue(g.scaleupGbPerS.value, 4)
+                                  : axis + " group of " + formatCount(n.degree) + " (" + formatCount(n.span) +
+                                        " consecutive GPUs) crosses " + t.name + " at " +
+                                        formatValue(t.gbPerSPerGpu, 4) + " GB/s per GPU";
+            warnings.push_back({Severity::Warning, "/workload/parallelism/" + axis, msg, axis + "_on_slow_tier"});
+        }
+    }
+    return h;
+}
+
+}  // namespace studio

@@ -1,0 +1,51 @@
+#pragma once
+// The bandwidth hierarchy (seed 001): HBM, the NVLink domain, the scale-out
+// fabric inside a leaf, across the spine, across the core, and storage, each
+// with its per-GPU bandwidth, latency and scope; and which parallelism axes
+// land on which tier for this layout (Megatron rank order tp, cp, ep, dp, pp).
+//
+// Convention (seed-numbers B1): link tiers are shown as bidirectional per GPU,
+// as vendors quote NVLink (900 GB/s on H100), so NDR is 2 x 50 = 100 GB/s and
+// the ratio is 9. Collectives use one direction (half) times the tier's
+// achievable efficiency. HBM is its total bandwidth; storage its read share.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/analysis/explanation.h"
+#include "core/analysis/hardware_profile.h"
+#include "core/analysis/workload_shape.h"
+
+namespace studio {
+
+struct Tier {
+    std::string key;   // hbm, nvlink, leaf, spine, core, storage
+    std::string name;
+    double gbPerSPerGpu = 0;
+    double latencyUs = 0;
+    std::int64_t scopeGpus = 0;
+    double ratioToAbove = 0;        // bandwidth of the tier above / this one; 0 for the first
+    std::vector<std::string> axes;  // parallelism axes whose traffic lands here
+    double collectiveBytesPerS = 0; // one direction, achievable, per GPU
+    double alphaS = 0;              // per-step latency of a collective on this tier
+    Explanation explain;
+};
+
+struct AxisPlacement {
+    std::string axis;        // tp, cp, ep, dp, pp
+    std::int64_t degree = 1;
+    std::int64_t spanGpus = 1;  // consecutive GPUs one group covers
+    std::string tier;           // key of the tier its traffic crosses
+    bool tooSlow = false;       // lands on a slower tier than it needs
+};
+
+struct Hierarchy {
+    std::vector<Tier> tiers;
+    std::vector<AxisPlacement> axes;
+    const Tier* tier(const std::string& key) const;
+    const Tier& tierForSpan(std::int64_t spanGpus) const;  // the fastest tier whose scope covers the span
+};
+
+Hierarchy buildHierarchy(const HardwareProfile& hw, const WorkloadShape& w, std::vector<Problem>& warnings);
+
+}  // namespace studio

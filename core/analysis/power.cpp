@@ -1,0 +1,149 @@
+#include "core/analysis/power.h"
+
+#include <algorithm>
+#include <functional>
+
+#include "core/analysis/fleet_formulas.h"
+#include "core/format/json_pointer.h"
+#include "core/text.h"
+
+namespace studio {
+
+double hostWatts(const Part& node, const Catalog& catalog)
+{
+    auto value = [](const Part* p, const char* key) {
+        const Figure* f = p ? p->figure(key) : nullptr;
+        return f ? f->value : 0.0;
+    };
+    const Part* gpu = catalog.find(node.attribute("accelerator"));
+    const Part* nic = catalog.find(node.attribute("nic"));
+    const double w = value(&node, "max_power_kw") * 1000 - value(&node, "gpus") * value(gpu, "tdp_w") -
+                     value(&node, "compute_nics") * value(nic, "power_w");
+    return std::max(0.0, w);
+}
+
+Power modelPower(const DesignIndex& index, const Inventory& inv, const Facility& facility,
+                 std::vector<Problem>& warnings)
+{
+    Power pw;
+    const std::size_t n = index.size();
+    std::vector<double> own(n, 0), subtree(n, 0);
+    std::vector<int> category(n, 0);  // 0 other, 1 compute, 2 network, 3 storage
+    bool unknownTdp = false;
+    for (std::size_t i = 0; i < n; ++i) {
+        switch (index.kind(i)) {
+        case PartKind::Node: own[i] = hostWatts(index.part(i), index.catalog()); category[i] = 1; break;
+        case PartKind::Accelerator: {
+            const auto tdp = index.figure(i, "tdp_w");
+            unknownTdp = unknownTdp || !tdp;
+            own[i] = tdp.value_or(0);
+            category[i] = 1;
+            break;
+        }
+        case PartKind::Nic: own[i] = index.figure(i, "power_w").value_or(0); category[i] = 1; break;
+        case PartKind::Switch: own[i] = index.figure(i, "power_w").value_or(0); category[i] = 2; break;
+        case PartKind::Storage: own[i] = index.figure(i, "power_kw").value_or(0) * 1000; category[i] = 3; break;
+        case PartKind::Fabric: {
+            for (const auto& f : inv.fabrics)
+                if (f.component == index.component(i).id) {
+                    const Part* sw = index.catalog().find(f.switchPart);
+                    const Part* cable = index.catalog().find(f.cablePart);
+                    own[i] = double(f.tree.switches()) * (sw && sw->figure("power_w") ? sw->figure("power_w")->value : 0) +
+                             double(f.tree.leafSpineCables + f.tree.spineCoreCables) *
+                                 (cable && cable->figure("power_w") ? cable->figure("power_w")->value : 0);
+                }
+            category[i] = 2;
+            break;
+        }
+        default: break;
+        }
+    }
+    // Per-instance draw of each subtree, children before parents.
+    std::function<double(std::size_t)> total = [&](std::size_t i) {
+        double w = own[i];
+        for (std::size_t c : index.children(i))
+            w += double(index.component(c).count) * total(c);
+        return subtree[i] = w;
+    };
+    for (std::size_t i = 0; i < n; ++i)
+        if (!index.parent(i))
+            total(i);
+    // Categories: a component's own draw in its category, counted once.
+    for (std::size_t i = 0; i < n; ++i) {
+        const double w = own[i] * double(index.instances(i)) / 1000;
+        // Node-local storage and NICs are part of the compute node.
+        const bool inNode = index.enclosing(i, PartKind::Node).has_value();
+        const int cat = inNode ? 1 : category[i];
+        (cat == 1 ? pw.computeKw : cat == 2 ? pw.networkKw : cat == 3 ? pw.storageKw : pw.otherKw) += w;
+        if (index.kind(i) == PartKind::Accelerator)
+            pw.gpuKw += w;
+    }
+    double cableKw = 0;
+    for (const Link& l : index.design().links)
+        if (const Part* p = index.catalog().find(l.part); p && p->figure("power_w"))
+            cableKw += double(cablesOf(l, index)) * p->figure("power_w")->value / 1000;
+    pw.networkKw += cableKw;
+    pw.itKw = pw.computeKw + pw.networkKw + pw.storageKw + pw.otherKw;
+
+    for (std::size_t i = 0; i < n; ++i) {
+        if (index.kind(i) != PartKind::Rack)
+            continue;
+        RackLoad r;
+        r.component = index.component(i).id;
+        r.name = index.component(i).name.empty() ? index.part(i).name : index.component(i).name;
+        r.part = index.component(i).part;
+        r.count = index.instances(i);
+        r.kwEach = subtree[i] / 1000;
+        r.limitKw = index.figure(i, "max_kw").value_or(0);
+        r.cooling = index.part(i).attribute("cooling");
+        pw.maxRackKw = std::max(pw.maxRackKw, r.kwEach);
+        if (r.overLimit()) {
+            pw.racksOverLimit += r.count;
+            warnings.push_back({Severity::Warning, pointerAppend("/components", i),
+                                formatCount(r.count) + " x " + inQuotes(r.name) + " draw " + formatValue(r.kwEach, 3) +
+                                    " kW each, above the " + formatValue(r.limitKw, 3) + " kW their " + r.cooling +
+                                    " cooling removes" + (r.cooling == "air" ? "; above ~30 kW a rack needs liquid cooling" : ""),
+                                "rack_over_cooling_limit"});
+        }
+        for (std::size_t c = 0; c < n; ++c)
+            if (index.kind(c) == PartKind::Node && index.isInside(c, i) &&
+                index.part(c).attribute("cooling") == "liquid" && r.cooling == "air") {
+                warnings.push_back({Severity::Warning, pointerAppend("/components", c),
+                                    inQuotes(index.part(c).name) + " needs liquid cooling but sits in the air-cooled rack " +
+                                        inQuotes(r.name),
+                                    "liquid_node_in_air_rack"});
+                break;
+            }
+        if (facility.cooling.value_or("hybrid") == "air" && r.cooling == "liquid")
+            warnings.push_back({Severity::Warning, pointerAppend("/components", i),
+                                "liquid-cooled rack " + inQuotes(r.name) + " in a facility whose cooling is air only",
+                                "liquid_rack_in_air_facility"});
+        pw.racks.push_back(r);
+    }
+    if (unknownTdp)
+        warnings.push_back({Severity::Warning, "/components", "an accelerator's TDP is not in the catalog, so its power is "
+                                                              "counted as 0; set tdp_w on the component",
+                            "unknown_tdp"});
+
+    pw.pue = inputOr(facility.pue, defaults::kPue);
+    pw.pricePerKwh = inputOr(facility.electricity_usd_per_kwh, defaults::kElectricityPrice);
+    pw.carbonGPerKwh = inputOr(facility.carbon_g_per_kwh, defaults::kCarbon);
+    pw.facilityKw = fleet::facilityLoad(pw.itKw, pw.pue.value);
+    pw.energyMwhPerYear = pw.facilityKw * 8760 / 1000;
+    pw.costUsdPerYear = pw.energyMwhPerYear * 1000 * pw.pricePerKwh.value;
+    pw.co2TonnesPerYear = pw.energyMwhPerYear * 1000 * pw.carbonGPerKwh.value / 1e6;
+    pw.explainIt = {"nodes (host share + GPUs at TDP + NICs + drives) + switches + optics + storage, at rated power",
+                    {{"compute", pw.computeKw, "kW", "nodes' max power less the catalog GPUs and NICs, plus the design's"},
+                     {"network", pw.networkKw, "kW", "switch and optics power (estimates in the catalog)"},
+                     {"storage", pw.storageKw, "kW", "storage systems' power"},
+                     {"GPUs alone", pw.gpuKw, "kW", "GPUs x TDP"}}};
+    pw.explainFacility = {"facility = IT x PUE", {{"IT load", pw.itKw, "kW", "this model"}, pw.pue.as("PUE", "")}};
+    pw.explainEnergy = {"MWh/year = facility kW x 8,760 h / 1,000; cost = MWh x 1,000 x price; CO2 = MWh x 1,000 x "
+                        "carbon intensity",
+                        {{"facility load", pw.facilityKw, "kW", "this model"},
+                         pw.pricePerKwh.as("electricity price", "USD/kWh"),
+                         pw.carbonGPerKwh.as("carbon intensity", "gCO2/kWh")}};
+    return pw;
+}
+
+}  // namespace studio

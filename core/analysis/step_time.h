@@ -1,0 +1,64 @@
+#pragma once
+// Step time and MFU, accounted as a profiler would (docs/model.md): every
+// operation of a transformer block timed on the roofline of one GPU with
+// size-dependent efficiency, each parallelism axis's communication on the
+// tier its group spans, the pipeline bubble, the exposed data-parallel
+// reduction, the optimizer step and stragglers. The breakdown sums to the
+// step time.
+#include <string>
+#include <vector>
+
+#include "core/analysis/explanation.h"
+#include "core/analysis/hardware_profile.h"
+#include "core/analysis/hierarchy.h"
+#include "core/analysis/workload_shape.h"
+
+namespace studio {
+
+// One operation of a block, forward, on one GPU for one micro-batch: a
+// point on the roofline.
+struct OpPoint {
+    std::string name;
+    std::string kind;  // gemm, attention, memory, optimizer, decode
+    double flops = 0, bytes = 0;
+    double seconds = 0;          // modelled time
+    double intensity() const { return bytes > 0 ? flops / bytes : 0; }
+    double achievedFlopsPerS() const { return seconds > 0 ? flops / seconds : 0; }
+};
+
+struct StepPart {
+    std::string name;
+    double seconds = 0;
+    bool compute = false;  // running kernels (the rest is waiting: communication, bubble, ...)
+};
+
+struct StepTime {
+    bool valid = false;             // false without GPUs or a workload to run
+    double stepS = 0;
+    double tokensPerS = 0;
+    double modelFlopsPerStep = 0, hardwareFlopsPerStep = 0;
+    double tflopsPerGpuModel = 0, tflopsPerGpuHardware = 0;
+    double mfu = 0, hfu = 0;
+    double daysToTrain = 0;         // compute time for the workload's tokens, before goodput
+    double microBatches = 0;
+    double bubbleFraction = 0;      // bubble / pipeline time
+    double slotS = 0;               // one micro-batch through the slowest stage, forward + backward
+    double computeAtPeakS = 0;      // model FLOPs at peak: the step time at 100% MFU
+    double stragglerFactor = 1;
+    std::vector<StepPart> breakdown;  // sums to stepS
+    std::vector<OpPoint> ops;       // one block's forward operations plus the output layer and optimizer
+    Explanation explainStep, explainMfu, explainTokens;
+};
+
+// GEMM efficiency by size, relative to the part's large-GEMM efficiency
+// (Calculon's A100/H100 profile shape: 0.95 at >= 128 GFLOP, 0.9 at 16, 0.6
+// at 1), log-linear between points.
+double gemmSizeFactor(double flops);
+// Memory-bound kernel efficiency by bytes moved (Calculon: 0.9 at >= 100 MB,
+// 0.75 at 10 MB, 0.6 at 1 MB), relative to the part's HBM efficiency.
+double memorySizeFactor(double bytes);
+
+StepTime modelStepTime(const HardwareProfile& hw, const Hierarchy& hierarchy, const WorkloadShape& w,
+                       double stragglerCv);
+
+}  // namespace studio

@@ -1,0 +1,33 @@
+#include "core/analysis/utilization.h"
+
+namespace studio {
+
+Utilization buildUtilization(const StepTime& step, const Reliability& rel, double clusterPeakPflops)
+{
+    Utilization u;
+    if (!step.valid || step.stepS <= 0)
+        return u;
+    u.mfu = step.mfu;
+    u.goodput = rel.goodput;
+    u.delivered = u.mfu * u.goodput;
+    u.deliveredPflops = clusterPeakPflops * u.delivered;
+    // Step time = model FLOPs at peak + every loss; each loss's share of the
+    // step is its share of peak lost, so the bars sum to 1 - MFU.
+    double compute = 0;
+    for (const auto& p : step.breakdown)
+        if (p.compute)
+            compute += p.seconds;
+    u.waterfall.push_back({"peak", 1, true});
+    u.waterfall.push_back({"kernel efficiency", (compute - step.computeAtPeakS) / step.stepS});
+    for (const auto& p : step.breakdown)
+        if (!p.compute)
+            u.waterfall.push_back({p.name, p.seconds / step.stepS});
+    u.waterfall.push_back({"MFU", u.mfu, true});
+    u.waterfall.push_back({"checkpointing", u.mfu * rel.checkpointFraction});
+    u.waterfall.push_back({"failures (lost work, restarts)", u.mfu * rel.failureFraction});
+    u.waterfall.push_back({"maintenance", u.mfu * rel.maintenanceFraction.value});
+    u.waterfall.push_back({"delivered", u.delivered, true});
+    return u;
+}
+
+}  // namespace studio

@@ -1,0 +1,28 @@
+#pragma once
+// From peak FLOP/s to delivered training work: the step-time losses (kernel
+// efficiency, communication, bubble, stragglers, recompute) give MFU; the
+// goodput losses (checkpoints, failures, maintenance) give what the cluster
+// delivers (seed 002's compound utilization).
+#include <string>
+#include <vector>
+
+#include "core/analysis/reliability.h"
+#include "core/analysis/step_time.h"
+
+namespace studio {
+
+struct WaterfallBar {
+    std::string name;
+    double fraction = 0;  // of peak: the start and end bars are levels, the rest losses
+    bool level = false;
+};
+
+struct Utilization {
+    std::vector<WaterfallBar> waterfall;  // peak, losses..., MFU, losses..., delivered
+    double mfu = 0, goodput = 0, delivered = 0;
+    double deliveredPflops = 0;           // whole cluster
+};
+
+Utilization buildUtilization(const StepTime& step, const Reliability& reliability, double clusterPeakPflops);
+
+}  // namespace studio

@@ -1,0 +1,126 @@
+#include "core/analysis/workload_shape.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/text.h"
+
+namespace studio {
+namespace {
+
+void warn(std::vector<Problem>& out, const std::string& pointer, const std::string& code, const std::string& message,
+          Severity severity = Severity::Warning)
+{
+    out.push_back({severity, pointer, message, code});
+}
+
+}  // namespace
+
+WorkloadShape shapeWorkload(const Workload& w, std::int64_t gpus, std::vector<Problem>& warnings)
+{
+    WorkloadShape s;
+    const auto& m = w.model;
+    s.name = m.name;
+    s.layers = m.layers;
+    s.hidden = m.hidden;
+    s.heads = m.heads;
+    s.kvHeads = m.kv_heads.value_or(m.heads);
+    s.ffn = m.ffn_hidden.value_or(4 * m.hidden);
+    s.vocab = m.vocab;
+    s.seq = m.seq_len;
+    s.experts = m.experts.value_or(0);
+    s.expertsPerToken = m.experts_per_token.value_or(0);
+    s.swiglu = m.ffn_type.value_or("gelu") == "swiglu";
+    s.dropout = m.dropout.value_or(0);
+    s.flash = w.training.attention_kernel.value_or("flash") == "flash";
+    s.globalBatch = w.training.global_batch;
+    s.microBatch = w.training.micro_batch.value_or(1);
+    s.tokens = w.training.tokens;
+    s.precision = w.training.precision.value_or("bf16");
+    const auto& p = w.parallelism;
+    s.tp = p.tp.value_or(1);
+    s.pp = p.pp.value_or(1);
+    s.cp = p.cp.value_or(1);
+    s.ep = p.ep.value_or(1);
+    s.interleave = p.interleave.value_or(1);
+    s.zero = p.zero.value_or(1);
+    s.sequenceParallel = p.sequence_parallel.value_or(true) && s.tp > 1;
+    s.recompute = p.recompute.value_or("selective");
+
+    // Data parallelism: given, or what the GPUs leave after tp * pp * cp.
+    const std::int64_t modelParallel = s.tp * s.pp * s.cp;
+    const std::int64_t dpGiven = p.dp.value_or(0);
+    if (dpGiven > 0) {
+        s.dp = dpGiven;
+        if (modelParallel * s.dp != gpus && gpus > 0)
+            warn(warnings, "/workload/parallelism", "layout_mismatch",
+                 "tp x pp x cp x dp = " + formatCount(s.tp) + " x " + formatCount(s.pp) + " x " + formatCount(s.cp) +
+                     " x " + formatCount(s.dp) + " = " + formatCount(modelParallel * s.dp) + " GPUs, but the design has " +
+                     formatCount(gpus) + "; the analyses use the layout's " + formatCount(modelParallel * s.dp));
+    } else {
+        s.dp = std::max<std::int64_t>(1, gpus / modelParallel);
+        if (gpus > 0 && gpus % modelParallel != 0)
+            warn(warnings, "/workload/parallelism", "layout_mismatch",
+                 formatCount(gpus) + " GPUs do not divide into tp x pp x cp = " + formatCount(modelParallel) +
+                     "; dp is taken as " + formatCount(s.dp) + " and " + formatCount(gpus - s.dp * modelParallel) +
+                     " GPUs sit idle");
+        if (gpus > 0 && gpus < modelParallel)
+            warn(warnings, "/workload/parallelism", "layout_mismatch",
+                 "tp x pp x cp = " + formatCount(modelParallel) + " needs more GPUs than the design's " +
+                     formatCount(gpus));
+    }
+    s.gpusUsed = modelParallel * s.dp;
+
+    const double perPipeline = double(s.globalBatch) / double(s.microBatch * s.dp);
+    s.microBatches = std::max(1.0, perPipeline);
+    if (s.globalBatch % (s.microBatch * s.dp) != 0)
+        warn(warnings, "/workload/training/global_batch", "batch_not_divisible",
+             "global batch " + formatCount(s.globalBatch) + " is not a whole number of micro-batches (" +
+                 formatCount(s.microBatch) + ") per data-parallel rank (" + formatCount(s.dp) + "): " +
+                 formatValue(perPipeline, 4) + " per pipeline");
+    if (perPipeline < 1)
+        warn(warnings, "/workload/training/global_batch", "batch_too_small",
+             "global batch " + formatCount(s.globalBatch) + " gives each of " + formatCount(s.dp) +
+                 " data-parallel ranks less than one micro-batch");
+
+    if (s.heads % s.tp != 0)
+        warn(warnings, "/workload/parallelism/tp", "heads_not_divisible",
+             formatCount(s.heads) + " attention heads do not split evenly over tp = " + formatCount(s.tp));
+    if (s.layers % (s.pp * s.interleave) != 0)
+        warn(warnings, "/workload/parallelism/pp", "uneven_pipeline",
+             formatCount(s.layers) + " layers do not split evenly into pp x interleave = " +
+                 formatCount(s.pp * s.interleave) + " chunks; the slowest stage holds " +
+                 formatCount((s.layers + s.pp - 1) / s.pp) + " layers");
+    if (s.seq % s.cp != 0)
+        warn(warnings, "/workload/parallelism/cp", "sequence_not_divisible",
+             "sequence of " + formatCount(s.seq) + " tokens does not split evenly over cp = " + formatCount(s.cp));
+    if (s.pp == 1 && s.interleave > 1)
+        warn(warnings, "/workload/parallelism/interleave", "interleave_without_pipeline",
+             "interleave " + formatCount(s.interleave) + " has no effect without pipeline parallelism");
+
+    s.layersPerStage = std::ceil(double(s.layers) / double(s.pp));
+    s.headDim = double(s.hidden) / double(s.heads);
+    s.kvDim = double(s.kvHeads) * s.headDim;
+    const double h = double(s.hidden), f = double(s.ffn);
+    // Q and output projections are h x h; K and V are h x kv_dim (GQA).
+    s.attentionParamsPerLayer = h * (h + 2 * s.kvDim) + h * h;
+    const double oneMlp = (s.swiglu ? 3.0 : 2.0) * h * f;
+    s.mlpParamsPerLayer = s.moe() ? double(s.experts) * oneMlp : oneMlp;
+    s.routerParamsPerLayer = s.moe() ? h * double(s.experts) : 0;
+    s.embeddingParams = 2.0 * double(s.vocab) * h;
+    const double perLayer = s.attentionParamsPerLayer + s.mlpParamsPerLayer + s.routerParamsPerLayer;
+    s.params = double(s.layers) * perLayer + s.embeddingParams;
+    const double activeMlp = s.moe() ? double(s.expertsPerToken) * oneMlp : oneMlp;
+    s.activeParamsPerToken =
+        double(s.layers) * (s.attentionParamsPerLayer + activeMlp + s.routerParamsPerLayer) + s.embeddingParams;
+    s.tokensPerStep = double(s.globalBatch) * double(s.seq);
+    // Attention and routers split over tp; experts over ep and tp; the
+    // first and last stages each hold one of the two embedding matrices.
+    const double t = double(s.tp);
+    const double mlpHere = s.moe() ? s.mlpParamsPerLayer / (double(s.ep) * t) : s.mlpParamsPerLayer / t;
+    s.paramsPerGpu = s.layersPerStage * ((s.attentionParamsPerLayer + s.routerParamsPerLayer) / t + mlpHere) +
+                     s.embeddingParams / 2 / t;
+    return s;
+}
+
+}  // namespace studio

@@ -1,0 +1,50 @@
+#pragma once
+// The workload with every default applied and every derived quantity the
+// analyses share: data-parallel degree, micro-batches, parameter counts. Each
+// inconsistency (a layout that does not match the GPUs, a batch that does not
+// divide) is a warning with the numbers, never silently fixed.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/design/design.h"
+#include "core/problem.h"
+
+namespace studio {
+
+struct WorkloadShape {
+    std::string name;
+    // model
+    std::int64_t layers = 1, hidden = 1, heads = 1, kvHeads = 1, ffn = 4, vocab = 1, seq = 1;
+    std::int64_t experts = 0, expertsPerToken = 0;
+    bool swiglu = false;
+    double dropout = 0;
+    bool flash = true;
+    // training
+    std::int64_t globalBatch = 1, microBatch = 1;
+    double tokens = 0;
+    std::string precision = "bf16";
+    // parallelism
+    std::int64_t tp = 1, pp = 1, dp = 1, cp = 1, ep = 1, interleave = 1, zero = 1;
+    bool sequenceParallel = true;
+    std::string recompute = "selective";
+    // derived
+    double microBatches = 1;        // per pipeline per step: global / (micro * dp)
+    std::int64_t gpusUsed = 1;      // tp * pp * cp * dp
+    double layersPerStage = 1;      // ceil(layers / pp): the slowest stage
+    double headDim = 1;
+    double kvDim = 1;               // kv_heads * head_dim
+    double attentionParamsPerLayer = 0, mlpParamsPerLayer = 0, routerParamsPerLayer = 0;
+    double embeddingParams = 0;     // input embedding + output projection (untied)
+    double params = 0;              // total
+    double activeParamsPerToken = 0;  // params a token touches (MoE: k of E experts)
+    double paramsPerGpu = 0;        // held by one GPU of the slowest stage (layers + one embedding), before ZeRO
+    double tokensPerStep = 0;
+    bool moe() const { return experts > 0; }
+};
+
+// `gpus` is the design's GPU count, used to derive dp when the layout leaves
+// it 0 and to check the layout.
+WorkloadShape shapeWorkload(const Workload& workload, std::int64_t gpus, std::vector<Problem>& warnings);
+
+}  // namespace studio
