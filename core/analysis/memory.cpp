@@ -56,15 +56,19 @@ MemoryUse modelMemory(const HardwareProfile& hw, const WorkloadShape& w, std::ve
     mem.workspaceGb = kWorkspaceGb;
     mem.totalGb = mem.weightsGb + mem.gradientsGb + mem.optimizerGb + mem.activationsGb + mem.workspaceGb;
     mem.hbmGb = hw.gpu.hbmGb.value;
-    mem.fits = mem.totalGb <= mem.hbmGb || mem.hbmGb <= 0;
+    // HBM capacities are binary: 5 HBM3 stacks of 16 GiB make an "80 GB" H100.
+    mem.capacityGb = mem.hbmGb * 1.073741824;
+    mem.fits = mem.totalGb <= mem.capacityGb || mem.hbmGb <= 0;
     if (!mem.fits)
         warnings.push_back({Severity::Warning, "/workload/parallelism",
                             "needs " + formatValue(mem.totalGb, 3) + " GB per GPU but " + hw.gpu.name + " has " +
-                                formatValue(mem.hbmGb, 3) + " GB: weights " + formatValue(mem.weightsGb, 3) +
+                                formatValue(mem.capacityGb, 3) + " GB (" + formatValue(mem.hbmGb, 3) +
+                                " GiB): weights " + formatValue(mem.weightsGb, 3) +
                                 ", gradients " + formatValue(mem.gradientsGb, 3) + ", optimizer " +
                                 formatValue(mem.optimizerGb, 3) + ", activations " + formatValue(mem.activationsGb, 3) +
                                 " GB (" + formatValue(mem.microBatchesInFlight, 3) +
-                                " micro-batches in flight); try more tp/pp, ZeRO, or recompute",
+                                (mem.microBatchesInFlight == 1 ? " micro-batch" : " micro-batches") +
+                                " in flight); try more tp/pp, ZeRO, or recompute",
                             "memory_exceeds_hbm"});
     mem.explainActivations = {
         "layers per stage x per-layer activations x micro-batches in flight (Korthikanti: sbh(34 + 5as/h) / t "
@@ -78,7 +82,7 @@ MemoryUse modelMemory(const HardwareProfile& hw, const WorkloadShape& w, std::ve
                          {"optimizer", mem.optimizerGb, "GB", "12 bytes/param: fp32 master + Adam moments"},
                          {"activations", mem.activationsGb, "GB", "Korthikanti et al. 2022"},
                          {"workspace", mem.workspaceGb, "GB", "assumption: CUDA context, library workspaces"},
-                         hw.gpu.hbmGb.as("HBM", "GB")}};
+                         hw.gpu.hbmGb.as("HBM capacity", "GiB")}};
     return mem;
 }
 

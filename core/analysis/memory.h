@@ -14,7 +14,8 @@ namespace studio {
 struct MemoryUse {
     double weightsGb = 0, gradientsGb = 0, optimizerGb = 0, activationsGb = 0, workspaceGb = 0;
     double totalGb = 0;
-    double hbmGb = 0;
+    double hbmGb = 0;          // as the catalog quotes it (binary: an "80 GB" H100 holds 80 GiB)
+    double capacityGb = 0;     // the same in decimal GB, what totalGb is compared with
     bool fits = true;
     double activationGbPerLayer = 0;    // one micro-batch, one layer
     double microBatchesInFlight = 0;    // on the first stage

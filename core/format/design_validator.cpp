@@ -224,6 +224,29 @@ std::vector<Problem> validateDesign(const Design& d, const Catalog& catalog)
             state[*k] = 2;
         }
     }
+    // Depth: analyses walk the containment tree recursively, so bound it
+    // (a hall of pods of scalable units of racks of nodes of GPUs is 6 deep).
+    std::vector<std::size_t> depth(n, 0);
+    for (std::size_t i = 0; i < n; ++i) {
+        std::vector<std::size_t> chain;
+        std::size_t at = i;
+        while (instances[at] > 0 && depth[at] == 0) {
+            chain.push_back(at);
+            const auto p = byId.find(d.components[at].parent);
+            if (p == byId.end() || p->second == at)
+                break;
+            at = p->second;
+        }
+        std::size_t above = chain.empty() || depth[at] == 0 ? 0 : depth[at];
+        for (auto k = chain.rbegin(); k != chain.rend(); ++k)
+            depth[*k] = ++above;
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto p = byId.find(d.components[i].parent);
+        if (depth[i] > kMaxNesting && (p == byId.end() || depth[p->second] <= kMaxNesting))
+            r.error(componentPtr(i, "parent"), "nested " + std::to_string(depth[i]) + " levels deep, more than the " +
+                                                   std::to_string(kMaxNesting) + " a design may use");
+    }
     // Report where the limit is first crossed, not again for everything inside.
     for (std::size_t i = 0; i < n; ++i)
         if (instances[i] > static_cast<double>(kMaxInstances) &&

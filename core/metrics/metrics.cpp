@@ -160,6 +160,7 @@ Json trainingJson(const Analysis& a)
                                    {"optimizer", finite(m.optimizerGb)}, {"activations", finite(m.activationsGb)},
                                    {"workspace", finite(m.workspaceGb)}, {"total", finite(m.totalGb)}}},
             {"hbm_gb", finite(m.hbmGb)},
+            {"hbm_capacity_gb", finite(m.capacityGb)},
             {"fits_in_hbm", m.fits},
             {"waterfall", std::move(waterfall)},
             {"delivered_fraction", finite(a.utilization.delivered)},
