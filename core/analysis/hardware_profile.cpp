@@ -110,6 +110,7 @@ HardwareProfile profileHardware(const DesignIndex& index, const Inventory& inv, 
     }
     g.trainingPeakTflops = g.peaksTflops.count(g.trainingPrecision) ? g.peaksTflops[g.trainingPrecision]
                                                                     : figureOf(index, a, "bf16_tflops");
+    g.bf16PeakTflops = g.peaksTflops.count("bf16") ? g.peaksTflops["bf16"].value : g.trainingPeakTflops.value;
     g.hbmGb = figureOf(index, a, "hbm_gb");
     g.hbmTbPerS = figureOf(index, a, "hbm_tb_per_s");
     g.scaleupGbPerS = figureOf(index, a, "scaleup_gb_per_s");

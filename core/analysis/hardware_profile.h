@@ -19,6 +19,7 @@ struct AcceleratorProfile {
     std::optional<std::size_t> component;  // the accelerator component the figures come from
     std::map<std::string, Sourced> peaksTflops;  // "fp64", "tf32", "bf16", "fp8", ... as the part has them
     Sourced trainingPeakTflops;                  // at the workload's precision
+    double bf16PeakTflops = 0;                   // attention and other 16-bit work
     std::string trainingPrecision;               // the peak actually used ("bf16" when fp8 is missing)
     Sourced hbmGb, hbmTbPerS, scaleupGbPerS, scaleupDomainGpus, tdpW;
     Sourced gemmEfficiency, attentionEfficiency, hbmEfficiency, scaleupEfficiency;

@@ -31,7 +31,7 @@ const Tier& Hierarchy::tierForSpan(std::int64_t span) const
     // is not a communication tier.
     const Tier* last = &tiers.front();
     for (const auto& t : tiers) {
-        if (t.key == "hbm" || t.key == "storage")
+        if (!t.carriesCollectives)
             continue;
         last = &t;
         if (t.scopeGpus >= span)
@@ -54,6 +54,7 @@ Hierarchy buildHierarchy(const HardwareProfile& hw, const WorkloadShape& w, std:
         Tier t{"nvlink", "NVLink domain", g.scaleupGbPerS.value, kNvlinkLatencyUs, hw.scaleupDomainGpus};
         t.collectiveBytesPerS = g.scaleupGbPerS.value / 2 * 1e9 * g.scaleupEfficiency.value;
         t.alphaS = kNvlinkLatencyUs * 1e-6;
+        t.carriesCollectives = true;
         t.explain = {"scale-up bandwidth per GPU, both directions; collectives get one direction x efficiency",
                      {g.scaleupGbPerS.as("scale-up bandwidth", "GB/s"),
                       g.scaleupEfficiency.as("collective efficiency", ""),
@@ -68,6 +69,7 @@ Hierarchy buildHierarchy(const HardwareProfile& hw, const WorkloadShape& w, std:
             Tier t{key, name, bidir / divide, so.latencyUs.value, std::max(scope, hw.scaleupDomainGpus)};
             t.collectiveBytesPerS = so.nicGbPerSPerGpu.value * 1e9 * so.efficiency.value / divide;
             t.alphaS = so.latencyUs.value * 1e-6;
+            t.carriesCollectives = true;
             t.explain = {divide > 1 ? "NIC bandwidth per GPU, both directions, / leaf oversubscription"
                                     : "NIC bandwidth per GPU, both directions",
                          {so.nicGbPerSPerGpu.as("NIC bandwidth per GPU, one direction", "GB/s"),

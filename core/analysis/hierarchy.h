@@ -28,6 +28,7 @@ struct Tier {
     std::vector<std::string> axes;  // parallelism axes whose traffic lands here
     double collectiveBytesPerS = 0; // one direction, achievable, per GPU
     double alphaS = 0;              // per-step latency of a collective on this tier
+    bool carriesCollectives = false;  // NVLink and scale-out tiers; not HBM or storage
     Explanation explain;
 };
 
@@ -43,6 +44,7 @@ struct Hierarchy {
     std::vector<Tier> tiers;
     std::vector<AxisPlacement> axes;
     const Tier* tier(const std::string& key) const;
+    const Tier& nvlink() const { return tiers[1]; }  // always second, after HBM
     const Tier& tierForSpan(std::int64_t spanGpus) const;  // the fastest tier whose scope covers the span
 };
 

@@ -36,7 +36,7 @@ MemoryUse modelMemory(const HardwareProfile& hw, const WorkloadShape& w, std::ve
     const ActivationTerms a = activationTerms(w);
     const double tokens = double(w.microBatch) * double(w.seq) / double(w.cp);
     double perToken = 0;
-    if (w.recompute == "full") {
+    if (w.fullRecompute) {
         perToken = 2 * double(w.hidden) / (w.sequenceParallel ? t : 1);  // the layer's input only
     } else {
         perToken = (w.sequenceParallel ? a.unsplitPerToken / t : a.unsplitPerToken) + a.splitPerToken / t;

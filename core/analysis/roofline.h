@@ -26,7 +26,7 @@ struct Slope {
 };
 
 struct RooflinePoint {
-    std::string name, kind;
+    std::string_view name, kind;
     double intensity = 0;          // FLOP/byte
     double attainableTflops = 0;   // min(peak, I x HBM)
     double achievedTflops = 0;     // what the step-time model gives it

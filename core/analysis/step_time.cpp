@@ -73,7 +73,8 @@ struct LayerCost {
 
 }  // namespace
 
-StepTime modelStepTime(const HardwareProfile& hw, const Hierarchy& hier, const WorkloadShape& w, double stragglerCv)
+StepTime modelStepTime(const HardwareProfile& hw, const Hierarchy& hier, const WorkloadShape& w, double stragglerCv,
+                       bool explain)
 {
     StepTime st;
     const auto& g = hw.gpu;
@@ -82,7 +83,7 @@ StepTime modelStepTime(const HardwareProfile& hw, const Hierarchy& hier, const W
 
     Machine mc;
     mc.peak = g.trainingPeakTflops.value * 1e12;
-    mc.peak16 = (g.peaksTflops.count("bf16") ? g.peaksTflops.at("bf16").value : g.trainingPeakTflops.value) * 1e12;
+    mc.peak16 = g.bf16PeakTflops * 1e12;
     mc.gemmEff = g.gemmEfficiency.value;
     mc.attnEff = g.attentionEfficiency.value;
     mc.hbm = g.hbmTbPerS.value * 1e12;
@@ -94,13 +95,14 @@ StepTime modelStepTime(const HardwareProfile& hw, const Hierarchy& hier, const W
     const double T = b * s / c;                      // tokens of a micro-batch on this GPU
     const double r = w.sequenceParallel ? T / t : T;  // tokens in the norm/dropout regions
     const bool dropout = w.dropout > 0;
-    const bool full = w.recompute == "full", selective = w.recompute == "selective";
+    const bool full = w.fullRecompute, selective = w.selectiveRecompute;
 
     LayerCost L;
     std::vector<OpPoint> ops;
+    ops.reserve(24);
     // A GEMM M x K x N (times `batch`): backward is a data-gradient and a
     // weight-gradient GEMM, the latter accumulating into fp32 main grads.
-    auto gemm = [&](const std::string& name, double M, double K, double N, double batch, bool attention,
+    auto gemm = [&](std::string_view name, double M, double K, double N, double batch, bool attention,
                     bool recomputed) {
         const double flops = 2 * M * K * N * batch;
         const double bytes = (M * K + K * N + M * N) * batch * kBytes;
@@ -116,7 +118,7 @@ StepTime modelStepTime(const HardwareProfile& hw, const Hierarchy& hier, const W
         ops.push_back({name, attention ? "attention" : "gemm", flops, bytes, fw});
     };
     // A memory-bound kernel over n elements: passes = elements read + written.
-    auto elementwise = [&](const std::string& name, double n, double fwPasses, double bwPasses, bool recomputed) {
+    auto elementwise = [&](std::string_view name, double n, double fwPasses, double bwPasses, bool recomputed) {
         const double fw = mc.memS(n * fwPasses * kBytes), bw = mc.memS(n * bwPasses * kBytes);
         L.memF += fw;
         L.memB += bw;
@@ -251,7 +253,7 @@ StepTime modelStepTime(const HardwareProfile& hw, const Hierarchy& hier, const W
         // then each carries its 1/q share across nodes on its own NIC.
         const std::int64_t q = std::clamp<std::int64_t>(hw.gpusPerNode / std::max<std::int64_t>(1, w.tp * w.cp), 1, dpRanks);
         const std::int64_t acrossNodes = dpRanks / q;
-        const Tier& nv = *hier.tier("nvlink");
+        const Tier& nv = hier.nvlink();
         const Tier& across = hier.tierForSpan(w.tp * w.cp * w.dp);
         const double grads = paramsPerGpu * kGradBytes, weights = paramsPerGpu * kBytes;
         auto hierarchical = [&](double bytes, bool allReduce) {
@@ -325,6 +327,8 @@ StepTime modelStepTime(const HardwareProfile& hw, const Hierarchy& hier, const W
     st.daysToTrain = w.tokens / st.tokensPerS / 86400;
     st.ops = std::move(ops);
     st.valid = true;
+    if (!explain)
+        return st;
 
     st.explainStep = {"step = (micro-batches + (pp - 1) / interleave) x slot + exposed DP + optimizer, x (1 + cv sqrt(2 ln N))",
                       {{"micro-batches per pipeline", m, "", "global_batch / (micro_batch x dp)"},

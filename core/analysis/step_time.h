@@ -6,6 +6,7 @@
 // reduction, the optimizer step and stragglers. The breakdown sums to the
 // step time.
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/analysis/explanation.h"
@@ -18,8 +19,8 @@ namespace studio {
 // One operation of a block, forward, on one GPU for one micro-batch: a
 // point on the roofline.
 struct OpPoint {
-    std::string name;
-    std::string kind;  // gemm, attention, memory, optimizer, decode
+    std::string_view name;  // literals: building a point allocates nothing
+    std::string_view kind;  // gemm, attention, memory, optimizer
     double flops = 0, bytes = 0;
     double seconds = 0;          // modelled time
     double intensity() const { return bytes > 0 ? flops / bytes : 0; }
@@ -27,7 +28,7 @@ struct OpPoint {
 };
 
 struct StepPart {
-    std::string name;
+    std::string_view name;
     double seconds = 0;
     bool compute = false;  // running kernels (the rest is waiting: communication, bubble, ...)
 };
@@ -58,7 +59,9 @@ double gemmSizeFactor(double flops);
 // 0.75 at 10 MB, 0.6 at 1 MB), relative to the part's HBM efficiency.
 double memorySizeFactor(double bytes);
 
+// `explain`: also fill the explanations (the studio shows them; a search
+// over layouts does not need them).
 StepTime modelStepTime(const HardwareProfile& hw, const Hierarchy& hierarchy, const WorkloadShape& w,
-                       double stragglerCv);
+                       double stragglerCv, bool explain = true);
 
 }  // namespace studio

@@ -12,7 +12,7 @@
 namespace studio {
 
 struct WaterfallBar {
-    std::string name;
+    std::string_view name;
     double fraction = 0;  // of peak: the start and end bars are levels, the rest losses
     bool level = false;
 };

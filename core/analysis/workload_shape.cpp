@@ -46,6 +46,8 @@ WorkloadShape shapeWorkload(const Workload& w, std::int64_t gpus, std::vector<Pr
     s.zero = p.zero.value_or(1);
     s.sequenceParallel = p.sequence_parallel.value_or(true) && s.tp > 1;
     s.recompute = p.recompute.value_or("selective");
+    s.fullRecompute = s.recompute == "full";
+    s.selectiveRecompute = s.recompute == "selective";
 
     // Data parallelism: given, or what the GPUs leave after tp * pp * cp.
     const std::int64_t modelParallel = s.tp * s.pp * s.cp;

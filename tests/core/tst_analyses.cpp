@@ -55,7 +55,7 @@ private slots:
         QVERIFY(a.step.valid);
         double sum = 0;
         for (const auto& p : a.step.breakdown) {
-            QVERIFY2(p.seconds >= 0, p.name.c_str());
+            QVERIFY2(p.seconds >= 0, std::string(p.name).c_str());
             sum += p.seconds;
         }
         QCOMPARE(sum, a.step.stepS);
@@ -66,10 +66,10 @@ private slots:
             if (b.name == "peak")
                 continue;
             if (b.level) {
-                QVERIFY2(std::fabs(level - b.fraction) < 1e-9, b.name.c_str());
+                QVERIFY2(std::fabs(level - b.fraction) < 1e-9, std::string(b.name).c_str());
                 passedMfu = passedMfu || b.name == "MFU";
             } else {
-                QVERIFY2(b.fraction >= 0, b.name.c_str());
+                QVERIFY2(b.fraction >= 0, std::string(b.name).c_str());
                 level -= b.fraction;
             }
         }
@@ -87,7 +87,7 @@ private slots:
             const Analysis a = preset(p).analyse();
             for (const auto& pt : a.roofline.points)
                 QVERIFY2(pt.achievedTflops <= pt.attainableTflops * (1 + 1e-9),
-                         (std::string(p) + ": " + pt.name).c_str());
+                         (std::string(p) + ": " + std::string(pt.name)).c_str());
         }
     }
 
