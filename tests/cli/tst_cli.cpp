@@ -129,6 +129,62 @@ private slots:
         QVERIFY(m["warnings"].is_array());
     }
 
+    // The keys issue 3 fixes, each with its type.
+    void metricsHasEveryAnalysisKey()
+    {
+        const auto m = metricsOf({});
+        const char* numbers[] = {
+            "/compute/peak_tflops_per_gpu/bf16", "/compute/cluster_peak_pflops/bf16", "/compute/hbm_tb_per_s",
+            "/compute/hbm_gb", "/compute/ridge_flop_per_byte", "/training/step_time_s", "/training/tokens_per_s",
+            "/training/tflops_per_gpu_model", "/training/tflops_per_gpu_hardware", "/training/mfu", "/training/hfu",
+            "/training/days_to_train", "/training/memory_gb_per_gpu/total", "/power/it_kw", "/power/facility_kw",
+            "/power/pue", "/power/max_rack_kw", "/power/racks_over_cooling_limit", "/power/energy_mwh_per_year",
+            "/power/training_run_mwh", "/reliability/cluster_mtbf_h", "/reliability/p_failure_24h",
+            "/reliability/failures_per_day", "/reliability/checkpoint_gb", "/reliability/checkpoint_write_s",
+            "/reliability/checkpoint_interval_min", "/reliability/goodput", "/reliability/expected_interruptions"};
+        for (const char* ptr : numbers) {
+            const nlohmann::ordered_json::json_pointer p(ptr);
+            QVERIFY2(m.contains(p) && m.at(p).is_number(), ptr);
+            QVERIFY2(m.at(p).get<double>() >= 0, ptr);
+        }
+        QVERIFY(m["training"]["fits_in_hbm"].is_boolean());
+        QVERIFY(m["training"]["breakdown"].size() > 5);
+        for (const auto& part : m["training"]["breakdown"])
+            QVERIFY(part["name"].is_string() && part["seconds"].is_number());
+        QVERIFY(m["hierarchy"].size() >= 4);
+        for (const auto& tier : m["hierarchy"])
+            for (const char* key : {"tier", "gb_per_s_per_gpu", "latency_us", "scope_gpus", "axes"})
+                QVERIFY2(tier.contains(key), key);
+        QCOMPARE(m["hierarchy"][1]["tier"].get<std::string>(), std::string("nvlink"));
+        QCOMPARE(m["hierarchy"][1]["axes"][0].get<std::string>(), std::string("tp"));
+        QVERIFY(m["warnings"].is_array());
+        // Every headline number can explain itself.
+        QVERIFY(m["explain"]["training.step_time_s"]["formula"].is_string());
+        QVERIFY(m["explain"]["training.step_time_s"]["inputs"].size() > 3);
+    }
+
+    void layoutProblemsAreWarningsWithNumbers()
+    {
+        const auto m = metricsOf({"--set", "/workload/parallelism/dp=3"});
+        bool found = false;
+        for (const auto& w : m["warnings"])
+            if (w["code"] == "layout_mismatch") {
+                found = true;
+                QCOMPARE(w["severity"].get<std::string>(), std::string("warning"));
+                QVERIFY(w["message"].get<std::string>().find("= 96 GPUs, but the design has 1,024") != std::string::npos);
+            }
+        QVERIFY(found);
+    }
+
+    void validationReportPrintsTheTable()
+    {
+        const Run r = cli({"validation-report", sourcePath("tests/data/published/runs.json")});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.startsWith("# Validation"));
+        QVERIFY(r.out.contains("| K1 full recompute | 8 | `training.step_time_s` | 1.42 |"));
+        QCOMPARE(cli({"validation-report"}).code, 2);
+    }
+
     void setChangesWhatItNames()
     {
         auto m = metricsOf({"--set", "/components/1/count=8"});  // the scalable unit
