@@ -70,12 +70,16 @@ FabricSizing sizeFabric(const DesignIndex& index, std::size_t f)
     spec.otherEndpoints = s.otherEndpoints;
     spec.railOptimized = s.railOptimized;
     spec.oversubscription = index.figure(f, "oversubscription").value_or(1.0);
+    s.oversubscription = spec.oversubscription;
     const Part* sw = index.catalog().find(s.switchPart);
     spec.radix = sw && sw->figure("ports") ? static_cast<std::int64_t>(sw->figure("ports")->value) : 0;
     if (const Json* r = index.setting(f, "radix"); r && r->is_number_integer())
         spec.radix = r->get<std::int64_t>();
     if (const Json* t = index.setting(f, "tiers"); t && t->is_number_integer())
         spec.tiers = static_cast<int>(t->get<std::int64_t>());
+    s.portGbps = sw && sw->figure("port_gbps") ? sw->figure("port_gbps")->value : 0;
+    if (const Part* cable = index.catalog().find(s.cablePart); cable && cable->figure("gbps"))
+        s.portGbps = std::min(s.portGbps, cable->figure("gbps")->value);
     s.tree = sizeFatTree(spec);
     return s;
 }

@@ -20,7 +20,17 @@ struct FabricSizing {
     std::string cablePart;  // between switch tiers; "" when the design names none
     std::int64_t nodes = 0, rails = 0, otherEndpoints = 0;
     bool railOptimized = false;
+    double oversubscription = 1;  // at the leaf; spines and cores are non-blocking
+    double portGbps = 0;          // the slower of the switch port and the inter-switch cable
     FatTree tree;
+    // Bandwidth across a cut that splits the endpoints in half, one
+    // direction: half the endpoints at port speed, divided by the leaf
+    // oversubscription (a single switch is non-blocking).
+    double bisectionGbPerS() const
+    {
+        const double o = tree.tiers > 1 ? oversubscription : 1;
+        return double(tree.endpoints) / 2 * portGbps / 8 / o;
+    }
 };
 
 struct BomLine {

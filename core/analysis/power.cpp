@@ -96,6 +96,14 @@ Power modelPower(const DesignIndex& index, const Inventory& inv, const Facility&
         r.kwEach = subtree[i] / 1000;
         r.limitKw = index.figure(i, "max_kw").value_or(0);
         r.cooling = index.part(i).attribute("cooling");
+        for (std::size_t c = 0; c < n; ++c) {
+            if (!index.isInside(c, i) || c == i)
+                continue;
+            if (index.kind(c) == PartKind::Node)
+                r.nodesEach += index.instances(c) / r.count;
+            else if (index.kind(c) == PartKind::Accelerator)
+                r.gpusEach += index.instances(c) / r.count;
+        }
         pw.maxRackKw = std::max(pw.maxRackKw, r.kwEach);
         if (r.overLimit()) {
             pw.racksOverLimit += r.count;

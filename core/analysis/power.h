@@ -19,6 +19,7 @@ struct RackLoad {
     double kwEach = 0;
     double limitKw = 0;
     std::string cooling;     // air | liquid
+    std::int64_t nodesEach = 0, gpusEach = 0;  // what one rack holds
     bool overLimit() const { return kwEach > limitKw; }
 };
 

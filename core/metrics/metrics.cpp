@@ -57,7 +57,10 @@ Json inventoryJson(const Inventory& inv, const std::string& gpuName)
                            {"leaf", f.tree.leaf},
                            {"spine", f.tree.spine},
                            {"core", f.tree.core},
-                           {"inter_switch_cables", f.tree.leafSpineCables + f.tree.spineCoreCables}});
+                           {"inter_switch_cables", f.tree.leafSpineCables + f.tree.spineCoreCables},
+                           {"oversubscription", {{"leaf", f.oversubscription}, {"spine", 1}, {"core", 1}}},
+                           {"port_gbps", f.portGbps},
+                           {"bisection_gb_per_s", f.bisectionGbPerS()}});
     j["fabrics"] = std::move(fabrics);
     Json bom = Json::array();
     for (const auto& line : inv.bom)
@@ -84,7 +87,11 @@ Json computeJson(const Analysis& a)
             {"scaleup_gb_per_s", finite(g.scaleupGbPerS.value)},
             {"scaleup_domain_gpus", a.hardware.scaleupDomainGpus},
             {"gpus_per_node", a.hardware.gpusPerNode},
-            {"nic_gb_per_s_per_gpu", finite(a.hardware.scaleOut.nicGbPerSPerGpu.value)}};
+            {"scaleup_domains", a.hardware.scaleupDomainGpus > 0 ? a.inventory.gpus / a.hardware.scaleupDomainGpus : 0},
+            {"nic_gb_per_s_per_gpu", finite(a.hardware.scaleOut.nicGbPerSPerGpu.value)},
+            {"storage_read_gb_per_s", finite(a.hardware.storage.readGbPerS.value)},
+            {"storage_write_gb_per_s", finite(a.hardware.storage.writeGbPerS.value)},
+            {"storage_metadata_kiops", finite(a.hardware.storage.metadataKiops.value)}};
 }
 
 Json hierarchyJson(const Hierarchy& h)
@@ -186,7 +193,8 @@ Json powerJson(const Analysis& a)
     Json racks = Json::array();
     for (const auto& r : p.racks)
         racks.push_back({{"component", r.component}, {"name", r.name}, {"count", r.count},
-                         {"kw_each", finite(r.kwEach)}, {"limit_kw", finite(r.limitKw)}, {"cooling", r.cooling}});
+                         {"nodes_each", r.nodesEach}, {"gpus_each", r.gpusEach}, {"kw_each", finite(r.kwEach)},
+                         {"limit_kw", finite(r.limitKw)}, {"cooling", r.cooling}});
     return {{"gpu_kw", finite(p.gpuKw)},
             {"compute_kw", finite(p.computeKw)},
             {"network_kw", finite(p.networkKw)},

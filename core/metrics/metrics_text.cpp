@@ -84,7 +84,8 @@ void renderTable(const std::string& title, const Json& rowsJson, std::string& ou
         return std::all_of(rowsJson.begin(), rowsJson.end(),
                            [&](const Json& r) { return !r.contains(columns[c]) || r[columns[c]].is_number(); });
     };
-    out += "  " + title + ":\n";
+    if (!title.empty())
+        out += "  " + title + ":\n";
     auto emit = [&](const std::vector<std::string>& line) {
         std::string s = "    ";
         for (std::size_t c = 0; c < line.size(); ++c) {
@@ -122,7 +123,7 @@ std::string metricsText(const Json& metrics)
         if (it->is_object())
             collectRows(*it, "", rows, tables);
         else if (isTable(*it))
-            tables.emplace_back(it.key(), &*it);
+            tables.emplace_back("", &*it);  // the section heading names it
         else if (it->is_array() && it->empty())
             rows.emplace_back("(none)", "");
         else

@@ -98,6 +98,22 @@ private slots:
         QCOMPARE(inv.cablesByPart.at("link.ib-ndr-optical"), inv.cables);
     }
 
+    void bisectionBandwidthOfTheSuperPod()
+    {
+        const Design d = loadPreset("dgx-h100-superpod-4su.cluster.json");
+        const DesignIndex index(d, Catalog::builtin());
+        const FabricSizing* f = fabric(takeInventory(index), "fabric");
+        // Non-blocking: half of 1,024 NDR endpoints at 50 GB/s each.
+        QCOMPARE(f->portGbps, 400.0);
+        QCOMPARE(f->bisectionGbPerS(), 512 * 50.0);
+        Design tapered = d;
+        tapered.component("fabric")->props["oversubscription"] = 2.0;
+        const DesignIndex tIndex(tapered, Catalog::builtin());
+        const FabricSizing* t = fabric(takeInventory(tIndex), "fabric");
+        QCOMPARE(t->bisectionGbPerS(), 512 * 50.0 / 2);
+        QVERIFY(t->tree.spine < f->tree.spine);  // fewer uplinks, fewer spines
+    }
+
     void scaleUnitIsTheOutermostReplicatedContainer()
     {
         const Design d = loadPreset("dgx-h100-superpod-4su.cluster.json");
