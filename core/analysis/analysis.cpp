@@ -1,5 +1,7 @@
 #include "core/analysis/analysis.h"
 
+#include <algorithm>
+
 namespace studio {
 
 Analysis analyzeDesign(const Design& design, const Catalog& catalog)
@@ -19,9 +21,14 @@ Analysis analyzeDesign(const Design& design, const Catalog& catalog)
     a.memory = modelMemory(a.hardware, a.workload, a.warnings);
     a.data = modelDataPipeline(a.hardware, a.workload, design.workload, a.step.tokensPerS, a.warnings);
     a.power = modelPower(index, a.inventory, design.facility, a.warnings);
-    a.reliability = modelReliability(a.inventory, design.operations, a.data.writeAtNicsS, a.step.daysToTrain);
+    const bool storage = a.hardware.storage.systems > 0 && a.data.writePathGbPerS > 0;
+    a.reliability = modelReliability(a.inventory, design.operations, storage ? a.data.writeAtNicsS : -1,
+                                     a.step.daysToTrain);
     a.clusterPeakPflops = double(a.inventory.gpus) * a.hardware.gpu.trainingPeakTflops.value / 1000;
-    a.utilization = buildUtilization(a.step, a.reliability, a.clusterPeakPflops);
+    // Idle GPUs (a layout smaller than the design) deliver nothing.
+    const double usedPeakPflops = double(std::min(a.workload.gpusUsed, a.inventory.gpus)) *
+                                  a.hardware.gpu.trainingPeakTflops.value / 1000;
+    a.utilization = buildUtilization(a.step, a.reliability, usedPeakPflops);
     a.roofline = buildRoofline(a.hardware, a.hierarchy, a.step, a.workload.params, a.workload.tp);
     a.trainingRunMwh = a.power.facilityKw * a.reliability.wallDays * 24 / 1000;
     return a;

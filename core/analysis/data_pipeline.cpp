@@ -19,6 +19,7 @@ DataPipeline modelDataPipeline(const HardwareProfile& hw, const WorkloadShape& w
     d.filesPerS = d.demandGbPerS * 1000 / fileMb.value;
     d.readSupplyGbPerS = st.connected ? std::min(st.readGbPerS.value, st.nodePathGbPerS) : st.readGbPerS.value;
     d.metadataOpsPerS = st.metadataKiops.value * 1000;
+    d.localReadGbPerSPerNode = st.localReadGbPerSPerNode;
     d.readHeadroom = d.demandGbPerS > 0 ? d.readSupplyGbPerS / d.demandGbPerS : 0;
     d.explainDemand = {"tokens/s x bytes per token; files/s = that / file size",
                        {{"tokens/s", tokensPerS, "tokens/s", "the step-time model"},

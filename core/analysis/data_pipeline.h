@@ -23,6 +23,7 @@ struct DataPipeline {
     double writeAtStorageS = 0;    // at the storage's write bandwidth
     double writeAtNicsS = 0;       // at min(storage write, nodes' storage path): the real one
     double writePathGbPerS = 0;
+    double localReadGbPerSPerNode = 0;  // node-local NVMe, a cache for data loading
     Explanation explainDemand, explainCheckpoint;
 };
 

@@ -94,7 +94,7 @@ HardwareProfile profileHardware(const DesignIndex& index, const Inventory& inv, 
         return hw;
     const std::size_t a = *g.component;
     g.name = index.part(a).name;
-    for (const char* p : {"fp64", "fp64_tensor", "tf32", "bf16", "fp16", "fp8", "fp4"}) {
+    for (const char* p : {"fp64", "fp64_tensor", "fp32", "tf32", "bf16", "fp16", "fp8", "fp4"}) {
         const Sourced s = figureOf(index, a, std::string(p) + "_tflops");
         if (s.known)
             g.peaksTflops[p] = s;
@@ -167,7 +167,8 @@ HardwareProfile profileHardware(const DesignIndex& index, const Inventory& inv, 
         const std::int64_t radix = best->tree.leafDown + best->tree.leafUp;
         const std::int64_t nodesPerLeaf =
             best->railOptimized ? best->tree.nodesPerUnit : std::max<std::int64_t>(1, best->tree.leafDown / rails);
-        so.leafScopeGpus = std::min(hw.gpus, nodesPerLeaf * hw.gpusPerNode);
+        // One switch reaches everything.
+        so.leafScopeGpus = so.tiers <= 1 ? hw.gpus : std::min(hw.gpus, nodesPerLeaf * hw.gpusPerNode);
         if (so.tiers <= 2) {
             so.spineScopeGpus = hw.gpus;
         } else {

@@ -109,7 +109,10 @@ Inventory takeInventory(const DesignIndex& index)
         case PartKind::Node: inv.nodes += n; add(part, n); break;
         case PartKind::Rack: inv.racks += n; add(part, n); break;
         case PartKind::Nic: inv.nics += n; add(part, n); break;
-        case PartKind::Storage: inv.storageSystems += n; add(part, n); break;
+        case PartKind::Storage:
+            (index.enclosing(i, PartKind::Node) ? inv.localDrives : inv.storageSystems) += n;
+            add(part, n);
+            break;
         case PartKind::Switch: {
             std::string tier = "other";
             if (const Json* t = index.setting(i, "tier"); t && t->is_string())

@@ -17,8 +17,9 @@ double hostWatts(const Part& node, const Catalog& catalog)
     };
     const Part* gpu = catalog.find(node.attribute("accelerator"));
     const Part* nic = catalog.find(node.attribute("nic"));
+    const Part* dpu = catalog.find(node.attribute("dpu"));
     const double w = value(&node, "max_power_kw") * 1000 - value(&node, "gpus") * value(gpu, "tdp_w") -
-                     value(&node, "compute_nics") * value(nic, "power_w");
+                     value(&node, "compute_nics") * value(nic, "power_w") - value(&node, "dpus") * value(dpu, "power_w");
     return std::max(0.0, w);
 }
 

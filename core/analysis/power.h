@@ -38,9 +38,9 @@ struct Power {
 Power modelPower(const DesignIndex& index, const Inventory& inventory, const Facility& facility,
                  std::vector<Problem>& warnings);
 
-// The host's share of a node platform: its maximum power less the GPUs and
-// compute NICs the catalog says it carries (those are counted from the
-// design, with any overrides).
+// The host's share of a node platform: its maximum power less the GPUs,
+// compute NICs and DPUs the catalog says it carries (those are counted from
+// the design, with any overrides).
 double hostWatts(const Part& node, const Catalog& catalog);
 
 }  // namespace studio

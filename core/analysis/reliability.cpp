@@ -50,6 +50,8 @@ Reliability modelReliability(const Inventory& inv, const Operations& ops, double
     r.failuresPerDay = ratePerH * 24;
     r.pFailure24h = ratePerH > 0 ? fleet::failureProbability(24, r.clusterMtbfH) : 0;
 
+    r.canCheckpoint = checkpointWriteS >= 0;
+    checkpointWriteS = std::max(0.0, checkpointWriteS);
     r.checkpointWriteS = checkpointWriteS;
     r.checkpointStallS = ops.checkpoint.async.value_or(false) ? 0 : checkpointWriteS;
     r.restartMin = inputOr(ops.checkpoint.restart_min, defaults::kRestart);
@@ -67,9 +69,20 @@ Reliability modelReliability(const Inventory& inv, const Operations& ops, double
 
     const double stallH = r.checkpointStallS / 3600, writeH = r.checkpointWriteS / 3600;
     const double restartH = r.restartMin.value / 60;
-    const Goodput g = ratePerH > 0 ? goodputAt(r.intervalMin / 60, stallH, writeH, restartH, r.clusterMtbfH,
-                                               r.maintenanceFraction.value)
-                                   : Goodput{0, 0, 1 - r.maintenanceFraction.value};
+    Goodput g = ratePerH > 0 ? goodputAt(r.intervalMin / 60, stallH, writeH, restartH, r.clusterMtbfH,
+                                         r.maintenanceFraction.value)
+                             : Goodput{0, 0, 1 - r.maintenanceFraction.value};
+    if (!r.canCheckpoint && ratePerH > 0) {
+        // Every failure restarts the run: a job of J hours needs e^(J/M) - 1
+        // failed attempts on average, each costing its time plus a restart,
+        // so the wall time is (M + R)(e^(J/M) - 1) (capped to stay finite).
+        const double j = computeDays * 24, m = r.clusterMtbfH;
+        const double attempts = std::expm1(std::min(j / m, 50.0));
+        const double wall = j > 0 ? (m + restartH) * attempts : 0;
+        const double useful = wall > 0 ? std::min(1.0, j / wall) : 1;
+        r.intervalMin = 0;
+        g = {0, 1 - useful, std::max(0.0, useful - r.maintenanceFraction.value)};
+    }
     r.checkpointFraction = g.checkpoint;
     r.failureFraction = g.failure;
     r.goodput = g.value;
@@ -81,6 +94,8 @@ Reliability modelReliability(const Inventory& inv, const Operations& ops, double
         const double perGpuRate = ratePerH / gpus;
         for (double n = 8; n <= std::max(1e6, gpus * 4); n *= 1.5)
             r.mtbfCurve.emplace_back(n, 1 / (perGpuRate * n));
+    }
+    if (gpus > 0 && ratePerH > 0 && r.canCheckpoint) {
         const double lo = std::max(deltaMin, 0.5), hi = std::max(lo * 10, r.dalyIntervalMin * 20);
         for (double tau = lo; tau <= hi * 1.0001; tau *= std::pow(hi / lo, 1.0 / 40))
             r.goodputCurve.emplace_back(

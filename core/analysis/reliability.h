@@ -29,6 +29,7 @@ struct Reliability {
     Sourced restartMin, maintenanceFraction;
     double youngIntervalMin = 0, dalyIntervalMin = 0, intervalMin = 0;
     bool intervalIsOptimum = true;
+    bool canCheckpoint = true;       // false: no storage to write to, so a failure restarts the run
     double checkpointFraction = 0, failureFraction = 0;  // shares of wall time
     double goodput = 0;
     double wallDays = 0;             // compute days / goodput
@@ -38,6 +39,7 @@ struct Reliability {
     Explanation explainMtbf, explainInterval, explainGoodput;
 };
 
+// `checkpointWriteS` < 0 means checkpoints cannot be written (no storage).
 Reliability modelReliability(const Inventory& inventory, const Operations& operations, double checkpointWriteS,
                              double computeDays);
 

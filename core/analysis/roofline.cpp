@@ -12,7 +12,7 @@ Roofline buildRoofline(const HardwareProfile& hw, const Hierarchy& hier, const S
     Roofline rf;
     const auto& g = hw.gpu;
     const double hbm = g.hbmTbPerS.value * 1e12;
-    for (const char* p : {"fp64", "fp64_tensor", "tf32", "bf16", "fp16", "fp8", "fp4", "int8"}) {
+    for (const char* p : {"fp64", "fp64_tensor", "fp32", "tf32", "bf16", "fp16", "fp8", "fp4", "int8"}) {
         const auto it = g.peaksTflops.find(p);
         if (it == g.peaksTflops.end())
             continue;

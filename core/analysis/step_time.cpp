@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 #include "core/analysis/collectives.h"
 #include "core/text.h"
@@ -102,12 +103,15 @@ StepTime modelStepTime(const HardwareProfile& hw, const Hierarchy& hier, const W
     ops.reserve(24);
     // A GEMM M x K x N (times `batch`): backward is a data-gradient and a
     // weight-gradient GEMM, the latter accumulating into fp32 main grads.
+    // Attention's batched GEMMs multiply activations by activations: no
+    // weights, so no weight gradient to accumulate.
     auto gemm = [&](std::string_view name, double M, double K, double N, double batch, bool attention,
                     bool recomputed) {
         const double flops = 2 * M * K * N * batch;
         const double bytes = (M * K + K * N + M * N) * batch * kBytes;
         const double fw = mc.gemmS(flops, bytes);
-        const double bw = 2 * mc.gemmS(flops, bytes + K * N * batch * 2 * kGradBytes);
+        const double accumulate = attention ? 0 : K * N * batch * 2 * kGradBytes;  // read + write fp32 main grads
+        const double bw = mc.gemmS(flops, bytes) + mc.gemmS(flops, bytes + accumulate);
         (attention ? L.attnF : L.gemmF) += fw;
         (attention ? L.attnB : L.gemmB) += bw;
         L.modelFlops += flops;
@@ -138,8 +142,13 @@ StepTime modelStepTime(const HardwareProfile& hw, const Hierarchy& hier, const W
         L.attnF += fw;
         L.attnB += kFlashBackward * fw;
         L.modelFlops += flops;
-        // The roofline point shows what the kernel executes.
-        ops.push_back({"attention (fused)", "attention", executed, 4 * T * (h + kv) / t * kBytes, fw});
+        if (full) {
+            L.recompute += fw;
+            L.recomputeFlops += flops;
+        }
+        // The roofline point shows what the kernel executes; it reads Q, K, V
+        // and writes O once.
+        ops.push_back({"attention (fused)", "attention", executed, 2 * T * (h + kv) / t * kBytes, fw});
     } else {
         const double scores = attnHeads * (s / c) * s;
         gemm("attention scores QK^T", s / c, dh, s, attnHeads, true, full || selective);
@@ -251,7 +260,8 @@ StepTime modelStepTime(const HardwareProfile& hw, const Hierarchy& hier, const W
     if (dpRanks > 1) {
         // Hierarchical: ranks of the group sharing a node reduce over NVLink,
         // then each carries its 1/q share across nodes on its own NIC.
-        const std::int64_t q = std::clamp<std::int64_t>(hw.gpusPerNode / std::max<std::int64_t>(1, w.tp * w.cp), 1, dpRanks);
+        const std::int64_t perDomain = std::max<std::int64_t>(1, hw.scaleupDomainGpus / std::max<std::int64_t>(1, w.tp * w.cp));
+        const std::int64_t q = std::gcd(dpRanks, perDomain);  // ranks of the group inside one NVLink domain
         const std::int64_t acrossNodes = dpRanks / q;
         const Tier& nv = hier.nvlink();
         const Tier& across = hier.tierForSpan(w.tp * w.cp * w.dp);

@@ -23,6 +23,7 @@ struct Utilization {
     double deliveredPflops = 0;           // whole cluster
 };
 
-Utilization buildUtilization(const StepTime& step, const Reliability& reliability, double clusterPeakPflops);
+// `peakPflops`: the peak of the GPUs the layout uses.
+Utilization buildUtilization(const StepTime& step, const Reliability& reliability, double peakPflops);
 
 }  // namespace studio

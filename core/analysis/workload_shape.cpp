@@ -96,6 +96,10 @@ WorkloadShape shapeWorkload(const Workload& w, std::int64_t gpus, std::vector<Pr
     if (s.seq % s.cp != 0)
         warn(warnings, "/workload/parallelism/cp", "sequence_not_divisible",
              "sequence of " + formatCount(s.seq) + " tokens does not split evenly over cp = " + formatCount(s.cp));
+    if (s.ep > 1 && (s.dp * s.cp) % s.ep != 0)
+        warn(warnings, "/workload/parallelism/ep", "ep_not_divisible",
+             "expert parallelism of " + formatCount(s.ep) + " does not divide dp x cp = " + formatCount(s.dp * s.cp) +
+                 "; expert groups are carved out of the data-parallel ranks");
     if (s.pp == 1 && s.interleave > 1)
         warn(warnings, "/workload/parallelism/interleave", "interleave_without_pipeline",
              "interleave " + formatCount(s.interleave) + " has no effect without pipeline parallelism");
@@ -121,7 +125,7 @@ WorkloadShape shapeWorkload(const Workload& w, std::int64_t gpus, std::vector<Pr
     const double t = double(s.tp);
     const double mlpHere = s.moe() ? s.mlpParamsPerLayer / (double(s.ep) * t) : s.mlpParamsPerLayer / t;
     s.paramsPerGpu = s.layersPerStage * ((s.attentionParamsPerLayer + s.routerParamsPerLayer) / t + mlpHere) +
-                     s.embeddingParams / 2 / t;
+                     (s.pp == 1 ? s.embeddingParams : s.embeddingParams / 2) / t;
     return s;
 }
 

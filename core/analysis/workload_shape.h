@@ -39,7 +39,7 @@ struct WorkloadShape {
     double embeddingParams = 0;     // input embedding + output projection (untied)
     double params = 0;              // total
     double activeParamsPerToken = 0;  // params a token touches (MoE: k of E experts)
-    double paramsPerGpu = 0;        // held by one GPU of the slowest stage (layers + one embedding), before ZeRO
+    double paramsPerGpu = 0;        // held by one GPU of the slowest stage (its layers and embeddings), before ZeRO
     double tokensPerStep = 0;
     bool moe() const { return experts > 0; }
 };

@@ -66,10 +66,12 @@ const F kNode[] = {
     {"compute_nics", "NICs", "compute (scale-out) NICs", true, true, 0, false, 1e4},
     {"max_power_kw", "kW", "maximum power of the whole platform", true, false, 0, true, 1e4},
     {"rack_units", "U", "height in the rack", false, true, 0, false, 100},
+    {"dpus", "NICs", "DPUs or storage NICs the platform carries besides its compute NICs", false, true, 0, false, 1e4},
 };
 const A kNodeAttrs[] = {
     {"accelerator", "the platform's accelerator", true, {}, PartKind::Accelerator},
     {"nic", "the platform's compute NIC", true, {}, PartKind::Nic},
+    {"dpu", "the platform's DPU or storage NIC", false, {}, PartKind::Nic},
     {"cooling", "cooling the platform needs", false, {"air", "liquid"}, std::nullopt},
 };
 

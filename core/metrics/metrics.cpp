@@ -30,6 +30,7 @@ Json inventoryJson(const Inventory& inv, const std::string& gpuName)
     j["gpu_part"] = inv.gpuPart;
     j["gpu_name"] = gpuName;
     j["storage_systems"] = inv.storageSystems;
+    j["local_drives"] = inv.localDrives;
     Json switches = Json::object();
     switches["total"] = inv.switches;
     for (const char* tier : {"leaf", "spine", "core", "other"})
@@ -60,6 +61,7 @@ Json inventoryJson(const Inventory& inv, const std::string& gpuName)
                            {"inter_switch_cables", f.tree.leafSpineCables + f.tree.spineCoreCables},
                            {"oversubscription", {{"leaf", f.oversubscription}, {"spine", 1}, {"core", 1}}},
                            {"port_gbps", f.portGbps},
+                           {"max_endpoints", f.tree.maxEndpoints},
                            {"bisection_gb_per_s", f.bisectionGbPerS()}});
     j["fabrics"] = std::move(fabrics);
     Json bom = Json::array();
@@ -150,6 +152,7 @@ Json trainingJson(const Analysis& a)
     const auto& w = a.workload;
     return {{"model", w.name},
             {"params_b", finite(w.params / 1e9)},
+            {"active_params_b", finite(w.activeParamsPerToken / 1e9)},
             {"layout", {{"tp", w.tp}, {"pp", w.pp}, {"dp", w.dp}, {"cp", w.cp}, {"ep", w.ep},
                         {"interleave", w.interleave}, {"zero", w.zero}, {"gpus_used", w.gpusUsed}}},
             {"parallelism", std::move(axes)},
@@ -184,7 +187,8 @@ Json storageJson(const DataPipeline& d)
             {"checkpoint_gb", finite(d.checkpointGb)},
             {"checkpoint_write_at_storage_s", finite(d.writeAtStorageS)},
             {"checkpoint_write_s", finite(d.writeAtNicsS)},
-            {"write_path_gb_per_s", finite(d.writePathGbPerS)}};
+            {"write_path_gb_per_s", finite(d.writePathGbPerS)},
+            {"local_read_gb_per_s_per_node", finite(d.localReadGbPerSPerNode)}};
 }
 
 Json powerJson(const Analysis& a)

@@ -245,15 +245,35 @@ private slots:
         QVERIFY(a.reliability.goodput > 0.8 && a.reliability.goodput < 1);
     }
 
+    void withoutStorageAFailureRestartsTheRun()
+    {
+        Loaded l = preset("dgx-h100-superpod-4su.cluster.json");
+        const Analysis with = l.analyse();
+        l.design.components.erase(std::remove_if(l.design.components.begin(), l.design.components.end(),
+                                                 [](const Component& c) { return c.part == "storage.pfs-appliance"; }),
+                                  l.design.components.end());
+        l.design.links.erase(std::remove_if(l.design.links.begin(), l.design.links.end(),
+                                            [](const Link& k) { return k.from == "storage"; }),
+                             l.design.links.end());
+        const Analysis without = l.analyse();
+        QVERIFY(hasWarning(without, "no_storage"));
+        QVERIFY(!without.reliability.canCheckpoint);
+        // Nearly 20 compute days against a 49-hour MTBF: without checkpoints
+        // the run practically never finishes.
+        QVERIFY(without.reliability.goodput < 0.01);
+        QVERIFY(with.reliability.goodput > 0.9);
+        QVERIFY(std::isfinite(without.reliability.wallDays));
+    }
+
     void powerIsItTimesPueAndRacksAreSummed()
     {
         Loaded l = preset("dgx-h100-superpod-4su.cluster.json");
         const Analysis a = l.analyse();
         QCOMPARE(a.power.facilityKw, a.power.itKw * 1.3);
         QCOMPARE(a.power.gpuKw, 1024 * 0.7);
-        // Two DGX H100 per rack: 2 x (10.2 kW less catalog GPUs and NICs,
-        // plus the design's 8 GPUs, 8 ConnectX-7 and 2 BlueField-3).
-        const double dgx = 10200 - 8 * 700 - 8 * 25 + 8 * 700 + 8 * 25 + 2 * 75;
+        // Two DGX H100 per rack: 2 x (10.2 kW less the catalog's GPUs, NICs
+        // and DPUs, plus the design's 8 GPUs, 8 ConnectX-7 and 2 BlueField-3).
+        const double dgx = 10200 - 8 * 700 - 8 * 25 - 2 * 75 + 8 * 700 + 8 * 25 + 2 * 75;
         QCOMPARE(a.power.racks.at(0).kwEach, 2 * dgx / 1000);
         QCOMPARE(a.power.racks.at(0).count, std::int64_t(64));
         QCOMPARE(a.power.racksOverLimit, std::int64_t(0));

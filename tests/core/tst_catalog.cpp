@@ -196,9 +196,11 @@ private slots:
         // for references to parts it does not carry.
         Catalog alone;
         const auto problems = alone.merge(doc, "embedded", false);
-        QCOMPARE(problems.size(), std::size_t(1));  // node.dgx-h100 names connectx-7, not carried
+        QCOMPARE(problems.size(), std::size_t(2));  // node.dgx-h100 names its NIC and DPU, not carried
         QCOMPARE(problems[0].pointer, std::string("/parts/1/attributes/nic"));
-        const Json full = Catalog::builtin().subset({"gpu.h100-sxm", "node.dgx-h100", "nic.connectx-7"});
+        QCOMPARE(problems[1].pointer, std::string("/parts/1/attributes/dpu"));
+        const Json full =
+            Catalog::builtin().subset({"gpu.h100-sxm", "node.dgx-h100", "nic.connectx-7", "nic.bluefield-3"});
         Catalog alone2;
         QCOMPARE(alone2.merge(full, "embedded", false).size(), std::size_t(0));
         QCOMPARE(alone2.find("gpu.h100-sxm")->figure("bf16_tflops")->value, 989.4);
