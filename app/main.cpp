@@ -1,16 +1,21 @@
 // cluster-studio: the GUI, or a headless verb (validate, metrics, ...) when
-// the first argument names one. Verbs never need a display.
+// the first argument names one. Verbs never need a display; `screenshot`
+// renders the window offscreen.
 #include <QApplication>
 #include <QCoreApplication>
+#include <QSettings>
+#include <QTimer>
 
 #include "app/cli/command_line.h"
+#include "app/cli/screenshot.h"
 #include "app/main_window.h"
 #include "core/version.h"
+#include "widgets/style/theme.h"
 
 namespace {
-void describeApplication()
+void describeApplication(const char* name = "Cluster Studio")
 {
-    QCoreApplication::setApplicationName("Cluster Studio");
+    QCoreApplication::setApplicationName(name);
     QCoreApplication::setOrganizationName("Cluster Studio");
     QCoreApplication::setApplicationVersion(QString::fromUtf8(studio::kAppVersion.data(),
                                                               static_cast<int>(studio::kAppVersion.size())));
@@ -22,6 +27,15 @@ int main(int argc, char** argv)
     QStringList args;
     for (int i = 0; i < argc; ++i)
         args << QString::fromLocal8Bit(argv[i]);
+    if (args.value(1) == QLatin1String("screenshot")) {
+        if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+            qputenv("QT_QPA_PLATFORM", "offscreen");
+        QApplication app(argc, argv);
+        // Its own settings: a screenshot shows the default layout, not the user's.
+        describeApplication("Cluster Studio screenshot");
+        studio::applyTheme(studio::Theme::Light);
+        return studio::runScreenshot(app.arguments());
+    }
     if (studio::isCommandLine(args)) {
         QCoreApplication app(argc, argv);
         describeApplication();
@@ -29,10 +43,13 @@ int main(int argc, char** argv)
     }
     QApplication app(argc, argv);
     describeApplication();
+    studio::applyTheme(studio::themeFromName(QSettings().value("view/theme").toString()));
+    QApplication::setWindowIcon(studio::appIcon());
     studio::MainWindow window;
     const QStringList files = app.arguments().mid(1);
+    window.show();
     if (!files.isEmpty())
         window.openFile(files.front());
-    window.show();
+    QTimer::singleShot(0, &window, &studio::MainWindow::offerRecovery);
     return app.exec();
 }

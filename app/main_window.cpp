@@ -1,74 +1,783 @@
 #include "app/main_window.h"
 
+#include <QAction>
 #include <QApplication>
+#include <QClipboard>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFile>
+#include <QFileDialog>
 #include <QFileInfo>
+#include <QFileSystemWatcher>
+#include <QInputDialog>
+#include <QLabel>
+#include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
+#include <QPushButton>
+#include <QSettings>
 #include <QStatusBar>
-#include <QTextBrowser>
+#include <QTimer>
+#include <QToolBar>
+#include <QUndoView>
 
-#include "core/metrics/metrics.h"
+#include <set>
+
+#include "core/format/design_reader.h"
+#include "core/format/design_writer.h"
 #include "core/text.h"
+#include "widgets/analysis/analysis_service.h"
+#include "widgets/canvas/component_item.h"
+#include "widgets/canvas/design_scene.h"
+#include "widgets/canvas/design_view.h"
+#include "widgets/dialogs/fabric_dialog.h"
+#include "widgets/dialogs/preset_dialog.h"
+#include "widgets/document/commands.h"
 #include "widgets/document/design_document.h"
+#include "widgets/document/edit_check.h"
+#include "widgets/document/recovery.h"
+#include "widgets/inspector/inspector.h"
+#include "widgets/palette/part_mime.h"
+#include "widgets/palette/part_palette.h"
+#include "widgets/style/theme.h"
+#include "widgets/warnings/warnings_panel.h"
 
 namespace studio {
+namespace {
 
-MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent), document_(new DesignDocument(this)), summary_(new QTextBrowser(this))
+QString q(const std::string& s)
 {
-    setCentralWidget(summary_);
-    summary_->setOpenLinks(false);
-    resize(1280, 800);
-    connect(document_, &DesignDocument::reset, this, &MainWindow::refresh);
-    connect(document_, &DesignDocument::filePathChanged, this, &MainWindow::updateTitle);
-    refresh();
+    return QString::fromStdString(s);
+}
+
+constexpr int kMaxRecent = 10;
+
+// A design to start from: one pod and a small default workload.
+Design emptyDesign()
+{
+    Design d;
+    d.name = QObject::tr("Untitled design").toStdString();
+    d.workload.model = {"Llama 3 8B", 32, 4096, 32};
+    d.workload.model.kv_heads = 8;
+    d.workload.model.ffn_hidden = 14336;
+    d.workload.model.ffn_type = "swiglu";
+    d.workload.model.vocab = 128256;
+    d.workload.model.seq_len = 8192;
+    d.workload.training.global_batch = 256;
+    d.workload.training.tokens = 1e11;
+    return d;
+}
+
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
+{
+    setWindowIcon(appIcon());
+    doc_ = new DesignDocument(this);
+    analysis_ = new AnalysisService(doc_, this);
+    scene_ = new DesignScene(doc_, analysis_, this);
+    view_ = new DesignView(scene_, this);
+    setCentralWidget(view_);
+    autosaver_ = new Autosaver(doc_, {}, this);
+    watcher_ = new QFileSystemWatcher(this);
+    connect(watcher_, &QFileSystemWatcher::fileChanged, this, &MainWindow::fileChangedOnDisk);
+
+    createDocks();
+    createActions();
+
+    zoomLabel_ = new QLabel(this);
+    statusBar()->addPermanentWidget(zoomLabel_);
+    connect(view_, &DesignView::zoomChanged, this,
+            [this](double z) { zoomLabel_->setText(tr("Zoom %1%").arg(qRound(z * 100))); });
+    connect(scene_, &DesignScene::message, this, &MainWindow::status);
+    connect(inspector_, &Inspector::message, this, &MainWindow::status);
+    connect(doc_->undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
+    connect(doc_, &DesignDocument::filePathChanged, this, [this] {
+        updateTitle();
+        watchFile();
+    });
+    connect(doc_, &DesignDocument::settingsChanged, this, &MainWindow::updateTitle);
+    connect(analysis_, &AnalysisService::updated, this, &MainWindow::refreshSummary);
+
+    QSettings settings;
+    resize(1400, 880);
+    restoreGeometry(settings.value("window/geometry").toByteArray());
+    restoreState(settings.value("window/state").toByteArray());
+    autosaver_->setIntervalSeconds(settings.value("autosave/intervalSeconds", 60).toInt());
+    newDesign();
+    updateRecentMenu();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createDocks()
+{
+    auto dock = [this](const QString& title, const QString& name, QWidget* w, Qt::DockWidgetArea area) {
+        auto* d = new QDockWidget(title, this);
+        d->setObjectName(name);
+        d->setWidget(w);
+        addDockWidget(area, d);
+        return d;
+    };
+    palette_ = new PartPalette(this);
+    palette_->setCatalog(doc_->catalog());
+    auto* paletteDock = dock(tr("Parts"), "parts", palette_, Qt::LeftDockWidgetArea);
+    minimap_ = new Minimap(view_, this);
+    auto* overview = dock(tr("Overview"), "overview", minimap_, Qt::LeftDockWidgetArea);
+    splitDockWidget(paletteDock, overview, Qt::Vertical);
+    resizeDocks({paletteDock, overview}, {560, 200}, Qt::Vertical);
+
+    inspector_ = new Inspector(doc_, scene_, this);
+    auto* inspectorDock = dock(tr("Inspector"), "inspector", inspector_, Qt::RightDockWidgetArea);
+    auto* undoView = new QUndoView(doc_->undoStack(), this);
+    undoView->setEmptyLabel(tr("<opened>"));
+    auto* history = dock(tr("History"), "history", undoView, Qt::RightDockWidgetArea);
+    tabifyDockWidget(inspectorDock, history);
+    inspectorDock->raise();
+
+    warnings_ = new WarningsPanel(analysis_, this);
+    auto* warningsDock = dock(tr("Warnings"), "warnings", warnings_, Qt::BottomDockWidgetArea);
+    connect(warnings_, &WarningsPanel::componentActivated, this, [this](const QString& id) {
+        scene_->selectComponents({id});
+        if (ComponentItem* item = scene_->visibleItemFor(id))
+            view_->centerOn(item);
+    });
+    // The analysis area: the live panels arrive with their issue; until then
+    // the headline numbers of the core's analyses.
+    summary_ = new QLabel(this);
+    summary_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    summary_->setMargin(8);
+    summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* analysisDock = dock(tr("Analysis"), "analysis", summary_, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(warningsDock, analysisDock);
+    warningsDock->raise();
+    resizeDocks({paletteDock, inspectorDock}, {260, 330}, Qt::Horizontal);
+    resizeDocks({warningsDock}, {170}, Qt::Vertical);
+}
+
+void MainWindow::createActions()
+{
+    auto* file = menuBar()->addMenu(tr("&File"));
+    auto* edit = menuBar()->addMenu(tr("&Edit"));
+    auto* viewMenu = menuBar()->addMenu(tr("&View"));
+    auto* design = menuBar()->addMenu(tr("&Design"));
+    auto* help = menuBar()->addMenu(tr("&Help"));
+    auto* bar = addToolBar(tr("Main"));
+    bar->setObjectName("mainToolbar");
+    bar->setIconSize(QSize(20, 20));
+    bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    auto action = [this](QMenu* menu, const QString& text, auto slot, QKeySequence key = {}) {
+        auto* a = menu->addAction(text);
+        if (!key.isEmpty())
+            a->setShortcut(key);
+        connect(a, &QAction::triggered, this, slot);
+        return a;
+    };
+    auto std = [](QAction* a, QKeySequence::StandardKey k, const char* icon = nullptr) {
+        a->setShortcuts(k);
+        if (icon)
+            a->setIcon(QIcon::fromTheme(icon));
+        return a;
+    };
+
+    bar->addAction(std(action(file, tr("&New"), [this] {
+                               if (maybeSave())
+                                   newDesign();
+                           }),
+                       QKeySequence::New, "document-new"));
+    action(file, tr("New from &Preset..."), [this] {
+        if (!maybeSave())
+            return;
+        PresetDialog dialog(this);
+        if (dialog.exec() == QDialog::Accepted && !dialog.selectedPreset().isEmpty())
+            openPreset(dialog.selectedPreset());
+    }, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_N));
+    bar->addAction(std(action(file, tr("&Open..."), [this] {
+                               if (!maybeSave())
+                                   return;
+                               const QString path = QFileDialog::getOpenFileName(
+                                   this, tr("Open Design"), QSettings().value("paths/lastDir").toString(),
+                                   tr("Cluster designs (*.cluster.json);;JSON files (*.json);;All files (*)"));
+                               if (!path.isEmpty())
+                                   openFile(path);
+                           }),
+                       QKeySequence::Open, "document-open"));
+    recentMenu_ = file->addMenu(tr("Open &Recent"));
+    bar->addAction(std(action(file, tr("&Save"), [this] { save(); }), QKeySequence::Save, "document-save"));
+    std(action(file, tr("Save &As..."), [this] { saveAs(); }), QKeySequence::SaveAs);
+    action(file, tr("Re&vert"), [this] { revert(); });
+    file->addSeparator();
+    std(action(file, tr("&Close"), [this] {
+            if (maybeSave())
+                newDesign();
+        }),
+        QKeySequence::Close);
+    file->addSeparator();
+    std(action(file, tr("&Quit"), [this] { close(); }), QKeySequence::Quit);
+
+    undo_ = doc_->undoStack()->createUndoAction(this, tr("&Undo"));
+    undo_->setShortcuts(QKeySequence::Undo);
+    undo_->setIcon(QIcon::fromTheme("edit-undo"));
+    redo_ = doc_->undoStack()->createRedoAction(this, tr("&Redo"));
+    redo_->setShortcuts(QKeySequence::Redo);
+    redo_->setIcon(QIcon::fromTheme("edit-redo"));
+    edit->addAction(undo_);
+    edit->addAction(redo_);
+    bar->addSeparator();
+    bar->addAction(undo_);
+    bar->addAction(redo_);
+    edit->addSeparator();
+    std(action(edit, tr("Cu&t"), [this] { cut(); }), QKeySequence::Cut);
+    std(action(edit, tr("&Copy"), [this] { copy(); }), QKeySequence::Copy);
+    std(action(edit, tr("&Paste"), [this] { paste(); }), QKeySequence::Paste);
+    action(edit, tr("D&uplicate"), [this] { duplicate(); }, QKeySequence(Qt::CTRL | Qt::Key_D));
+    std(action(edit, tr("&Delete"), [this] { scene_->removeSelection(); }), QKeySequence::Delete);
+    edit->addSeparator();
+    std(action(edit, tr("Select &All"), [this] {
+            for (QGraphicsItem* i : scene_->items())
+                if (i->isVisible() && (i->flags() & QGraphicsItem::ItemIsSelectable))
+                    i->setSelected(true);
+        }),
+        QKeySequence::SelectAll);
+    std(action(edit, tr("&Find..."), [this] { find(); }), QKeySequence::Find);
+    edit->addSeparator();
+    action(edit, tr("Autosave &Interval..."), [this] { setAutosaveInterval(); });
+
+    bar->addSeparator();
+    bar->addAction(std(action(viewMenu, tr("Zoom &In"), [this] { view_->zoomIn(); }), QKeySequence::ZoomIn, "zoom-in"));
+    bar->addAction(std(action(viewMenu, tr("Zoom &Out"), [this] { view_->zoomOut(); }), QKeySequence::ZoomOut, "zoom-out"));
+    auto* fit = action(viewMenu, tr("Zoom to &Fit"), [this] { view_->zoomToFit(); }, QKeySequence(Qt::CTRL | Qt::Key_0));
+    fit->setIcon(QIcon::fromTheme("zoom-fit-best"));
+    bar->addAction(fit);
+    action(viewMenu, tr("Zoom &100%"), [this] { view_->zoomTo100(); }, QKeySequence(Qt::CTRL | Qt::Key_1));
+    viewMenu->addSeparator();
+    snap_ = action(viewMenu, tr("&Snap to Grid"), [this](bool on) {
+        scene_->setSnapToGrid(on);
+        QSettings().setValue("view/snap", on);
+    });
+    snap_->setCheckable(true);
+    snap_->setChecked(QSettings().value("view/snap", true).toBool());
+    scene_->setSnapToGrid(snap_->isChecked());
+    dark_ = action(viewMenu, tr("&Dark Theme"), [this](bool on) {
+        applyTheme(on ? Theme::Dark : Theme::Light);
+        QSettings().setValue("view/theme", themeName(currentTheme()));
+        scene_->update();
+        minimap_->viewport()->update();
+    });
+    dark_->setCheckable(true);
+    dark_->setChecked(currentTheme() == Theme::Dark);
+    viewMenu->addSeparator();
+    for (QDockWidget* d : findChildren<QDockWidget*>())
+        viewMenu->addAction(d->toggleViewAction());
+
+    auto* gen = action(design, tr("&Generate Fabric..."), [this] { generateFabric(); },
+                       QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_G));
+    gen->setIcon(partIcon(PartKind::Fabric));
+    bar->addSeparator();
+    bar->addAction(gen);
+    auto* alignMenu = design->addMenu(tr("&Align"));
+    const char* names[] = {"Left Edges", "Right Edges", "Top Edges", "Bottom Edges", "Horizontal Centers",
+                           "Vertical Centers"};
+    for (int i = 0; i < 6; ++i)
+        action(alignMenu, tr(names[i]), [this, i] { align(i); });
+    action(design, tr("Collapse or &Expand"), [this] {
+        for (const QString& id : scene_->selectedComponentIds())
+            scene_->toggleCollapsed(id);
+    }, QKeySequence(Qt::CTRL | Qt::Key_E));
+
+    action(help, tr("&About Cluster Studio"), [this] {
+        QMessageBox::about(this, tr("About Cluster Studio"),
+                           tr("<h3>Cluster Studio %1</h3><p>A design studio for GPU clusters for AI training. Every "
+                              "number comes from a formula in the analytic core (docs/model.md) and a sourced figure "
+                              "in the catalog.</p>")
+                               .arg(QCoreApplication::applicationVersion()));
+    });
+}
+
+void MainWindow::updateTitle()
+{
+    const QString path = doc_->filePath();
+    const QString name = path.isEmpty() ? q(doc_->design().name) : QFileInfo(path).fileName();
+    setWindowTitle(tr("%1[*] - Cluster Studio").arg(name));
+    setWindowModified(doc_->isModified());
+}
+
+void MainWindow::status(const QString& text)
+{
+    statusBar()->showMessage(text, 8000);
+}
+
+void MainWindow::refreshSummary()
+{
+    const Analysis* a = analysis_->analysis();
+    if (!a) {
+        summary_->setText(tr("The design has errors; see Warnings."));
+        return;
+    }
+    QString html = "<table cellpadding='3'>";
+    auto row = [&html](const QString& k, const std::string& v) {
+        html += "<tr><td>" + k + "</td><td><b>" + QString::fromStdString(v) + "</b></td></tr>";
+    };
+    row(tr("GPUs"), formatCount(a->inventory.gpus) + (a->hardware.gpu.name.empty() ? "" : " x " + a->hardware.gpu.name));
+    row(tr("Peak"), formatValue(a->clusterPeakPflops, 4) + " PFLOP/s " + a->hardware.gpu.trainingPrecision);
+    if (a->step.valid) {
+        row(tr("Step time"), formatValue(a->step.stepS, 4) + " s");
+        row(tr("MFU / HFU"), formatValue(a->step.mfu * 100, 3) + " % / " + formatValue(a->step.hfu * 100, 3) + " %");
+        row(tr("Days to train"), formatValue(a->step.daysToTrain, 3) + " (" + formatValue(a->reliability.wallDays, 3) +
+                                      " with goodput)");
+    }
+    row(tr("Facility power"), formatValue(a->power.facilityKw / 1000, 4) + " MW");
+    row(tr("Cluster MTBF"), formatValue(a->reliability.clusterMtbfH, 3) + " h");
+    html += "</table>";
+    summary_->setText(html);
+}
+
+void MainWindow::newDesign()
+{
+    doc_->reset(emptyDesign(), std::make_shared<Catalog>(Catalog::builtin()), QString());
     updateTitle();
 }
 
 bool MainWindow::openFile(const QString& path)
 {
     std::vector<Problem> problems;
-    if (document_->load(path, Catalog::builtin(), &problems))
-        return true;
+    if (!doc_->load(path, Catalog::builtin(), &problems)) {
+        showProblems(tr("Cannot open design"), path, problems);
+        return false;
+    }
+    palette_->setCatalog(doc_->catalog());
+    addRecent(path);
+    QSettings().setValue("paths/lastDir", QFileInfo(path).absolutePath());
+    updateTitle();
+    QTimer::singleShot(0, view_, &DesignView::zoomToFit);
+    return true;
+}
+
+bool MainWindow::openPreset(const QString& resourcePath)
+{
+    QFile f(resourcePath);
+    if (!f.open(QIODevice::ReadOnly))
+        return false;
+    const QByteArray bytes = f.readAll();
+    DesignLoad loaded =
+        readDesignText(std::string_view(bytes.constData(), std::size_t(bytes.size())), Catalog::builtin());
+    if (!loaded.ok()) {
+        showProblems(tr("Cannot open preset"), resourcePath, loaded.problems);
+        return false;
+    }
+    // A preset opens as a new, unsaved design.
+    doc_->reset(std::move(*loaded.design), loaded.catalog, QString());
+    doc_->undoStack()->resetClean();
+    updateTitle();
+    QTimer::singleShot(0, view_, &DesignView::zoomToFit);
+    return true;
+}
+
+void MainWindow::showProblems(const QString& title, const QString& path, const std::vector<Problem>& problems)
+{
     QStringList lines;
     for (const auto& p : problems)
-        lines << QString::fromStdString(formatProblem(QFileInfo(path).fileName().toStdString(), p));
-    QMessageBox::warning(this, tr("Cannot open design"),
-                         tr("%1 could not be opened:\n\n%2").arg(path, lines.join('\n')));
-    return false;
+        lines << q(formatProblem(QFileInfo(path).fileName().toStdString(), p));
+    QMessageBox box(QMessageBox::Warning, title, tr("%1 could not be opened.").arg(path), QMessageBox::Ok, this);
+    box.setInformativeText(lines.mid(0, 12).join('\n') + (lines.size() > 12 ? tr("\n... and %1 more").arg(lines.size() - 12)
+                                                                           : QString()));
+    box.exec();
 }
 
-void MainWindow::refresh()
+bool MainWindow::maybeSave()
 {
-    if (document_->filePath().isEmpty()) {
-        summary_->setHtml(tr("<h2>Cluster Studio</h2><p>Open a design (a <code>*.cluster.json</code> file) "
-                             "to see its inventory.</p>"));
+    if (!doc_->isModified())
+        return true;
+    const auto answer = QMessageBox::warning(this, tr("Unsaved changes"),
+                                             tr("'%1' has unsaved changes. Save them?").arg(q(doc_->design().name)),
+                                             QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    if (answer == QMessageBox::Save)
+        return save();
+    return answer == QMessageBox::Discard;
+}
+
+bool MainWindow::save()
+{
+    if (doc_->filePath().isEmpty() || doc_->filePath().startsWith(':'))
+        return saveAs();
+    QString error;
+    lastOwnSave_ = QDateTime::currentDateTimeUtc();
+    if (!doc_->saveAs(doc_->filePath(), &error)) {
+        QMessageBox::critical(this, tr("Cannot save"), tr("Saving %1 failed: %2").arg(doc_->filePath(), error));
+        return false;
+    }
+    autosaver_->discard();
+    status(tr("Saved %1").arg(doc_->filePath()));
+    return true;
+}
+
+bool MainWindow::saveAs()
+{
+    QString suggested = doc_->filePath();
+    if (suggested.isEmpty() || suggested.startsWith(':'))
+        suggested = QSettings().value("paths/lastDir").toString() + "/" + q(doc_->design().name) + ".cluster.json";
+    QString path = QFileDialog::getSaveFileName(this, tr("Save Design"), suggested, tr("Cluster designs (*.cluster.json)"));
+    if (path.isEmpty())
+        return false;
+    if (!path.endsWith(".json"))
+        path += ".cluster.json";
+    QString error;
+    lastOwnSave_ = QDateTime::currentDateTimeUtc();
+    if (!doc_->saveAs(path, &error)) {
+        QMessageBox::critical(this, tr("Cannot save"), tr("Saving %1 failed: %2").arg(path, error));
+        return false;
+    }
+    autosaver_->discard();
+    addRecent(path);
+    return true;
+}
+
+void MainWindow::revert()
+{
+    if (doc_->filePath().isEmpty() || !doc_->isModified())
+        return;
+    if (QMessageBox::question(this, tr("Revert"), tr("Discard your changes and reload %1?").arg(doc_->filePath())) ==
+        QMessageBox::Yes)
+        openFile(doc_->filePath());
+}
+
+void MainWindow::addRecent(const QString& path)
+{
+    QSettings s;
+    QStringList recent = s.value("recentFiles").toStringList();
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > kMaxRecent)
+        recent.removeLast();
+    s.setValue("recentFiles", recent);
+    updateRecentMenu();
+}
+
+void MainWindow::updateRecentMenu()
+{
+    recentMenu_->clear();
+    const QStringList recent = QSettings().value("recentFiles").toStringList();
+    for (const QString& path : recent)
+        connect(recentMenu_->addAction(QFileInfo(path).fileName() + "  (" + QFileInfo(path).absolutePath() + ")"),
+                &QAction::triggered, this, [this, path] {
+                    if (maybeSave())
+                        openFile(path);
+                });
+    recentMenu_->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    if (!maybeSave()) {
+        event->ignore();
         return;
     }
-    const Json m = computeMetrics(document_->design(), document_->catalog());
-    const Json& inv = m["inventory"];
-    auto count = [&inv](const char* key) { return QString::fromStdString(formatCount(inv[key].get<std::int64_t>())); };
-    QString html = tr("<h2>%1</h2>").arg(QString::fromStdString(document_->design().name).toHtmlEscaped());
-    html += "<table cellpadding='4'>";
-    const std::pair<QString, QString> rows[] = {
-        {tr("GPUs"), count("gpus") + " x " + QString::fromStdString(inv["gpu_name"].get<std::string>()).toHtmlEscaped()},
-        {tr("Nodes"), count("nodes")},
-        {tr("Racks"), count("racks")},
-        {tr("NICs"), count("nics")},
-        {tr("Switches"), QString::fromStdString(formatCount(inv["switches"]["total"].get<std::int64_t>()))},
-        {tr("Storage systems"), count("storage_systems")},
-        {tr("Cables"), QString::fromStdString(formatCount(inv["cables"]["total"].get<std::int64_t>()))},
-    };
-    for (const auto& [label, value] : rows)
-        html += "<tr><td><b>" + label + "</b></td><td>" + value + "</td></tr>";
-    html += "</table>";
-    summary_->setHtml(html);
+    QSettings s;
+    s.setValue("window/geometry", saveGeometry());
+    s.setValue("window/state", saveState());
+    autosaver_->discard();
+    event->accept();
 }
 
-void MainWindow::updateTitle()
+void MainWindow::offerRecovery()
 {
-    const QString path = document_->filePath();
-    setWindowTitle(path.isEmpty() ? tr("Cluster Studio")
-                                  : tr("%1 - Cluster Studio").arg(QFileInfo(path).fileName()));
+    const auto found = Autosaver::abandoned();
+    if (found.isEmpty())
+        return;
+    const RecoverableDesign& r = found.front();
+    QMessageBox box(QMessageBox::Question, tr("Recover unsaved work"),
+                    tr("Cluster Studio did not close normally. '%1' has unsaved changes autosaved at %2.")
+                        .arg(r.name, QLocale().toString(r.savedAt.toLocalTime(), QLocale::ShortFormat)),
+                    QMessageBox::NoButton, this);
+    box.setInformativeText(r.originalPath.isEmpty() ? tr("The design had not been saved yet.")
+                                                    : tr("Its file: %1").arg(r.originalPath));
+    auto* restore = box.addButton(tr("Restore"), QMessageBox::AcceptRole);
+    auto* discard = box.addButton(tr("Discard"), QMessageBox::DestructiveRole);
+    box.addButton(tr("Later"), QMessageBox::RejectRole);
+    box.exec();
+    if (box.clickedButton() == static_cast<QAbstractButton*>(restore)) {
+        QString error;
+        if (!Autosaver::restore(r, doc_, &error))
+            QMessageBox::warning(this, tr("Cannot recover"), error);
+        updateTitle();
+        QTimer::singleShot(0, view_, &DesignView::zoomToFit);
+    } else if (box.clickedButton() == static_cast<QAbstractButton*>(discard)) {
+        Autosaver::discardAbandoned(r);
+    }
+}
+
+void MainWindow::setAutosaveInterval()
+{
+    bool ok = false;
+    const int seconds = QInputDialog::getInt(this, tr("Autosave"), tr("Autosave every (seconds):"),
+                                             autosaver_->intervalSeconds(), 5, 3600, 5, &ok);
+    if (!ok)
+        return;
+    autosaver_->setIntervalSeconds(seconds);
+    QSettings().setValue("autosave/intervalSeconds", seconds);
+}
+
+void MainWindow::watchFile()
+{
+    if (!watcher_->files().isEmpty())
+        watcher_->removePaths(watcher_->files());
+    if (!doc_->filePath().isEmpty() && !doc_->filePath().startsWith(':'))
+        watcher_->addPath(doc_->filePath());
+}
+
+void MainWindow::fileChangedOnDisk(const QString& path)
+{
+    // Our own atomic save replaces the file: re-watch it and move on.
+    if (lastOwnSave_.isValid() && lastOwnSave_.msecsTo(QDateTime::currentDateTimeUtc()) < 2000) {
+        watchFile();
+        return;
+    }
+    watchFile();
+    if (path != doc_->filePath() || !QFile::exists(path))
+        return;
+    const QString question = doc_->isModified()
+                                 ? tr("%1 was changed by another program. Reload it and lose your unsaved changes?")
+                                 : tr("%1 was changed by another program. Reload it?");
+    if (QMessageBox::question(this, tr("File changed on disk"), question.arg(path)) == QMessageBox::Yes)
+        openFile(path);
+}
+
+// --- clipboard: a fragment of the design, as JSON, between windows.
+
+void MainWindow::copy()
+{
+    const Design& d = doc_->design();
+    std::set<std::string> ids;
+    for (const QString& id : scene_->selectedComponentIds())
+        ids.insert(id.toStdString());
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (const auto& c : d.components)
+            if (ids.count(c.parent) && ids.insert(c.id).second)
+                grew = true;
+    }
+    Fragment f;
+    for (const auto& c : d.components)
+        if (ids.count(c.id))
+            f.components.push_back(c);
+    for (const auto& l : d.links)
+        if (ids.count(l.from) || ids.count(l.to))
+            f.links.push_back(l);
+    if (f.components.empty())
+        return;
+    auto* mime = new QMimeData;
+    const QByteArray json = QByteArray::fromStdString(fragmentToJson(f).dump(2));
+    mime->setData(kFragmentMimeType, json);
+    mime->setText(QString::fromUtf8(json));
+    QApplication::clipboard()->setMimeData(mime);
+    status(tr("Copied %1 item(s)").arg(f.components.size()));
+}
+
+void MainWindow::cut()
+{
+    copy();
+    scene_->removeSelection();
+}
+
+void MainWindow::paste()
+{
+    const QMimeData* mime = QApplication::clipboard()->mimeData();
+    const QByteArray bytes = mime && mime->hasFormat(kFragmentMimeType) ? mime->data(kFragmentMimeType)
+                                                                       : (mime ? mime->text().toUtf8() : QByteArray());
+    const Json doc = Json::parse(bytes.constData(), bytes.constData() + bytes.size(), nullptr, false);
+    const FragmentLoad loaded = readFragmentJson(doc);
+    if (!loaded.fragment) {
+        status(tr("The clipboard holds no Cluster Studio items"));
+        return;
+    }
+    pasteFragment(*loaded.fragment, tr("Paste"));
+}
+
+void MainWindow::duplicate()
+{
+    const Design& d = doc_->design();
+    std::set<std::string> ids;
+    for (const QString& id : scene_->selectedComponentIds())
+        ids.insert(id.toStdString());
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (const auto& c : d.components)
+            if (ids.count(c.parent) && ids.insert(c.id).second)
+                grew = true;
+    }
+    Fragment f;
+    for (const auto& c : d.components)
+        if (ids.count(c.id))
+            f.components.push_back(c);
+    for (const auto& l : d.links)
+        if (ids.count(l.from) || ids.count(l.to))
+            f.links.push_back(l);
+    if (!f.components.empty())
+        pasteFragment(f, tr("Duplicate"));
+}
+
+void MainWindow::pasteFragment(const Fragment& fragment, const QString& undoText)
+{
+    const Design& d = doc_->design();
+    std::set<std::string> inFragment, taken;
+    for (const auto& c : fragment.components)
+        inFragment.insert(c.id);
+    for (const auto& c : d.components)
+        taken.insert(c.id);
+    // New ids, unique in the design and among themselves.
+    std::map<std::string, std::string> idMap;
+    for (const auto& c : fragment.components) {
+        std::string id = c.id;
+        for (int n = 2; taken.count(id); ++n)
+            id = c.id + "-" + std::to_string(n);
+        taken.insert(id);
+        idMap[c.id] = id;
+    }
+    // Roots go into the selected container when one is selected, else
+    // where they came from if that exists here, else the top level.
+    std::string target;
+    const QStringList selected = scene_->selectedComponentIds();
+    if (selected.size() == 1) {
+        ComponentItem* item = scene_->itemFor(selected.front());
+        if (item && item->isContainer() && !inFragment.count(selected.front().toStdString()))
+            target = selected.front().toStdString();
+    }
+    std::vector<Component> add;
+    QStringList roots;
+    for (Component c : fragment.components) {
+        const bool root = !inFragment.count(c.parent);
+        c.id = idMap[c.id];
+        if (root) {
+            if (!target.empty())
+                c.parent = target;
+            else if (doc_->componentIndex(c.parent) < 0)
+                c.parent.clear();
+            c.position.x += 20;
+            c.position.y += 20;
+            roots << q(c.id);
+        } else {
+            c.parent = idMap[c.parent];
+        }
+        add.push_back(c);
+    }
+    std::vector<Link> links;
+    std::set<std::string> linkIds;
+    for (const auto& l : d.links)
+        linkIds.insert(l.id);
+    for (Link l : fragment.links) {
+        for (std::string* end : {&l.from, &l.to})
+            if (idMap.count(*end))
+                *end = idMap[*end];
+        if (doc_->componentIndex(l.from) < 0 && !taken.count(l.from))
+            continue;
+        if (doc_->componentIndex(l.to) < 0 && !taken.count(l.to))
+            continue;
+        std::string id = l.id;
+        for (int n = 2; linkIds.count(id); ++n)
+            id = l.id + "-" + std::to_string(n);
+        linkIds.insert(id);
+        l.id = id;
+        links.push_back(l);
+    }
+    Design proposed = d;
+    proposed.components.insert(proposed.components.end(), add.begin(), add.end());
+    proposed.links.insert(proposed.links.end(), links.begin(), links.end());
+    if (const QString why = refusalFor(*doc_, proposed); !why.isEmpty()) {
+        status(tr("Cannot paste: %1").arg(why));
+        return;
+    }
+    doc_->undoStack()->push(new AddItemsCommand(doc_, add, links, undoText));
+    scene_->selectComponents(roots);
+}
+
+void MainWindow::find()
+{
+    bool ok = false;
+    const QString text = QInputDialog::getText(this, tr("Find"), tr("Find an item by name, id or part:"),
+                                               QLineEdit::Normal, QString(), &ok);
+    if (!ok || text.isEmpty())
+        return;
+    QStringList hits;
+    for (const auto& c : doc_->design().components) {
+        const QString hay = q(c.name + " " + c.id + " " + c.part).toLower();
+        if (hay.contains(text.toLower()))
+            hits << q(c.id);
+    }
+    if (hits.isEmpty()) {
+        status(tr("Nothing matches '%1'").arg(text));
+        return;
+    }
+    scene_->selectComponents(hits);
+    if (ComponentItem* item = scene_->visibleItemFor(hits.front()))
+        view_->centerOn(item);
+    status(tr("%1 item(s) match '%2'").arg(hits.size()).arg(text));
+}
+
+void MainWindow::align(int how)
+{
+    std::vector<ComponentItem*> items;
+    for (const QString& id : scene_->selectedComponentIds())
+        if (ComponentItem* item = scene_->itemFor(id))
+            items.push_back(item);
+    if (items.size() < 2) {
+        status(tr("Select two or more items to align"));
+        return;
+    }
+    const QGraphicsItem* parent = items.front()->parentItem();
+    for (auto* i : items)
+        if (i->parentItem() != parent) {
+            status(tr("Align works on items in the same container"));
+            return;
+        }
+    double ref = how % 2 == 0 ? 1e18 : -1e18;
+    for (auto* i : items) {
+        const QRectF r(i->pos(), i->frameRect().size());
+        const double v = how == 0 ? r.left() : how == 1 ? r.right() : how == 2 ? r.top() : how == 3 ? r.bottom()
+                                             : how == 4 ? r.center().y() : r.center().x();
+        ref = (how == 0 || how == 2) ? std::min(ref, v) : (how == 1 || how == 3) ? std::max(ref, v) : ref;
+        if (how >= 4 && ref == -1e18)
+            ref = v;  // centres align on the first item
+    }
+    std::vector<Component> changed;
+    for (auto* i : items) {
+        Component c = *i->component();
+        const QSizeF s = i->frameRect().size();
+        switch (how) {
+        case 0: c.position.x = ref; break;
+        case 1: c.position.x = ref - s.width(); break;
+        case 2: c.position.y = ref; break;
+        case 3: c.position.y = ref - s.height(); break;
+        case 4: c.position.y = ref - s.height() / 2; break;
+        case 5: c.position.x = ref - s.width() / 2; break;
+        }
+        changed.push_back(c);
+    }
+    doc_->undoStack()->push(new ChangeComponentsCommand(doc_, changed, tr("Align")));
+}
+
+void MainWindow::generateFabric()
+{
+    std::string scope;
+    const QStringList selected = scene_->selectedComponentIds();
+    if (selected.size() == 1)
+        if (ComponentItem* item = scene_->itemFor(selected.front()); item && item->kind() == PartKind::Group)
+            scope = selected.front().toStdString();
+    FabricDialog dialog(*doc_, scope, this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    FabricPlan plan = dialog.plan();
+    // Beside the scope's contents, to the right.
+    double right = 0;
+    for (const auto& c : doc_->design().components)
+        if (c.parent == plan.fabric.parent)
+            if (ComponentItem* item = scene_->itemFor(q(c.id)))
+                right = std::max(right, item->pos().x() + item->frameRect().width());
+    plan.fabric.position = {right + 40, scope.empty() ? 0.0 : ComponentItem::kHeader + 10};
+    doc_->undoStack()->push(new AddItemsCommand(doc_, {plan.fabric}, plan.links, tr("Generate fabric")));
+    status(tr("Fabric: %1 leaf, %2 spine, %3 core switches")
+               .arg(plan.sizing.leaf)
+               .arg(plan.sizing.spine)
+               .arg(plan.sizing.core));
 }
 
 }  // namespace studio

@@ -1,26 +1,88 @@
 #pragma once
+#include <QDateTime>
 #include <QMainWindow>
 
-class QTextBrowser;
+class QAction;
+class QFileSystemWatcher;
+class QLabel;
+class QMenu;
 
 namespace studio {
 
+class AnalysisService;
+class Autosaver;
 class DesignDocument;
+class DesignScene;
+class DesignView;
+class Inspector;
+class Minimap;
+class PartPalette;
+class WarningsPanel;
+struct Fragment;
 
-// The studio's window. For now it shows the open design's inventory; the
-// canvas, docks and live panels arrive with their issues.
+// The studio's window: the canvas in the middle; the parts palette and the
+// overview on the left; the inspector and undo history on the right; the
+// warnings and the analysis area below. Layout, geometry, theme and recent
+// files persist in QSettings.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
     bool openFile(const QString& path);
+    bool openPreset(const QString& resourcePath);
+    void newDesign();
+    // Restores a design an earlier session autosaved before it died, after asking.
+    void offerRecovery();
+    DesignDocument* document() const { return doc_; }
+    DesignScene* scene() const { return scene_; }
+    DesignView* view() const { return view_; }
+    Autosaver* autosaver() const { return autosaver_; }
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
 
 private:
-    void refresh();
+    void createActions();
+    void createDocks();
     void updateTitle();
+    void updateRecentMenu();
+    void addRecent(const QString& path);
+    void showProblems(const QString& title, const QString& path, const std::vector<struct Problem>& problems);
+    bool maybeSave();
+    bool save();
+    bool saveAs();
+    void revert();
+    void copy();
+    void paste();
+    void duplicate();
+    void cut();
+    void find();
+    void align(int how);
+    void generateFabric();
+    void setAutosaveInterval();
+    void watchFile();
+    void fileChangedOnDisk(const QString& path);
+    void pasteFragment(const Fragment& fragment, const QString& undoText);
+    void refreshSummary();
+    void status(const QString& text);
 
-    DesignDocument* document_;
-    QTextBrowser* summary_;
+    DesignDocument* doc_;
+    AnalysisService* analysis_;
+    DesignScene* scene_;
+    DesignView* view_;
+    Minimap* minimap_;
+    PartPalette* palette_;
+    Inspector* inspector_;
+    WarningsPanel* warnings_;
+    Autosaver* autosaver_;
+    QFileSystemWatcher* watcher_;
+    QDateTime lastOwnSave_;
+    QLabel* summary_;
+    QLabel* zoomLabel_;
+    QMenu* recentMenu_ = nullptr;
+    QAction *undo_ = nullptr, *redo_ = nullptr, *snap_ = nullptr, *dark_ = nullptr;
 };
 
 }  // namespace studio

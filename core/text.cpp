@@ -36,6 +36,24 @@ std::string formatValue(double v, int significant)
     return buf;
 }
 
+std::string formatReadable(double v, int significant)
+{
+    if (!std::isfinite(v))
+        return formatValue(v);
+    const double mag = std::fabs(v);
+    if (mag >= std::pow(10.0, significant - 1) || mag == 0)
+        return formatCount(static_cast<std::int64_t>(std::llround(v)));
+    const int decimals = std::max(0, significant - 1 - int(std::floor(std::log10(mag))));
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", std::min(decimals, 12), v);
+    return buf;
+}
+
+std::string formatPowerKw(double kw)
+{
+    return std::fabs(kw) >= 1000 ? formatReadable(kw / 1000) + " MW" : formatReadable(kw) + " kW";
+}
+
 std::string inQuotes(std::string_view s)
 {
     return "'" + std::string(s) + "'";

@@ -285,6 +285,7 @@ void printUsage()
     std::string s = "usage: cluster-studio [FILE]            open the studio (on FILE)\n";
     for (const auto& v : verbs())
         s += std::string("       cluster-studio ") + v.synopsis + "\n";
+    s += "       cluster-studio screenshot FILE -o OUT.png [--size WxH]\n";
     s += "\nExit codes: 0 success, 1 invalid input, 2 usage error. "
          "Run 'cluster-studio VERB --help' for a verb's options.\n";
     out(s);

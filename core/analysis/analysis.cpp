@@ -31,6 +31,19 @@ Analysis analyzeDesign(const Design& design, const Catalog& catalog)
     a.utilization = buildUtilization(a.step, a.reliability, usedPeakPflops);
     a.roofline = buildRoofline(a.hardware, a.hierarchy, a.step, a.workload.params, a.workload.tp);
     a.trainingRunMwh = a.power.facilityKw * a.reliability.wallDays * 24 / 1000;
+    a.totals.resize(index.size());
+    for (std::size_t i = 0; i < index.size(); ++i) {
+        a.totals[i].kw = a.power.componentKw[i];
+        // Walk up from each GPU, NIC and node, crediting every ancestor.
+        const PartKind k = index.kind(i);
+        if (k != PartKind::Accelerator && k != PartKind::Nic && k != PartKind::Node)
+            continue;
+        for (std::optional<std::size_t> at = i; at; at = index.parent(*at)) {
+            const std::int64_t per = index.instances(i) / std::max<std::int64_t>(1, index.instances(*at));
+            auto& t = a.totals[*at];
+            (k == PartKind::Accelerator ? t.gpus : k == PartKind::Nic ? t.nics : t.nodes) += per;
+        }
+    }
     return a;
 }
 

@@ -18,6 +18,12 @@
 
 namespace studio {
 
+// What one instance of a component holds, for the canvas's badges.
+struct ComponentTotals {
+    std::int64_t gpus = 0, nics = 0, nodes = 0;
+    double kw = 0;
+};
+
 struct Analysis {
     Inventory inventory;
     HardwareProfile hardware;
@@ -32,6 +38,7 @@ struct Analysis {
     Roofline roofline;
     double clusterPeakPflops = 0;   // at the training precision
     double trainingRunMwh = 0;      // facility energy over the run's wall time
+    std::vector<ComponentTotals> totals;  // per component, in design order
     std::vector<Problem> warnings;  // inventory first, then each analysis's
 };
 

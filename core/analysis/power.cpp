@@ -69,6 +69,9 @@ Power modelPower(const DesignIndex& index, const Inventory& inv, const Facility&
     for (std::size_t i = 0; i < n; ++i)
         if (!index.parent(i))
             total(i);
+    pw.componentKw.resize(n);
+    for (std::size_t i = 0; i < n; ++i)
+        pw.componentKw[i] = subtree[i] / 1000;
     // Categories: a component's own draw in its category, counted once.
     for (std::size_t i = 0; i < n; ++i) {
         const double w = own[i] * double(index.instances(i)) / 1000;

@@ -32,6 +32,7 @@ struct Power {
     double maxRackKw = 0;
     std::int64_t racksOverLimit = 0;
     double energyMwhPerYear = 0, costUsdPerYear = 0, co2TonnesPerYear = 0;
+    std::vector<double> componentKw;  // per component: one instance with everything inside it
     Explanation explainIt, explainFacility, explainEnergy;
 };
 

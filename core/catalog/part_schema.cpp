@@ -237,6 +237,16 @@ bool canBeTopLevel(PartKind kind)
     return kind != PartKind::Accelerator && kind != PartKind::Nic && kind != PartKind::Link;
 }
 
+std::string topLevelRefusal(PartKind kind)
+{
+    if (canBeTopLevel(kind))
+        return {};
+    if (kind == PartKind::Link)
+        return "a link type is not placed on its own: it is the cable of a link between two items";
+    return std::string(partKindLabel(kind)) + " must be placed inside " +
+           (kind == PartKind::Nic ? "a node" : "a node or an NVLink domain");
+}
+
 std::string nestingRefusal(PartKind parent, std::string_view parentRole, PartKind child, std::string_view childRole)
 {
     if (parent == PartKind::Rack && child == PartKind::Group && childRole != "nvlink_domain")

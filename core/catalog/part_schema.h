@@ -57,6 +57,8 @@ const SettingSpec* findSettingSpec(PartKind kind, std::string_view key);
 // nodes; a rack holds nodes and, for rack-scale systems, an NVLink domain.
 bool canContain(PartKind parent, std::string_view parentRole, PartKind child, std::string_view childRole);
 bool canBeTopLevel(PartKind kind);
+// Why a part may not stand at the top level ("" when it may).
+std::string topLevelRefusal(PartKind kind);
 // Why a drop or a file's nesting is refused, e.g. "a rack cannot be placed
 // inside an accelerator: an accelerator holds nothing".
 std::string nestingRefusal(PartKind parent, std::string_view parentRole, PartKind child, std::string_view childRole);

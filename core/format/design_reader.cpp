@@ -266,6 +266,36 @@ DesignLoad readDesignJson(Json doc, const Catalog& base)
     return out;
 }
 
+FragmentLoad readFragmentJson(const Json& doc)
+{
+    FragmentLoad out;
+    DesignJsonReader dr(out.problems);
+    JsonReader& r = dr.reader();
+    if (!r.isObject(doc, ""))
+        return out;
+    if (auto format = r.string(doc, "", "format", true); format && *format != kFragmentFormat)
+        r.error("/format", "must be " + inQuotes(kFragmentFormat) + ", got " + inQuotes(*format));
+    Fragment f;
+    for (const char* key : {"components", "links"}) {
+        const auto it = doc.find(key);
+        const std::string ptr = pointerAppend("", key);
+        if (it == doc.end() || !r.isArray(*it, ptr))
+            continue;
+        for (std::size_t i = 0; i < it->size(); ++i) {
+            const std::string p = pointerAppend(ptr, i);
+            if (!r.isObject((*it)[i], p))
+                continue;
+            if (std::string_view(key) == "components")
+                dr.readComponent((*it)[i], p, f.components.emplace_back());
+            else
+                dr.readLink((*it)[i], p, f.links.emplace_back());
+        }
+    }
+    if (!r.failed())
+        out.fragment = std::move(f);
+    return out;
+}
+
 DesignLoad readDesignText(std::string_view text, const Catalog& base)
 {
     ParsedJson parsed = parseJsonText(text);

@@ -28,6 +28,20 @@ DesignLoad readDesignJson(Json doc, const Catalog& base);
 
 // Reads a file and applies "--set" edits (pointer, value) to the parsed
 // document before it is read, so an edit is checked like the file itself.
+// A fragment: components and links without a design around them, as the
+// studio copies them to the clipboard. Ids and parents are as copied; the
+// paste decides what they become.
+inline constexpr std::string_view kFragmentFormat = "cluster-studio.fragment";
+struct Fragment {
+    std::vector<Component> components;
+    std::vector<Link> links;
+};
+struct FragmentLoad {
+    std::optional<Fragment> fragment;
+    std::vector<Problem> problems;
+};
+FragmentLoad readFragmentJson(const Json& doc);
+
 struct PointerEdit {
     std::string pointer;
     Json value;

@@ -92,6 +92,36 @@ void checkProps(JsonReader& r, const Component& c, const Part& part, std::size_t
 void checkWorkload(JsonReader& r, const Workload& w)
 {
     const auto& m = w.model;
+    // Designs built in memory (the studio's edits) come here without the
+    // reader's range checks: the divisions below need these.
+    const struct { const char* ptr; std::int64_t value, min; } ranges[] = {
+        {"/workload/model/layers", m.layers, 1},
+        {"/workload/model/hidden", m.hidden, 1},
+        {"/workload/model/heads", m.heads, 1},
+        {"/workload/model/kv_heads", m.kv_heads.value_or(1), 1},
+        {"/workload/model/vocab", m.vocab, 1},
+        {"/workload/model/seq_len", m.seq_len, 1},
+        {"/workload/training/global_batch", w.training.global_batch, 1},
+        {"/workload/training/micro_batch", w.training.micro_batch.value_or(1), 1},
+        {"/workload/parallelism/tp", w.parallelism.tp.value_or(1), 1},
+        {"/workload/parallelism/pp", w.parallelism.pp.value_or(1), 1},
+        {"/workload/parallelism/cp", w.parallelism.cp.value_or(1), 1},
+        {"/workload/parallelism/ep", w.parallelism.ep.value_or(1), 1},
+        {"/workload/parallelism/interleave", w.parallelism.interleave.value_or(1), 1},
+        {"/workload/parallelism/dp", w.parallelism.dp.value_or(0), 0},
+    };
+    bool inRange = true;
+    for (const auto& x : ranges)
+        if (x.value < x.min) {
+            r.error(x.ptr, "must be at least " + formatCount(x.min) + ", got " + formatCount(x.value));
+            inRange = false;
+        }
+    if (!(w.training.tokens > 0)) {
+        r.error("/workload/training/tokens", "must be greater than 0");
+        inRange = false;
+    }
+    if (!inRange)
+        return;
     if (m.hidden % m.heads != 0)
         r.error("/workload/model/heads", formatCount(m.heads) + " heads do not divide hidden size " +
                                              formatCount(m.hidden));
@@ -164,9 +194,7 @@ std::vector<Problem> validateDesign(const Design& d, const Catalog& catalog)
             continue;
         if (c.parent.empty()) {
             if (!canBeTopLevel(parts[i]->kind))
-                r.error(componentPtr(i, "parent"),
-                        std::string(partKindLabel(parts[i]->kind)) + " must be placed inside " +
-                            (parts[i]->kind == PartKind::Nic ? "a node" : "a node or an NVLink domain"));
+                r.error(componentPtr(i, "parent"), topLevelRefusal(parts[i]->kind));
             continue;
         }
         const auto p = byId.find(c.parent);

@@ -207,6 +207,20 @@ Json designToJson(const Design& d)
     return j;
 }
 
+Json fragmentToJson(const Fragment& f)
+{
+    Json j = Json::object();
+    j["format"] = kFragmentFormat;
+    Json components = Json::array(), links = Json::array();
+    for (const auto& c : f.components)
+        components.push_back(componentJson(c));
+    for (const auto& l : f.links)
+        links.push_back(linkJson(l));
+    j["components"] = std::move(components);
+    j["links"] = std::move(links);
+    return j;
+}
+
 std::string writeDesignText(const Design& design)
 {
     return designToJson(design).dump(2, ' ', false, Json::error_handler_t::replace) + "\n";

@@ -9,6 +9,8 @@
 namespace studio {
 
 Json designToJson(const Design& design);
+struct Fragment;
+Json fragmentToJson(const Fragment& fragment);
 std::string writeDesignText(const Design& design);  // 2-space indent, trailing newline
 
 }  // namespace studio

@@ -7,9 +7,29 @@
 
 namespace studio {
 
+namespace {
+QString q(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+}  // namespace
+
 DesignDocument::DesignDocument(QObject* parent)
     : QObject(parent), catalog_(std::make_shared<Catalog>(Catalog::builtin()))
 {
+}
+
+void DesignDocument::reset(Design design, std::shared_ptr<const Catalog> catalog, const QString& filePath)
+{
+    design_ = std::move(design);
+    catalog_ = std::move(catalog);
+    undoStack_.clear();
+    const bool pathChanged = filePath_ != filePath;
+    filePath_ = filePath;
+    emit designReset();
+    emit changed();
+    if (pathChanged)
+        emit filePathChanged(filePath_);
 }
 
 bool DesignDocument::load(const QString& path, const Catalog& base, std::vector<Problem>* problems)
@@ -19,12 +39,7 @@ bool DesignDocument::load(const QString& path, const Catalog& base, std::vector<
         *problems = loaded.problems;
     if (!loaded.ok())
         return false;
-    design_ = std::move(*loaded.design);
-    catalog_ = std::move(loaded.catalog);
-    filePath_ = path;
-    undoStack_.clear();
-    emit reset();
-    emit filePathChanged(filePath_);
+    reset(std::move(*loaded.design), std::move(loaded.catalog), path);
     return true;
 }
 
@@ -49,6 +64,119 @@ bool DesignDocument::saveAs(const QString& path, QString* error)
         emit filePathChanged(filePath_);
     }
     return true;
+}
+
+int DesignDocument::componentIndex(const std::string& id) const
+{
+    for (std::size_t i = 0; i < design_.components.size(); ++i)
+        if (design_.components[i].id == id)
+            return int(i);
+    return -1;
+}
+
+int DesignDocument::linkIndex(const std::string& id) const
+{
+    for (std::size_t i = 0; i < design_.links.size(); ++i)
+        if (design_.links[i].id == id)
+            return int(i);
+    return -1;
+}
+
+std::string DesignDocument::uniqueComponentId(const std::string& prefix) const
+{
+    if (componentIndex(prefix) < 0 && !prefix.empty())
+        return prefix;
+    for (int n = 2;; ++n) {
+        const std::string id = prefix + "-" + std::to_string(n);
+        if (componentIndex(id) < 0)
+            return id;
+    }
+}
+
+std::string DesignDocument::uniqueLinkId(const std::string& prefix) const
+{
+    if (linkIndex(prefix) < 0 && !prefix.empty())
+        return prefix;
+    for (int n = 2;; ++n) {
+        const std::string id = prefix + "-" + std::to_string(n);
+        if (linkIndex(id) < 0)
+            return id;
+    }
+}
+
+void DesignDocument::insertComponent(int index, const Component& c)
+{
+    design_.components.insert(design_.components.begin() + index, c);
+    emit componentAdded(q(c.id));
+    emit changed();
+}
+
+Component DesignDocument::takeComponent(int index)
+{
+    Component c = design_.components[std::size_t(index)];
+    design_.components.erase(design_.components.begin() + index);
+    emit componentRemoved(q(c.id));
+    emit changed();
+    return c;
+}
+
+void DesignDocument::replaceComponent(int index, const Component& c)
+{
+    design_.components[std::size_t(index)] = c;
+    emit componentChanged(q(c.id));
+    emit changed();
+}
+
+void DesignDocument::insertLink(int index, const Link& l)
+{
+    design_.links.insert(design_.links.begin() + index, l);
+    emit linkAdded(q(l.id));
+    emit changed();
+}
+
+Link DesignDocument::takeLink(int index)
+{
+    Link l = design_.links[std::size_t(index)];
+    design_.links.erase(design_.links.begin() + index);
+    emit linkRemoved(q(l.id));
+    emit changed();
+    return l;
+}
+
+void DesignDocument::replaceLink(int index, const Link& l)
+{
+    design_.links[std::size_t(index)] = l;
+    emit linkChanged(q(l.id));
+    emit changed();
+}
+
+void DesignDocument::replaceWorkload(const Workload& w)
+{
+    design_.workload = w;
+    emit settingsChanged();
+    emit changed();
+}
+
+void DesignDocument::replaceFacility(const Facility& f)
+{
+    design_.facility = f;
+    emit settingsChanged();
+    emit changed();
+}
+
+void DesignDocument::replaceOperations(const Operations& o)
+{
+    design_.operations = o;
+    emit settingsChanged();
+    emit changed();
+}
+
+void DesignDocument::replaceInfo(const std::string& name, const std::string& description)
+{
+    design_.name = name;
+    design_.description = description;
+    emit settingsChanged();
+    emit changed();
 }
 
 }  // namespace studio

@@ -1,12 +1,14 @@
 #pragma once
 // The open design: owns the core Design, the catalog it resolves against,
-// its file path and its undo stack. Views read it; edits will arrive as
-// QUndoCommands on undoStack() (the Tiled pattern). Saving is atomic.
+// its file path and its undo stack. Only undo commands (commands.h) call the
+// mutators; each mutator announces what changed, and views resync from the
+// signals (the Tiled pattern). The scene is never the document.
 #include <QObject>
 #include <QString>
 #include <QUndoStack>
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "core/catalog/catalog.h"
@@ -20,6 +22,8 @@ class DesignDocument : public QObject {
 public:
     explicit DesignDocument(QObject* parent = nullptr);
 
+    // Replaces everything (load, new, revert, recovery); clears undo.
+    void reset(Design design, std::shared_ptr<const Catalog> catalog, const QString& filePath);
     // Reads `path`; on failure the document is unchanged and `problems`
     // says why (each with its JSON pointer).
     bool load(const QString& path, const Catalog& base, std::vector<Problem>* problems);
@@ -29,12 +33,40 @@ public:
 
     const Design& design() const { return design_; }
     const Catalog& catalog() const { return *catalog_; }
+    std::shared_ptr<const Catalog> catalogPtr() const { return catalog_; }
     QString filePath() const { return filePath_; }
     QUndoStack* undoStack() { return &undoStack_; }
     bool isModified() const { return !undoStack_.isClean(); }
 
+    // Lookups by id; -1 when absent.
+    int componentIndex(const std::string& id) const;
+    int linkIndex(const std::string& id) const;
+    // A fresh id with this prefix ("rack", "rack-2", ...).
+    std::string uniqueComponentId(const std::string& prefix) const;
+    std::string uniqueLinkId(const std::string& prefix) const;
+
+    // --- mutators: for undo commands only.
+    void insertComponent(int index, const Component& c);
+    Component takeComponent(int index);
+    void replaceComponent(int index, const Component& c);
+    void insertLink(int index, const Link& l);
+    Link takeLink(int index);
+    void replaceLink(int index, const Link& l);
+    void replaceWorkload(const Workload& w);
+    void replaceFacility(const Facility& f);
+    void replaceOperations(const Operations& o);
+    void replaceInfo(const std::string& name, const std::string& description);
+
 signals:
-    void reset();  // the whole design was replaced (load)
+    void designReset();
+    void componentAdded(const QString& id);
+    void componentRemoved(const QString& id);
+    void componentChanged(const QString& id);
+    void linkAdded(const QString& id);
+    void linkRemoved(const QString& id);
+    void linkChanged(const QString& id);
+    void settingsChanged();   // workload, facility, operations, name
+    void changed();           // after any of the above: analyses recompute
     void filePathChanged(const QString& path);
 
 private:

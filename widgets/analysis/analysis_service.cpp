@@ -1,0 +1,66 @@
+#include "widgets/analysis/analysis_service.h"
+
+#include "core/format/design_validator.h"
+#include "widgets/document/design_document.h"
+
+namespace studio {
+
+AnalysisService::AnalysisService(DesignDocument* document, QObject* parent) : QObject(parent), doc_(document)
+{
+    timer_.setSingleShot(true);
+    timer_.setInterval(0);
+    connect(&timer_, &QTimer::timeout, this, &AnalysisService::recomputeNow);
+    connect(doc_, &DesignDocument::changed, &timer_, qOverload<>(&QTimer::start));
+    recomputeNow();
+}
+
+void AnalysisService::recomputeNow()
+{
+    timer_.stop();
+    const Design& d = doc_->design();
+    problems_ = validateDesign(d, doc_->catalog());
+    componentIndex_.clear();
+    for (std::size_t i = 0; i < d.components.size(); ++i)
+        componentIndex_.insert(QString::fromStdString(d.components[i].id), int(i));
+    if (hasErrors(problems_)) {
+        analysis_.reset();
+    } else {
+        analysis_ = analyzeDesign(d, doc_->catalog());
+        problems_.insert(problems_.end(), analysis_->warnings.begin(), analysis_->warnings.end());
+    }
+    emit updated();
+}
+
+QString AnalysisService::componentOf(const Problem& p) const
+{
+    static const std::string prefix = "/components/";
+    if (p.pointer.rfind(prefix, 0) != 0)
+        return {};
+    const std::size_t end = p.pointer.find('/', prefix.size());
+    const std::string number = p.pointer.substr(prefix.size(), end == std::string::npos ? end : end - prefix.size());
+    bool ok = false;
+    const int index = QString::fromStdString(number).toInt(&ok);
+    const auto& comps = doc_->design().components;
+    if (!ok || index < 0 || index >= int(comps.size()))
+        return {};
+    return QString::fromStdString(comps[std::size_t(index)].id);
+}
+
+QList<const Problem*> AnalysisService::problemsFor(const QString& componentId) const
+{
+    QList<const Problem*> out;
+    for (const auto& p : problems_)
+        if (componentOf(p) == componentId)
+            out << &p;
+    return out;
+}
+
+const ComponentTotals* AnalysisService::totalsFor(const QString& componentId) const
+{
+    const auto it = componentIndex_.find(componentId);
+    if (!analysis_ || it == componentIndex_.end() || *it >= int(analysis_->totals.size()))
+        return nullptr;
+    return &analysis_->totals[std::size_t(*it)];
+}
+
+}  // namespace studio

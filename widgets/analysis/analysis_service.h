@@ -1,0 +1,49 @@
+#pragma once
+// Recomputes the design's analyses after edits: a burst of edits (a drag,
+// typing) triggers one recompute when control returns to the event loop,
+// not one per change. Holds the validation problems and analysis warnings
+// that the canvas marks on items and the warnings dock lists.
+#include <QHash>
+#include <QObject>
+#include <QTimer>
+
+#include <optional>
+#include <vector>
+
+#include "core/analysis/analysis.h"
+#include "core/problem.h"
+
+namespace studio {
+
+class DesignDocument;
+
+class AnalysisService : public QObject {
+    Q_OBJECT
+public:
+    explicit AnalysisService(DesignDocument* document, QObject* parent = nullptr);
+
+    // The last analysis of a valid design (nullptr while the design has
+    // validation errors).
+    const Analysis* analysis() const { return analysis_ ? &*analysis_ : nullptr; }
+    // Validation problems, then analysis warnings.
+    const std::vector<Problem>& problems() const { return problems_; }
+    // Problems that point at a component ("/components/N/...").
+    QList<const Problem*> problemsFor(const QString& componentId) const;
+    const ComponentTotals* totalsFor(const QString& componentId) const;
+    // The component a problem's pointer names, or "".
+    QString componentOf(const Problem& p) const;
+
+    void recomputeNow();
+
+signals:
+    void updated();
+
+private:
+    DesignDocument* doc_;
+    QTimer timer_;
+    std::optional<Analysis> analysis_;
+    std::vector<Problem> problems_;
+    QHash<QString, int> componentIndex_;
+};
+
+}  // namespace studio

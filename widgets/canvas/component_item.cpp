@@ -1,0 +1,393 @@
+#include "widgets/canvas/component_item.h"
+
+#include <QApplication>
+#include <QGraphicsSceneMouseEvent>
+#include <QPainter>
+#include <QStyleOptionGraphicsItem>
+
+#include <cmath>
+
+#include "core/catalog/catalog.h"
+#include "core/design/design.h"
+#include "core/text.h"
+#include "widgets/analysis/analysis_service.h"
+#include "widgets/canvas/design_scene.h"
+#include "widgets/document/design_document.h"
+#include "widgets/style/theme.h"
+
+namespace studio {
+namespace {
+
+QString elided(const QFontMetricsF& fm, const QString& text, double width)
+{
+    return fm.elidedText(text, Qt::ElideRight, width);
+}
+
+}  // namespace
+
+ComponentItem::ComponentItem(DesignScene* scene, const QString& id) : scene_(scene), id_(id)
+{
+    setFlags(ItemIsSelectable | ItemIsMovable | ItemSendsGeometryChanges);
+    setAcceptHoverEvents(true);
+    size_ = naturalSize();
+}
+
+const Component* ComponentItem::component() const
+{
+    const int i = scene_->document()->componentIndex(id_.toStdString());
+    return i < 0 ? nullptr : &scene_->document()->design().components[std::size_t(i)];
+}
+
+const Part* ComponentItem::part() const
+{
+    const Component* c = component();
+    return c ? scene_->document()->catalog().find(c->part) : nullptr;
+}
+
+PartKind ComponentItem::kind() const
+{
+    const Part* p = part();
+    return p ? p->kind : PartKind::Group;
+}
+
+bool ComponentItem::isContainer() const
+{
+    const PartKind k = kind();
+    return k == PartKind::Node || k == PartKind::Rack || k == PartKind::Group;
+}
+
+bool ComponentItem::isCollapsed() const
+{
+    const Component* c = component();
+    return c && c->collapsed;
+}
+
+QSizeF ComponentItem::naturalSize() const
+{
+    if (kind() == PartKind::Fabric)
+        return {kFabricW, kFabricH};
+    if (!isContainer())
+        return {kTileW, kTileH};
+    if (isCollapsed())
+        return {260, kHeader + 26};
+    return {260, kHeader + 60};
+}
+
+void ComponentItem::syncFromDocument()
+{
+    const Component* c = component();
+    if (!c)
+        return;
+    setPos(c->position.x, c->position.y);
+    for (QGraphicsItem* child : childItems())
+        child->setVisible(!c->collapsed);
+    setToolTip(QString());
+    relayout();
+    update();
+}
+
+void ComponentItem::relayout()
+{
+    QSizeF size = naturalSize();
+    if (const Component* c = component(); c && c->size)
+        size = size.expandedTo(QSizeF(c->size->w, c->size->h));
+    if (isContainer() && !isCollapsed()) {
+        QRectF children;
+        for (QGraphicsItem* child : childItems())
+            if (child->type() == Type)
+                children |= QRectF(child->pos(), static_cast<ComponentItem*>(child)->frameRect().size());
+        if (!children.isNull())
+            size = size.expandedTo(QSizeF(children.right() + kPad, children.bottom() + kPad));
+    }
+    if (size != size_) {
+        prepareGeometryChange();
+        size_ = size;
+        if (auto* p = dynamic_cast<ComponentItem*>(parentItem()))
+            p->relayout();
+        scene_->scheduleLinkUpdate();
+    }
+}
+
+void ComponentItem::setDropHighlight(bool on)
+{
+    if (dropHighlight_ != on) {
+        dropHighlight_ = on;
+        update();
+    }
+}
+
+QRectF ComponentItem::boundingRect() const
+{
+    // Room for the replication stack, the port handle and the warning mark.
+    return frameRect().adjusted(-2, -10, 14, 8);
+}
+
+QPainterPath ComponentItem::shape() const
+{
+    QPainterPath p;
+    p.addRect(frameRect());
+    p.addEllipse(portRect());
+    return p;
+}
+
+QRectF ComponentItem::countBadgeRect() const
+{
+    // As wide as its text: "x 1,024" must not be clipped.
+    QFont bold = QApplication::font();
+    bold.setBold(true);
+    const double w = std::max(40.0, QFontMetricsF(bold).horizontalAdvance(countText()) + 16), h = 18;
+    if (isContainer())
+        return {size_.width() - w - 8, 6, w, h};
+    // Tiles keep their first line for the name: the badge sits bottom right.
+    return {size_.width() - w - 6, size_.height() - h - 5, w, h};
+}
+
+QRectF ComponentItem::collapseToggleRect() const
+{
+    return isContainer() ? QRectF(8, 8, 14, 14) : QRectF();
+}
+
+QRectF ComponentItem::portRect() const
+{
+    return {size_.width() - 6, size_.height() / 2 - 6, 12, 12};
+}
+
+QString ComponentItem::countText() const
+{
+    const Component* c = component();
+    return c ? QStringLiteral("\u00d7 %1").arg(QString::fromStdString(formatCount(c->count))) : QString();
+}
+
+QString ComponentItem::totalsText() const
+{
+    const ComponentTotals* t = scene_->analysis()->totalsFor(id_);
+    if (!t)
+        return {};
+    QStringList parts;
+    if (t->gpus)
+        parts << tr("%1 GPUs").arg(QString::fromStdString(formatCount(t->gpus)));
+    if (kind() != PartKind::Node && t->nodes)
+        parts << tr("%1 nodes").arg(QString::fromStdString(formatCount(t->nodes)));
+    if (t->kw > 0)
+        parts << QString::fromStdString(formatPowerKw(t->kw));
+    if (t->nics)
+        parts << tr("%1 NICs").arg(QString::fromStdString(formatCount(t->nics)));
+    const Component* c = component();
+    return parts.join(QStringLiteral(" \u00b7 ")) + (c && c->count > 1 && !parts.isEmpty() ? tr(" each") : QString());
+}
+
+void ComponentItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*)
+{
+    const Component* c = component();
+    const Part* p = part();
+    if (!c || !p)
+        return;
+    const SceneColors col = sceneColors();
+    const QColor accent = col.accent(p->kind);
+    const QRectF r = frameRect();
+    painter->setRenderHint(QPainter::Antialiasing);
+    const double radius = isContainer() ? 8 : 6;
+
+    // Replicated components draw a stack behind them.
+    if (c->count > 1) {
+        painter->setPen(QPen(col.border, 1));
+        painter->setBrush(isContainer() ? col.containerHeader : col.tileFill);
+        for (int k = 2; k >= 1; --k)
+            painter->drawRoundedRect(r.translated(4 * k, -4 * k), radius, radius);
+    }
+
+    QPen border(isSelected() ? col.selection : (dropHighlight_ ? col.dropTarget : accent.darker(110)),
+                isSelected() || dropHighlight_ ? 2.2 : 1.2);
+    if (p->kind == PartKind::Group)
+        border.setStyle(Qt::DashLine);
+    painter->setPen(border);
+    painter->setBrush(isContainer() ? col.containerFill : col.tileFill);
+    painter->drawRoundedRect(r, radius, radius);
+
+    QFont bold = painter->font();
+    bold.setBold(true);
+    QFont small = painter->font();
+    small.setPointSizeF(std::max(6.5, small.pointSizeF() - 1.5));
+    const QString name = QString::fromStdString(c->name.empty() ? p->name : c->name);
+
+    if (isContainer()) {
+        QPainterPath header;
+        header.addRoundedRect(QRectF(r.x(), r.y(), r.width(), kHeader), radius, radius);
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(col.containerHeader);
+        painter->save();
+        painter->setClipRect(QRectF(r.x(), r.y(), r.width(), kHeader));
+        painter->drawPath(header);
+        painter->restore();
+        painter->setPen(col.border);
+        painter->drawLine(QPointF(r.x() + 1, kHeader), QPointF(r.right() - 1, kHeader));
+        // Collapse toggle.
+        const QRectF t = collapseToggleRect();
+        painter->setPen(QPen(col.mutedText, 1.6));
+        QPolygonF tri = c->collapsed ? QPolygonF({t.topLeft() + QPointF(4, 2), t.bottomLeft() + QPointF(4, -2),
+                                                  QPointF(t.right() - 2, t.center().y())})
+                                     : QPolygonF({t.topLeft() + QPointF(2, 4), t.topRight() + QPointF(-2, 4),
+                                                  QPointF(t.center().x(), t.bottom() - 2)});
+        painter->setBrush(col.mutedText);
+        painter->drawPolygon(tri);
+        partIcon(p->kind).paint(painter, QRect(26, 6, 18, 18));
+        painter->setFont(bold);
+        painter->setPen(col.text);
+        const QRectF badge = countBadgeRect();
+        const QString totals = totalsText();
+        painter->setFont(small);
+        const double totalsW = QFontMetricsF(small).horizontalAdvance(totals);
+        painter->setFont(bold);
+        const double nameW = std::max(40.0, badge.left() - 50 - (totalsW > 0 ? totalsW + 12 : 0));
+        painter->drawText(QRectF(50, 0, nameW, kHeader), Qt::AlignVCenter | Qt::AlignLeft,
+                          elided(QFontMetricsF(bold), name, nameW));
+        painter->setFont(small);
+        painter->setPen(col.mutedText);
+        painter->drawText(QRectF(badge.left() - totalsW - 10, 0, totalsW, kHeader), Qt::AlignVCenter | Qt::AlignRight,
+                          totals);
+        if (c->collapsed) {
+            painter->drawText(QRectF(12, kHeader, r.width() - 24, r.height() - kHeader),
+                              Qt::AlignVCenter | Qt::AlignLeft,
+                              elided(QFontMetricsF(small), QString::fromStdString(p->name) + tr(" (collapsed)"),
+                                     r.width() - 24));
+        }
+    } else {
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(accent);
+        painter->drawRoundedRect(QRectF(r.x(), r.y(), 5, r.height()), 2.5, 2.5);
+        partIcon(p->kind).paint(painter, QRect(12, int(r.height() / 2 - 14), 28, 28));
+        const QRectF badge = countBadgeRect();
+        painter->setFont(bold);
+        painter->setPen(col.text);
+        const double textX = 48, textW = r.width() - textX - 8;
+        painter->drawText(QRectF(textX, 6, textW, 18), Qt::AlignVCenter | Qt::AlignLeft,
+                          elided(QFontMetricsF(bold), name, textW));
+        painter->setFont(small);
+        painter->setPen(col.mutedText);
+        const double detailW = (p->kind == PartKind::Fabric ? r.width() - 8 : badge.left() - 4) - textX;
+        QString detail = QString::fromStdString(p->name);
+        if (p->kind == PartKind::Fabric) {
+            if (const Analysis* a = scene_->analysis()->analysis())
+                for (const auto& f : a->inventory.fabrics)
+                    if (QString::fromStdString(f.component) == id_) {
+                        detail = tr("%1 leaf \u00b7 %2 spine \u00b7 %3 core")
+                                     .arg(f.tree.leaf)
+                                     .arg(f.tree.spine)
+                                     .arg(f.tree.core);
+                        const Part* sw = scene_->document()->catalog().find(f.switchPart);
+                        const double w = countBadgeRect().left() - textX - 4;
+                        painter->drawText(QRectF(textX, 44, w, 16), Qt::AlignVCenter | Qt::AlignLeft,
+                                          elided(QFontMetricsF(small), sw ? QString::fromStdString(sw->name) : QString(),
+                                                 w));
+                    }
+        }
+        painter->drawText(QRectF(textX, 24, detailW, 18), Qt::AlignVCenter | Qt::AlignLeft,
+                          elided(QFontMetricsF(small), detail, detailW));
+    }
+
+    // Replication badge, editable in place.
+    const QRectF badge = countBadgeRect();
+    painter->setPen(Qt::NoPen);
+    QColor pill = accent;
+    pill.setAlpha(c->count > 1 ? 60 : 25);
+    painter->setBrush(pill);
+    painter->drawRoundedRect(badge, 9, 9);
+    painter->setFont(bold);
+    painter->setPen(c->count > 1 ? col.text : col.mutedText);
+    painter->drawText(badge, Qt::AlignCenter, countText());
+
+    // Problems found by the core.
+    const auto problems = scene_->analysis()->problemsFor(id_);
+    if (!problems.isEmpty()) {
+        bool error = false;
+        for (const Problem* pr : problems)
+            error = error || pr->severity == Severity::Error;
+        const QPointF tip(r.right() - 2, -9);
+        QPolygonF mark({tip, tip + QPointF(-8, 14), tip + QPointF(8, 14)});
+        painter->setPen(QPen(Qt::white, 1));
+        painter->setBrush(error ? col.error : col.warning);
+        painter->drawPolygon(mark);
+        painter->setPen(QPen(Qt::white, 1.6));
+        painter->drawLine(tip + QPointF(0, 4), tip + QPointF(0, 9));
+        painter->drawPoint(tip + QPointF(0, 11.5));
+    }
+
+    // Port handle: drag from it to another item to create a link.
+    if (hover_ || isSelected()) {
+        painter->setPen(QPen(col.tileFill, 1.5));
+        painter->setBrush(col.link);
+        painter->drawEllipse(portRect());
+    }
+}
+
+QVariant ComponentItem::itemChange(GraphicsItemChange change, const QVariant& value)
+{
+    if (change == ItemPositionChange && scene_->snapToGrid()) {
+        const QPointF p = value.toPointF();
+        const double g = DesignScene::kGrid;
+        return QPointF(std::round(p.x() / g) * g, std::round(p.y() / g) * g);
+    }
+    if (change == ItemPositionHasChanged) {
+        if (auto* p = dynamic_cast<ComponentItem*>(parentItem()); p && !scene_->isDragging())
+            p->relayout();
+        scene_->scheduleLinkUpdate();
+    }
+    if (change == ItemSelectedHasChanged)
+        update();
+    return QGraphicsObject::itemChange(change, value);
+}
+
+void ComponentItem::mousePressEvent(QGraphicsSceneMouseEvent* event)
+{
+    if (event->button() == Qt::LeftButton && (hover_ || isSelected()) && portRect().contains(event->pos())) {
+        scene_->beginLinkDrag(this, event->scenePos());
+        event->accept();
+        return;
+    }
+    if (event->button() == Qt::LeftButton && collapseToggleRect().contains(event->pos())) {
+        scene_->toggleCollapsed(id_);
+        event->accept();
+        return;
+    }
+    if (event->button() == Qt::LeftButton)
+        scene_->setDragging(true);
+    QGraphicsObject::mousePressEvent(event);
+}
+
+void ComponentItem::mouseReleaseEvent(QGraphicsSceneMouseEvent* event)
+{
+    QGraphicsObject::mouseReleaseEvent(event);
+    if (event->button() == Qt::LeftButton)
+        scene_->commitMove(event->scenePos());
+}
+
+void ComponentItem::mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event)
+{
+    if (countBadgeRect().contains(event->pos())) {
+        scene_->editCount(this);
+        event->accept();
+        return;
+    }
+    if (isContainer() && event->pos().y() < kHeader) {
+        scene_->toggleCollapsed(id_);
+        event->accept();
+        return;
+    }
+    QGraphicsObject::mouseDoubleClickEvent(event);
+}
+
+void ComponentItem::hoverEnterEvent(QGraphicsSceneHoverEvent* event)
+{
+    hover_ = true;
+    update();
+    QGraphicsObject::hoverEnterEvent(event);
+}
+
+void ComponentItem::hoverLeaveEvent(QGraphicsSceneHoverEvent* event)
+{
+    hover_ = false;
+    update();
+    QGraphicsObject::hoverLeaveEvent(event);
+}
+
+}  // namespace studio

@@ -1,0 +1,68 @@
+#pragma once
+// One component on the canvas: a tile for a leaf part, a framed container
+// that draws its children for nodes, racks and groups. A thin view: it
+// draws the document's component and hands gestures to the scene, which
+// turns them into undo commands.
+#include <QGraphicsObject>
+
+#include "core/catalog/part_kind.h"
+
+namespace studio {
+
+class DesignScene;
+struct Component;
+struct Part;
+
+class ComponentItem : public QGraphicsObject {
+    Q_OBJECT
+public:
+    enum { Type = UserType + 1 };
+    static constexpr double kHeader = 30, kPad = 12, kTileW = 180, kTileH = 50, kFabricW = 270, kFabricH = 70;
+
+    ComponentItem(DesignScene* scene, const QString& id);
+    int type() const override { return Type; }
+
+    QString id() const { return id_; }
+    const Component* component() const;
+    const Part* part() const;
+    PartKind kind() const;
+    bool isContainer() const;
+    bool isCollapsed() const;
+
+    QRectF frameRect() const { return {QPointF(0, 0), size_}; }
+    QRectF boundingRect() const override;
+    QPainterPath shape() const override;
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+    // Reads position, size and state from the document.
+    void syncFromDocument();
+    // Grows a container to hold its children; propagates to ancestors.
+    void relayout();
+    void setDropHighlight(bool on);
+
+    QRectF countBadgeRect() const;
+    QRectF collapseToggleRect() const;
+    QRectF portRect() const;
+    QPointF portScenePos() const { return mapToScene(portRect().center()); }
+
+protected:
+    QVariant itemChange(GraphicsItemChange change, const QVariant& value) override;
+    void mousePressEvent(QGraphicsSceneMouseEvent* event) override;
+    void mouseReleaseEvent(QGraphicsSceneMouseEvent* event) override;
+    void mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event) override;
+    void hoverEnterEvent(QGraphicsSceneHoverEvent* event) override;
+    void hoverLeaveEvent(QGraphicsSceneHoverEvent* event) override;
+
+private:
+    QSizeF naturalSize() const;
+    QString countText() const;
+    QString totalsText() const;
+
+    DesignScene* scene_;
+    QString id_;
+    QSizeF size_;
+    bool hover_ = false;
+    bool dropHighlight_ = false;
+};
+
+}  // namespace studio

@@ -1,0 +1,62 @@
+#pragma once
+// The canvas's view: zoom by wheel and pinch, pan by the middle button or
+// by dragging with Space held, rubber-band selection, arrow keys to move the
+// selection (merged into one undo step per burst), zoom to fit and 100%.
+#include <QElapsedTimer>
+#include <QGraphicsView>
+
+namespace studio {
+
+class DesignScene;
+
+class DesignView : public QGraphicsView {
+    Q_OBJECT
+public:
+    explicit DesignView(DesignScene* scene, QWidget* parent = nullptr);
+
+    void zoomIn() { zoomBy(1.25); }
+    void zoomOut() { zoomBy(1 / 1.25); }
+    void zoomToFit();
+    void zoomTo100();
+    double zoom() const { return transform().m11(); }
+
+signals:
+    void zoomChanged(double factor);
+
+protected:
+    bool viewportEvent(QEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void keyReleaseEvent(QKeyEvent* event) override;
+
+private:
+    void zoomBy(double factor);
+    DesignScene* scene_;
+    bool spaceHeld_ = false;
+    bool middlePanning_ = false;
+    QPoint panLast_;
+    int arrowMergeKey_ = 0;
+    QElapsedTimer lastArrow_;
+};
+
+// An overview of the whole scene with the main view's area outlined; click
+// or drag in it to move the main view.
+class Minimap : public QGraphicsView {
+    Q_OBJECT
+public:
+    Minimap(DesignView* main, QWidget* parent = nullptr);
+
+protected:
+    void drawForeground(QPainter* painter, const QRectF& rect) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    void refit();
+    DesignView* main_;
+};
+
+}  // namespace studio

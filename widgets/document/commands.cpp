@@ -1,0 +1,184 @@
+#include "widgets/document/commands.h"
+
+#include <algorithm>
+#include <set>
+
+#include "widgets/document/design_document.h"
+
+namespace studio {
+
+int nextMergeKey()
+{
+    static int key = 0;
+    return ++key;
+}
+
+// --- AddItemsCommand
+
+AddItemsCommand::AddItemsCommand(DesignDocument* doc, std::vector<Component> components, std::vector<Link> links,
+                                 const QString& text)
+    : QUndoCommand(text), doc_(doc), components_(std::move(components)), links_(std::move(links))
+{
+}
+
+void AddItemsCommand::redo()
+{
+    for (const auto& c : components_)
+        doc_->insertComponent(int(doc_->design().components.size()), c);
+    for (const auto& l : links_)
+        doc_->insertLink(int(doc_->design().links.size()), l);
+}
+
+void AddItemsCommand::undo()
+{
+    for (auto it = links_.rbegin(); it != links_.rend(); ++it)
+        doc_->takeLink(doc_->linkIndex(it->id));
+    for (auto it = components_.rbegin(); it != components_.rend(); ++it)
+        doc_->takeComponent(doc_->componentIndex(it->id));
+}
+
+// --- RemoveItemsCommand
+
+RemoveItemsCommand::RemoveItemsCommand(DesignDocument* doc, const std::vector<std::string>& componentIds,
+                                       const std::vector<std::string>& linkIds, const QString& text)
+    : QUndoCommand(text), doc_(doc)
+{
+    const Design& d = doc->design();
+    std::set<std::string> doomed(componentIds.begin(), componentIds.end());
+    // Everything inside a removed container goes with it.
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (const auto& c : d.components)
+            if (!c.parent.empty() && doomed.count(c.parent) && doomed.insert(c.id).second)
+                grew = true;
+    }
+    for (std::size_t i = 0; i < d.components.size(); ++i)
+        if (doomed.count(d.components[i].id))
+            components_.emplace_back(int(i), d.components[i]);
+    const std::set<std::string> linkSet(linkIds.begin(), linkIds.end());
+    for (std::size_t i = 0; i < d.links.size(); ++i) {
+        const Link& l = d.links[i];
+        if (linkSet.count(l.id) || doomed.count(l.from) || doomed.count(l.to))
+            links_.emplace_back(int(i), l);
+    }
+}
+
+void RemoveItemsCommand::redo()
+{
+    for (auto it = links_.rbegin(); it != links_.rend(); ++it)
+        doc_->takeLink(it->first);
+    for (auto it = components_.rbegin(); it != components_.rend(); ++it)
+        doc_->takeComponent(it->first);
+}
+
+void RemoveItemsCommand::undo()
+{
+    for (const auto& [index, c] : components_)
+        doc_->insertComponent(index, c);
+    for (const auto& [index, l] : links_)
+        doc_->insertLink(index, l);
+}
+
+// --- ChangeItemsCommand: the same for components and links.
+
+namespace {
+int indexOf(DesignDocument* doc, const Component& c) { return doc->componentIndex(c.id); }
+int indexOf(DesignDocument* doc, const Link& l) { return doc->linkIndex(l.id); }
+const Component& at(DesignDocument* doc, const Component&, int i) { return doc->design().components[std::size_t(i)]; }
+const Link& at(DesignDocument* doc, const Link&, int i) { return doc->design().links[std::size_t(i)]; }
+void replace(DesignDocument* doc, int i, const Component& c) { doc->replaceComponent(i, c); }
+void replace(DesignDocument* doc, int i, const Link& l) { doc->replaceLink(i, l); }
+}  // namespace
+
+template <typename Item>
+ChangeItemsCommand<Item>::ChangeItemsCommand(DesignDocument* doc, std::vector<Item> after, const QString& text,
+                                             int mergeKey)
+    : QUndoCommand(text), doc_(doc), after_(std::move(after)), mergeKey_(mergeKey)
+{
+    for (const auto& v : after_)
+        before_.push_back(at(doc, v, indexOf(doc, v)));
+}
+
+template <typename Item>
+void ChangeItemsCommand<Item>::apply(const std::vector<Item>& values)
+{
+    for (const auto& v : values)
+        replace(doc_, indexOf(doc_, v), v);
+}
+
+template <typename Item>
+void ChangeItemsCommand<Item>::redo()
+{
+    apply(after_);
+}
+
+template <typename Item>
+void ChangeItemsCommand<Item>::undo()
+{
+    apply(before_);
+}
+
+template <typename Item>
+int ChangeItemsCommand<Item>::id() const
+{
+    if (!mergeKey_)
+        return -1;
+    return std::is_same_v<Item, Component> ? kChangeComponentsId : kChangeLinksId;
+}
+
+template <typename Item>
+bool ChangeItemsCommand<Item>::mergeWith(const QUndoCommand* other)
+{
+    const auto* o = static_cast<const ChangeItemsCommand<Item>*>(other);
+    if (o->mergeKey_ != mergeKey_ || o->after_.size() != after_.size())
+        return false;
+    for (std::size_t i = 0; i < after_.size(); ++i)
+        if (o->after_[i].id != after_[i].id)
+            return false;
+    after_ = o->after_;
+    return true;
+}
+
+template class ChangeItemsCommand<Component>;
+template class ChangeItemsCommand<Link>;
+
+// --- ChangeSettingsCommand
+
+DesignSettings DesignSettings::of(const Design& d)
+{
+    return {d.name, d.description, d.workload, d.facility, d.operations};
+}
+
+ChangeSettingsCommand::ChangeSettingsCommand(DesignDocument* doc, DesignSettings after, const QString& text,
+                                             int mergeKey)
+    : QUndoCommand(text), doc_(doc), before_(DesignSettings::of(doc->design())), after_(std::move(after)),
+      mergeKey_(mergeKey)
+{
+}
+
+void ChangeSettingsCommand::apply(const DesignSettings& s)
+{
+    const Design& d = doc_->design();
+    if (d.name != s.name || d.description != s.description)
+        doc_->replaceInfo(s.name, s.description);
+    if (!(d.workload == s.workload))
+        doc_->replaceWorkload(s.workload);
+    if (!(d.facility == s.facility))
+        doc_->replaceFacility(s.facility);
+    if (!(d.operations == s.operations))
+        doc_->replaceOperations(s.operations);
+}
+
+void ChangeSettingsCommand::redo() { apply(after_); }
+void ChangeSettingsCommand::undo() { apply(before_); }
+
+bool ChangeSettingsCommand::mergeWith(const QUndoCommand* other)
+{
+    const auto* o = static_cast<const ChangeSettingsCommand*>(other);
+    if (o->mergeKey_ != mergeKey_)
+        return false;
+    after_ = o->after_;
+    return true;
+}
+
+}  // namespace studio

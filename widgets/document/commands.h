@@ -1,0 +1,101 @@
+#pragma once
+// Every edit of a design is one of these commands on the document's undo
+// stack. Commands keep only what they change (a few components, links or a
+// settings section), never a snapshot of the whole document. Consecutive
+// commands with the same merge key (one drag, typing into one field) merge
+// into one undo step.
+#include <QUndoCommand>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/design/design.h"
+
+namespace studio {
+
+class DesignDocument;
+
+enum CommandId { kChangeComponentsId = 1001, kChangeLinksId, kChangeSettingsId };
+
+// A fresh merge key for a gesture (a drag, an arrow-key burst, a field).
+int nextMergeKey();
+
+// Adds components (appended in order) and links.
+class AddItemsCommand : public QUndoCommand {
+public:
+    AddItemsCommand(DesignDocument* doc, std::vector<Component> components, std::vector<Link> links,
+                    const QString& text);
+    void redo() override;
+    void undo() override;
+
+private:
+    DesignDocument* doc_;
+    std::vector<Component> components_;
+    std::vector<Link> links_;
+};
+
+// Removes components with everything inside them, and every link that
+// touches a removed component, restoring them in place on undo.
+class RemoveItemsCommand : public QUndoCommand {
+public:
+    RemoveItemsCommand(DesignDocument* doc, const std::vector<std::string>& componentIds,
+                       const std::vector<std::string>& linkIds, const QString& text);
+    void redo() override;
+    void undo() override;
+    bool isEmpty() const { return components_.empty() && links_.empty(); }
+
+private:
+    DesignDocument* doc_;
+    std::vector<std::pair<int, Component>> components_;  // ascending index
+    std::vector<std::pair<int, Link>> links_;
+};
+
+// New values for existing components (position, parent, count, name,
+// props, ...) or links, matched by id.
+template <typename Item>
+class ChangeItemsCommand : public QUndoCommand {
+public:
+    ChangeItemsCommand(DesignDocument* doc, std::vector<Item> after, const QString& text, int mergeKey = 0);
+    void redo() override;
+    void undo() override;
+    int id() const override;
+    bool mergeWith(const QUndoCommand* other) override;
+
+private:
+    void apply(const std::vector<Item>& values);
+    DesignDocument* doc_;
+    std::vector<Item> before_, after_;
+    int mergeKey_;
+};
+
+using ChangeComponentsCommand = ChangeItemsCommand<Component>;
+using ChangeLinksCommand = ChangeItemsCommand<Link>;
+
+// The design-level sections: name and description, workload, facility,
+// operations.
+struct DesignSettings {
+    std::string name, description;
+    Workload workload;
+    Facility facility;
+    Operations operations;
+    bool operator==(const DesignSettings&) const = default;
+    static DesignSettings of(const Design& d);
+};
+
+class ChangeSettingsCommand : public QUndoCommand {
+public:
+    ChangeSettingsCommand(DesignDocument* doc, DesignSettings after, const QString& text, int mergeKey = 0);
+    void redo() override;
+    void undo() override;
+    int id() const override { return mergeKey_ ? kChangeSettingsId : -1; }
+    bool mergeWith(const QUndoCommand* other) override;
+
+private:
+    void apply(const DesignSettings& s);
+    DesignDocument* doc_;
+    DesignSettings before_, after_;
+    int mergeKey_;
+};
+
+}  // namespace studio
