@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "core/catalog/cable_choice.h"
 #include "core/design/design_index.h"
 #include "core/text.h"
 
@@ -65,16 +66,7 @@ FabricPlan planFabric(const Design& design, const Catalog& catalog, const std::s
         return plan;
     }
 
-    std::string cable = options.cablePart;
-    if (cable.empty()) {
-        double best = 1e18;
-        for (const Part& p : catalog.parts())
-            if (p.kind == PartKind::Link && p.figure("gbps") && p.figure("gbps")->value >= nicGbps &&
-                p.figure("gbps")->value < best && p.attribute("protocol") == protocol) {
-                best = p.figure("gbps")->value;
-                cable = p.id;
-            }
-    }
+    const std::string cable = options.cablePart.empty() ? defaultCable(catalog, nicGbps, protocol) : options.cablePart;
     std::set<std::string> taken;
     for (const auto& c : design.components)
         taken.insert(c.id);

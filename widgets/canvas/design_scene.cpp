@@ -12,6 +12,7 @@
 #include <cmath>
 #include <set>
 
+#include "core/catalog/cable_choice.h"
 #include "core/catalog/part_schema.h"
 #include "core/design/design_index.h"
 #include "widgets/analysis/analysis_service.h"
@@ -405,23 +406,7 @@ QString DesignScene::createLink(const QString& fromId, const QString& toId)
                 protocol = p->attribute("protocol");
             }
         }
-        double best = 1e18;
-        for (const Part& p : cat.parts()) {
-            if (p.kind != PartKind::Link || !p.figure("gbps"))
-                continue;
-            const double g = p.figure("gbps")->value;
-            const bool proto = protocol.empty() || p.attribute("protocol") == protocol;
-            if (proto && g >= speed && g < best) {
-                best = g;
-                cable = p.id;
-            }
-        }
-        if (cable.empty())
-            for (const Part& p : cat.parts())
-                if (p.kind == PartKind::Link) {
-                    cable = p.id;
-                    break;
-                }
+        cable = defaultCable(cat, speed, protocol);
     }
     Link l;
     l.id = doc_->uniqueLinkId(from.id + "-" + to.id);

@@ -4,6 +4,7 @@
 
 #include "core/format/design_reader.h"
 #include "core/format/design_writer.h"
+#include "core/version.h"
 
 namespace studio {
 
@@ -58,6 +59,8 @@ bool DesignDocument::saveAs(const QString& path, QString* error)
             *error = file.errorString();
         return false;
     }
+    // The file now records this studio as its writer.
+    design_.app_version = std::string(kAppVersion);
     undoStack_.setClean();
     if (filePath_ != path) {
         filePath_ = path;

@@ -1,0 +1,328 @@
+// The canvas as a user drives it: parts dropped from the palette (through
+// the drag-and-drop event path), nesting rules, replication, a link drawn
+// by dragging from a port, hundreds of edits undone and redone exactly,
+// save and open, recovery after a killed process, and the screenshot verb.
+#include <QtTest>
+
+#include <QGraphicsSceneDragDropEvent>
+#include <QProcess>
+#include <QTemporaryDir>
+
+#include <random>
+
+#include "core/format/design_reader.h"
+#include "core/format/design_writer.h"
+#include "tests/test_support.h"
+#include "widgets/analysis/analysis_service.h"
+#include "widgets/canvas/component_item.h"
+#include "widgets/canvas/design_scene.h"
+#include "widgets/canvas/design_view.h"
+#include "widgets/document/commands.h"
+#include "widgets/document/design_document.h"
+#include "widgets/document/recovery.h"
+#include "widgets/palette/part_mime.h"
+
+using namespace studio;
+
+namespace {
+
+Design emptyDesign()
+{
+    Design d;
+    d.name = "test";
+    d.workload.model = {"m", 4, 512, 8};
+    d.workload.model.vocab = 1000;
+    d.workload.model.seq_len = 1024;
+    d.workload.training.global_batch = 64;
+    d.workload.training.tokens = 1e9;
+    return d;
+}
+
+struct Studio {
+    DesignDocument doc;
+    AnalysisService analysis{&doc};
+    DesignScene scene{&doc, &analysis};
+    Studio() { doc.reset(emptyDesign(), std::make_shared<Catalog>(Catalog::builtin()), {}); }
+
+    // A drop as the palette makes it: the part's mime data, delivered to the
+    // scene as a drop event.
+    QString drop(const QString& part, QPointF at)
+    {
+        QString refusal;
+        auto conn = QObject::connect(&scene, &DesignScene::message, [&](const QString& m) { refusal = m; });
+        const auto mime = makePartMime(part);
+        QGraphicsSceneDragDropEvent event(QEvent::GraphicsSceneDrop);
+        event.setMimeData(mime.get());
+        event.setScenePos(at);
+        event.setProposedAction(Qt::CopyAction);
+        event.setPossibleActions(Qt::CopyAction);
+        QCoreApplication::sendEvent(&scene, &event);
+        QObject::disconnect(conn);
+        return refusal;
+    }
+    const Component* byPart(const std::string& part) const
+    {
+        for (const auto& c : doc.design().components)
+            if (c.part == part)
+                return &c;
+        return nullptr;
+    }
+    QPointF inside(const std::string& id)
+    {
+        ComponentItem* item = scene.itemFor(QString::fromStdString(id));
+        return item->mapToScene(QPointF(item->frameRect().width() - 20, item->frameRect().height() - 8));
+    }
+};
+
+}  // namespace
+
+class TestCanvas : public QObject {
+    Q_OBJECT
+private slots:
+    void dropsFromThePaletteNestParts()
+    {
+        Studio s;
+        QCOMPARE(s.drop("rack.air-42u", {100, 100}), QString());
+        const Component* rack = s.byPart("rack.air-42u");
+        QVERIFY(rack);
+        QVERIFY(rack->parent.empty());
+        // A node platform arrives with its GPUs, compute NICs and DPUs.
+        QCOMPARE(s.drop("node.dgx-h100", s.inside(rack->id)), QString());
+        const Component* node = s.byPart("node.dgx-h100");
+        QVERIFY(node);
+        QCOMPARE(node->parent, s.byPart("rack.air-42u")->id);
+        QCOMPARE(s.byPart("gpu.h100-sxm")->count, std::int64_t(8));
+        QCOMPARE(s.byPart("gpu.h100-sxm")->parent, node->id);
+        QCOMPARE(s.byPart("nic.connectx-7")->count, std::int64_t(8));
+        QCOMPARE(s.byPart("nic.bluefield-3")->count, std::int64_t(2));
+        s.analysis.recomputeNow();
+        QCOMPARE(s.analysis.analysis()->inventory.gpus, std::int64_t(8));
+        // The node's own item draws its children; one drop is one undo step.
+        QCOMPARE(s.scene.itemFor(QString::fromStdString(s.byPart("gpu.h100-sxm")->id))->parentItem(),
+                 static_cast<QGraphicsItem*>(s.scene.itemFor(QString::fromStdString(node->id))));
+        QCOMPARE(s.doc.undoStack()->count(), 2);
+    }
+
+    void invalidDropsAreRefusedWithAMessage()
+    {
+        Studio s;
+        QCOMPARE(s.drop("gpu.h100-sxm", {50, 50}), QString("an accelerator must be placed inside a node or an NVLink domain"));
+        QCOMPARE(s.drop("rack.air-42u", {100, 100}), QString());
+        QCOMPARE(s.drop("node.dgx-h100", s.inside(s.byPart("rack.air-42u")->id)), QString());
+        const int before = s.doc.undoStack()->count();
+        const std::string gpu = s.byPart("gpu.h100-sxm")->id;
+        QCOMPARE(s.drop("rack.air-42u", s.inside(gpu)),
+                 QString("a rack cannot be placed inside an accelerator: an accelerator holds nothing"));
+        QCOMPARE(s.drop("group.pod", s.inside(s.byPart("rack.air-42u")->id)),
+                 QString("a group cannot be placed inside a rack unless it is an NVLink domain; put racks inside pods instead"));
+        QCOMPARE(s.doc.undoStack()->count(), before);  // nothing changed
+    }
+
+    void replicationChangesTheInventory()
+    {
+        Studio s;
+        s.drop("rack.air-42u", {100, 100});
+        s.drop("node.dgx-h100", s.inside(s.byPart("rack.air-42u")->id));
+        const QString rack = QString::fromStdString(s.byPart("rack.air-42u")->id);
+        QCOMPARE(s.scene.setCount(rack, 64), QString());
+        s.analysis.recomputeNow();
+        QCOMPARE(s.analysis.analysis()->inventory.gpus, std::int64_t(64 * 8));
+        QCOMPARE(s.analysis.analysis()->inventory.racks, std::int64_t(64));
+        // 16,384 GPUs stay a handful of items.
+        QCOMPARE(s.scene.setCount(rack, 2048), QString());
+        s.analysis.recomputeNow();
+        QCOMPARE(s.analysis.analysis()->inventory.gpus, std::int64_t(16384));
+        QVERIFY(s.scene.items().size() < 20);
+        QCOMPARE(s.scene.setCount(rack, 0), QString("A count must be between 1 and 10,000,000"));
+    }
+
+    void aLinkIsDrawnByDraggingFromAPort()
+    {
+        Studio s;
+        s.drop("rack.air-42u", {0, 0});
+        s.drop("node.dgx-h100", s.inside(s.byPart("rack.air-42u")->id));
+        s.drop("fabric.rail-optimized", {900, 60});
+        const std::string nicId = s.byPart("nic.connectx-7")->id;
+        const std::string fabricId = s.byPart("fabric.rail-optimized")->id;
+        DesignView view(&s.scene);
+        view.resize(1400, 800);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.zoomTo100();
+        ComponentItem* nic = s.scene.itemFor(QString::fromStdString(nicId));
+        ComponentItem* fabric = s.scene.itemFor(QString::fromStdString(fabricId));
+        view.ensureVisible(nic);
+        nic->setSelected(true);  // the port handle shows on hover or selection
+        const QPoint from = view.mapFromScene(nic->portScenePos());
+        const QPoint to = view.mapFromScene(fabric->mapToScene(fabric->frameRect().center()));
+        QTest::mousePress(view.viewport(), Qt::LeftButton, {}, from);
+        QMouseEvent move(QEvent::MouseMove, to, view.viewport()->mapToGlobal(to), Qt::NoButton, Qt::LeftButton, {});
+        QCoreApplication::sendEvent(view.viewport(), &move);
+        QTest::mouseRelease(view.viewport(), Qt::LeftButton, {}, to);
+        QCOMPARE(s.doc.design().links.size(), std::size_t(1));
+        const Link& l = s.doc.design().links.front();
+        QCOMPARE(l.from, nicId);
+        QCOMPARE(l.to, fabricId);
+        QCOMPARE(l.part, std::string("link.ib-ndr-optical"));  // carries the NIC's 400G on InfiniBand
+        s.analysis.recomputeNow();
+        QCOMPARE(s.analysis.analysis()->inventory.fabrics.front().tree.endpoints, std::int64_t(8));
+    }
+
+    void dragsAndTypingMergeIntoOneStep()
+    {
+        Studio s;
+        s.drop("rack.air-42u", {100, 100});
+        s.scene.selectComponents({QString::fromStdString(s.byPart("rack.air-42u")->id)});
+        const int before = s.doc.undoStack()->count();
+        const int key = nextMergeKey();
+        for (int i = 0; i < 5; ++i)
+            s.scene.moveSelectionBy({10, 0}, key);
+        QCOMPARE(s.doc.undoStack()->count(), before + 1);
+        QCOMPARE(s.byPart("rack.air-42u")->position.x, 150.0);
+        s.doc.undoStack()->undo();
+        QCOMPARE(s.byPart("rack.air-42u")->position.x, 100.0);
+    }
+
+    void fiveHundredRandomEditsUndoAndRedoExactly()
+    {
+        Studio s;
+        QVERIFY(s.doc.load(test::sourcePath("presets/dgx-h100-superpod-4su.cluster.json"), Catalog::builtin(), nullptr));
+        const Design original = s.doc.design();
+        std::mt19937 rng(4);
+        auto pick = [&](int n) { return int(rng() % unsigned(n)); };
+        const QStringList parts = {"rack.air-42u", "node.dgx-h100", "group.pod", "storage.pfs-appliance",
+                                   "fabric.fat-tree", "switch.qm9700", "node.gb200-nvl72"};
+        int edits = 0;
+        for (int attempt = 0; edits < 500 && attempt < 5000; ++attempt) {
+            const int before = s.doc.undoStack()->index();
+            const auto& comps = s.doc.design().components;
+            const QString some = comps.empty() ? QString() : QString::fromStdString(comps[std::size_t(pick(int(comps.size())))].id);
+            switch (pick(7)) {
+            case 0: {  // drop a part somewhere: the canvas or inside an item
+                QPointF at(pick(1600) - 200, pick(900) - 200);
+                if (!some.isEmpty() && pick(2))
+                    at = s.inside(some.toStdString());
+                s.drop(parts[pick(int(parts.size()))], at);
+                break;
+            }
+            case 1:
+                if (!some.isEmpty())
+                    s.scene.setCount(some, 1 + pick(64));
+                break;
+            case 2:
+                if (!some.isEmpty()) {
+                    s.scene.selectComponents({some});
+                    s.scene.moveSelectionBy(QPointF(pick(200) - 100, pick(200) - 100), 0);
+                }
+                break;
+            case 3:
+                if (!some.isEmpty() && s.scene.itemFor(some)->isContainer())
+                    s.scene.toggleCollapsed(some);
+                break;
+            case 4:
+                if (!some.isEmpty() && pick(3) == 0) {
+                    s.scene.selectComponents({some});
+                    s.scene.removeSelection();
+                }
+                break;
+            case 5:
+                if (comps.size() > 1)
+                    s.scene.createLink(some, QString::fromStdString(comps[std::size_t(pick(int(comps.size())))].id));
+                break;
+            case 6: {
+                DesignSettings settings = DesignSettings::of(s.doc.design());
+                settings.facility.pue = 1.0 + pick(60) / 100.0;
+                settings.workload.parallelism.tp = 1 << pick(4);
+                s.doc.undoStack()->push(new ChangeSettingsCommand(&s.doc, settings, "settings"));
+                break;
+            }
+            }
+            if (s.doc.undoStack()->index() > before)
+                ++edits;
+        }
+        QCOMPARE(edits, 500);
+        const Design edited = s.doc.design();
+        QVERIFY(!(edited == original));
+        s.doc.undoStack()->setIndex(0);
+        QVERIFY(s.doc.design() == original);
+        QCOMPARE(writeDesignText(s.doc.design()), writeDesignText(original));
+        s.doc.undoStack()->setIndex(s.doc.undoStack()->count());
+        QVERIFY(s.doc.design() == edited);
+        // The scene followed every step: one item per component, one per link.
+        int items = 0, links = 0;
+        for (QGraphicsItem* i : s.scene.items())
+            items += i->type() == ComponentItem::Type, links += i->type() == QGraphicsItem::UserType + 2;
+        QCOMPARE(items, int(edited.components.size()));
+        QCOMPARE(links, int(edited.links.size()));
+    }
+
+    void saveThenOpenGivesTheSameDocument()
+    {
+        Studio s;
+        s.drop("rack.air-42u", {100, 100});
+        s.drop("node.dgx-b200", s.inside(s.byPart("rack.air-42u")->id));
+        s.scene.setCount(QString::fromStdString(s.byPart("rack.air-42u")->id), 12);
+        QTemporaryDir dir;
+        const QString path = dir.filePath("built.cluster.json");
+        QString error;
+        QVERIFY2(s.doc.saveAs(path, &error), qPrintable(error));
+        QVERIFY(!s.doc.isModified());
+        DesignDocument other;
+        std::vector<Problem> problems;
+        QVERIFY(other.load(path, Catalog::builtin(), &problems));
+        QVERIFY(other.design() == s.doc.design());
+    }
+
+    void autosaveOfAKilledProcessIsOfferedAndRestores()
+    {
+        QTemporaryDir dir;
+        QProcess child;
+        child.start(QStringLiteral(AUTOSAVE_CHILD),
+                    {dir.path(), test::sourcePath("presets/budget-8node-100gbe.cluster.json")});
+        QVERIFY(child.waitForFinished(30000));
+        QCOMPARE(child.exitCode(), 9);  // it died without cleaning up
+        const QByteArray expected = child.readAllStandardOutput();
+        const auto found = Autosaver::abandoned(dir.path());
+        QCOMPARE(found.size(), 1);
+        QCOMPARE(found.front().originalPath, test::sourcePath("presets/budget-8node-100gbe.cluster.json"));
+        DesignDocument doc;
+        QString error;
+        QVERIFY2(Autosaver::restore(found.front(), &doc, &error), qPrintable(error));
+        QCOMPARE(QByteArray::fromStdString(writeDesignText(doc.design())), expected);
+        QCOMPARE(doc.design().components[1].name, std::string("edited before the crash"));
+        QVERIFY(doc.isModified());  // restored work still needs saving
+        QCOMPARE(doc.filePath(), test::sourcePath("presets/budget-8node-100gbe.cluster.json"));
+        QVERIFY(Autosaver::abandoned(dir.path()).isEmpty());  // offered once
+        // A running session's file is not offered to another window.
+        DesignDocument live;
+        live.reset(emptyDesign(), std::make_shared<Catalog>(Catalog::builtin()), {});
+        Autosaver saver(&live, dir.path());
+        live.undoStack()->push(new ChangeSettingsCommand(&live, DesignSettings::of(live.design()), "noop"));
+        live.undoStack()->resetClean();
+        QVERIFY(saver.autosaveNow());
+        QVERIFY(QFile::exists(saver.recoveryFile()));
+        QVERIFY(Autosaver::abandoned(dir.path()).isEmpty());
+    }
+
+    void screenshotCommandWritesAPicture()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath("shot.png");
+        QProcess p;
+        p.start(QStringLiteral(STUDIO_CLI), {"screenshot", test::sourcePath("presets/gb200-nvl72-8rack.cluster.json"),
+                                             "-o", out, "--size", "1280x800"});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        QImage image(out);
+        QCOMPARE(image.size(), QSize(1280, 800));
+        // Not blank: many colours, and dark text on the light canvas.
+        QSet<QRgb> colours;
+        for (int y = 0; y < image.height(); y += 4)
+            for (int x = 0; x < image.width(); x += 4)
+                colours.insert(image.pixel(x, y));
+        QVERIFY2(colours.size() > 200, qPrintable(QString::number(colours.size())));
+    }
+};
+
+QTEST_MAIN(TestCanvas)
+#include "tst_canvas.moc"
