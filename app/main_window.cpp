@@ -108,7 +108,16 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     updateRecentMenu();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    // Views before what they show: the inspector and scene read the document,
+    // and destroying the scene's items emits selection changes.
+    delete inspector_;
+    delete minimap_;
+    delete view_;
+    delete scene_;
+    delete analysis_;
+}
 
 void MainWindow::createDocks()
 {
@@ -151,8 +160,8 @@ void MainWindow::createDocks()
     auto* analysisDock = dock(tr("Analysis"), "analysis", summary_, Qt::BottomDockWidgetArea);
     tabifyDockWidget(warningsDock, analysisDock);
     warningsDock->raise();
-    resizeDocks({paletteDock, inspectorDock}, {260, 330}, Qt::Horizontal);
-    resizeDocks({warningsDock}, {170}, Qt::Vertical);
+    resizeDocks({paletteDock, inspectorDock}, {260, 360}, Qt::Horizontal);
+    resizeDocks({warningsDock}, {130}, Qt::Vertical);
 }
 
 void MainWindow::createActions()

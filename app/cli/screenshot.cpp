@@ -9,7 +9,9 @@
 
 #include "app/cli/command_line.h"
 #include "app/main_window.h"
+#include "widgets/canvas/design_scene.h"
 #include "widgets/canvas/design_view.h"
+#include "widgets/style/theme.h"
 
 namespace studio {
 
@@ -20,10 +22,15 @@ int runScreenshot(const QStringList& args)
     parser.addHelpOption();
     const QCommandLineOption output({"o", "output"}, "Where to write the PNG.", "OUT.png");
     const QCommandLineOption size(QStringLiteral("size"), "Window size (default 1600x1000).", "WxH", "1600x1000");
+    const QCommandLineOption select(QStringLiteral("select"), "Select this component first (repeatable).", "ID");
+    const QCommandLineOption theme(QStringLiteral("theme"), "light (default) or dark.", "THEME", "light");
     parser.addOption(output);
     parser.addOption(size);
+    parser.addOption(select);
+    parser.addOption(theme);
     parser.addPositionalArgument("FILE", "The design to show.");
-    const QString usage = "usage: cluster-studio screenshot FILE -o OUT.png [--size WxH]\n";
+    const QString usage = "usage: cluster-studio screenshot FILE -o OUT.png [--size WxH] [--select ID]... "
+                          "[--theme light|dark]\n";
     if (!parser.parse(args.mid(1))) {
         std::fprintf(stderr, "%s\n%s", qPrintable(parser.errorText()), qPrintable(usage));
         return kExitUsage;
@@ -38,6 +45,7 @@ int runScreenshot(const QStringList& args)
                      qPrintable(usage));
         return kExitUsage;
     }
+    applyTheme(themeFromName(parser.value(theme)));
     MainWindow window;
     window.resize(match.captured(1).toInt(), match.captured(2).toInt());
     if (!window.openFile(parser.positionalArguments().front()))
@@ -46,6 +54,7 @@ int runScreenshot(const QStringList& args)
     for (int i = 0; i < 5; ++i)
         QApplication::processEvents();
     window.view()->zoomToFit();
+    window.scene()->selectComponents(parser.values(select));
     QApplication::processEvents();
     const QString out = parser.value(output);
     if (!window.grab().save(out, "PNG")) {

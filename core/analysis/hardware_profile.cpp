@@ -196,11 +196,23 @@ HardwareProfile profileHardware(const DesignIndex& index, const Inventory& inv, 
             so.latencyUs = {5, "seed 002 table 4: IB NDR one-way latency (no NIC component on the path)", true};
             so.efficiency = {kDefaultNicEfficiency, kModelDefault, true};
         }
-        if (compute.nodes < hw.nodes)
-            warnings.push_back({Severity::Warning, "/links", formatCount(hw.nodes - compute.nodes) + " of " +
-                                                                 formatCount(hw.nodes) +
-                                                                 " nodes have no link to the compute fabric",
-                                "nodes_unconnected"});
+        if (compute.nodes < hw.nodes) {
+            // Mark each node component none of whose NICs reach the fabric.
+            for (std::size_t n = 0; n < index.size(); ++n) {
+                if (index.kind(n) != PartKind::Node)
+                    continue;
+                bool wired = false;
+                for (const Link& l : index.design().links)
+                    for (const std::string& end : {l.from, l.to})
+                        if (const auto e = index.find(end); e && index.isInside(*e, n))
+                            wired = true;
+                if (!wired)
+                    warnings.push_back({Severity::Warning, pointerAppend("/components", n),
+                                        formatCount(index.instances(n)) + " x " + inQuotes(index.component(n).name) +
+                                            " have no link to a fabric: their GPUs cannot reach other nodes",
+                                        "nodes_unconnected"});
+            }
+        }
     } else if (hw.nodes > 1) {
         warnings.push_back({Severity::Warning, "/links",
                             "no node is wired to a compute fabric: nodes cannot communicate, so only parallelism "

@@ -158,6 +158,21 @@ Inventory takeInventory(const DesignIndex& index)
         inv.cables += n;
         add(l.part, n);
     }
+    // Placed switches: the cables plugged into one must fit its ports.
+    for (std::size_t i = 0; i < index.size(); ++i) {
+        if (index.kind(i) != PartKind::Switch)
+            continue;
+        std::int64_t plugged = 0;
+        for (const Link& l : index.design().links)
+            if (l.from == index.component(i).id || l.to == index.component(i).id)
+                plugged += cablesOf(l, index);
+        const std::int64_t ports = std::int64_t(index.figure(i, "ports").value_or(0)) * index.instances(i);
+        if (plugged > ports)
+            inv.problems.push_back({Severity::Warning, pointerAppend("/components", i),
+                                    "switch " + inQuotes(index.component(i).id) + " has " + formatCount(ports) +
+                                        " ports but " + formatCount(plugged) + " cables plugged in",
+                                    "switch_ports_exhausted"});
+    }
     std::int64_t most = 0;
     for (const auto& [part, n] : gpusByPart)
         if (n > most) {

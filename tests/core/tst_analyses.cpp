@@ -312,6 +312,30 @@ private slots:
         QVERIFY(a.workload.activeParamsPerToken < a.workload.params / 2);
     }
 
+    void placedSwitchesAndUnwiredNodesAreMarkedOnTheirItems()
+    {
+        Loaded l = preset("budget-8node-100gbe.cluster.json");
+        // A placed 32-port switch with a 64-cable bundle into it.
+        Component sw{"tor", "switch.sn2700", "ToR", "room", 1};
+        l.design.components.push_back(sw);
+        l.design.links.push_back({"bundle", "storage", "tor", "link.eth-100g-dac", 64});
+        // A second server type with no link to the fabric.
+        Component lonely{"lonely", "node.hgx-a100", "Lonely server", "rack", 1};
+        l.design.components.push_back(lonely);
+        l.design.components.push_back({"lonely.gpu", "gpu.a100-sxm-80gb", "GPU", "lonely", 8});
+        const Analysis a = l.analyse();
+        const auto find = [&](const std::string& code) {
+            return std::find_if(a.warnings.begin(), a.warnings.end(), [&](const Problem& p) { return p.code == code; });
+        };
+        auto sw1 = find("switch_ports_exhausted");
+        QVERIFY(sw1 != a.warnings.end());
+        QCOMPARE(sw1->message, std::string("switch 'tor' has 32 ports but 64 cables plugged in"));
+        QCOMPARE(sw1->pointer, "/components/" + std::to_string(l.design.components.size() - 3));
+        auto un = find("nodes_unconnected");
+        QVERIFY(un != a.warnings.end());
+        QCOMPARE(un->pointer, "/components/" + std::to_string(l.design.components.size() - 2));
+    }
+
     void designWithoutGpusAnalysesCleanly()
     {
         Loaded l = preset("budget-8node-100gbe.cluster.json");

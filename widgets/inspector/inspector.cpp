@@ -11,6 +11,7 @@
 #include <QVBoxLayout>
 
 #include <cmath>
+#include <cstring>
 
 #include "core/catalog/catalog.h"
 #include "core/catalog/part_schema.h"
@@ -56,6 +57,21 @@ QLineEdit* numberEdit(double min, double max, const QString& placeholder, QWidge
     return e;
 }
 
+// A figure's row label: its file key without the unit suffix, then the
+// unit ("hbm_tb_per_s" -> "hbm (TB/s)"); the description is the tooltip.
+QString figureLabel(const FieldSpec& spec)
+{
+    std::string key(spec.key);
+    for (const char* suffix : {"_tb_per_s", "_gb_per_s", "_tflops", "_tops", "_gbps", "_kiops", "_gpus", "_gb", "_kw",
+                               "_us", "_pb", "_w", "_m"})
+        if (key.size() > strlen(suffix) && key.compare(key.size() - strlen(suffix), strlen(suffix), suffix) == 0) {
+            key.resize(key.size() - strlen(suffix));
+            break;
+        }
+    QString label = q(key).replace('_', ' ');
+    return label + " (" + q(spec.unit) + ")";
+}
+
 std::optional<double> parsed(const QLineEdit* e)
 {
     bool ok = false;
@@ -97,6 +113,7 @@ void Inspector::rebuild()
     body_ = new QWidget;
     form_ = new QFormLayout(body_);
     form_->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form_->setRowWrapPolicy(QFormLayout::WrapLongRows);
     form_->setLabelAlignment(Qt::AlignLeft);
     const QStringList comps = scene_->selectedComponentIds();
     const QStringList links = scene_->selectedLinkIds();
@@ -295,7 +312,9 @@ void Inspector::buildComponents(const QStringList& ids)
         auto* h = new QHBoxLayout(row);
         h->setContentsMargins(0, 0, 0, 0);
         const double min = spec.minExclusive ? spec.min + 1e-9 : spec.min;
-        auto* edit = numberEdit(min, spec.max, f ? num(f->value) : tr("not in catalog"), row);
+        // Empty means the catalog's value, which stands beside the field.
+        auto* edit = numberEdit(min, spec.max, QString(), row);
+        edit->setMinimumWidth(80);
         auto* catalogValue = new QLabel(row);
         catalogValue->setText(f ? tr("catalog %1%2").arg(num(f->value), f->uncertain ? " \u26a0" : "") : tr("no value"));
         catalogValue->setToolTip(f ? tr("Source: %1%2").arg(q(f->source).toHtmlEscaped(),
@@ -330,7 +349,9 @@ void Inspector::buildComponents(const QStringList& ids)
             edit->setText(it != c->props.end() && it->second.is_number() ? num(it->second.get<double>()) : QString());
             edit->setStyleSheet(QString());
         });
-        form_->addRow(q(spec.description) + " (" + q(spec.unit) + ")", row);
+        auto* rowLabel = new QLabel(figureLabel(spec), body_);
+        rowLabel->setToolTip(q(spec.description));
+        form_->addRow(rowLabel, row);
     }
     refreshValues();
 }
@@ -345,9 +366,11 @@ void Inspector::buildLink(const QString& id)
     const Link* l = current();
     if (!l)
         return;
-    form_->addRow(new QLabel(tr("<b>Link</b><br><span style='color:gray'>%1 \u2192 %2</span>")
+    auto* intro = new QLabel(tr("<b>Link</b><br><span style='color:gray'>%1 \u2192 %2</span>")
                                  .arg(q(l->from).toHtmlEscaped(), q(l->to).toHtmlEscaped()),
-                             body_));
+                             body_);
+    intro->setWordWrap(true);
+    form_->addRow(intro);
     auto push = [this, current](const QString& text, int key, const std::function<void(Link&)>& edit) {
         if (const Link* now = current()) {
             Link next = *now;
@@ -385,9 +408,11 @@ void Inspector::buildLink(const QString& id)
 
 void Inspector::buildDesign()
 {
-    form_->addRow(new QLabel(tr("<b>Design</b><br><span style='color:gray'>Select an item to edit it; these are "
+    auto* intro = new QLabel(tr("<b>Design</b><br><span style='color:gray'>Select an item to edit it; these are "
                                 "the design's own inputs.</span>"),
-                             body_));
+                             body_);
+    intro->setWordWrap(true);
+    form_->addRow(intro);
     auto push = [this](const QString& text, int key, const std::function<void(DesignSettings&)>& edit) {
         DesignSettings s = DesignSettings::of(doc_->design());
         edit(s);
