@@ -553,8 +553,11 @@ void MainWindow::fileChangedOnDisk(const QString& path)
 
 // --- clipboard: a fragment of the design, as JSON, between windows.
 
-void MainWindow::copy()
+Fragment MainWindow::selectedFragment() const
 {
+    // The selected components with everything inside them, and the links
+    // that touch them (a link to an item outside is kept when pasted into a
+    // design that has that item).
     const Design& d = doc_->design();
     std::set<std::string> ids;
     for (const QString& id : scene_->selectedComponentIds())
@@ -572,6 +575,12 @@ void MainWindow::copy()
     for (const auto& l : d.links)
         if (ids.count(l.from) || ids.count(l.to))
             f.links.push_back(l);
+    return f;
+}
+
+void MainWindow::copy()
+{
+    const Fragment f = selectedFragment();
     if (f.components.empty())
         return;
     auto* mime = new QMimeData;
@@ -604,23 +613,7 @@ void MainWindow::paste()
 
 void MainWindow::duplicate()
 {
-    const Design& d = doc_->design();
-    std::set<std::string> ids;
-    for (const QString& id : scene_->selectedComponentIds())
-        ids.insert(id.toStdString());
-    for (bool grew = true; grew;) {
-        grew = false;
-        for (const auto& c : d.components)
-            if (ids.count(c.parent) && ids.insert(c.id).second)
-                grew = true;
-    }
-    Fragment f;
-    for (const auto& c : d.components)
-        if (ids.count(c.id))
-            f.components.push_back(c);
-    for (const auto& l : d.links)
-        if (ids.count(l.from) || ids.count(l.to))
-            f.links.push_back(l);
+    const Fragment f = selectedFragment();
     if (!f.components.empty())
         pasteFragment(f, tr("Duplicate"));
 }

@@ -35,6 +35,12 @@ public:
     void newDesign();
     // Restores a design an earlier session autosaved before it died, after asking.
     void offerRecovery();
+    // Edit menu actions, also for tests: the clipboard carries a JSON
+    // fragment, so they work between windows and studio processes.
+    void copy();
+    void cut();
+    void paste();
+    void duplicate();
     DesignDocument* document() const { return doc_; }
     DesignScene* scene() const { return scene_; }
     DesignView* view() const { return view_; }
@@ -54,16 +60,13 @@ private:
     bool save();
     bool saveAs();
     void revert();
-    void copy();
-    void paste();
-    void duplicate();
-    void cut();
     void find();
     void align(int how);
     void generateFabric();
     void setAutosaveInterval();
     void watchFile();
     void fileChangedOnDisk(const QString& path);
+    Fragment selectedFragment() const;
     void pasteFragment(const Fragment& fragment, const QString& undoText);
     void refreshSummary();
     void status(const QString& text);

@@ -12,6 +12,7 @@
 
 #include "core/format/design_reader.h"
 #include "core/format/design_writer.h"
+#include "app/main_window.h"
 #include "tests/test_support.h"
 #include "widgets/analysis/analysis_service.h"
 #include "widgets/canvas/component_item.h"
@@ -302,6 +303,36 @@ private slots:
         QVERIFY(saver.autosaveNow());
         QVERIFY(QFile::exists(saver.recoveryFile()));
         QVERIFY(Autosaver::abandoned(dir.path()).isEmpty());
+    }
+
+    void copyInOneWindowPasteInAnother()
+    {
+        MainWindow a, b;
+        QVERIFY(a.openPreset(":/presets/dgx-h100-superpod-4su.cluster.json"));
+        a.scene()->selectComponents({"rack"});
+        a.copy();
+        b.newDesign();
+        const std::size_t before = b.document()->design().components.size();
+        b.paste();
+        const Design& d = b.document()->design();
+        // The rack, its node and the node's GPUs, NICs and DPUs arrive; the
+        // links to fabrics this design lacks stay behind.
+        QCOMPARE(d.components.size(), before + 5);
+        QCOMPARE(d.components[before].part, std::string("rack.air-42u"));
+        QCOMPARE(d.components[before].parent, std::string());
+        QCOMPARE(d.components[before + 1].parent, d.components[before].id);
+        QVERIFY(d.links.empty());
+        // Pasting again gives fresh ids; one paste is one undo step.
+        b.paste();
+        QCOMPARE(b.document()->design().components.size(), before + 10);
+        QVERIFY(b.document()->design().components[before + 5].id != d.components[before].id);
+        b.document()->undoStack()->undo();
+        QCOMPARE(b.document()->design().components.size(), before + 5);
+        // Duplicating in place keeps the links to items that exist here.
+        a.scene()->selectComponents({"dgx"});
+        const std::size_t links = a.document()->design().links.size();
+        a.duplicate();
+        QCOMPARE(a.document()->design().links.size(), links + 2);  // its NICs' links to both fabrics
     }
 
     void screenshotCommandWritesAPicture()
