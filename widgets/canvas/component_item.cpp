@@ -164,14 +164,17 @@ QString ComponentItem::totalsText() const
     if (!t)
         return {};
     QStringList parts;
+    auto counted = [](std::int64_t n, const QString& one, const QString& many) {
+        return (n == 1 ? one : many).arg(QString::fromStdString(formatCount(n)));
+    };
     if (t->gpus)
-        parts << tr("%1 GPUs").arg(QString::fromStdString(formatCount(t->gpus)));
+        parts << counted(t->gpus, tr("%1 GPU"), tr("%1 GPUs"));
     if (kind() != PartKind::Node && t->nodes)
-        parts << tr("%1 nodes").arg(QString::fromStdString(formatCount(t->nodes)));
+        parts << counted(t->nodes, tr("%1 node"), tr("%1 nodes"));
     if (t->kw > 0)
         parts << QString::fromStdString(formatPowerKw(t->kw));
     if (t->nics)
-        parts << tr("%1 NICs").arg(QString::fromStdString(formatCount(t->nics)));
+        parts << counted(t->nics, tr("%1 NIC"), tr("%1 NICs"));
     const Component* c = component();
     return parts.join(QStringLiteral(" \u00b7 ")) + (c && c->count > 1 && !parts.isEmpty() ? tr(" each") : QString());
 }
