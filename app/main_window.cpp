@@ -1,6 +1,7 @@
 #include "app/main_window.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
@@ -15,6 +16,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPushButton>
+#include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTimer>
@@ -39,8 +41,11 @@
 #include "widgets/inspector/inspector.h"
 #include "widgets/palette/part_mime.h"
 #include "widgets/palette/part_palette.h"
+#include "widgets/panels/analysis_area.h"
+#include "widgets/panels/kpi_strip.h"
 #include "widgets/style/theme.h"
 #include "widgets/warnings/warnings_panel.h"
+#include "widgets/workload/workload_panel.h"
 
 namespace studio {
 namespace {
@@ -97,10 +102,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         watchFile();
     });
     connect(doc_, &DesignDocument::settingsChanged, this, &MainWindow::updateTitle);
-    connect(analysis_, &AnalysisService::updated, this, &MainWindow::refreshSummary);
+    kpis_ = new KpiStrip(analysis_, this);
+    statusBar()->addPermanentWidget(kpis_);
 
     QSettings settings;
-    resize(1400, 880);
+    // A first start fills most of the screen, never more than it.
+    const QRect screen = this->screen() ? this->screen()->availableGeometry() : QRect(0, 0, 1400, 880);
+    resize(std::min(1400, screen.width()), std::min(880, screen.height()));
     restoreGeometry(settings.value("window/geometry").toByteArray());
     restoreState(settings.value("window/state").toByteArray());
     autosaver_->setIntervalSeconds(settings.value("autosave/intervalSeconds", 60).toInt());
@@ -151,17 +159,21 @@ void MainWindow::createDocks()
         if (ComponentItem* item = scene_->visibleItemFor(id))
             view_->centerOn(item);
     });
-    // The analysis area: the live panels arrive with their issue; until then
-    // the headline numbers of the core's analyses.
-    summary_ = new QLabel(this);
-    summary_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-    summary_->setMargin(8);
-    summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    auto* analysisDock = dock(tr("Analysis"), "analysis", summary_, Qt::BottomDockWidgetArea);
-    tabifyDockWidget(warningsDock, analysisDock);
-    warningsDock->raise();
+    // The analysis panels below the canvas, across the window's width.
+    setCorner(Qt::BottomLeftCorner, Qt::BottomDockWidgetArea);
+    setCorner(Qt::BottomRightCorner, Qt::BottomDockWidgetArea);
+    analysisArea_ = new AnalysisArea(analysis_, this);
+    auto* analysisDock = dock(tr("Analysis"), "analysis", analysisArea_, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(analysisDock, warningsDock);
+    analysisDock->raise();
+    workload_ = new WorkloadPanel(doc_, analysis_, this);
+    auto* workloadDock = dock(tr("Workload"), "workload", workload_, Qt::RightDockWidgetArea);
+    tabifyDockWidget(inspectorDock, workloadDock);
+    tabifyDockWidget(workloadDock, history);
+    inspectorDock->raise();
+    connect(workload_, &WorkloadPanel::message, this, &MainWindow::status);
     resizeDocks({paletteDock, inspectorDock}, {260, 360}, Qt::Horizontal);
-    resizeDocks({warningsDock}, {130}, Qt::Vertical);
+    resizeDocks({analysisDock}, {380}, Qt::Vertical);
 }
 
 void MainWindow::createActions()
@@ -275,6 +287,19 @@ void MainWindow::createActions()
     });
     dark_->setCheckable(true);
     dark_->setChecked(currentTheme() == Theme::Dark);
+    auto* layoutMenu = viewMenu->addMenu(tr("&Analysis Panels"));
+    auto* layoutGroup = new QActionGroup(this);
+    for (const auto& [text, mode] : {std::pair{tr("As &Tabs"), AnalysisArea::Mode::Tabs},
+                                     std::pair{tr("As a &Grid"), AnalysisArea::Mode::Grid}}) {
+        QAction* a = layoutMenu->addAction(text);
+        a->setCheckable(true);
+        a->setChecked(analysisArea_->mode() == mode);
+        layoutGroup->addAction(a);
+        connect(a, &QAction::triggered, this, [this, mode = mode] { analysisArea_->setMode(mode); });
+        connect(analysisArea_, &AnalysisArea::modeChanged, a, [a, mode = mode](AnalysisArea::Mode m) {
+            a->setChecked(m == mode);
+        });
+    }
     viewMenu->addSeparator();
     for (QDockWidget* d : findChildren<QDockWidget*>())
         viewMenu->addAction(d->toggleViewAction());
@@ -314,31 +339,6 @@ void MainWindow::updateTitle()
 void MainWindow::status(const QString& text)
 {
     statusBar()->showMessage(text, 8000);
-}
-
-void MainWindow::refreshSummary()
-{
-    const Analysis* a = analysis_->analysis();
-    if (!a) {
-        summary_->setText(tr("The design has errors; see Warnings."));
-        return;
-    }
-    QString html = "<table cellpadding='3'>";
-    auto row = [&html](const QString& k, const std::string& v) {
-        html += "<tr><td>" + k + "</td><td><b>" + QString::fromStdString(v) + "</b></td></tr>";
-    };
-    row(tr("GPUs"), formatCount(a->inventory.gpus) + (a->hardware.gpu.name.empty() ? "" : " x " + a->hardware.gpu.name));
-    row(tr("Peak"), formatValue(a->clusterPeakPflops, 4) + " PFLOP/s " + a->hardware.gpu.trainingPrecision);
-    if (a->step.valid) {
-        row(tr("Step time"), formatValue(a->step.stepS, 4) + " s");
-        row(tr("MFU / HFU"), formatValue(a->step.mfu * 100, 3) + " % / " + formatValue(a->step.hfu * 100, 3) + " %");
-        row(tr("Days to train"), formatValue(a->step.daysToTrain, 3) + " (" + formatValue(a->reliability.wallDays, 3) +
-                                      " with goodput)");
-    }
-    row(tr("Facility power"), formatValue(a->power.facilityKw / 1000, 4) + " MW");
-    row(tr("Cluster MTBF"), formatValue(a->reliability.clusterMtbfH, 3) + " h");
-    html += "</table>";
-    summary_->setText(html);
 }
 
 void MainWindow::newDesign()

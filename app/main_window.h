@@ -9,20 +9,24 @@ class QMenu;
 
 namespace studio {
 
+class AnalysisArea;
 class AnalysisService;
 class Autosaver;
 class DesignDocument;
 class DesignScene;
 class DesignView;
 class Inspector;
+class KpiStrip;
 class Minimap;
 class PartPalette;
 class WarningsPanel;
+class WorkloadPanel;
 struct Fragment;
 
 // The studio's window: the canvas in the middle; the parts palette and the
 // overview on the left; the inspector and undo history on the right; the
-// warnings and the analysis area below. Layout, geometry, theme and recent
+// analysis panels and warnings below, across the window; the workload dock
+// beside the inspector; the headline figures in the status bar. Layout, geometry, theme and recent
 // files persist in QSettings.
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -45,6 +49,10 @@ public:
     DesignScene* scene() const { return scene_; }
     DesignView* view() const { return view_; }
     Autosaver* autosaver() const { return autosaver_; }
+    AnalysisService* analysis() const { return analysis_; }
+    AnalysisArea* analysisArea() const { return analysisArea_; }
+    WorkloadPanel* workload() const { return workload_; }
+    KpiStrip* kpis() const { return kpis_; }
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -68,7 +76,6 @@ private:
     void fileChangedOnDisk(const QString& path);
     Fragment selectedFragment() const;
     void pasteFragment(const Fragment& fragment, const QString& undoText);
-    void refreshSummary();
     void status(const QString& text);
 
     DesignDocument* doc_;
@@ -79,10 +86,12 @@ private:
     PartPalette* palette_;
     Inspector* inspector_;
     WarningsPanel* warnings_;
+    WorkloadPanel* workload_;
+    AnalysisArea* analysisArea_;
+    KpiStrip* kpis_;
     Autosaver* autosaver_;
     QFileSystemWatcher* watcher_;
     QDateTime lastOwnSave_;
-    QLabel* summary_;
     QLabel* zoomLabel_;
     QMenu* recentMenu_ = nullptr;
     QAction *undo_ = nullptr, *redo_ = nullptr, *snap_ = nullptr, *dark_ = nullptr;

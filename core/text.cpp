@@ -49,6 +49,34 @@ std::string formatReadable(double v, int significant)
     return buf;
 }
 
+std::string formatQuantity(double v, std::string_view unit)
+{
+    std::string text;
+    if (std::isfinite(v) && std::fabs(v) >= 1e9) {
+        int exponent = int(std::floor(std::log10(std::fabs(v))));
+        double mantissa = v / std::pow(10.0, exponent);
+        if (std::fabs(std::round(mantissa * 100) / 100) >= 10) {  // 9.999e9 reads 1e10, not 10e9
+            mantissa /= 10;
+            ++exponent;
+        }
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.3ge%d", mantissa, exponent);
+        text = buf;
+    } else {
+        text = formatReadable(v);
+    }
+    return unit.empty() ? text : text + " " + std::string(unit);
+}
+
+std::string formatDuration(double hours)
+{
+    if (std::fabs(hours) < 1)
+        return formatReadable(hours * 60) + " min";
+    if (std::fabs(hours) > 48)
+        return formatReadable(hours / 24) + " days";
+    return formatReadable(hours) + " h";
+}
+
 std::string formatPowerKw(double kw)
 {
     return std::fabs(kw) >= 1000 ? formatReadable(kw / 1000) + " MW" : formatReadable(kw) + " kW";

@@ -12,6 +12,12 @@ std::string formatValue(double v, int significant = 6);  // 989.4 -> "989.4", 1e
 // For people, never in exponent notation: 1470 -> "1,470", 20.43 -> "20.4",
 // 0.01234 -> "0.0123" (to `significant` digits, whole numbers in full).
 std::string formatReadable(double v, int significant = 3);
+// A measured quantity with its unit, for tooltips and tables: readable to 3
+// significant digits, and "1.23e18" from a billion up (FLOP counts, bytes).
+std::string formatQuantity(double v, std::string_view unit);
+// Hours as a person reads them: "45 min" below an hour, "3.1 h", and
+// "12.5 days" from two days up.
+std::string formatDuration(double hours);
 // kW as "20.4 kW", or "1.47 MW" from 1,000 kW.
 std::string formatPowerKw(double kw);
 std::string inQuotes(std::string_view s);       // 'text'

@@ -11,6 +11,7 @@
 #include "app/main_window.h"
 #include "widgets/canvas/design_scene.h"
 #include "widgets/canvas/design_view.h"
+#include "widgets/panels/analysis_area.h"
 #include "widgets/style/theme.h"
 
 namespace studio {
@@ -24,13 +25,18 @@ int runScreenshot(const QStringList& args)
     const QCommandLineOption size(QStringLiteral("size"), "Window size (default 1600x1000).", "WxH", "1600x1000");
     const QCommandLineOption select(QStringLiteral("select"), "Select this component first (repeatable).", "ID");
     const QCommandLineOption theme(QStringLiteral("theme"), "light (default) or dark.", "THEME", "light");
+    const QCommandLineOption panel(QStringLiteral("panel"),
+                                   "The analysis panel to show: roofline (default), hierarchy, mfu, power, failures; "
+                                   "or grid for all of them.",
+                                   "PANEL", "roofline");
     parser.addOption(output);
     parser.addOption(size);
     parser.addOption(select);
     parser.addOption(theme);
+    parser.addOption(panel);
     parser.addPositionalArgument("FILE", "The design to show.");
     const QString usage = "usage: cluster-studio screenshot FILE -o OUT.png [--size WxH] [--select ID]... "
-                          "[--theme light|dark]\n";
+                          "[--theme light|dark] [--panel roofline|hierarchy|mfu|power|failures|grid]\n";
     if (!parser.parse(args.mid(1))) {
         std::fprintf(stderr, "%s\n%s", qPrintable(parser.errorText()), qPrintable(usage));
         return kExitUsage;
@@ -45,8 +51,17 @@ int runScreenshot(const QStringList& args)
                      qPrintable(usage));
         return kExitUsage;
     }
+    const QString panelKey = parser.value(panel);
+    const QStringList panels{"roofline", "hierarchy", "mfu", "power", "failures", "grid"};
+    if (!panels.contains(panelKey)) {
+        std::fprintf(stderr, "screenshot: --panel must be one of %s\n%s", qPrintable(panels.join(", ")),
+                     qPrintable(usage));
+        return kExitUsage;
+    }
     applyTheme(themeFromName(parser.value(theme)));
     MainWindow window;
+    window.analysisArea()->setMode(panelKey == "grid" ? AnalysisArea::Mode::Grid : AnalysisArea::Mode::Tabs);
+    window.analysisArea()->showPanel(panelKey);
     window.resize(match.captured(1).toInt(), match.captured(2).toInt());
     if (!window.openFile(parser.positionalArguments().front()))
         return kExitInvalid;

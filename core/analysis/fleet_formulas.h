@@ -45,6 +45,11 @@ double empiricalScalingEfficiency(double n);
 // U4: the slowest of N ranks with per-rank CV c is c sqrt(2 ln N) behind the mean.
 double stragglerTax(double cv, double n);
 
+// P3: forced air removes about 30 kW from a rack; denser racks need liquid.
+inline constexpr double kAirCoolingLimitKw = 30;
+inline constexpr const char* kAirCoolingLimitSource =
+    "Fleet Foundations appendix (seed 002), table 12: air cooling ceiling ~30 kW per rack";
+
 // P1/P2/P4: IT load, facility load, PUE overhead per MW of IT.
 double itLoadWatts(double gpus, double tdpWatts);
 double facilityLoad(double itLoad, double pue);

@@ -108,13 +108,18 @@ Power modelPower(const DesignIndex& index, const Inventory& inv, const Facility&
             else if (index.kind(c) == PartKind::Accelerator)
                 r.gpusEach += index.instances(c) / r.count;
         }
-        pw.maxRackKw = std::max(pw.maxRackKw, r.kwEach);
+        if (pw.racks.empty() || r.kwEach > pw.maxRackKw) {
+            pw.maxRackKw = r.kwEach;
+            pw.maxRack = pw.racks.size();
+        }
         if (r.overLimit()) {
             pw.racksOverLimit += r.count;
             warnings.push_back({Severity::Warning, pointerAppend("/components", i),
                                 formatCount(r.count) + " x " + inQuotes(r.name) + " draw " + formatValue(r.kwEach, 3) +
                                     " kW each, above the " + formatValue(r.limitKw, 3) + " kW their " + r.cooling +
-                                    " cooling removes" + (r.cooling == "air" ? "; above ~30 kW a rack needs liquid cooling" : ""),
+                                    " cooling removes" + (r.cooling == "air" ? "; above ~" + formatValue(fleet::kAirCoolingLimitKw, 3) +
+                                                                  " kW a rack needs liquid cooling"
+                                                            : ""),
                                 "rack_over_cooling_limit"});
         }
         for (std::size_t c = 0; c < n; ++c)
@@ -141,9 +146,19 @@ Power modelPower(const DesignIndex& index, const Inventory& inv, const Facility&
     pw.pricePerKwh = inputOr(facility.electricity_usd_per_kwh, defaults::kElectricityPrice);
     pw.carbonGPerKwh = inputOr(facility.carbon_g_per_kwh, defaults::kCarbon);
     pw.facilityKw = fleet::facilityLoad(pw.itKw, pw.pue.value);
+    pw.overheadKw = pw.facilityKw - pw.itKw;
     pw.energyMwhPerYear = pw.facilityKw * 8760 / 1000;
     pw.costUsdPerYear = pw.energyMwhPerYear * 1000 * pw.pricePerKwh.value;
     pw.co2TonnesPerYear = pw.energyMwhPerYear * 1000 * pw.carbonGPerKwh.value / 1e6;
+    pw.airCoolingLimitKw = {fleet::kAirCoolingLimitKw, fleet::kAirCoolingLimitSource};
+    for (RackLoad& r : pw.racks)
+        r.explain = {"kW per rack = the rated draw of one rack's contents (nodes with their GPUs, NICs and drives, "
+                     "switches), against the rack's cooling limit",
+                     {{"racks like it", double(r.count), "", r.name + " (" + r.part + ")"},
+                      {"nodes in one", double(r.nodesEach), "", "the design"},
+                      {"GPUs in one", double(r.gpusEach), "", "the design"},
+                      {"cooling limit", r.limitKw, "kW", "the rack part's max_kw (catalog)"},
+                      pw.airCoolingLimitKw.as("air-cooling limit", "kW")}};
     pw.explainIt = {"nodes (host share + GPUs at TDP + NICs + drives) + switches + optics + storage, at rated power",
                     {{"compute", pw.computeKw, "kW", "nodes' max power less the catalog GPUs and NICs, plus the design's"},
                      {"network", pw.networkKw, "kW", "switch and optics power (estimates in the catalog)"},

@@ -96,6 +96,10 @@ Reliability modelReliability(const Inventory& inv, const Operations& ops, double
             r.mtbfCurve.emplace_back(n, 1 / (perGpuRate * n));
     }
     if (gpus > 0 && ratePerH > 0 && r.canCheckpoint) {
+        for (auto [tauMin, out] : {std::pair{r.youngIntervalMin, &r.youngGoodput}, std::pair{r.dalyIntervalMin, &r.dalyGoodput}})
+            *out = goodputAt(std::max(tauMin, deltaMin) / 60, stallH, writeH, restartH, r.clusterMtbfH,
+                             r.maintenanceFraction.value)
+                       .value;
         const double lo = std::max(deltaMin, 0.5), hi = std::max(lo * 10, r.dalyIntervalMin * 20);
         for (double tau = lo; tau <= hi * 1.0001; tau *= std::pow(hi / lo, 1.0 / 40))
             r.goodputCurve.emplace_back(

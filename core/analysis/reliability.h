@@ -32,6 +32,7 @@ struct Reliability {
     bool canCheckpoint = true;       // false: no storage to write to, so a failure restarts the run
     double checkpointFraction = 0, failureFraction = 0;  // shares of wall time
     double goodput = 0;
+    double youngGoodput = 0, dalyGoodput = 0;  // goodput at the two optimum intervals (0 without checkpoints)
     double wallDays = 0;             // compute days / goodput
     double expectedInterruptions = 0;
     std::vector<std::pair<double, double>> mtbfCurve;     // GPUs -> hours, this design's mix

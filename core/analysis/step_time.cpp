@@ -182,8 +182,6 @@ StepTime modelStepTime(const HardwareProfile& hw, const Hierarchy& hier, const W
         elementwise("dropout", r * h, 2.5, 2.5, full);
     elementwise("residual add", r * h, 3, 2, full);
 
-    const double layerF = L.gemmF + L.attnF + L.memF;
-    const double layerB = L.gemmB + L.attnB + L.memB;
 
     // --- communication per layer per micro-batch.
     const Tier& tpTier = hier.tierForSpan(w.tp);

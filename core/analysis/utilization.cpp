@@ -27,6 +27,17 @@ Utilization buildUtilization(const StepTime& step, const Reliability& rel, doubl
     u.waterfall.push_back({"failures (lost work, restarts)", u.mfu * rel.failureFraction});
     u.waterfall.push_back({"maintenance", u.mfu * rel.maintenanceFraction.value});
     u.waterfall.push_back({"delivered", u.delivered, true});
+    // Each loss hangs from what is left after the ones above it.
+    double left = 1;
+    for (auto& b : u.waterfall) {
+        if (b.level) {
+            b.from = 0;
+            b.to = left = b.fraction;
+        } else {
+            b.to = left;
+            b.from = left -= b.fraction;
+        }
+    }
     return u;
 }
 

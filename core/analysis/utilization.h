@@ -15,6 +15,7 @@ struct WaterfallBar {
     std::string_view name;
     double fraction = 0;  // of peak: the start and end bars are levels, the rest losses
     bool level = false;
+    double from = 0, to = 0;  // where the bar is drawn, fractions of peak: a level from 0, a loss below the last level
 };
 
 struct Utilization {

@@ -129,4 +129,16 @@ WorkloadShape shapeWorkload(const Workload& w, std::int64_t gpus, std::vector<Pr
     return s;
 }
 
+std::vector<Problem> unrunnableLayout(const Workload& workload, std::int64_t gpus)
+{
+    static constexpr std::string_view kUnrunnable[] = {"layout_mismatch", "heads_not_divisible", "sequence_not_divisible",
+                                                      "ep_not_divisible", "batch_too_small"};
+    std::vector<Problem> all, out;
+    shapeWorkload(workload, gpus, all);
+    for (auto& p : all)
+        if (std::find(std::begin(kUnrunnable), std::end(kUnrunnable), p.code) != std::end(kUnrunnable))
+            out.push_back(std::move(p));
+    return out;
+}
+
 }  // namespace studio

@@ -48,4 +48,11 @@ struct WorkloadShape {
 // it 0 and to check the layout.
 WorkloadShape shapeWorkload(const Workload& workload, std::int64_t gpus, std::vector<Problem>& warnings);
 
+// The warnings of shapeWorkload that say a layout cannot run as written on
+// `gpus` GPUs (tp x pp x cp does not divide them, heads or the sequence do
+// not split, expert groups do not fit, a rank gets no micro-batch), as
+// opposed to one that runs unevenly. The workload dock refuses an edit that
+// introduces one.
+std::vector<Problem> unrunnableLayout(const Workload& workload, std::int64_t gpus);
+
 }  // namespace studio

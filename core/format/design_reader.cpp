@@ -6,6 +6,7 @@
 #include "core/format/json_reader.h"
 #include "core/format/json_text.h"
 #include "core/format/migrations.h"
+#include "core/format/workload_limits.h"
 #include "core/text.h"
 
 namespace studio {
@@ -68,17 +69,17 @@ public:
             const std::string p = pointerAppend(ptr, "model");
             auto& s = w.model;
             s.name = r_.string(*m, p, "name", true).value_or("");
-            s.layers = r_.integer(*m, p, "layers", true, 1, 100'000).value_or(1);
-            s.hidden = r_.integer(*m, p, "hidden", true, 1, kMaxCount).value_or(1);
-            s.heads = r_.integer(*m, p, "heads", true, 1, 100'000).value_or(1);
-            s.kv_heads = r_.integer(*m, p, "kv_heads", false, 1, 100'000);
-            s.ffn_hidden = r_.integer(*m, p, "ffn_hidden", false, 1, 100'000'000);
+            s.layers = r_.integer(*m, p, "layers", true, limits::kLayers.min, limits::kLayers.max).value_or(1);
+            s.hidden = r_.integer(*m, p, "hidden", true, limits::kHidden.min, limits::kHidden.max).value_or(1);
+            s.heads = r_.integer(*m, p, "heads", true, limits::kHeads.min, limits::kHeads.max).value_or(1);
+            s.kv_heads = r_.integer(*m, p, "kv_heads", false, limits::kHeads.min, limits::kHeads.max);
+            s.ffn_hidden = r_.integer(*m, p, "ffn_hidden", false, limits::kFfnHidden.min, limits::kFfnHidden.max);
             s.ffn_type = r_.choice(*m, p, "ffn_type", {"gelu", "swiglu"}, false);
-            s.vocab = r_.integer(*m, p, "vocab", true, 1, 100'000'000).value_or(1);
-            s.seq_len = r_.integer(*m, p, "seq_len", true, 1, 100'000'000).value_or(1);
-            s.experts = r_.integer(*m, p, "experts", false, 0, 100'000);
-            s.experts_per_token = r_.integer(*m, p, "experts_per_token", false, 0, 100'000);
-            s.dropout = r_.number(*m, p, "dropout", false, 0, 0.9);
+            s.vocab = r_.integer(*m, p, "vocab", true, limits::kVocab.min, limits::kVocab.max).value_or(1);
+            s.seq_len = r_.integer(*m, p, "seq_len", true, limits::kSeqLen.min, limits::kSeqLen.max).value_or(1);
+            s.experts = r_.integer(*m, p, "experts", false, limits::kExperts.min, limits::kExperts.max);
+            s.experts_per_token = r_.integer(*m, p, "experts_per_token", false, limits::kExperts.min, limits::kExperts.max);
+            s.dropout = r_.number(*m, p, "dropout", false, 0, limits::kDropoutMax);
             r_.keepUnknown(*m, p,
                            {"name", "layers", "hidden", "heads", "kv_heads", "ffn_hidden", "ffn_type", "vocab",
                             "seq_len", "experts", "experts_per_token", "dropout"},
@@ -87,9 +88,9 @@ public:
         if (const Json* t = section(j, ptr, "training", true)) {
             const std::string p = pointerAppend(ptr, "training");
             auto& s = w.training;
-            s.global_batch = r_.integer(*t, p, "global_batch", true, 1, 1'000'000'000).value_or(1);
-            s.micro_batch = r_.integer(*t, p, "micro_batch", false, 1, 1'000'000'000);
-            s.tokens = r_.number(*t, p, "tokens", true, 0, 1e18, true).value_or(1);
+            s.global_batch = r_.integer(*t, p, "global_batch", true, limits::kGlobalBatch.min, limits::kGlobalBatch.max).value_or(1);
+            s.micro_batch = r_.integer(*t, p, "micro_batch", false, limits::kGlobalBatch.min, limits::kGlobalBatch.max);
+            s.tokens = r_.number(*t, p, "tokens", true, 0, limits::kTokensMax, true).value_or(1);
             s.precision = r_.choice(*t, p, "precision", {"bf16", "fp16", "fp8"}, false);
             s.attention_kernel = r_.choice(*t, p, "attention_kernel", {"flash", "unfused"}, false);
             r_.keepUnknown(*t, p, {"global_batch", "micro_batch", "tokens", "precision", "attention_kernel"},
@@ -98,13 +99,13 @@ public:
         if (const Json* q = section(j, ptr, "parallelism", false)) {
             const std::string p = pointerAppend(ptr, "parallelism");
             auto& s = w.parallelism;
-            s.tp = r_.integer(*q, p, "tp", false, 1, kMaxCount);
-            s.pp = r_.integer(*q, p, "pp", false, 1, kMaxCount);
-            s.dp = r_.integer(*q, p, "dp", false, 0, kMaxCount);
-            s.cp = r_.integer(*q, p, "cp", false, 1, kMaxCount);
-            s.ep = r_.integer(*q, p, "ep", false, 1, kMaxCount);
-            s.interleave = r_.integer(*q, p, "interleave", false, 1, 1'000);
-            s.zero = r_.integer(*q, p, "zero", false, 0, 3);
+            s.tp = r_.integer(*q, p, "tp", false, limits::kParallel.min, limits::kParallel.max);
+            s.pp = r_.integer(*q, p, "pp", false, limits::kParallel.min, limits::kParallel.max);
+            s.dp = r_.integer(*q, p, "dp", false, limits::kDp.min, limits::kDp.max);
+            s.cp = r_.integer(*q, p, "cp", false, limits::kParallel.min, limits::kParallel.max);
+            s.ep = r_.integer(*q, p, "ep", false, limits::kParallel.min, limits::kParallel.max);
+            s.interleave = r_.integer(*q, p, "interleave", false, limits::kInterleave.min, limits::kInterleave.max);
+            s.zero = r_.integer(*q, p, "zero", false, limits::kZero.min, limits::kZero.max);
             s.sequence_parallel = r_.boolean(*q, p, "sequence_parallel", false);
             s.recompute = r_.choice(*q, p, "recompute", {"none", "selective", "full"}, false);
             r_.keepUnknown(*q, p,
@@ -113,8 +114,8 @@ public:
         }
         if (const Json* d = section(j, ptr, "data", false)) {
             const std::string p = pointerAppend(ptr, "data");
-            w.data.bytes_per_token = r_.number(*d, p, "bytes_per_token", false, 0, 1e6, true);
-            w.data.file_mb = r_.number(*d, p, "file_mb", false, 0, 1e9, true);
+            w.data.bytes_per_token = r_.number(*d, p, "bytes_per_token", false, 0, limits::kBytesPerTokenMax, true);
+            w.data.file_mb = r_.number(*d, p, "file_mb", false, 0, limits::kFileMbMax, true);
             r_.keepUnknown(*d, p, {"bytes_per_token", "file_mb"}, w.data.extra);
         }
         r_.keepUnknown(j, ptr, {"model", "training", "parallelism", "data"}, w.extra);

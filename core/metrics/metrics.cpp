@@ -1,5 +1,7 @@
 #include "core/metrics/metrics.h"
 
+#include "core/metrics/explanations.h"
+
 #include <cmath>
 
 namespace studio {
@@ -272,22 +274,8 @@ Json metricsJson(const Design& design, const Analysis& a)
     m["power"] = powerJson(a);
     m["reliability"] = reliabilityJson(a);
     Json explain = Json::object();
-    explain["training.step_time_s"] = explainJson(a.step.explainStep);
-    explain["training.mfu"] = explainJson(a.step.explainMfu);
-    explain["training.tokens_per_s"] = explainJson(a.step.explainTokens);
-    explain["training.memory_gb_per_gpu.activations"] = explainJson(a.memory.explainActivations);
-    explain["training.memory_gb_per_gpu.total"] = explainJson(a.memory.explainTotal);
-    explain["compute.ridge_flop_per_byte"] = explainJson(a.roofline.explainRidge);
-    for (const auto& t : a.hierarchy.tiers)
-        explain["hierarchy." + t.key] = explainJson(t.explain);
-    explain["storage.data_demand_gb_per_s"] = explainJson(a.data.explainDemand);
-    explain["storage.checkpoint_write_s"] = explainJson(a.data.explainCheckpoint);
-    explain["power.it_kw"] = explainJson(a.power.explainIt);
-    explain["power.facility_kw"] = explainJson(a.power.explainFacility);
-    explain["power.energy_mwh_per_year"] = explainJson(a.power.explainEnergy);
-    explain["reliability.cluster_mtbf_h"] = explainJson(a.reliability.explainMtbf);
-    explain["reliability.checkpoint_interval_min"] = explainJson(a.reliability.explainInterval);
-    explain["reliability.goodput"] = explainJson(a.reliability.explainGoodput);
+    for (const auto& [key, e] : explainMetrics(a))
+        explain[key] = explainJson(e);
     m["explain"] = std::move(explain);
     Json warnings = Json::array();
     for (const auto& p : a.warnings)

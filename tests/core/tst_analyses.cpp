@@ -63,6 +63,15 @@ private slots:
         double level = 1;
         bool passedMfu = false;
         for (const auto& b : a.utilization.waterfall) {
+            // Where each bar is drawn: levels stand on 0, losses hang from
+            // what the bars above them leave.
+            if (b.level) {
+                QCOMPARE(b.from, 0.0);
+                QCOMPARE(b.to, b.fraction);
+            } else {
+                QVERIFY2(std::fabs(b.to - level) < 1e-9, std::string(b.name).c_str());
+                QVERIFY2(std::fabs(b.to - b.from - b.fraction) < 1e-12, std::string(b.name).c_str());
+            }
             if (b.name == "peak")
                 continue;
             if (b.level) {

@@ -17,6 +17,8 @@ AnalysisService::AnalysisService(DesignDocument* document, QObject* parent) : QO
 void AnalysisService::recomputeNow()
 {
     timer_.stop();
+    ++recomputes_;
+    explained_.reset();
     const Design& d = doc_->design();
     problems_ = validateDesign(d, doc_->catalog());
     componentIndex_.clear();
@@ -29,6 +31,15 @@ void AnalysisService::recomputeNow()
         problems_.insert(problems_.end(), analysis_->warnings.begin(), analysis_->warnings.end());
     }
     emit updated();
+}
+
+const Explanation* AnalysisService::explanation(std::string_view key) const
+{
+    if (!analysis_)
+        return nullptr;
+    if (!explained_)
+        explained_ = explainMetrics(*analysis_);
+    return findExplanation(*explained_, key);
 }
 
 QString AnalysisService::componentOf(const Problem& p) const

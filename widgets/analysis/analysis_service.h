@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/analysis/analysis.h"
+#include "core/metrics/explanations.h"
 #include "core/problem.h"
 
 namespace studio {
@@ -33,6 +34,11 @@ public:
     // The component a problem's pointer names, or "".
     QString componentOf(const Problem& p) const;
 
+    // The explanation of a metrics key for the last analysis (nullptr when
+    // none); built on first use after each recompute.
+    const Explanation* explanation(std::string_view key) const;
+    int recomputeCount() const { return recomputes_; }
+
     void recomputeNow();
 
 signals:
@@ -44,6 +50,8 @@ private:
     std::optional<Analysis> analysis_;
     std::vector<Problem> problems_;
     QHash<QString, int> componentIndex_;
+    mutable std::optional<std::vector<ExplainedMetric>> explained_;
+    int recomputes_ = 0;
 };
 
 }  // namespace studio

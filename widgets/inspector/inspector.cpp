@@ -189,13 +189,13 @@ void Inspector::buildComponents(const QStringList& ids)
     if (ids.size() == 1) {
         auto* name = new QLineEdit(body_);
         const int key = nextMergeKey();
-        connect(name, &QLineEdit::editingFinished, this, [=] {
+        connect(name, &QLineEdit::editingFinished, this, [=, this] {
             const Component* c = current();
             if (c && name->text().toStdString() != c->name)
                 apply(tr("Rename to %1").arg(name->text()), key,
                       [&](Component& x) { x.name = name->text().toStdString(); });
         });
-        refreshers_.push_back([=] {
+        refreshers_.push_back([=, this] {
             if (!name->hasFocus())
                 if (const Component* c = current())
                     name->setText(q(c->name));
@@ -211,12 +211,12 @@ void Inspector::buildComponents(const QStringList& ids)
     count->setGroupSeparatorShown(true);
     count->setToolTip(tr("Replication: this item and everything inside it, this many times"));
     const int countKey = nextMergeKey();
-    connect(count, &QSpinBox::valueChanged, this, [=](int v) {
+    connect(count, &QSpinBox::valueChanged, this, [=, this](int v) {
         if (const Component* c = current(); c && c->count != v)
             if (!apply(tr("Set count to %1").arg(v), countKey, [v](Component& x) { x.count = v; }))
                 count->setValue(int(current()->count));
     });
-    refreshers_.push_back([=] {
+    refreshers_.push_back([=, this] {
         if (!count->hasFocus())
             if (const Component* c = current()) {
                 QSignalBlocker block(count);
@@ -237,7 +237,7 @@ void Inspector::buildComponents(const QStringList& ids)
     for (const auto& spec : settings) {
         const std::string key(spec.key);
         const QString label = q(spec.description);
-        auto setProp = [=](const std::optional<Json>& value, const QString& text) {
+        auto setProp = [=, this](const std::optional<Json>& value, const QString& text) {
             apply(text, 0, [&](Component& x) {
                 if (value)
                     x.props[key] = *value;
@@ -266,7 +266,7 @@ void Inspector::buildComponents(const QStringList& ids)
             combo->addItem(key == "tiers" ? tr("0 (fewest that fit)") : tr("(from the switch)"), QString());
             combo->lineEdit()->setValidator(new QIntValidator(int(spec.min), int(spec.max), combo));
         }
-        connect(combo, &QComboBox::activated, this, [=](int) {
+        connect(combo, &QComboBox::activated, this, [=, this](int) {
             const QString v = combo->currentData().toString();
             if (spec.type == SettingType::Integer) {
                 bool ok = false;
@@ -278,7 +278,7 @@ void Inspector::buildComponents(const QStringList& ids)
                 setProp(v.isEmpty() ? std::nullopt : std::optional<Json>(v.toStdString()), tr("Set %1").arg(q(spec.key)));
             }
         });
-        refreshers_.push_back([=] {
+        refreshers_.push_back([=, this] {
             const Component* c = current();
             if (!c || combo->hasFocus())
                 return;
@@ -326,7 +326,7 @@ void Inspector::buildComponents(const QStringList& ids)
         catalogValue->setPalette(pal);
         h->addWidget(edit, 1);
         h->addWidget(catalogValue);
-        connect(edit, &QLineEdit::editingFinished, this, [=] {
+        connect(edit, &QLineEdit::editingFinished, this, [=, this] {
             const auto v = parsed(edit);
             const Component* c = current();
             if (!c)
@@ -341,7 +341,7 @@ void Inspector::buildComponents(const QStringList& ids)
                 emit message(tr("%1 must be between %2 and %3 %4").arg(q(spec.key), num(min), num(spec.max), q(spec.unit)));
             }
         });
-        refreshers_.push_back([=] {
+        refreshers_.push_back([=, this] {
             const Component* c = current();
             if (!c || edit->hasFocus())
                 return;
@@ -382,18 +382,18 @@ void Inspector::buildLink(const QString& id)
     for (const Part& p : doc_->catalog().parts())
         if (p.kind == PartKind::Link)
             cable->addItem(partIcon(p.kind), q(p.name), q(p.id));
-    connect(cable, &QComboBox::activated, this, [=](int) {
+    connect(cable, &QComboBox::activated, this, [=, this](int) {
         push(tr("Set cable"), 0, [&](Link& x) { x.part = cable->currentData().toString().toStdString(); });
     });
     auto* count = new QSpinBox(body_);
     count->setRange(1, int(kMaxCount));
     count->setToolTip(tr("Cables per instance of the more replicated end"));
     const int key = nextMergeKey();
-    connect(count, &QSpinBox::valueChanged, this, [=](int v) {
+    connect(count, &QSpinBox::valueChanged, this, [=, this](int v) {
         if (const Link* now = current(); now && now->count != v)
             push(tr("Set cables to %1").arg(v), key, [v](Link& x) { x.count = v; });
     });
-    refreshers_.push_back([=] {
+    refreshers_.push_back([=, this] {
         if (const Link* now = current()) {
             QSignalBlocker b1(cable), b2(count);
             cable->setCurrentIndex(std::max(0, cable->findData(q(now->part))));
@@ -421,11 +421,11 @@ void Inspector::buildDesign()
     };
     auto* name = new QLineEdit(body_);
     const int nameKey = nextMergeKey();
-    connect(name, &QLineEdit::editingFinished, this, [=] {
+    connect(name, &QLineEdit::editingFinished, this, [=, this] {
         if (!name->text().trimmed().isEmpty())
             push(tr("Rename design"), nameKey, [&](DesignSettings& s) { s.name = name->text().toStdString(); });
     });
-    refreshers_.push_back([=] {
+    refreshers_.push_back([=, this] {
         if (!name->hasFocus())
             name->setText(q(doc_->design().name));
     });
@@ -437,7 +437,7 @@ void Inspector::buildDesign()
         auto* e = numberEdit(min, max, num(def.value), body_);
         e->setToolTip(tr("Empty: the default %1 %2<br>Source: %3")
                           .arg(num(def.value), q(def.unit), q(def.source).toHtmlEscaped()));
-        connect(e, &QLineEdit::editingFinished, this, [=] {
+        connect(e, &QLineEdit::editingFinished, this, [=, this] {
             const auto v = parsed(e);
             if (!e->text().isEmpty() && (!v || *v < min || *v > max)) {
                 emit message(tr("%1 must be between %2 and %3").arg(label, num(min), num(max)));
@@ -445,7 +445,7 @@ void Inspector::buildDesign()
             }
             push(tr("Set %1").arg(label), 0, [&](DesignSettings& s) { field(s) = v; });
         });
-        refreshers_.push_back([=] {
+        refreshers_.push_back([=, this] {
             if (e->hasFocus())
                 return;
             DesignSettings s = DesignSettings::of(doc_->design());
@@ -464,13 +464,13 @@ void Inspector::buildDesign()
     cooling->addItem(tr("(not set)"), QString());
     for (const char* c : {"air", "liquid", "hybrid"})
         cooling->addItem(c, c);
-    connect(cooling, &QComboBox::activated, this, [=](int) {
+    connect(cooling, &QComboBox::activated, this, [=, this](int) {
         const QString v = cooling->currentData().toString();
         push(tr("Set cooling"), 0, [&](DesignSettings& s) {
             s.facility.cooling = v.isEmpty() ? std::nullopt : std::optional<std::string>(v.toStdString());
         });
     });
-    refreshers_.push_back([=] {
+    refreshers_.push_back([=, this] {
         QSignalBlocker b(cooling);
         cooling->setCurrentIndex(std::max(0, cooling->findData(q(doc_->design().facility.cooling.value_or("")))));
     });
@@ -485,10 +485,10 @@ void Inspector::buildDesign()
     optional(tr("Straggler CV"), defaults::kStragglerCv, 0, 1,
              [](DesignSettings& s) -> auto& { return s.operations.straggler_cv; });
     auto* async = new QCheckBox(tr("Asynchronous checkpoints"), body_);
-    connect(async, &QCheckBox::toggled, this, [=](bool on) {
+    connect(async, &QCheckBox::toggled, this, [=, this](bool on) {
         push(tr("Set asynchronous checkpoints"), 0, [&](DesignSettings& s) { s.operations.checkpoint.async = on; });
     });
-    refreshers_.push_back([=] {
+    refreshers_.push_back([=, this] {
         QSignalBlocker b(async);
         async->setChecked(doc_->design().operations.checkpoint.async.value_or(false));
     });

@@ -1,0 +1,21 @@
+#pragma once
+// The explanation of every number the studio prints, keyed by its metrics
+// key ("training.mfu", "hierarchy.nvlink", "reliability.by_class.gpu"): the
+// CLI's `explain` object and the studio's tooltips read the same list, so a
+// figure explains itself the same way everywhere.
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/analysis/analysis.h"
+
+namespace studio {
+
+using ExplainedMetric = std::pair<std::string, Explanation>;
+
+std::vector<ExplainedMetric> explainMetrics(const Analysis& analysis);
+// nullptr when `key` has no explanation.
+const Explanation* findExplanation(const std::vector<ExplainedMetric>& explained, std::string_view key);
+
+}  // namespace studio

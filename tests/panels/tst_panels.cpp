@@ -1,0 +1,535 @@
+// The live analysis panels as a user meets them: after scripted edits (a
+// node dropped on the canvas, a faster NIC, another tp, a new PUE) every
+// panel plots exactly the core's numbers for the edited design; the ridge
+// label and the 30 kW line sit where they should; each panel renders
+// something; hidden tabs wait until shown; the layout choice is remembered;
+// the workload dock refuses layouts that cannot run and says why; plots
+// export; hover tips explain.
+#include <QtTest>
+
+#include <QSettings>
+#include <QTemporaryDir>
+
+#include <qcustomplot.h>
+
+#include <set>
+
+#include "app/main_window.h"
+#include "core/analysis/analysis.h"
+#include "core/text.h"
+#include "tests/test_support.h"
+#include "widgets/analysis/analysis_service.h"
+#include "widgets/canvas/component_item.h"
+#include "widgets/canvas/design_scene.h"
+#include "widgets/document/commands.h"
+#include "widgets/document/design_document.h"
+#include "widgets/panels/analysis_area.h"
+#include "widgets/panels/figure_table.h"
+#include "widgets/panels/kpi_strip.h"
+#include "widgets/panels/mfu_panel.h"
+#include "widgets/panels/power_panel.h"
+#include "widgets/panels/roofline_panel.h"
+#include "widgets/style/theme.h"
+#include "widgets/workload/checked_spin_box.h"
+#include "widgets/workload/workload_panel.h"
+
+using namespace studio;
+
+namespace {
+
+template <typename T>
+T* named(QCustomPlot* plot, const QString& name)
+{
+    for (int i = 0; i < plot->plottableCount(); ++i)
+        if (auto* p = qobject_cast<T*>(plot->plottable(i)); p && p->objectName() == name)
+            return p;
+    for (int i = 0; i < plot->itemCount(); ++i)
+        if (auto* p = qobject_cast<T*>(plot->item(i)); p && p->objectName() == name)
+            return p;
+    return nullptr;
+}
+
+template <typename Container>
+QVector<double> values(const Container& data)
+{
+    QVector<double> out;
+    for (auto it = data->constBegin(); it != data->constEnd(); ++it)
+        out << it->value;
+    return out;
+}
+
+template <typename Container>
+QVector<double> keys(const Container& data)
+{
+    QVector<double> out;
+    for (auto it = data->constBegin(); it != data->constEnd(); ++it)
+        out << it->key;
+    return out;
+}
+
+bool near(double a, double b)
+{
+    return std::fabs(a - b) <= 1e-9 * std::max({1.0, std::fabs(a), std::fabs(b)});
+}
+
+QString q(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+// Every panel's plotted values against an analysis the test makes itself
+// from the document's design.
+void checkPanelsMatchCore(MainWindow& w)
+{
+    const Analysis a = analyzeDesign(w.document()->design(), w.document()->catalog());
+    AnalysisArea* area = w.analysisArea();
+    for (PlotPanel* p : area->panels())
+        p->refreshNow();
+
+    // Roofline: one ceiling per distinct peak, the HBM slope ending at the
+    // ridge, every operation at its achieved throughput.
+    auto* roof = static_cast<RooflinePanel*>(area->panel("roofline"));
+    QCustomPlot* rp = roof->plot("roofline");
+    std::set<double> ceilings, plotted;
+    for (const auto& c : a.roofline.ceilings)
+        ceilings.insert(c.tflops);
+    for (int i = 0; i < rp->graphCount(); ++i)
+        if (rp->graph(i)->objectName().startsWith("ceiling ") && rp->graph(i)->visible()) {
+            const auto v = values(rp->graph(i)->data());
+            QCOMPARE(v.size(), 2);
+            QCOMPARE(v[0], v[1]);
+            plotted.insert(v[0]);
+        }
+    QCOMPARE(plotted, ceilings);
+    QCPGraph* hbm = named<QCPGraph>(rp, "slope hbm");
+    QVERIFY(hbm);
+    double top = 0;
+    for (const auto& c : a.roofline.ceilings)
+        top = std::max(top, c.tflops);
+    QVERIFY(near(values(hbm->data()).back(), top));
+    QVERIFY(near(keys(hbm->data()).back() / top, a.roofline.ridgeFlopPerByte / a.roofline.peakTflops));
+    for (const auto& s : a.roofline.fleet) {
+        QCPGraph* g = named<QCPGraph>(rp, "slope " + q(s.key));
+        QVERIFY2(g, qPrintable(q(s.key)));
+        QVERIFY(near(keys(g->data()).back(), s.ridgeFlopPerByte));
+        QVERIFY(near(values(g->data()).back(), a.roofline.peakTflops));
+    }
+    std::multiset<double> achieved, shown;
+    for (const auto& p : a.roofline.points)
+        achieved.insert(p.achievedTflops);
+    for (const char* kind : {"gemm", "attention", "memory", "optimizer", "decode"})
+        for (double v : values(named<QCPGraph>(rp, QString("ops ") + kind)->data()))
+            shown.insert(v);
+    QCOMPARE(shown.size(), achieved.size());
+    for (auto s = shown.begin(), c = achieved.begin(); s != shown.end(); ++s, ++c)
+        QVERIFY(near(*s, *c));
+    QVERIFY(near(roof->ridgeLabel()->position->coords().x(), a.roofline.ridgeFlopPerByte));
+    QVERIFY(near(roof->ridgeLabel()->position->coords().y(), a.roofline.peakTflops));
+
+    // Hierarchy: a bar per tier at its GB/s per GPU, in order.
+    QCustomPlot* hp = area->panel("hierarchy")->plot("hierarchy");
+    std::map<double, double> bars;
+    for (const char* name : {"tiers", "tiers carrying a misplaced axis"}) {
+        auto* b = named<QCPBars>(hp, name);
+        for (auto it = b->data()->constBegin(); it != b->data()->constEnd(); ++it)
+            bars[it->key] = it->value;
+    }
+    QCOMPARE(bars.size(), a.hierarchy.tiers.size());
+    for (std::size_t i = 0; i < a.hierarchy.tiers.size(); ++i)
+        if (a.hierarchy.tiers[i].gbPerSPerGpu > 0)
+            QVERIFY2(near(bars[double(i + 1)], a.hierarchy.tiers[i].gbPerSPerGpu), a.hierarchy.tiers[i].key.c_str());
+
+    // MFU: levels and losses at the waterfall's fractions; the step figures;
+    // memory parts against the HBM line.
+    auto* mfu = static_cast<MfuPanel*>(area->panel("mfu"));
+    QCustomPlot* wp = mfu->plot("waterfall");
+    QVector<double> levels = values(named<QCPBars>(wp, "levels")->data());
+    QVector<double> losses = values(named<QCPBars>(wp, "losses")->data());
+    QVector<double> wantLevels, wantLosses;
+    for (const auto& b : a.utilization.waterfall)
+        (b.level ? wantLevels : wantLosses) << b.fraction * 100;
+    QCOMPARE(levels.size(), wantLevels.size());
+    for (int i = 0; i < levels.size(); ++i)
+        QVERIFY(near(levels[i], wantLevels[i]));
+    qsizetype visible = 0;
+    for (double want : wantLosses)
+        if (want >= 5e-3) {  // losses too small to see are left out
+            QVERIFY2(losses.contains(want), qPrintable(QString::number(want)));
+            ++visible;
+        }
+    QCOMPARE(losses.size(), visible);
+    QCOMPARE(mfu->figures()->valueOf("MFU"), q(formatReadable(a.step.mfu * 100)) + "%");
+    QCOMPARE(mfu->figures()->valueOf("Step time"), q(formatQuantity(a.step.stepS, "s")));
+    QCustomPlot* mp = mfu->plot("memory");
+    QVERIFY(near(values(named<QCPBars>(mp, "activations")->data()).front(), a.memory.activationsGb));
+    QVERIFY(near(values(named<QCPBars>(mp, "weights")->data()).front(), a.memory.weightsGb));
+    QVERIFY(near(mfu->capacityLine()->point1->coords().y(), a.memory.capacityGb));
+
+    // Power: kW per rack, the 30 kW air line, IT by category plus overhead.
+    auto* power = static_cast<PowerPanel*>(area->panel("power"));
+    QCustomPlot* pp = power->plot("racks");
+    std::map<double, double> racks;
+    for (const char* name : {"racks within their limit", "racks over their limit"}) {
+        auto* b = named<QCPBars>(pp, name);
+        for (auto it = b->data()->constBegin(); it != b->data()->constEnd(); ++it)
+            racks[it->key] = it->value;
+    }
+    QCOMPARE(racks.size(), a.power.racks.size());
+    for (std::size_t i = 0; i < a.power.racks.size(); ++i)
+        QVERIFY(near(racks[double(i + 1)], a.power.racks[i].kwEach));
+    QCOMPARE(power->airLine()->point1->coords().y(), 30.0);
+    QCOMPARE(power->airLine()->point2->coords().y(), 30.0);
+    QCustomPlot* fp = power->plot("facility");
+    QVERIFY(near(values(named<QCPBars>(fp, "compute")->data()).front(), a.power.computeKw));
+    QVERIFY(near(values(named<QCPBars>(fp, "network")->data()).front(), a.power.networkKw));
+    QVERIFY(near(values(named<QCPBars>(fp, "facility overhead")->data()).front(), a.power.facilityKw - a.power.itKw));
+    QCOMPARE(power->figures()->valueOf("PUE"), q(formatReadable(a.power.pue.value)));
+    QCOMPARE(power->figures()->valueOf("Facility load"), q(formatPowerKw(a.power.facilityKw)));
+
+    // Failures: the MTBF curve with this design on it, failures per class,
+    // goodput against the interval.
+    PlotPanel* failures = area->panel("failures");
+    QCustomPlot* mtbf = failures->plot("mtbf");
+    QCOMPARE(values(named<QCPGraph>(mtbf, "mtbf curve")->data()).size(), qsizetype(a.reliability.mtbfCurve.size()));
+    QCPGraph* design = named<QCPGraph>(mtbf, "this design");
+    QCOMPARE(keys(design->data()).front(), double(a.inventory.gpus));
+    QVERIFY(near(values(design->data()).front(), a.reliability.clusterMtbfH));
+    const auto perDay = values(named<QCPBars>(failures->plot("failures by class"), "per day")->data());
+    QCOMPARE(perDay.size(), qsizetype(a.reliability.classes.size()));
+    for (std::size_t i = 0; i < a.reliability.classes.size(); ++i)
+        QVERIFY(near(perDay[int(i)], a.reliability.classes[i].perDay));
+    const auto goodput = values(named<QCPGraph>(failures->plot("goodput"), "goodput curve")->data());
+    QCOMPARE(goodput.size(), qsizetype(a.reliability.goodputCurve.size()));
+    for (std::size_t i = 0; i < a.reliability.goodputCurve.size(); ++i)
+        QVERIFY(near(goodput[int(i)], a.reliability.goodputCurve[i].second * 100));
+
+    // The status bar's figures.
+    QCOMPARE(w.kpis()->text("gpus"), "GPUs " + q(formatCount(a.inventory.gpus)));
+    QCOMPARE(w.kpis()->text("facility"), "Facility " + q(formatPowerKw(a.power.facilityKw)));
+    QCOMPARE(w.kpis()->text("mfu"), "MFU " + q(formatReadable(a.step.mfu * 100)) + "%");
+}
+
+void settle()
+{
+    for (int i = 0; i < 4; ++i)
+        QCoreApplication::processEvents();
+}
+
+}  // namespace
+
+class TestPanels : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QCoreApplication::setOrganizationName("Cluster Studio tests");
+        QCoreApplication::setApplicationName("tst_panels");
+        QSettings().clear();
+    }
+
+    void panelsFollowEdits()
+    {
+        MainWindow w;
+        w.resize(1400, 900);
+        QVERIFY(w.openFile(test::sourcePath("presets/budget-8node-100gbe.cluster.json")));
+        w.show();
+        w.analysisArea()->setMode(AnalysisArea::Mode::Grid);
+        settle();
+        checkPanelsMatchCore(w);
+        DesignDocument* doc = w.document();
+        const auto gpusNow = [&] { return analyzeDesign(doc->design(), doc->catalog()).inventory.gpus; };
+
+        // A node dropped into the rack on the canvas: eight more GPUs per rack.
+        const std::int64_t before = gpusNow();
+        ComponentItem* rack = w.scene()->itemFor("rack");
+        QVERIFY(rack);
+        const QPointF inRack = rack->mapToScene(QPointF(rack->frameRect().width() - 12, rack->frameRect().height() - 8));
+        QCOMPARE(w.scene()->dropPart("node.hgx-a100", inRack), QString());
+        settle();
+        QCOMPARE(gpusNow(), before + 16);
+        checkPanelsMatchCore(w);
+
+        // Another NIC speed: the port overridden as the inspector does, to
+        // 50G (a faster port would stay capped by the 100G cables and switch).
+        const double nicBefore = w.analysis()->analysis()->hardware.scaleOut.nicGbPerSPerGpu.value;
+        Component nic = *doc->design().component("server.nic");
+        nic.props["port_gbps"] = 50;
+        doc->undoStack()->push(new ChangeComponentsCommand(doc, {nic}, "NIC speed"));
+        settle();
+        QCOMPARE(w.analysis()->analysis()->hardware.scaleOut.nicGbPerSPerGpu.value, nicBefore / 2);
+        checkPanelsMatchCore(w);
+
+        // Another tensor-parallel degree, typed into the workload dock.
+        auto* tp = qobject_cast<CheckedSpinBox*>(w.workload()->field("/workload/parallelism/tp"));
+        QVERIFY(tp);
+        tp->setValue(4);
+        settle();
+        QCOMPARE(doc->design().workload.parallelism.tp.value_or(1), 4);
+        checkPanelsMatchCore(w);
+
+        // A new PUE.
+        DesignSettings s = DesignSettings::of(doc->design());
+        s.facility.pue = 1.55;
+        doc->undoStack()->push(new ChangeSettingsCommand(doc, s, "PUE"));
+        settle();
+        QCOMPARE(w.analysis()->analysis()->power.pue.value, 1.55);
+        checkPanelsMatchCore(w);
+
+        // And all of it undone: the panels follow back.
+        while (doc->undoStack()->canUndo())
+            doc->undoStack()->undo();
+        settle();
+        QCOMPARE(gpusNow(), before);
+        checkPanelsMatchCore(w);
+    }
+
+    void ridgeLabelAndAirLine()
+    {
+        MainWindow w;
+        QVERIFY(w.openFile(test::sourcePath("presets/dgx-h100-superpod-4su.cluster.json")));
+        w.show();
+        w.analysisArea()->setMode(AnalysisArea::Mode::Tabs);
+        w.analysisArea()->showPanel("roofline");
+        settle();
+        auto* roof = static_cast<RooflinePanel*>(w.analysisArea()->panel("roofline"));
+        // Seed R1: H100 BF16 989.4 TFLOP/s over 3.35 TB/s.
+        const QPointF knee = roof->ridgeLabel()->position->coords();
+        QCOMPARE(qRound(knee.x() * 10), 2953);
+        QCOMPARE(knee.y(), 989.4);
+        QCOMPARE(roof->ridgeLabel()->text(), QString("ridge 295.3 FLOP/byte"));
+        // The knee is on the roof: the marker's pixel is where the HBM slope
+        // meets the BF16 ceiling.
+        QCustomPlot* rp = roof->plot("roofline");
+        rp->replot();
+        const QPointF pixel(rp->xAxis->coordToPixel(knee.x()), rp->yAxis->coordToPixel(knee.y()));
+        QVERIFY(rp->axisRect()->rect().contains(pixel.toPoint()));
+        QVERIFY(roof->tipAt(rp, pixel).contains("ridge = peak / HBM bandwidth"));
+
+        w.analysisArea()->showPanel("power");
+        settle();
+        auto* power = static_cast<PowerPanel*>(w.analysisArea()->panel("power"));
+        QCustomPlot* pp = power->plot("racks");
+        pp->replot();
+        const double y = pp->yAxis->coordToPixel(30);
+        QCOMPARE(pp->yAxis->pixelToCoord(y), 30.0);
+        QVERIFY(power->airLine()->selectTest(QPointF(pp->axisRect()->center().x(), y), false) < 1);
+        QVERIFY(power->tipAt(pp, QPointF(pp->axisRect()->left() + 5, y)).contains("air"));
+    }
+
+    void everyPanelRendersSomething_data()
+    {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<QString>("theme");
+        QTest::newRow("h100 light") << "dgx-h100-superpod-4su" << "light";
+        QTest::newRow("llama3 16k light") << "h100-16k-roce-llama3" << "light";
+        QTest::newRow("gb200 dark") << "gb200-nvl72-8rack" << "dark";
+    }
+
+    void everyPanelRendersSomething()
+    {
+        QFETCH(QString, preset);
+        QFETCH(QString, theme);
+        applyTheme(themeFromName(theme));
+        MainWindow w;
+        w.resize(1280, 800);
+        QVERIFY(w.openFile(test::sourcePath("presets/" + preset + ".cluster.json")));
+        w.show();
+        w.analysisArea()->setMode(AnalysisArea::Mode::Tabs);
+        const QString shots = qEnvironmentVariable("STUDIO_TEST_SHOTS");
+        for (const QString key : {"roofline", "hierarchy", "mfu", "power", "failures"}) {
+            w.analysisArea()->showPanel(key);
+            settle();
+            PlotPanel* panel = w.analysisArea()->panel(key);
+            QVERIFY(panel->isVisible());
+            QVERIFY(!panel->isDirty());
+            const QImage image = panel->grab().toImage();
+            if (!shots.isEmpty())
+                image.save(shots + "/" + preset + "-" + theme + "-" + key + ".png");
+            // Not blank: many colours, and a good share of pixels that are
+            // not the background.
+            const QRgb background = image.pixel(1, 1);
+            std::set<QRgb> colours;
+            int ink = 0, total = 0;
+            for (int y = 0; y < image.height(); y += 2)
+                for (int x = 0; x < image.width(); x += 2) {
+                    const QRgb p = image.pixel(x, y);
+                    colours.insert(p);
+                    ink += p != background;
+                    ++total;
+                }
+            QVERIFY2(colours.size() > 50, qPrintable(key));
+            QVERIFY2(ink > total / 20, qPrintable(key));
+        }
+        applyTheme(Theme::Light);
+    }
+
+    void hiddenTabsWaitUntilShown()
+    {
+        MainWindow w;
+        QVERIFY(w.openFile(test::sourcePath("presets/dgx-h100-superpod-4su.cluster.json")));
+        w.show();
+        w.analysisArea()->setMode(AnalysisArea::Mode::Tabs);
+        w.analysisArea()->showPanel("mfu");
+        settle();
+        PlotPanel* mfu = w.analysisArea()->panel("mfu");
+        PlotPanel* power = w.analysisArea()->panel("power");
+        const int mfuBefore = mfu->refreshCount(), powerBefore = power->refreshCount();
+        const int recomputes = w.analysis()->recomputeCount();
+        // A burst of edits (typing into a field): one recompute, one redraw.
+        DesignDocument* doc = w.document();
+        const int key = nextMergeKey();
+        for (double pue : {1.2, 1.25, 1.3, 1.35}) {
+            DesignSettings s = DesignSettings::of(doc->design());
+            s.facility.pue = pue;
+            doc->undoStack()->push(new ChangeSettingsCommand(doc, s, "PUE", key));
+        }
+        settle();
+        QCOMPARE(w.analysis()->recomputeCount(), recomputes + 1);
+        QCOMPARE(mfu->refreshCount(), mfuBefore + 1);
+        QCOMPARE(power->refreshCount(), powerBefore);
+        QVERIFY(power->isDirty());
+        w.analysisArea()->showPanel("power");
+        settle();
+        QCOMPARE(power->refreshCount(), powerBefore + 1);
+        QVERIFY(!power->isDirty());
+        QCOMPARE(static_cast<PowerPanel*>(power)->figures()->valueOf("PUE"), QString("1.35"));
+    }
+
+    void layoutChoiceIsRemembered()
+    {
+        AnalysisService* service;
+        {
+            MainWindow w;
+            service = w.analysis();
+            Q_UNUSED(service);
+            w.analysisArea()->setMode(AnalysisArea::Mode::Grid);
+        }
+        {
+            MainWindow w;
+            QCOMPARE(w.analysisArea()->mode(), AnalysisArea::Mode::Grid);
+            w.show();
+            settle();
+            for (PlotPanel* p : w.analysisArea()->panels())
+                QVERIFY(p->isVisible());  // a grid shows them all
+            w.analysisArea()->setMode(AnalysisArea::Mode::Tabs);
+            w.analysisArea()->showPanel("failures");
+        }
+        MainWindow w;
+        QCOMPARE(w.analysisArea()->mode(), AnalysisArea::Mode::Tabs);
+        QCOMPARE(w.analysisArea()->currentKey(), QString("failures"));
+    }
+
+    void workloadDockRefusesWhatCannotRun()
+    {
+        MainWindow w;
+        QVERIFY(w.openFile(test::sourcePath("presets/dgx-h100-superpod-4su.cluster.json")));
+        w.show();
+        settle();
+        DesignDocument* doc = w.document();
+        WorkloadPanel* dock = w.workload();
+        auto* tp = qobject_cast<CheckedSpinBox*>(dock->field("/workload/parallelism/tp"));
+        QVERIFY(tp);
+        const Workload before = doc->design().workload;
+        QCOMPARE(before.parallelism.tp.value_or(1), 8);
+        const int steps = doc->undoStack()->count();
+
+        // 3 divides neither the 1,024 GPUs nor the heads: refused, with why.
+        tp->setValue(3);
+        settle();
+        QVERIFY(doc->design().workload == before);
+        QCOMPARE(doc->undoStack()->count(), steps);
+        QVERIFY2(dock->lastRefusal().contains("do not divide") || dock->lastRefusal().contains("split evenly"),
+                 qPrintable(dock->lastRefusal()));
+        QCOMPARE(tp->value(), 8);  // the field shows the design again
+
+        // The arrows step over what cannot run: up from 8 is 16.
+        tp->stepBy(1);
+        settle();
+        QCOMPARE(doc->design().workload.parallelism.tp.value_or(1), 16);
+        QVERIFY(dock->lastRefusal().isEmpty());
+        doc->undoStack()->undo();
+        QCOMPARE(doc->design().workload.parallelism.tp.value_or(1), 8);
+
+        // Heads that the hidden size does not divide: the validator's message.
+        auto* heads = qobject_cast<CheckedSpinBox*>(dock->field("/workload/model/heads"));
+        heads->setValue(100);
+        settle();
+        QVERIFY(doc->design().workload == before);
+        QVERIFY2(dock->lastRefusal().contains("do not divide hidden size"), qPrintable(dock->lastRefusal()));
+
+        // A model preset: one undo step with the paper's shape and sizes.
+        QComboBox* preset = dock->presetBox();
+        QCOMPARE(preset->currentData().toString(), QString("llama3-70b"));  // what the preset design trains
+        const int gpt3 = preset->findData("gpt3-175b");
+        QVERIFY(gpt3 > 0);
+        preset->setCurrentIndex(gpt3);
+        emit preset->activated(gpt3);
+        settle();
+        const Workload& now = doc->design().workload;
+        QCOMPARE(now.model.layers, 96);
+        QCOMPARE(now.model.hidden, 12288);
+        QCOMPARE(now.training.global_batch, 1536);
+        QCOMPARE(now.training.tokens, 300e9);
+        QCOMPARE(doc->undoStack()->count(), steps + 1);
+        QVERIFY(std::fabs(w.analysis()->analysis()->workload.params / 1e9 - 175) < 1.5);
+        doc->undoStack()->undo();
+        QVERIFY(doc->design().workload == before);
+        settle();
+        QCOMPARE(preset->currentData().toString(), QString("llama3-70b"));
+    }
+
+    void plotsExportAndTipsExplain()
+    {
+        MainWindow w;
+        QVERIFY(w.openFile(test::sourcePath("presets/dgx-h100-superpod-4su.cluster.json")));
+        w.show();
+        w.analysisArea()->showPanel("failures");
+        settle();
+        PlotPanel* panel = w.analysisArea()->panel("failures");
+        QCustomPlot* plot = panel->plot("goodput");
+        QTemporaryDir dir;
+        for (const char* suffix : {"png", "svg", "pdf"}) {
+            const QString file = dir.filePath(QString("goodput.") + suffix);
+            QVERIFY(panel->exportPlot(plot, file));
+            QFile f(file);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QByteArray head = f.read(256);
+            if (QString(suffix) == "png")
+                QVERIFY(!QImage(file).isNull());
+            else if (QString(suffix) == "svg")
+                QVERIFY(head.contains("<svg") || f.readAll().contains("<svg"));
+            else
+                QVERIFY(head.startsWith("%PDF"));
+            QVERIFY(f.size() > 2000);
+        }
+        QVERIFY(!panel->exportPlot(plot, dir.filePath("goodput.bmp")));
+        // The design's marker on the MTBF curve explains its formula.
+        QCustomPlot* mtbf = panel->plot("mtbf");
+        mtbf->replot();
+        const Analysis* a = w.analysis()->analysis();
+        const QPointF at(mtbf->xAxis->coordToPixel(double(a->inventory.gpus)),
+                         mtbf->yAxis->coordToPixel(a->reliability.clusterMtbfH));
+        const QString tip = panel->tipAt(mtbf, at);
+        QVERIFY2(tip.contains("cluster MTBF = 1 / sum over classes of devices / MTTF"), qPrintable(tip));
+        QVERIFY(tip.contains("Llama 3 Table 5"));  // where the MTTFs come from
+    }
+
+    void aDesignWithErrorsSaysSo()
+    {
+        MainWindow w;
+        w.show();
+        Design bad = w.document()->design();
+        bad.workload.model.heads = 0;  // the validator's error
+        w.document()->reset(bad, std::make_shared<Catalog>(Catalog::builtin()), {});
+        settle();
+        QVERIFY(!w.analysis()->analysis());
+        PlotPanel* panel = w.analysisArea()->panel(w.analysisArea()->currentKey());
+        QVERIFY(panel);
+        QVERIFY(!panel->plots().front()->isVisible());
+        QCOMPARE(w.kpis()->text("mfu"), QString::fromUtf8("\u2014"));
+    }
+};
+
+QTEST_MAIN(TestPanels)
+#include "tst_panels.moc"

@@ -1,0 +1,162 @@
+#include "widgets/panels/analysis_area.h"
+
+#include <QButtonGroup>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QScrollArea>
+#include <QSettings>
+#include <QStackedWidget>
+#include <QTabWidget>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include "widgets/panels/failure_panel.h"
+#include "widgets/panels/hierarchy_panel.h"
+#include "widgets/panels/mfu_panel.h"
+#include "widgets/panels/power_panel.h"
+#include "widgets/panels/roofline_panel.h"
+
+namespace studio {
+
+AnalysisArea::AnalysisArea(AnalysisService* service, QWidget* parent) : QWidget(parent)
+{
+    panels_ = {new RooflinePanel(service), new HierarchyPanel(service), new MfuPanel(service), new PowerPanel(service),
+               new FailurePanel(service)};
+    keys_ = {"roofline", "hierarchy", "mfu", "power", "failures"};
+    for (int i = 0; i < panels_.size(); ++i)
+        panels_[i]->setObjectName(keys_[i]);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    stack_ = new QStackedWidget(this);
+    layout->addWidget(stack_);
+    tabs_ = new QTabWidget;
+    tabs_->setDocumentMode(true);
+    stack_->addWidget(tabs_);
+    gridScroll_ = new QScrollArea;
+    gridScroll_->setWidgetResizable(true);
+    gridScroll_->setFrameShape(QFrame::NoFrame);
+    gridBody_ = new QWidget;
+    gridScroll_->setWidget(gridBody_);
+    auto* gridPage = new QWidget;
+    auto* gridLayout = new QVBoxLayout(gridPage);
+    gridLayout->setContentsMargins(0, 0, 0, 0);
+    gridLayout->setSpacing(0);
+    stack_->addWidget(gridPage);
+
+    // Tabs | Grid, in the tab bar's corner or above the grid.
+    switcher_ = new QWidget;
+    auto* sw = new QHBoxLayout(switcher_);
+    sw->setContentsMargins(4, 0, 4, 0);
+    sw->setSpacing(0);
+    buttons_ = new QButtonGroup(this);
+    for (const auto& [text, m] : {std::pair{tr("Tabs"), Mode::Tabs}, std::pair{tr("Grid"), Mode::Grid}}) {
+        auto* b = new QToolButton(switcher_);
+        b->setText(text);
+        b->setCheckable(true);
+        b->setAutoRaise(true);
+        b->setToolTip(m == Mode::Tabs ? tr("One panel at a time (only it redraws on an edit)")
+                                      : tr("Every panel at once"));
+        buttons_->addButton(b, int(m));
+        sw->addWidget(b);
+    }
+    connect(buttons_, &QButtonGroup::idClicked, this, [this](int id) { setMode(Mode(id)); });
+    connect(tabs_, &QTabWidget::currentChanged, this, [this](int i) {
+        if (mode_ == Mode::Tabs && i >= 0)
+            QSettings().setValue("analysis/tab", keys_.value(i));
+    });
+
+    QSettings settings;
+    mode_ = settings.value("analysis/layout").toString() == "grid" ? Mode::Grid : Mode::Tabs;
+    arrange();
+    showPanel(settings.value("analysis/tab", "roofline").toString());
+}
+
+PlotPanel* AnalysisArea::panel(const QString& key) const
+{
+    const int i = int(keys_.indexOf(key));
+    return i >= 0 ? panels_[i] : nullptr;
+}
+
+void AnalysisArea::showPanel(const QString& key)
+{
+    if (PlotPanel* p = panel(key); p && mode_ == Mode::Tabs)
+        tabs_->setCurrentWidget(p);
+}
+
+QString AnalysisArea::currentKey() const
+{
+    return mode_ == Mode::Tabs ? keys_.value(tabs_->currentIndex()) : QString();
+}
+
+void AnalysisArea::setMode(Mode mode)
+{
+    if (mode == mode_)
+        return;
+    const QString current = currentKey();
+    mode_ = mode;
+    QSettings().setValue("analysis/layout", mode == Mode::Grid ? "grid" : "tabs");
+    arrange();
+    if (!current.isEmpty())
+        showPanel(current);
+    emit modeChanged(mode);
+}
+
+void AnalysisArea::arrange()
+{
+    buttons_->button(int(mode_))->setChecked(true);
+    if (mode_ == Mode::Tabs) {
+        {
+            const QSignalBlocker block(tabs_);
+            for (PlotPanel* p : panels_) {
+                tabs_->addTab(p, p->title());  // takes it out of its grid frame
+                p->setMinimumSize(0, 0);
+            }
+        }
+        qDeleteAll(frames_);
+        frames_.clear();
+        delete gridBody_->layout();
+        tabs_->setCornerWidget(switcher_, Qt::TopRightCorner);
+        switcher_->show();
+        stack_->setCurrentIndex(0);
+        return;
+    }
+    // Grid: two columns, the failure panel across both; each panel keeps a
+    // readable minimum and the area scrolls below it.
+    {
+        const QSignalBlocker block(tabs_);
+        while (tabs_->count())
+            tabs_->removeTab(0);
+    }
+    tabs_->setCornerWidget(nullptr, Qt::TopRightCorner);
+    auto* page = stack_->widget(1);
+    auto* pageLayout = static_cast<QVBoxLayout*>(page->layout());
+    if (pageLayout->count() == 0) {
+        auto* header = new QHBoxLayout;
+        header->addStretch(1);
+        pageLayout->addLayout(header);
+        pageLayout->addWidget(gridScroll_);
+    }
+    static_cast<QHBoxLayout*>(pageLayout->itemAt(0)->layout())->addWidget(switcher_);
+    switcher_->show();
+    auto* grid = new QGridLayout(gridBody_);
+    grid->setContentsMargins(4, 4, 4, 4);
+    grid->setSpacing(8);
+    for (int i = 0; i < panels_.size(); ++i) {
+        auto* frame = new QWidget(gridBody_);
+        frames_ << frame;
+        auto* v = new QVBoxLayout(frame);
+        v->setContentsMargins(0, 0, 0, 0);
+        v->setSpacing(2);
+        auto* title = new QLabel("<b>" + panels_[i]->title().toHtmlEscaped() + "</b>", frame);
+        v->addWidget(title);
+        v->addWidget(panels_[i]);
+        panels_[i]->setMinimumSize(560, 340);
+        panels_[i]->show();
+        grid->addWidget(frame, i / 2, i % 2, 1, i == panels_.size() - 1 ? 2 : 1);
+    }
+    stack_->setCurrentIndex(1);
+}
+
+}  // namespace studio

@@ -1,0 +1,49 @@
+#pragma once
+// The five analysis panels, as tabs or as a grid, the user's choice (kept in
+// QSettings with the tab last shown). In tabs only the current panel redraws
+// on an edit; the others redraw when shown.
+#include <QList>
+#include <QWidget>
+
+class QButtonGroup;
+class QScrollArea;
+class QStackedWidget;
+class QTabWidget;
+
+namespace studio {
+
+class AnalysisService;
+class PlotPanel;
+
+class AnalysisArea : public QWidget {
+    Q_OBJECT
+public:
+    enum class Mode { Tabs, Grid };
+    explicit AnalysisArea(AnalysisService* service, QWidget* parent = nullptr);
+
+    Mode mode() const { return mode_; }
+    void setMode(Mode mode);
+    const QList<PlotPanel*>& panels() const { return panels_; }
+    // By key: roofline, hierarchy, mfu, power, failures.
+    PlotPanel* panel(const QString& key) const;
+    void showPanel(const QString& key);
+    QString currentKey() const;
+
+signals:
+    void modeChanged(Mode mode);
+
+private:
+    void arrange();
+    QList<PlotPanel*> panels_;
+    QStringList keys_;
+    QStackedWidget* stack_;
+    QTabWidget* tabs_;
+    QScrollArea* gridScroll_;
+    QWidget* gridBody_;
+    QWidget* switcher_;
+    QList<QWidget*> frames_;  // a titled frame per panel in the grid
+    QButtonGroup* buttons_;
+    Mode mode_ = Mode::Tabs;
+};
+
+}  // namespace studio

@@ -1,0 +1,36 @@
+#include "widgets/panels/explain_html.h"
+
+#include "core/analysis/explanation.h"
+#include "core/text.h"
+
+namespace studio {
+
+QString quantity(double value, const std::string& unit)
+{
+    return QString::fromStdString(formatQuantity(value, unit));
+}
+
+QString explainHtml(const QString& title, const QString& value, const Explanation* e)
+{
+    QString html = "<p style='white-space:pre'><b>" + title.toHtmlEscaped() + "</b>";
+    if (!value.isEmpty())
+        html += ": " + value.toHtmlEscaped();
+    html += "</p>";
+    if (!e)
+        return html;
+    html += "<p><i>" + QString::fromStdString(e->formula).toHtmlEscaped() + "</i></p>";
+    if (e->inputs.empty())
+        return html;
+    // Sources can be whole sentences: under their input, so the tip stays narrow.
+    html += "<table cellspacing='0' cellpadding='1' width='460'>";
+    for (const auto& in : e->inputs) {
+        html += "<tr><td>" + QString::fromStdString(in.name).toHtmlEscaped() + "</td><td align='right'><b>" +
+                quantity(in.value, in.unit).toHtmlEscaped() + "</b></td></tr>";
+        if (!in.source.empty())
+            html += "<tr><td colspan='2' style='padding-left:12px'><small>" +
+                    QString::fromStdString(in.source).toHtmlEscaped() + "</small></td></tr>";
+    }
+    return html + "</table>";
+}
+
+}  // namespace studio

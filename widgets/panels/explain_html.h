@@ -1,0 +1,17 @@
+#pragma once
+// The tooltip every number in the panels carries: its value, the formula it
+// comes from, and each input with its value, unit and source (the core's
+// Explanation), as rich text.
+#include <QString>
+
+#include <string>
+
+namespace studio {
+
+struct Explanation;
+
+QString explainHtml(const QString& title, const QString& value, const Explanation* explanation);
+// A value and unit as the panels print them (core/text.h decides).
+QString quantity(double value, const std::string& unit);
+
+}  // namespace studio

@@ -1,0 +1,26 @@
+#pragma once
+// The headline figures in the status bar: GPUs, peak PFLOP/s, MFU, days to
+// train, facility MW and MTBF, each explaining itself on hover.
+#include <QHash>
+#include <QWidget>
+
+class QLabel;
+
+namespace studio {
+
+class AnalysisService;
+
+class KpiStrip : public QWidget {
+    Q_OBJECT
+public:
+    explicit KpiStrip(AnalysisService* service, QWidget* parent = nullptr);
+    // The text shown for a figure (gpus, peak, mfu, days, facility, mtbf).
+    QString text(const QString& key) const;
+
+private:
+    void refresh();
+    AnalysisService* service_;
+    QHash<QString, QLabel*> labels_;
+};
+
+}  // namespace studio

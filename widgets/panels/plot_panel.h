@@ -1,0 +1,83 @@
+#pragma once
+// The base of every analysis panel: one or more QCustomPlots styled from the
+// palette (both themes), a context menu that exports each plot as PNG, SVG
+// or PDF, hover tips on data points and items, and lazy refresh: a new
+// analysis marks the panel dirty and only a visible panel redraws (a hidden
+// tab redraws when shown). Panels keep their graphs and items and replace
+// their data; every number they show comes from the core's Analysis.
+#include <QHash>
+#include <QList>
+#include <QString>
+#include <QWidget>
+
+#include <functional>
+#include <string_view>
+#include <vector>
+
+class QCustomPlot;
+class QCPAbstractItem;
+class QCPAbstractPlottable;
+class QCPAxis;
+class QCPItemText;
+class QGridLayout;
+class QLabel;
+
+namespace studio {
+
+struct Analysis;
+struct Explanation;
+class AnalysisService;
+
+class PlotPanel : public QWidget {
+    Q_OBJECT
+public:
+    PlotPanel(const QString& title, AnalysisService* service, QWidget* parent = nullptr);
+    QString title() const { return title_; }
+    const QList<QCustomPlot*>& plots() const { return plots_; }
+    QCustomPlot* plot(const QString& name) const;
+
+    // Writes `plot` by the file's suffix: .png, .svg or .pdf.
+    bool exportPlot(QCustomPlot* plot, const QString& fileName) const;
+    // Redraws now if anything changed since the last redraw.
+    void refreshNow();
+    bool isDirty() const { return dirty_; }
+    int refreshCount() const { return refreshes_; }
+    // The hover tip at a pixel of `plot` ("" when nothing is there).
+    QString tipAt(QCustomPlot* plot, const QPointF& pixel) const;
+
+protected:
+    virtual void refresh(const Analysis& analysis) = 0;
+    QGridLayout* grid() const { return grid_; }
+    QCustomPlot* addPlot(const QString& name);
+    // The explanation of a metrics key (core/metrics/explanations.h) as a tip.
+    QString tip(const QString& title, const QString& value, std::string_view key) const;
+    const Explanation* explanation(std::string_view key) const;
+    const Analysis* analysis() const;
+    void setTip(QCPAbstractPlottable* plottable, std::function<QString(int index)> tip);
+    void setTip(QCPAbstractItem* item, std::function<QString()> tip);
+    // A pool of text items reused between refreshes; returns the i-th, shown.
+    QCPItemText* label(QCustomPlot* plot, std::vector<QCPItemText*>& pool, std::size_t i);
+    static void hideFrom(std::vector<QCPItemText*>& pool, std::size_t used);
+    QColor seriesColor(int i) const;
+    QColor textColor(bool muted = false) const;
+    void showEvent(QShowEvent* event) override;
+    void changeEvent(QEvent* event) override;
+
+private:
+    void restyle();
+    void showMessage(const QString& text);
+    void hover(QCustomPlot* plot, const QPointF& pos, const QPoint& globalPos);
+    QString title_;
+    AnalysisService* service_;
+    QGridLayout* grid_;
+    QList<QCustomPlot*> plots_;
+    QLabel* message_;
+    QHash<const void*, std::function<QString(int)>> tips_;
+    bool dirty_ = true;
+    int refreshes_ = 0;
+};
+
+// Log axes with decade ticks: plain numbers up to 1,000, then 10^n.
+void setLogAxis(QCPAxis* axis);
+
+}  // namespace studio

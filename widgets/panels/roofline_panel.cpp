@@ -1,0 +1,417 @@
+#include "widgets/panels/roofline_panel.h"
+
+#include <QGridLayout>
+
+#include <algorithm>
+#include <cmath>
+
+#include <qcustomplot.h>
+
+#include "core/analysis/analysis.h"
+#include "core/analysis/fleet_formulas.h"
+#include "core/text.h"
+#include "widgets/panels/explain_html.h"
+#include "widgets/panels/figure_table.h"
+
+namespace studio {
+namespace {
+
+QString q(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
+
+double decadeBelow(double v)
+{
+    return std::pow(10.0, std::floor(std::log10(v)));
+}
+
+double decadeAbove(double v)
+{
+    return std::pow(10.0, std::ceil(std::log10(v)));
+}
+
+// Attainable TFLOP/s of a slope at an intensity (the core's formula).
+double onSlope(double intensity, double gbPerS, double peakTflops)
+{
+    return fleet::attainableFlopsPerS(intensity, peakTflops * 1e12, gbPerS * 1e9) / 1e12;
+}
+
+QString precisionName(const std::string& p)
+{
+    QString s = QString::fromStdString(p).toUpper();
+    return s.replace("_TENSOR", " tensor");
+}
+
+struct Marker {
+    const char* kind;
+    const char* label;
+    QCPScatterStyle::ScatterShape shape;
+};
+constexpr Marker kMarkers[] = {{"gemm", "GEMM", QCPScatterStyle::ssDisc},
+                               {"attention", "attention", QCPScatterStyle::ssDiamond},
+                               {"memory", "memory-bound", QCPScatterStyle::ssSquare},
+                               {"optimizer", "optimizer", QCPScatterStyle::ssTriangle},
+                               {"decode", "decode (inference)", QCPScatterStyle::ssCrossCircle}};
+
+}  // namespace
+
+RooflinePanel::RooflinePanel(AnalysisService* service, QWidget* parent)
+    : PlotPanel(tr("Roofline"), service, parent)
+{
+    plot_ = addPlot("roofline");
+    setLogAxis(plot_->xAxis);
+    setLogAxis(plot_->yAxis);
+    plot_->xAxis->setLabel(tr("Arithmetic intensity (FLOP/byte)"));
+    plot_->yAxis->setLabel(tr("Throughput per GPU (TFLOP/s)"));
+    plot_->legend->setVisible(true);
+    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    for (const Marker& m : kMarkers) {
+        QCPGraph* g = plot_->addGraph();
+        g->setName(tr(m.label));
+        g->setLineStyle(QCPGraph::lsNone);
+        g->setObjectName(QString("ops ") + m.kind);
+        ops_[m.kind] = g;
+        const std::string kind = m.kind;
+        setTip(g, [this, kind](int i) {
+            const Analysis* a = analysis();
+            const auto& idx = opIndex_[kind];
+            if (!a || i < 0 || i >= int(idx.size()))
+                return QString();
+            const int at = idx[std::size_t(i)];
+            const RooflinePoint& p = a->roofline.points[std::size_t(at)];
+            QString html = "<p style='white-space:pre'><b>" + q(p.name).toHtmlEscaped() + "</b> (" + q(p.kind) +
+                           ", forward, one micro-batch)</p><table>";
+            auto row = [&html](const QString& k, const QString& v) {
+                html += "<tr><td>" + k + "</td><td align='right'><b>" + v + "</b></td></tr>";
+            };
+            row(tr("intensity"), quantity(p.intensity, "FLOP/byte"));
+            row(tr("attainable, min(peak, I x HBM)"), quantity(p.attainableTflops, "TFLOP/s"));
+            row(tr("achieved in the model"), quantity(p.achievedTflops, "TFLOP/s"));
+            row(tr("bound"), q(p.bound));
+            if (std::size_t(at) < a->step.ops.size()) {
+                const OpPoint& op = a->step.ops[std::size_t(at)];
+                row(tr("FLOPs"), quantity(op.flops, "FLOP"));
+                row(tr("bytes moved"), quantity(op.bytes, "B"));
+                row(tr("time"), quantity(op.seconds * 1e6, "us"));
+            }
+            return html + "</table><p><small>" +
+                   tr("Achieved = FLOPs / modelled time: the roofline bound times the size-dependent kernel "
+                      "efficiency (docs/model.md).") +
+                   "</small></p>";
+        });
+    }
+    ridge_ = plot_->addGraph();
+    ridge_->setLineStyle(QCPGraph::lsNone);
+    ridge_->removeFromLegend();
+    setTip(ridge_, [this](int) {
+        const Analysis* a = analysis();
+        return a ? tip(tr("Ridge point"), quantity(a->roofline.ridgeFlopPerByte, "FLOP/byte"),
+                       "compute.ridge_flop_per_byte")
+                 : QString();
+    });
+    ridgeLabel_ = new QCPItemText(plot_);
+    ridgeLabel_->position->setType(QCPItemPosition::ptPlotCoords);
+    // Above the roof, left of the knee: the one corner no line or point uses.
+    ridgeLabel_->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+    ridgeLabel_->setPadding(QMargins(2, 2, 10, 8));
+    ridgeLabel_->setClipToAxisRect(false);
+    connect(plot_, &QCustomPlot::afterLayout, this, &RooflinePanel::placeLabels);
+
+    figures_ = new FigureTable(this);
+    grid()->addWidget(plot_, 0, 0);
+    grid()->addWidget(figures_, 0, 1);
+    grid()->setColumnStretch(0, 4);
+    grid()->setColumnStretch(1, 1);
+    figures_->setMinimumWidth(230);
+    figures_->setMaximumWidth(330);
+}
+
+QCPGraph* RooflinePanel::line(std::vector<QCPGraph*>& pool, std::size_t i)
+{
+    while (pool.size() <= i) {
+        QCPGraph* g = plot_->addGraph();
+        g->removeFromLegend();
+        pool.push_back(g);
+    }
+    pool[i]->setVisible(true);
+    return pool[i];
+}
+
+void RooflinePanel::refresh(const Analysis& a)
+{
+    const Roofline& rf = a.roofline;
+    const std::string& training = a.hardware.gpu.trainingPrecision;
+    // Ranges: every ridge and point in view, whole decades.
+    double lo = 0.5, hi = rf.ridgeFlopPerByte * 10, top = rf.peakTflops, bottom = rf.peakTflops / 1e3;
+    for (const auto& c : rf.ceilings)
+        top = std::max(top, c.tflops);
+    for (const auto& s : rf.fleet)
+        hi = std::max(hi, s.ridgeFlopPerByte * 3);
+    for (const auto& p : rf.points) {
+        if (p.intensity > 0)
+            lo = std::min(lo, p.intensity / 3), hi = std::max(hi, p.intensity * 3);
+        if (p.achievedTflops > 0)
+            bottom = std::min(bottom, p.achievedTflops / 3);
+    }
+    xMin_ = decadeBelow(lo);
+    xMax_ = decadeAbove(hi);
+    plot_->xAxis->setRange(xMin_, xMax_);
+    plot_->yAxis->setRange(decadeBelow(std::max(bottom, top / 1e6)), decadeAbove(top * 2));
+
+    // Ceilings: one line per distinct peak, from its ridge against HBM to the
+    // right edge; the training precision's drawn bold.
+    struct Level {
+        double tflops, ridge;
+        QStringList names;
+        bool training;
+        std::vector<const Sourced*> sources;
+    };
+    std::vector<Level> levels;
+    for (const auto& c : rf.ceilings) {
+        auto it = std::find_if(levels.begin(), levels.end(), [&](const Level& l) { return l.tflops == c.tflops; });
+        if (it == levels.end())
+            it = levels.insert(levels.end(), Level{c.tflops, c.ridgeFlopPerByte, {}, false, {}});
+        it->names << precisionName(c.precision);
+        it->training = it->training || c.precision == training;
+        const auto peak = a.hardware.gpu.peaksTflops.find(c.precision);
+        if (peak != a.hardware.gpu.peaksTflops.end())
+            it->sources.push_back(&peak->second);
+    }
+    const QColor fg = textColor(), muted = textColor(true);
+    const QColor roof = seriesColor(0);
+    for (std::size_t i = 0; i < levels.size(); ++i) {
+        const Level& l = levels[i];
+        QCPGraph* g = line(ceilings_, i);
+        g->setObjectName("ceiling " + l.names.join('/'));
+        g->setData({l.ridge, xMax_}, {l.tflops, l.tflops}, true);
+        g->setPen(l.training ? QPen(roof, 2.5) : QPen(muted, 1.2, Qt::DashLine));
+        QCPItemText* t = label(plot_, ceilingLabels_, i);
+        t->position->setType(QCPItemPosition::ptPlotCoords);
+        t->position->setCoords(xMax_, l.tflops);
+        t->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+        t->setClipToAxisRect(true);
+        t->setText(l.names.join(" / ") + "  " + QString::fromStdString(formatReadable(l.tflops)) + " TFLOP/s");
+        t->setColor(l.training ? fg : muted);
+        const QString names = l.names.join(" / ");
+        std::vector<std::pair<QString, std::string>> sources;
+        for (std::size_t k = 0; k < l.sources.size(); ++k)
+            sources.emplace_back(l.names.value(int(k)), l.sources[k]->source);
+        const double tflops = l.tflops;
+        setTip(g, [names, tflops, sources](int) {
+            QString html = "<p style='white-space:pre'><b>" + names + " ceiling</b>: " + quantity(tflops, "TFLOP/s") +
+                           " dense, per GPU</p>";
+            for (const auto& [n, src] : sources)
+                html += "<p><small>" + n + ": " + QString::fromStdString(src).toHtmlEscaped() + "</small></p>";
+            return html;
+        });
+    }
+    for (std::size_t i = levels.size(); i < ceilings_.size(); ++i)
+        ceilings_[i]->setVisible(false);
+    hideFrom(ceilingLabels_, levels.size());
+
+    // Slopes: HBM up to the highest ceiling; the fleet's up to the training
+    // peak (an operation fed from that tier cannot beat the slope).
+    struct SlopeLine {
+        const Slope* slope;
+        double peak;
+        std::string explainKey;
+    };
+    std::vector<SlopeLine> lines{{&rf.hbm, top, "compute.ridge_flop_per_byte"}};
+    for (const auto& s : rf.fleet)
+        lines.push_back({&s, rf.peakTflops,
+                         s.key == "nic" ? "hierarchy.leaf" : "hierarchy." + s.key});
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const Slope& s = *lines[i].slope;
+        QCPGraph* g = line(slopes_, i);
+        g->setObjectName("slope " + QString::fromStdString(s.key));
+        const double end = fleet::ridgeFlopPerByte(lines[i].peak * 1e12, s.gbPerS * 1e9);
+        g->setData({xMin_, end}, {onSlope(xMin_, s.gbPerS, lines[i].peak), lines[i].peak}, true);
+        g->setPen(i == 0 ? QPen(roof, 2.5) : QPen(seriesColor(int(i) + 1), 1.6, Qt::DashLine));
+        QCPItemText* t = label(plot_, slopeLabels_, i);
+        t->setText(QString::fromStdString(s.name) + "  " + QString::fromStdString(formatReadable(s.gbPerS)) + " GB/s");
+        t->setColor(i == 0 ? fg : seriesColor(int(i) + 1));
+        t->setClipToAxisRect(true);
+        const QString name = QString::fromStdString(s.name);
+        const double gb = s.gbPerS, ridge = s.ridgeFlopPerByte;
+        const std::string key = lines[i].explainKey;
+        setTip(g, [this, name, gb, ridge, key](int) {
+            return tip(name, quantity(gb, "GB/s per GPU") + ", " + tr("ridge at %1").arg(quantity(ridge, "FLOP/byte")),
+                       key);
+        });
+    }
+    for (std::size_t i = lines.size(); i < slopes_.size(); ++i)
+        slopes_[i]->setVisible(false);
+    hideFrom(slopeLabels_, lines.size());
+
+    // The ridge of the training precision against HBM.
+    ridge_->setData({rf.ridgeFlopPerByte}, {rf.peakTflops}, true);
+    ridge_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, fg, palette().color(QPalette::Base), 9));
+    ridgeLabel_->position->setCoords(rf.ridgeFlopPerByte, rf.peakTflops);
+    ridgeLabel_->setText(tr("ridge %1 FLOP/byte").arg(QString::fromStdString(formatReadable(rf.ridgeFlopPerByte, 4))));
+    ridgeLabel_->setColor(fg);
+    QFont bold = font();
+    bold.setBold(true);
+    ridgeLabel_->setFont(bold);
+
+    // Operations, one graph per kind, sorted by intensity.
+    std::map<std::string, std::vector<std::pair<double, int>>> byKind;
+    for (std::size_t i = 0; i < rf.points.size(); ++i)
+        byKind[std::string(rf.points[i].kind)].push_back({rf.points[i].intensity, int(i)});
+    int colour = 0;
+    for (const Marker& m : kMarkers) {
+        QCPGraph* g = ops_[m.kind];
+        auto& pts = byKind[m.kind];
+        std::sort(pts.begin(), pts.end());
+        QVector<double> x, y;
+        auto& index = opIndex_[m.kind];
+        index.clear();
+        for (const auto& [intensity, i] : pts) {
+            x << intensity;
+            y << rf.points[std::size_t(i)].achievedTflops;
+            index.push_back(i);
+        }
+        g->setData(x, y, true);
+        const QColor c = seriesColor(3 + colour++);
+        g->setScatterStyle(QCPScatterStyle(m.shape, c, c, 8));
+        g->setPen(QPen(c));
+        g->setVisible(!pts.empty());
+        if (pts.empty())
+            g->removeFromLegend();
+        else
+            g->addToLegend();
+    }
+    // Labels for the operations, placed after layout; the slowest first.
+    std::vector<int> order(rf.points.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = int(i);
+    std::stable_sort(order.begin(), order.end(), [&](int l, int r) {
+        auto secs = [&](int i) { return std::size_t(i) < a.step.ops.size() ? a.step.ops[std::size_t(i)].seconds : 0.0; };
+        return secs(l) > secs(r);
+    });
+    opLabelPoint_ = order;
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        QCPItemText* t = label(plot_, opLabels_, i);
+        t->setText(q(rf.points[std::size_t(order[i])].name));
+        t->position->setType(QCPItemPosition::ptAbsolute);
+        t->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        t->setColor(muted);
+        t->setClipToAxisRect(true);
+    }
+    hideFrom(opLabels_, order.size());
+
+    auto fig = [this](const QString& name, const QString& value, const std::string& key) {
+        return FigureRow{name, value, tip(name, value, key)};
+    };
+    const auto& g = a.hardware.gpu;
+    std::vector<FigureRow> rows{
+        {tr("%1, one GPU").arg(QString::fromStdString(g.name)), {}, {}, FigureRow::Heading},
+        fig(tr("Peak (%1)").arg(precisionName(training)), quantity(rf.peakTflops, "TFLOP/s"),
+            "compute.peak_tflops_per_gpu"),
+        fig(tr("HBM bandwidth"), quantity(rf.hbm.gbPerS, "GB/s"), "hierarchy.hbm"),
+        fig(tr("Ridge point"), quantity(rf.ridgeFlopPerByte, "FLOP/byte"), "compute.ridge_flop_per_byte"),
+        {tr("Fleet slopes per GPU"), {}, {}, FigureRow::Heading}};
+    for (const auto& s : rf.fleet)
+        rows.push_back(fig(QString::fromStdString(s.name), quantity(s.gbPerS, "GB/s"),
+                           s.key == "nic" ? "hierarchy.leaf" : "hierarchy." + s.key));
+    rows.push_back({tr("Decode (inference)"), {}, {}, FigureRow::Heading});
+    rows.push_back(fig(tr("Batch-1 tokens/s on a TP group"), quantity(rf.decodeTokensPerS, "tokens/s"),
+                       "roofline.decode_tokens_per_s"));
+    rows.push_back(fig(tr("Batch that reaches the ridge"), quantity(rf.ridgeBatch, "sequences"),
+                       "roofline.ridge_batch"));
+    figures_->setFigures(rows);
+}
+
+void RooflinePanel::placeLabels()
+{
+    const Analysis* a = analysis();
+    if (!a || isDirty())
+        return;
+    const QRect area = plot_->axisRect()->rect();
+    std::vector<QRectF> taken;
+    auto textRect = [](const QCPItemText* t, QPointF topLeft) {
+        const QFontMetricsF fm(t->font());
+        const QSizeF size = fm.size(0, t->text()) + QSizeF(t->padding().left() + t->padding().right(),
+                                                           t->padding().top() + t->padding().bottom());
+        return QRectF(topLeft, size);
+    };
+    // Fixed labels first: the ridge label and the ceiling labels.
+    const QPointF knee = ridgeLabel_->position->pixelPosition();
+    const QRectF ridgeRect = textRect(ridgeLabel_, knee);
+    taken.push_back(ridgeRect.translated(-ridgeRect.width(), -ridgeRect.height()));
+    for (QCPItemText* t : ceilingLabels_)
+        if (t->visible()) {
+            const QPointF br = t->position->pixelPosition();
+            const QRectF r = textRect(t, br);
+            taken.push_back(r.translated(-r.width(), -r.height()));
+        }
+    // Slope labels lie along their lines, a third of the way up from where
+    // each enters the plot.
+    const Roofline& rf = a->roofline;
+    const double yBottom = plot_->yAxis->range().lower;
+    for (std::size_t i = 0; i < slopeLabels_.size() && i < slopes_.size(); ++i) {
+        QCPItemText* t = slopeLabels_[i];
+        if (!t->visible())
+            continue;
+        const auto data = slopes_[i]->data();
+        if (data->size() < 2)
+            continue;
+        const double x0 = data->at(0)->key, y0 = data->at(0)->value;
+        const double x1 = data->at(1)->key, y1 = data->at(1)->value;
+        // Where the line enters the plot (above the bottom edge), in log space.
+        const double enter = y0 >= yBottom ? x0 : x0 * (yBottom / y0);
+        const double fx = std::exp(std::log(enter) + (std::log(x1) - std::log(enter)) * (i == 0 ? 0.45 : 0.35));
+        const double fy = std::exp(std::log(y0) + (std::log(y1) - std::log(y0)) * (std::log(fx / x0) / std::log(x1 / x0)));
+        const QPointF p0(plot_->xAxis->coordToPixel(x0), plot_->yAxis->coordToPixel(y0));
+        const QPointF p1(plot_->xAxis->coordToPixel(x1), plot_->yAxis->coordToPixel(y1));
+        const double angle = std::atan2(p1.y() - p0.y(), p1.x() - p0.x()) * 180 / M_PI;
+        t->position->setType(QCPItemPosition::ptPlotCoords);
+        t->position->setCoords(fx, fy);
+        t->setRotation(angle);
+        t->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+        const QPointF at(plot_->xAxis->coordToPixel(fx), plot_->yAxis->coordToPixel(fy));
+        const QRectF r = textRect(t, at);
+        taken.push_back(QRectF(at.x() - r.width() / 2, at.y() - r.width() / 2 * std::fabs(std::sin(angle * M_PI / 180)) -
+                                                           r.height(),
+                               r.width(), r.width() * std::fabs(std::sin(angle * M_PI / 180)) + r.height()));
+    }
+    // Every marker is taken before any operation label is placed.
+    for (const auto& [kind, graph] : ops_)
+        for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it)
+            taken.push_back(QRectF(plot_->xAxis->coordToPixel(it->key) - 5, plot_->yAxis->coordToPixel(it->value) - 5, 10, 10));
+    // Operation labels: the first free spot around each point, else none
+    // (the point's tip still names it).
+    for (std::size_t i = 0; i < opLabelPoint_.size() && i < opLabels_.size(); ++i) {
+        QCPItemText* t = opLabels_[i];
+        const RooflinePoint& p = rf.points[std::size_t(opLabelPoint_[i])];
+        if (p.intensity <= 0 || p.achievedTflops <= 0) {
+            t->setVisible(false);
+            continue;
+        }
+        const QPointF at(plot_->xAxis->coordToPixel(p.intensity), plot_->yAxis->coordToPixel(p.achievedTflops));
+        const QSizeF size = textRect(t, {}).size();
+        const QPointF candidates[] = {{at.x() + 6, at.y() - size.height() / 2},
+                                      {at.x() - 6 - size.width(), at.y() - size.height() / 2},
+                                      {at.x() - size.width() / 2, at.y() + 5},
+                                      {at.x() - size.width() / 2, at.y() - 5 - size.height()},
+                                      {at.x() + 5, at.y() + 2},
+                                      {at.x() + 5, at.y() - 2 - size.height()},
+                                      {at.x() - 5 - size.width(), at.y() + 2},
+                                      {at.x() - 5 - size.width(), at.y() - 2 - size.height()}};
+        bool placed = false;
+        for (const QPointF& c : candidates) {
+            const QRectF r(c, size);
+            if (!QRectF(area).contains(r))
+                continue;
+            if (std::any_of(taken.begin(), taken.end(), [&](const QRectF& o) { return o.intersects(r); }))
+                continue;
+            taken.push_back(r);
+            t->position->setPixelPosition(c);
+            placed = true;
+            break;
+        }
+        t->setVisible(placed);
+    }
+}
+
+}  // namespace studio

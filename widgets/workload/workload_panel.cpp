@@ -1,0 +1,401 @@
+#include "widgets/workload/workload_panel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QScrollArea>
+#include <QSignalBlocker>
+#include <QVBoxLayout>
+
+#include <cmath>
+#include <set>
+
+#include "core/analysis/workload_shape.h"
+#include "core/design/model_presets.h"
+#include "core/format/workload_limits.h"
+#include "core/text.h"
+#include "widgets/analysis/analysis_service.h"
+#include "widgets/document/commands.h"
+#include "widgets/document/design_document.h"
+#include "widgets/document/edit_check.h"
+#include "widgets/style/theme.h"
+#include "widgets/workload/checked_spin_box.h"
+
+namespace studio {
+namespace {
+
+QString q(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+int clampInt(std::int64_t v)
+{
+    return int(std::clamp<std::int64_t>(v, INT_MIN, INT_MAX));
+}
+
+}  // namespace
+
+WorkloadPanel::WorkloadPanel(DesignDocument* document, AnalysisService* service, QWidget* parent)
+    : QWidget(parent), doc_(document), service_(service)
+{
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    outer->addWidget(scroll);
+    auto* body = new QWidget;
+    scroll->setWidget(body);
+    auto* layout = new QVBoxLayout(body);
+    layout->setContentsMargins(8, 6, 8, 6);
+    summary_ = new QLabel(body);
+    summary_->setWordWrap(true);
+    summary_->setTextFormat(Qt::RichText);
+    layout->addWidget(summary_);
+    refusalLabel_ = new QLabel(body);
+    refusalLabel_->setWordWrap(true);
+    refusalLabel_->setVisible(false);
+    layout->addWidget(refusalLabel_);
+    form_ = new QFormLayout;
+    form_->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form_->setLabelAlignment(Qt::AlignLeft);
+    layout->addLayout(form_);
+    layout->addStretch(1);
+
+    using W = Workload;
+    using I = std::int64_t;
+    namespace L = limits;
+    addSection(tr("Model"));
+    preset_ = new QComboBox(body);
+    preset_->addItem(tr("Custom"), QString());
+    for (const auto& p : modelPresets())
+        preset_->addItem(q(p.model.name), q(p.id));
+    preset_->setToolTip(tr("Published model shapes with the training sizes their papers report. Choosing one replaces "
+                           "the model, the global batch and the tokens; the parallel layout stays yours."));
+    connect(preset_, &QComboBox::activated, this, &WorkloadPanel::usePreset);
+    addRow(tr("Preset"), QString(), preset_, preset_->toolTip());
+    auto* name = new QLineEdit(body);
+    const int nameKey = nextMergeKey();
+    connect(name, &QLineEdit::editingFinished, this, [=, this] {
+        if (name->text().trimmed().isEmpty() || name->text().toStdString() == doc_->design().workload.model.name)
+            return;
+        apply(tr("Rename model"), nameKey, [&](W& w) { w.model.name = name->text().trimmed().toStdString(); });
+    });
+    refreshers_.push_back([=, this] {
+        if (!name->hasFocus())
+            name->setText(q(doc_->design().workload.model.name));
+    });
+    addRow(tr("Name"), "/workload/model/name", name, tr("The model's name, shown in reports"));
+    intField(tr("Layers"), "/workload/model/layers", L::kLayers.min, L::kLayers.max,
+             [](const W& w) { return w.model.layers; }, [](W& w, I v) { w.model.layers = v; },
+             tr("Transformer blocks"));
+    intField(tr("Hidden size"), "/workload/model/hidden", L::kHidden.min, L::kHidden.max,
+             [](const W& w) { return w.model.hidden; }, [](W& w, I v) { w.model.hidden = v; },
+             tr("Model dimension h; the heads must divide it"));
+    intField(tr("Attention heads"), "/workload/model/heads", L::kHeads.min, L::kHeads.max,
+             [](const W& w) { return w.model.heads; }, [](W& w, I v) { w.model.heads = v; },
+             tr("Query heads; tensor parallelism splits them"));
+    intField(tr("KV heads"), "/workload/model/kv_heads", L::kHeads.min, L::kHeads.max,
+             [](const W& w) { return w.model.kv_heads.value_or(w.model.heads); },
+             [](W& w, I v) { w.model.kv_heads = v; },
+             tr("Key/value heads (grouped-query attention); default: as many as the query heads"));
+    intField(tr("FFN hidden size"), "/workload/model/ffn_hidden", L::kFfnHidden.min, L::kFfnHidden.max,
+             [](const W& w) { return w.model.ffn_hidden.value_or(4 * w.model.hidden); },
+             [](W& w, I v) { w.model.ffn_hidden = v; }, tr("Default: 4 x hidden"));
+    choiceField(tr("FFN type"), "/workload/model/ffn_type", {{"gelu", tr("GeLU (two matrices)")}, {"swiglu", tr("SwiGLU (three matrices)")}},
+                [](const W& w) { return q(w.model.ffn_type.value_or("gelu")); },
+                [](W& w, const QString& v) { w.model.ffn_type = v.toStdString(); }, tr("Default: GeLU"));
+    intField(tr("Vocabulary"), "/workload/model/vocab", L::kVocab.min, L::kVocab.max,
+             [](const W& w) { return w.model.vocab; }, [](W& w, I v) { w.model.vocab = v; },
+             tr("Tokens in the vocabulary (embedding and output layer)"));
+    intField(tr("Sequence length"), "/workload/model/seq_len", L::kSeqLen.min, L::kSeqLen.max,
+             [](const W& w) { return w.model.seq_len; }, [](W& w, I v) { w.model.seq_len = v; },
+             tr("Tokens per sequence; context parallelism splits it"));
+    intField(tr("Experts"), "/workload/model/experts", L::kExperts.min, L::kExperts.max,
+             [](const W& w) { return w.model.experts.value_or(0); }, [](W& w, I v) { w.model.experts = v; },
+             tr("Experts per MoE layer; 0 is a dense model"), tr("dense"));
+    intField(tr("Experts per token"), "/workload/model/experts_per_token", L::kExperts.min, L::kExperts.max,
+             [](const W& w) { return w.model.experts_per_token.value_or(0); },
+             [](W& w, I v) { w.model.experts_per_token = v; }, tr("Experts each token is routed to (top-k)"));
+    doubleField(tr("Dropout"), "/workload/model/dropout", 0, L::kDropoutMax, 2, 1, QString(),
+                [](const W& w) { return w.model.dropout.value_or(0); }, [](W& w, double v) { w.model.dropout = v; },
+                tr("Dropout probability; GPT-3-era models used 0.1. Default 0"));
+
+    addSection(tr("Training"));
+    intField(tr("Global batch (sequences)"), "/workload/training/global_batch", L::kGlobalBatch.min,
+             L::kGlobalBatch.max, [](const W& w) { return w.training.global_batch; },
+             [](W& w, I v) { w.training.global_batch = v; }, tr("Sequences per optimizer step"));
+    intField(tr("Micro-batch"), "/workload/training/micro_batch", L::kGlobalBatch.min, L::kGlobalBatch.max,
+             [](const W& w) { return w.training.micro_batch.value_or(1); },
+             [](W& w, I v) { w.training.micro_batch = v; }, tr("Sequences per micro-batch; default 1"));
+    doubleField(tr("Tokens to train"), "/workload/training/tokens", 1e-6, L::kTokensMax / 1e9, 3, 1e9, tr(" B"),
+                [](const W& w) { return w.training.tokens; }, [](W& w, double v) { w.training.tokens = v; },
+                tr("Total training tokens, in billions"));
+    choiceField(tr("Precision"), "/workload/training/precision",
+                {{"bf16", "BF16"}, {"fp16", "FP16"}, {"fp8", "FP8"}},
+                [](const W& w) { return q(w.training.precision.value_or("bf16")); },
+                [](W& w, const QString& v) { w.training.precision = v.toStdString(); },
+                tr("Math precision of the GEMMs; sets the compute ceiling. Default BF16"));
+    choiceField(tr("Attention kernel"), "/workload/training/attention_kernel",
+                {{"flash", tr("Fused (FlashAttention)")}, {"unfused", tr("Unfused")}},
+                [](const W& w) { return q(w.training.attention_kernel.value_or("flash")); },
+                [](W& w, const QString& v) { w.training.attention_kernel = v.toStdString(); },
+                tr("Fused attention keeps the s x s scores out of HBM. Default fused"));
+
+    addSection(tr("Parallelism"));
+    intField(tr("Tensor (tp)"), "/workload/parallelism/tp", L::kParallel.min, L::kParallel.max,
+             [](const W& w) { return w.parallelism.tp.value_or(1); }, [](W& w, I v) { w.parallelism.tp = v; },
+             tr("Tensor-parallel degree: splits every layer; wants one NVLink domain"));
+    intField(tr("Pipeline (pp)"), "/workload/parallelism/pp", L::kParallel.min, L::kParallel.max,
+             [](const W& w) { return w.parallelism.pp.value_or(1); }, [](W& w, I v) { w.parallelism.pp = v; },
+             tr("Pipeline stages"));
+    intField(tr("Context (cp)"), "/workload/parallelism/cp", L::kParallel.min, L::kParallel.max,
+             [](const W& w) { return w.parallelism.cp.value_or(1); }, [](W& w, I v) { w.parallelism.cp = v; },
+             tr("Context-parallel degree: splits the sequence"));
+    intField(tr("Expert (ep)"), "/workload/parallelism/ep", L::kParallel.min, L::kParallel.max,
+             [](const W& w) { return w.parallelism.ep.value_or(1); }, [](W& w, I v) { w.parallelism.ep = v; },
+             tr("Expert-parallel degree (MoE): carved out of the data-parallel ranks"));
+    intField(tr("Data (dp)"), "/workload/parallelism/dp", L::kDp.min, L::kDp.max,
+             [](const W& w) { return w.parallelism.dp.value_or(0); }, [](W& w, I v) { w.parallelism.dp = v; },
+             tr("Data-parallel degree; auto derives it from the GPUs: GPUs / (tp x pp x cp)"), tr("auto"));
+    intField(tr("Interleave"), "/workload/parallelism/interleave", L::kInterleave.min, L::kInterleave.max,
+             [](const W& w) { return w.parallelism.interleave.value_or(1); },
+             [](W& w, I v) { w.parallelism.interleave = v; },
+             tr("Model chunks per pipeline stage (interleaved 1F1B): divides the bubble"));
+    choiceField(tr("ZeRO stage"), "/workload/parallelism/zero",
+                {{"0", tr("0: nothing sharded")}, {"1", tr("1: optimizer state sharded")},
+                 {"2", tr("2: + gradients")}, {"3", tr("3: + weights (FSDP)")}},
+                [](const W& w) { return QString::number(w.parallelism.zero.value_or(1)); },
+                [](W& w, const QString& v) { w.parallelism.zero = v.toInt(); },
+                tr("What data-parallel ranks shard; default 1"));
+    choiceField(tr("Sequence parallel"), "/workload/parallelism/sequence_parallel", {{"1", tr("on")}, {"0", tr("off")}},
+                [](const W& w) { return w.parallelism.sequence_parallel.value_or(true) ? "1" : "0"; },
+                [](W& w, const QString& v) { w.parallelism.sequence_parallel = v == "1"; },
+                tr("Shards norms and dropout with tp (Korthikanti et al. 2022); default on"));
+    choiceField(tr("Recompute"), "/workload/parallelism/recompute",
+                {{"none", tr("none")}, {"selective", tr("selective (attention core)")}, {"full", tr("full")}},
+                [](const W& w) { return q(w.parallelism.recompute.value_or("selective")); },
+                [](W& w, const QString& v) { w.parallelism.recompute = v.toStdString(); },
+                tr("Activation recomputation; default selective"));
+
+    addSection(tr("Data"));
+    doubleField(tr("Bytes per token"), "/workload/data/bytes_per_token", 0.001, L::kBytesPerTokenMax, 3, 1, tr(" B"),
+                [](const W& w) { return w.data.bytes_per_token.value_or(defaults::kBytesPerToken.value); },
+                [](W& w, double v) { w.data.bytes_per_token = v; }, q(std::string(defaults::kBytesPerToken.source)));
+    doubleField(tr("Shard file size"), "/workload/data/file_mb", 0.001, L::kFileMbMax, 1, 1, tr(" MB"),
+                [](const W& w) { return w.data.file_mb.value_or(defaults::kFileMb.value); },
+                [](W& w, double v) { w.data.file_mb = v; }, q(std::string(defaults::kFileMb.source)));
+
+    connect(doc_, &DesignDocument::settingsChanged, this, &WorkloadPanel::refreshValues);
+    connect(doc_, &DesignDocument::designReset, this, &WorkloadPanel::refreshValues);
+    connect(service_, &AnalysisService::updated, this, &WorkloadPanel::refreshValues);
+    refreshValues();
+}
+
+void WorkloadPanel::addSection(const QString& title)
+{
+    auto* label = new QLabel("<b>" + title.toHtmlEscaped() + "</b>");
+    label->setContentsMargins(0, 8, 0, 2);
+    form_->addRow(label);
+}
+
+void WorkloadPanel::addRow(const QString& label, const QString& pointer, QWidget* field, const QString& help)
+{
+    const QString tip = pointer.isEmpty() ? help : help + "<br><small>" + pointer + "</small>";
+    field->setToolTip(tip);
+    auto* l = new QLabel(label);
+    l->setToolTip(tip);
+    form_->addRow(l, field);
+    if (!pointer.isEmpty())
+        fields_.insert(pointer, field);
+}
+
+void WorkloadPanel::intField(const QString& label, const QString& pointer, std::int64_t min, std::int64_t max,
+                             std::function<std::int64_t(const Workload&)> get,
+                             std::function<void(Workload&, std::int64_t)> set, const QString& help,
+                             const QString& special)
+{
+    auto* box = new CheckedSpinBox;
+    box->setRange(clampInt(min), clampInt(max));
+    box->setGroupSeparatorShown(true);
+    if (!special.isEmpty())
+        box->setSpecialValueText(special);
+    const int key = nextMergeKey();
+    box->setCheck([=, this](int v) {
+        Workload w = doc_->design().workload;
+        set(w, v);
+        return refusalOf(w);
+    });
+    connect(box, &CheckedSpinBox::refused, this, [=, this](const QString& why) { showRefusal(label + ": " + why); });
+    connect(box, &QSpinBox::valueChanged, this, [=, this](int v) {
+        if (get(doc_->design().workload) == v)
+            return;
+        if (!apply(tr("Set %1 to %2").arg(label, q(formatCount(v))), key, [&](Workload& w) { set(w, v); }))
+            refreshValues();
+    });
+    refreshers_.push_back([=, this] {
+        const int v = clampInt(get(doc_->design().workload));
+        if (box->value() == v && box->hasFocus())
+            return;  // setValue would reset what the user is typing
+        QSignalBlocker block(box);
+        box->setValue(v);
+    });
+    addRow(label, pointer, box, help);
+}
+
+void WorkloadPanel::doubleField(const QString& label, const QString& pointer, double min, double max, int decimals,
+                                double scale, const QString& suffix, std::function<double(const Workload&)> get,
+                                std::function<void(Workload&, double)> set, const QString& help)
+{
+    // `scale`: the field shows value / scale (tokens in billions).
+    auto* box = new QDoubleSpinBox;
+    box->setRange(min, max);
+    box->setDecimals(decimals);
+    box->setSuffix(suffix);
+    box->setKeyboardTracking(false);
+    box->setGroupSeparatorShown(true);
+    box->setSingleStep(max <= 1 ? 0.05 : 1);
+    const int key = nextMergeKey();
+    connect(box, &QDoubleSpinBox::valueChanged, this, [=, this](double shown) {
+        const double v = shown * scale;
+        if (std::abs(get(doc_->design().workload) - v) <= 1e-12 * std::max(1.0, std::abs(v)))
+            return;
+        if (!apply(tr("Set %1").arg(label), key, [&](Workload& w) { set(w, v); }))
+            refreshValues();
+    });
+    refreshers_.push_back([=, this] {
+        const double v = get(doc_->design().workload) / scale;
+        if (box->hasFocus() && std::abs(box->value() - v) <= std::pow(10.0, -decimals))
+            return;  // setValue would reset what the user is typing
+        QSignalBlocker block(box);
+        box->setValue(v);
+    });
+    addRow(label, pointer, box, help);
+}
+
+void WorkloadPanel::choiceField(const QString& label, const QString& pointer,
+                                const std::vector<std::pair<QString, QString>>& options,
+                                std::function<QString(const Workload&)> get,
+                                std::function<void(Workload&, const QString&)> set, const QString& help)
+{
+    auto* box = new QComboBox;
+    for (const auto& [value, text] : options)
+        box->addItem(text, value);
+    connect(box, &QComboBox::activated, this, [=, this](int i) {
+        const QString v = box->itemData(i).toString();
+        if (get(doc_->design().workload) == v)
+            return;
+        if (!apply(tr("Set %1 to %2").arg(label, box->itemText(i)), 0, [&](Workload& w) { set(w, v); }))
+            refreshValues();
+    });
+    refreshers_.push_back([=, this] {
+        QSignalBlocker block(box);
+        box->setCurrentIndex(std::max(0, box->findData(get(doc_->design().workload))));
+    });
+    addRow(label, pointer, box, help);
+}
+
+QString WorkloadPanel::refusalOf(const Workload& proposed) const
+{
+    Design d = doc_->design();
+    d.workload = proposed;
+    if (const QString why = refusalFor(*doc_, d); !why.isEmpty())
+        return why;
+    const Analysis* a = service_->analysis();
+    if (!a)
+        return {};
+    std::set<std::string> before;
+    for (const auto& p : unrunnableLayout(doc_->design().workload, a->inventory.gpus))
+        before.insert(p.code);
+    for (const auto& p : unrunnableLayout(proposed, a->inventory.gpus))
+        if (!before.count(p.code)) {
+            QString why = q(p.message);
+            if (p.code == "layout_mismatch" && proposed.parallelism.dp.value_or(0) > 0)
+                why += tr(" (set dp to auto to derive it from the GPUs)");
+            return why;
+        }
+    return {};
+}
+
+bool WorkloadPanel::apply(const QString& undoText, int mergeKey, const std::function<void(Workload&)>& edit)
+{
+    DesignSettings s = DesignSettings::of(doc_->design());
+    edit(s.workload);
+    if (s.workload == doc_->design().workload)
+        return true;
+    if (const QString why = refusalOf(s.workload); !why.isEmpty()) {
+        showRefusal(tr("%1 refused: %2").arg(undoText, why));
+        return false;
+    }
+    showRefusal({});
+    doc_->undoStack()->push(new ChangeSettingsCommand(doc_, s, undoText, mergeKey));
+    return true;
+}
+
+void WorkloadPanel::usePreset(int index)
+{
+    const ModelPreset* p = findModelPreset(preset_->itemData(index).toString().toStdString());
+    if (!p) {
+        refreshValues();
+        return;
+    }
+    const bool applied = apply(tr("Use model %1").arg(q(p->model.name)), 0, [&](Workload& w) {
+        w.model = p->model;
+        w.training.global_batch = p->globalBatch;
+        w.training.tokens = p->tokens;
+        // A dense model has no experts to spread, and a micro-batch cannot
+        // exceed the new global batch.
+        if (!p->model.experts)
+            w.parallelism.ep.reset();
+        if (w.training.micro_batch.value_or(1) > p->globalBatch)
+            w.training.micro_batch.reset();
+    });
+    if (applied)
+        emit message(tr("Model: %1. Source: %2").arg(q(p->model.name), q(p->source)));
+    else
+        refreshValues();
+}
+
+void WorkloadPanel::showRefusal(const QString& why)
+{
+    refusal_ = why;
+    refusalLabel_->setVisible(!why.isEmpty());
+    if (why.isEmpty())
+        return;
+    const QColor error = sceneColors().error;
+    refusalLabel_->setText("<span style='color:" + error.name() + "'>" + why.toHtmlEscaped() + "</span>");
+    emit message(why);
+}
+
+void WorkloadPanel::refreshValues()
+{
+    const Workload& w = doc_->design().workload;
+    {
+        QSignalBlocker block(preset_);
+        const ModelPreset* match = matchModelPreset(w.model);
+        preset_->setCurrentIndex(match ? std::max(0, preset_->findData(q(match->id))) : 0);
+        preset_->setToolTip(match ? q(match->source) : tr("A model shape of your own"));
+    }
+    for (const auto& r : refreshers_)
+        r();
+    const Analysis* a = service_->analysis();
+    if (!a) {
+        summary_->setText(tr("The design has errors: see the Warnings dock."));
+        return;
+    }
+    const WorkloadShape& s = a->workload;
+    QString text = tr("<b>%1</b>: %2 B parameters").arg(q(s.name).toHtmlEscaped(), q(formatReadable(s.params / 1e9)));
+    if (s.moe())
+        text += tr(" (%1 B active per token)").arg(q(formatReadable(s.activeParamsPerToken / 1e9)));
+    text += tr("<br>tp %1 x pp %2 x cp %3 x dp %4%5 = %6 of %7 GPUs; %8 micro-batches per pipeline")
+                .arg(q(formatCount(s.tp)), q(formatCount(s.pp)), q(formatCount(s.cp)), q(formatCount(s.dp)),
+                     w.parallelism.dp.value_or(0) > 0 ? QString() : tr(" (auto)"), q(formatCount(s.gpusUsed)),
+                     q(formatCount(a->inventory.gpus)), q(formatReadable(s.microBatches)));
+    summary_->setText(text);
+}
+
+}  // namespace studio

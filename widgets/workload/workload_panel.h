@@ -1,0 +1,69 @@
+#pragma once
+// The workload dock: the model (from a preset or by hand), training sizes,
+// the parallel layout and the data pipeline, every `workload` field of the
+// file format. Each change is an undo command like a canvas edit. Values
+// that cannot run are refused with the reason (tp x pp x cp does not divide
+// the GPUs, heads do not split over tp, ...), and the layout fields' arrows
+// step over them.
+#include <QHash>
+#include <QWidget>
+
+#include <functional>
+#include <vector>
+
+#include "core/design/design.h"
+
+class QComboBox;
+class QFormLayout;
+class QLabel;
+
+namespace studio {
+
+class AnalysisService;
+class DesignDocument;
+
+class WorkloadPanel : public QWidget {
+    Q_OBJECT
+public:
+    WorkloadPanel(DesignDocument* document, AnalysisService* service, QWidget* parent = nullptr);
+
+    // The field that edits a file-format pointer ("/workload/parallelism/tp").
+    QWidget* field(const QString& pointer) const { return fields_.value(pointer); }
+    QComboBox* presetBox() const { return preset_; }
+    // Why the last edit was refused ("" when it was applied).
+    QString lastRefusal() const { return refusal_; }
+    // "" when `proposed` may replace the design's workload, else why not.
+    QString refusalOf(const Workload& proposed) const;
+
+signals:
+    void message(const QString& text);
+
+private:
+    // Applies `edit` to a copy of the workload; pushes it unless refused.
+    bool apply(const QString& undoText, int mergeKey, const std::function<void(Workload&)>& edit);
+    void usePreset(int index);
+    void refreshValues();
+    void showRefusal(const QString& why);
+    void addSection(const QString& title);
+    void addRow(const QString& label, const QString& pointer, QWidget* field, const QString& help);
+    void intField(const QString& label, const QString& pointer, std::int64_t min, std::int64_t max,
+                  std::function<std::int64_t(const Workload&)> get, std::function<void(Workload&, std::int64_t)> set,
+                  const QString& help, const QString& special = {});
+    void doubleField(const QString& label, const QString& pointer, double min, double max, int decimals, double scale,
+                     const QString& suffix, std::function<double(const Workload&)> get,
+                     std::function<void(Workload&, double)> set, const QString& help);
+    void choiceField(const QString& label, const QString& pointer, const std::vector<std::pair<QString, QString>>& options,
+                     std::function<QString(const Workload&)> get, std::function<void(Workload&, const QString&)> set,
+                     const QString& help);
+
+    DesignDocument* doc_;
+    AnalysisService* service_;
+    QFormLayout* form_;
+    QComboBox* preset_;
+    QLabel *summary_, *refusalLabel_;
+    QHash<QString, QWidget*> fields_;
+    std::vector<std::function<void()>> refreshers_;
+    QString refusal_;
+};
+
+}  // namespace studio
