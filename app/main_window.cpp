@@ -32,6 +32,7 @@
 #include "widgets/canvas/component_item.h"
 #include "widgets/canvas/design_scene.h"
 #include "widgets/canvas/design_view.h"
+#include "widgets/canvas/minimap.h"
 #include "widgets/dialogs/fabric_dialog.h"
 #include "widgets/dialogs/preset_dialog.h"
 #include "widgets/document/commands.h"
@@ -148,6 +149,7 @@ void MainWindow::createDocks()
     auto* inspectorDock = dock(tr("Inspector"), "inspector", inspector_, Qt::RightDockWidgetArea);
     auto* undoView = new QUndoView(doc_->undoStack(), this);
     undoView->setEmptyLabel(tr("<opened>"));
+    undoView->setUniformItemSizes(true);  // a long session's history stays cheap to update
     auto* history = dock(tr("History"), "history", undoView, Qt::RightDockWidgetArea);
     tabifyDockWidget(inspectorDock, history);
     inspectorDock->raise();
@@ -283,7 +285,7 @@ void MainWindow::createActions()
         applyTheme(on ? Theme::Dark : Theme::Light);
         QSettings().setValue("view/theme", themeName(currentTheme()));
         scene_->update();
-        minimap_->viewport()->update();
+        minimap_->refreshNow();
     });
     dark_->setCheckable(true);
     dark_->setChecked(currentTheme() == Theme::Dark);

@@ -39,6 +39,13 @@ public:
     // Grows a container to hold its children; propagates to ancestors.
     void relayout();
     void setDropHighlight(bool on);
+    // What the item shows from the analysis (tip, badges, problem marks);
+    // false when that is what it already shows.
+    bool setAnalysisShown(const QString& shown);
+    // Where those are drawn: a container's header strip (a container covers
+    // its children, so redrawing all of it redraws the canvas), a whole tile.
+    QRectF analysisRect() const;
+    QString totalsText() const;
 
     QRectF countBadgeRect() const;
     QRectF collapseToggleRect() const;
@@ -56,13 +63,13 @@ protected:
 private:
     QSizeF naturalSize() const;
     QString countText() const;
-    QString totalsText() const;
 
     DesignScene* scene_;
     QString id_;
     QSizeF size_;
     bool hover_ = false;
     bool dropHighlight_ = false;
+    QString analysisShown_;
 };
 
 }  // namespace studio

@@ -106,6 +106,8 @@ DesignScene::DesignScene(DesignDocument* document, AnalysisService* analysis, QO
     });
     connect(doc_, &DesignDocument::linkChanged, this, [this](const QString&) { scheduleLinkUpdate(); });
     connect(analysis_, &AnalysisService::updated, this, [this] {
+        // Only items whose tip, badges or problem marks changed redraw: most
+        // edits (a PUE, a tp) change none, and the canvas stays as painted.
         for (ComponentItem* item : std::as_const(items_)) {
             QStringList tip;
             if (const Part* p = item->part())
@@ -113,11 +115,13 @@ DesignScene::DesignScene(DesignDocument* document, AnalysisService* analysis, QO
             for (const Problem* pr : analysis_->problemsFor(item->id()))
                 tip << (pr->severity == Severity::Error ? tr("Error: ") : tr("Warning: ")) +
                            q(pr->message).toHtmlEscaped();
+            const QString shown = tip.join("<br>") + '\n' + item->totalsText();
+            if (!item->setAnalysisShown(shown))
+                continue;
             item->setToolTip(tip.join("<br>"));
             item->relayout();
-            item->update();
+            item->update(item->analysisRect());
         }
-        scheduleLinkUpdate();
     });
     rebuild();
 }

@@ -23,6 +23,8 @@ DesignView::DesignView(DesignScene* scene, QWidget* parent) : QGraphicsView(scen
     setTransformationAnchor(AnchorUnderMouse);
     setResizeAnchor(AnchorViewCenter);
     setViewportUpdateMode(SmartViewportUpdate);
+    // The grid is drawn once per view change, not under every edited item.
+    setCacheMode(CacheBackground);
     setAcceptDrops(true);
     viewport()->grabGesture(Qt::PinchGesture);
     setFocusPolicy(Qt::StrongFocus);
@@ -147,62 +149,6 @@ void DesignView::keyReleaseEvent(QKeyEvent* event)
         return;
     }
     QGraphicsView::keyReleaseEvent(event);
-}
-
-// --- Minimap
-
-Minimap::Minimap(DesignView* main, QWidget* parent) : QGraphicsView(main->scene(), parent), main_(main)
-{
-    setInteractive(false);
-    setRenderHints(QPainter::Antialiasing);
-    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    setMinimumSize(160, 110);
-    connect(main_->scene(), &QGraphicsScene::changed, this, [this] { refit(); });
-    auto repaint = [this] { viewport()->update(); };
-    connect(main_->horizontalScrollBar(), &QScrollBar::valueChanged, this, repaint);
-    connect(main_->verticalScrollBar(), &QScrollBar::valueChanged, this, repaint);
-    connect(main_, &DesignView::zoomChanged, this, repaint);
-}
-
-void Minimap::refit()
-{
-    QRectF r;
-    for (QGraphicsItem* i : scene()->items())
-        if (!i->parentItem() && i->isVisible())
-            r |= i->sceneBoundingRect();
-    if (!r.isNull())
-        fitInView(r.adjusted(-20, -20, 20, 20), Qt::KeepAspectRatio);
-}
-
-void Minimap::resizeEvent(QResizeEvent* event)
-{
-    QGraphicsView::resizeEvent(event);
-    refit();
-}
-
-void Minimap::drawForeground(QPainter* painter, const QRectF&)
-{
-    const QRectF visible = main_->mapToScene(main_->viewport()->rect()).boundingRect();
-    QColor c = sceneColors().selection;
-    painter->setPen(QPen(c, 0));
-    c.setAlpha(40);
-    painter->setBrush(c);
-    painter->drawRect(visible);
-}
-
-void Minimap::mousePressEvent(QMouseEvent* event)
-{
-    main_->centerOn(mapToScene(event->pos()));
-    viewport()->update();
-}
-
-void Minimap::mouseMoveEvent(QMouseEvent* event)
-{
-    if (event->buttons() & Qt::LeftButton) {
-        main_->centerOn(mapToScene(event->pos()));
-        viewport()->update();
-    }
 }
 
 }  // namespace studio

@@ -2,6 +2,7 @@
 // The canvas's view: zoom by wheel and pinch, pan by the middle button or
 // by dragging with Space held, rubber-band selection, arrow keys to move the
 // selection (merged into one undo step per burst), zoom to fit and 100%.
+// The overview dock is a Minimap (minimap.h).
 #include <QElapsedTimer>
 #include <QGraphicsView>
 
@@ -39,24 +40,6 @@ private:
     QPoint panLast_;
     int arrowMergeKey_ = 0;
     QElapsedTimer lastArrow_;
-};
-
-// An overview of the whole scene with the main view's area outlined; click
-// or drag in it to move the main view.
-class Minimap : public QGraphicsView {
-    Q_OBJECT
-public:
-    Minimap(DesignView* main, QWidget* parent = nullptr);
-
-protected:
-    void drawForeground(QPainter* painter, const QRectF& rect) override;
-    void mousePressEvent(QMouseEvent* event) override;
-    void mouseMoveEvent(QMouseEvent* event) override;
-    void resizeEvent(QResizeEvent* event) override;
-
-private:
-    void refit();
-    DesignView* main_;
 };
 
 }  // namespace studio

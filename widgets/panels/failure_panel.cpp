@@ -124,7 +124,7 @@ FailurePanel::FailurePanel(AnalysisService* service, QWidget* parent)
                      : QString();
         });
 
-    figures_ = new FigureTable(this);
+    figures_ = addFigureTable();
     figures_->setMinimumWidth(250);
     grid()->addWidget(mtbf_, 0, 0);
     grid()->addWidget(goodput_, 0, 1);
@@ -232,26 +232,24 @@ void FailurePanel::refresh(const Analysis& a)
         }
     }
 
-    auto fig = [this](const QString& name, const QString& value, const std::string& key,
-                      FigureRow::Tone tone = FigureRow::Normal) { return FigureRow{name, value, tip(name, value, key), tone}; };
     std::vector<FigureRow> rows{
         {tr("Failures"), {}, {}, FigureRow::Heading},
-        fig(tr("Cluster MTBF"), duration(r.clusterMtbfH), "reliability.cluster_mtbf_h", FigureRow::Good),
-        fig(tr("Failures per day"), q(formatReadable(r.failuresPerDay)), "reliability.failures_per_day"),
-        fig(tr("P(failure within 24 h)"), percent(r.pFailure24h), "reliability.p_failure_24h"),
+        explained(tr("Cluster MTBF"), duration(r.clusterMtbfH), "reliability.cluster_mtbf_h", FigureRow::Good),
+        explained(tr("Failures per day"), q(formatReadable(r.failuresPerDay)), "reliability.failures_per_day"),
+        explained(tr("P(failure within 24 h)"), percent(r.pFailure24h), "reliability.p_failure_24h"),
         {tr("Checkpoints"), {}, {}, FigureRow::Heading}};
     if (r.canCheckpoint) {
-        rows.push_back(fig(tr("Checkpoint size"), quantity(a.data.checkpointGb, "GB"), "storage.checkpoint_write_s"));
-        rows.push_back(fig(tr("Write time"), quantity(r.checkpointWriteS, "s"), "storage.checkpoint_write_s"));
-        rows.push_back(fig(r.intervalIsOptimum ? tr("Interval (Daly optimum)") : tr("Interval (set)"),
+        rows.push_back(explained(tr("Checkpoint size"), quantity(a.data.checkpointGb, "GB"), "storage.checkpoint_write_s"));
+        rows.push_back(explained(tr("Write time"), quantity(r.checkpointWriteS, "s"), "storage.checkpoint_write_s"));
+        rows.push_back(explained(r.intervalIsOptimum ? tr("Interval (Daly optimum)") : tr("Interval (set)"),
                            quantity(r.intervalMin, "min"), "reliability.checkpoint_interval_min"));
     } else {
         rows.push_back({tr("No storage: a failure restarts the run"), {}, {}, FigureRow::Bad});
     }
-    rows.push_back(fig(tr("Goodput"), percent(r.goodput), "reliability.goodput", FigureRow::Good));
+    rows.push_back(explained(tr("Goodput"), percent(r.goodput), "reliability.goodput", FigureRow::Good));
     rows.push_back({tr("Training run"), {}, {}, FigureRow::Heading});
-    rows.push_back(fig(tr("Wall-clock days"), quantity(r.wallDays, "days"), "reliability.wall_days"));
-    rows.push_back(fig(tr("Expected interruptions"), q(formatReadable(r.expectedInterruptions)),
+    rows.push_back(explained(tr("Wall-clock days"), quantity(r.wallDays, "days"), "reliability.wall_days"));
+    rows.push_back(explained(tr("Expected interruptions"), q(formatReadable(r.expectedInterruptions)),
                        "reliability.expected_interruptions"));
     figures_->setFigures(rows);
 }

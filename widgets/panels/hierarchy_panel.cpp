@@ -78,7 +78,7 @@ HierarchyPanel::HierarchyPanel(AnalysisService* service, QWidget* parent)
                             this);
     note->setWordWrap(true);
     note->setForegroundRole(QPalette::PlaceholderText);
-    figures_ = new FigureTable(this);
+    figures_ = addFigureTable();
     figures_->setMinimumWidth(250);
     figures_->setMaximumWidth(360);
     grid()->addWidget(plot_, 0, 0);
@@ -175,8 +175,7 @@ void HierarchyPanel::refresh(const Analysis& a)
     }
     rows.push_back({tr("Tiers"), {}, {}, FigureRow::Heading});
     for (const auto& t : tiers)
-        rows.push_back({q(t.name), quantity(t.gbPerSPerGpu, "GB/s"),
-                        tip(q(t.name), quantity(t.gbPerSPerGpu, "GB/s per GPU"), "hierarchy." + t.key)});
+        rows.push_back(explained(q(t.name), quantity(t.gbPerSPerGpu, "GB/s"), "hierarchy." + t.key));
     figures_->setFigures(rows);
 }
 

@@ -2,7 +2,9 @@
 
 #include <QFrame>
 #include <QHBoxLayout>
+#include <QHelpEvent>
 #include <QLabel>
+#include <QToolTip>
 #include <QTextDocumentFragment>
 
 #include "core/text.h"
@@ -25,6 +27,7 @@ KpiStrip::KpiStrip(AnalysisService* service, QWidget* parent) : QWidget(parent),
         }
         auto* l = new QLabel(this);
         l->setObjectName(key);
+        l->installEventFilter(this);  // tips built when asked for
         l->setTextFormat(Qt::RichText);
         labels_.insert(key, l);
         layout->addWidget(l);
@@ -39,19 +42,45 @@ QString KpiStrip::text(const QString& key) const
     return l ? QTextDocumentFragment::fromHtml(l->text()).toPlainText() : QString();
 }
 
+bool KpiStrip::eventFilter(QObject* watched, QEvent* event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        auto* l = qobject_cast<QLabel*>(watched);
+        const QString key = l ? l->property("explainKey").toString() : QString();
+        const QString tip = !service_->analysis() ? tr("The design has errors: see the Warnings dock")
+                                                  : explainHtml(l->property("explainTitle").toString(),
+                                                                l->property("explainValue").toString(),
+                                                                service_->explanation(key.toStdString()));
+        QToolTip::showText(static_cast<QHelpEvent*>(event)->globalPos(), tip, l);
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+QString KpiStrip::tip(const QString& key) const
+{
+    const QLabel* l = labels_.value(key);
+    if (!l || !service_->analysis())
+        return {};
+    return explainHtml(l->property("explainTitle").toString(), l->property("explainValue").toString(),
+                       service_->explanation(l->property("explainKey").toString().toStdString()));
+}
+
 void KpiStrip::refresh()
 {
     const Analysis* a = service_->analysis();
     auto set = [this](const char* key, const QString& name, const QString& value, std::string_view explainKey) {
         QLabel* l = labels_.value(key);
-        l->setText(name + " <b>" + value.toHtmlEscaped() + "</b>");
-        l->setToolTip(explainHtml(name, value, service_->explanation(explainKey)));
+        const QString text = name + " <b>" + value.toHtmlEscaped() + "</b>";
+        if (l->text() != text)  // a new text relays the status bar out
+            l->setText(text);
+        l->setProperty("explainKey", QString::fromUtf8(explainKey.data(), qsizetype(explainKey.size())));
+        l->setProperty("explainTitle", name);
+        l->setProperty("explainValue", value);
     };
     if (!a) {
-        for (QLabel* l : labels_) {
+        for (QLabel* l : labels_)
             l->setText(QStringLiteral("\u2014"));
-            l->setToolTip(tr("The design has errors: see the Warnings dock"));
-        }
         return;
     }
     set("gpus", tr("GPUs"), QString::fromStdString(formatCount(a->inventory.gpus)), "compute.cluster_peak_pflops");

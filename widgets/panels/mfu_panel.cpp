@@ -127,7 +127,7 @@ MfuPanel::MfuPanel(AnalysisService* service, QWidget* parent) : PlotPanel(tr("MF
                  : QString();
     });
 
-    figures_ = new FigureTable(this);
+    figures_ = addFigureTable();
     figures_->setMinimumWidth(280);
     figures_->setMaximumWidth(380);
     grid()->addWidget(waterfall_, 0, 0);
@@ -203,24 +203,22 @@ void MfuPanel::refresh(const Analysis& a)
 
     const auto& s = a.step;
     const auto& r = a.reliability;
-    auto fig = [this](const QString& name, const QString& value, const std::string& key,
-                      FigureRow::Tone tone = FigureRow::Normal) { return FigureRow{name, value, tip(name, value, key), tone}; };
     std::vector<FigureRow> rows;
     if (!s.valid) {
         rows.push_back({tr("No step time: the design needs GPUs and a workload"), {}, {}, FigureRow::Bad});
     } else {
         rows = {
             {tr("Step"), {}, {}, FigureRow::Heading},
-            fig(tr("Step time"), quantity(s.stepS, "s"), "training.step_time_s"),
-            fig(tr("Tokens per second"), quantity(s.tokensPerS, "tokens/s"), "training.tokens_per_s"),
-            fig(tr("TFLOP/s per GPU (model)"), quantity(s.tflopsPerGpuModel, "TFLOP/s"), "training.tflops_per_gpu_model"),
-            fig(tr("TFLOP/s per GPU (hardware)"), quantity(s.tflopsPerGpuHardware, "TFLOP/s"),
+            explained(tr("Step time"), quantity(s.stepS, "s"), "training.step_time_s"),
+            explained(tr("Tokens per second"), quantity(s.tokensPerS, "tokens/s"), "training.tokens_per_s"),
+            explained(tr("TFLOP/s per GPU (model)"), quantity(s.tflopsPerGpuModel, "TFLOP/s"), "training.tflops_per_gpu_model"),
+            explained(tr("TFLOP/s per GPU (hardware)"), quantity(s.tflopsPerGpuHardware, "TFLOP/s"),
                 "training.tflops_per_gpu_hardware"),
-            fig(tr("MFU"), percent(s.mfu), "training.mfu", FigureRow::Good),
-            fig(tr("HFU (with recompute)"), percent(s.hfu), "training.hfu"),
-            fig(tr("Days to train (compute)"), quantity(s.daysToTrain, "days"), "training.days_to_train"),
-            fig(tr("Days to train (wall clock)"), quantity(r.wallDays, "days"), "reliability.wall_days"),
-            fig(tr("Memory per GPU"), tr("%1 of %2").arg(quantity(m.totalGb, "GB"), quantity(m.capacityGb, "GB")),
+            explained(tr("MFU"), percent(s.mfu), "training.mfu", FigureRow::Good),
+            explained(tr("HFU (with recompute)"), percent(s.hfu), "training.hfu"),
+            explained(tr("Days to train (compute)"), quantity(s.daysToTrain, "days"), "training.days_to_train"),
+            explained(tr("Days to train (wall clock)"), quantity(r.wallDays, "days"), "reliability.wall_days"),
+            explained(tr("Memory per GPU"), tr("%1 of %2").arg(quantity(m.totalGb, "GB"), quantity(m.capacityGb, "GB")),
                 "training.memory_gb_per_gpu.total", m.fits ? FigureRow::Normal : FigureRow::Bad),
         };
     }

@@ -14,6 +14,7 @@
 
 #include "widgets/analysis/analysis_service.h"
 #include "widgets/panels/explain_html.h"
+#include "widgets/panels/figure_table.h"
 #include "widgets/style/theme.h"
 
 namespace studio {
@@ -52,7 +53,9 @@ QCustomPlot* PlotPanel::addPlot(const QString& name)
     auto* plot = new QCustomPlot(this);
     plot->setObjectName(name);
     plot->setMinimumSize(240, 170);
+    // Grids and axes are straight pixel lines: antialiasing them only costs.
     plot->setAntialiasedElements(QCP::aeAll);
+    plot->setNotAntialiasedElements(QCP::aeGrid | QCP::aeSubGrid | QCP::aeAxes);
     plot->setContextMenuPolicy(Qt::CustomContextMenu);
     plot->setMouseTracking(true);
     connect(plot, &QWidget::customContextMenuRequested, this, [this, plot, name](const QPoint& pos) {
@@ -73,6 +76,15 @@ QCustomPlot* PlotPanel::addPlot(const QString& name)
     plots_ << plot;
     restyle();
     return plot;
+}
+
+FigureTable* PlotPanel::addFigureTable()
+{
+    auto* table = new FigureTable(this);
+    table->setExplainer([this](const QString& name, const QString& value, const std::string& key) {
+        return tip(name, value, key);
+    });
+    return table;
 }
 
 QCustomPlot* PlotPanel::plot(const QString& name) const
@@ -250,10 +262,12 @@ void PlotPanel::restyle()
 {
     const QPalette pal = palette();
     const QColor bg = pal.color(QPalette::Base), fg = pal.color(QPalette::WindowText);
+    // Solid, faint grid lines: a dotted log grid is thousands of dashes to
+    // stroke on every replot.
     QColor grid = pal.color(QPalette::Mid);
-    grid.setAlpha(110);
+    grid.setAlpha(70);
     QColor subGrid = grid;
-    subGrid.setAlpha(45);
+    subGrid.setAlpha(28);
     for (QCustomPlot* p : plots_) {
         p->setBackground(bg);
         for (QCPAxisRect* rect : p->axisRects())
@@ -263,8 +277,8 @@ void PlotPanel::restyle()
                 axis->setSubTickPen(QPen(fg, 1));
                 axis->setTickLabelColor(fg);
                 axis->setLabelColor(fg);
-                axis->grid()->setPen(QPen(grid, 1, Qt::DotLine));
-                axis->grid()->setSubGridPen(QPen(subGrid, 1, Qt::DotLine));
+                axis->grid()->setPen(QPen(grid, 1));
+                axis->grid()->setSubGridPen(QPen(subGrid, 1));
                 axis->grid()->setZeroLinePen(Qt::NoPen);
             }
         p->legend->setBrush(QBrush(bg));

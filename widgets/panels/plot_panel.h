@@ -49,6 +49,8 @@ protected:
     virtual void refresh(const Analysis& analysis) = 0;
     QGridLayout* grid() const { return grid_; }
     QCustomPlot* addPlot(const QString& name);
+    // A table of figures whose rows explain their metrics keys on hover.
+    class FigureTable* addFigureTable();
     // The explanation of a metrics key (core/metrics/explanations.h) as a tip.
     QString tip(const QString& title, const QString& value, std::string_view key) const;
     const Explanation* explanation(std::string_view key) const;

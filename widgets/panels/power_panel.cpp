@@ -102,7 +102,7 @@ PowerPanel::PowerPanel(AnalysisService* service, QWidget* parent) : PlotPanel(tr
     pueLabel_->position->setType(QCPItemPosition::ptPlotCoords);
     pueLabel_->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
 
-    figures_ = new FigureTable(this);
+    figures_ = addFigureTable();
     figures_->setMinimumWidth(260);
     figures_->setMaximumWidth(360);
     grid()->addWidget(racks_, 0, 0);
@@ -195,26 +195,23 @@ void PowerPanel::refresh(const Analysis& a)
                            .arg(power(p.itKw), q(formatReadable(p.pue.value)), power(p.facilityKw)));
     pueLabel_->setColor(textColor());
 
-    auto fig = [this](const QString& name, const QString& value, const std::string& key,
-                      FigureRow::Tone tone = FigureRow::Normal) { return FigureRow{name, value, tip(name, value, key), tone}; };
     std::vector<FigureRow> rows{
         {tr("Load"), {}, {}, FigureRow::Heading},
-        fig(tr("IT load"), power(p.itKw), "power.it_kw"),
-        fig(tr("PUE"), q(formatReadable(p.pue.value)), "power.pue"),
-        fig(tr("Facility load"), power(p.facilityKw), "power.facility_kw", FigureRow::Good)};
+        explained(tr("IT load"), power(p.itKw), "power.it_kw"),
+        explained(tr("PUE"), q(formatReadable(p.pue.value)), "power.pue"),
+        explained(tr("Facility load"), power(p.facilityKw), "power.facility_kw", FigureRow::Good)};
     if (!p.racks.empty())
-        rows.push_back(fig(tr("Densest rack"), power(p.maxRackKw), "power.max_rack_kw",
+        rows.push_back(explained(tr("Densest rack"), power(p.maxRackKw), "power.max_rack_kw",
                            p.racksOverLimit > 0 ? FigureRow::Bad : FigureRow::Normal));
     if (p.racksOverLimit > 0)
-        rows.push_back({tr("Racks over their cooling limit"), q(formatCount(p.racksOverLimit)),
-                        tip(tr("Racks over their cooling limit"), q(formatCount(p.racksOverLimit)), "power.max_rack_kw"),
-                        FigureRow::Bad});
+        rows.push_back(explained(tr("Racks over their cooling limit"), q(formatCount(p.racksOverLimit)),
+                                 "power.max_rack_kw", FigureRow::Bad));
     rows.push_back({tr("Per year"), {}, {}, FigureRow::Heading});
-    rows.push_back(fig(tr("Energy"), quantity(p.energyMwhPerYear, "MWh"), "power.energy_mwh_per_year"));
-    rows.push_back(fig(tr("Cost"), "$" + q(formatReadable(p.costUsdPerYear)), "power.cost_usd_per_year"));
-    rows.push_back(fig(tr("CO2"), quantity(p.co2TonnesPerYear, "t"), "power.co2_tonnes_per_year"));
+    rows.push_back(explained(tr("Energy"), quantity(p.energyMwhPerYear, "MWh"), "power.energy_mwh_per_year"));
+    rows.push_back(explained(tr("Cost"), "$" + q(formatReadable(p.costUsdPerYear)), "power.cost_usd_per_year"));
+    rows.push_back(explained(tr("CO2"), quantity(p.co2TonnesPerYear, "t"), "power.co2_tonnes_per_year"));
     rows.push_back({tr("Training run"), {}, {}, FigureRow::Heading});
-    rows.push_back(fig(tr("Energy of the run"), quantity(a.trainingRunMwh, "MWh"), "power.training_run_mwh"));
+    rows.push_back(explained(tr("Energy of the run"), quantity(a.trainingRunMwh, "MWh"), "power.training_run_mwh"));
     figures_->setFigures(rows);
 }
 

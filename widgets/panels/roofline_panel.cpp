@@ -118,7 +118,7 @@ RooflinePanel::RooflinePanel(AnalysisService* service, QWidget* parent)
     ridgeLabel_->setClipToAxisRect(false);
     connect(plot_, &QCustomPlot::afterLayout, this, &RooflinePanel::placeLabels);
 
-    figures_ = new FigureTable(this);
+    figures_ = addFigureTable();
     grid()->addWidget(plot_, 0, 0);
     grid()->addWidget(figures_, 0, 1);
     grid()->setColumnStretch(0, 4);
@@ -300,24 +300,21 @@ void RooflinePanel::refresh(const Analysis& a)
     }
     hideFrom(opLabels_, order.size());
 
-    auto fig = [this](const QString& name, const QString& value, const std::string& key) {
-        return FigureRow{name, value, tip(name, value, key)};
-    };
     const auto& g = a.hardware.gpu;
     std::vector<FigureRow> rows{
         {tr("%1, one GPU").arg(QString::fromStdString(g.name)), {}, {}, FigureRow::Heading},
-        fig(tr("Peak (%1)").arg(precisionName(training)), quantity(rf.peakTflops, "TFLOP/s"),
+        explained(tr("Peak (%1)").arg(precisionName(training)), quantity(rf.peakTflops, "TFLOP/s"),
             "compute.peak_tflops_per_gpu"),
-        fig(tr("HBM bandwidth"), quantity(rf.hbm.gbPerS, "GB/s"), "hierarchy.hbm"),
-        fig(tr("Ridge point"), quantity(rf.ridgeFlopPerByte, "FLOP/byte"), "compute.ridge_flop_per_byte"),
+        explained(tr("HBM bandwidth"), quantity(rf.hbm.gbPerS, "GB/s"), "hierarchy.hbm"),
+        explained(tr("Ridge point"), quantity(rf.ridgeFlopPerByte, "FLOP/byte"), "compute.ridge_flop_per_byte"),
         {tr("Fleet slopes per GPU"), {}, {}, FigureRow::Heading}};
     for (const auto& s : rf.fleet)
-        rows.push_back(fig(QString::fromStdString(s.name), quantity(s.gbPerS, "GB/s"),
+        rows.push_back(explained(QString::fromStdString(s.name), quantity(s.gbPerS, "GB/s"),
                            s.key == "nic" ? "hierarchy.leaf" : "hierarchy." + s.key));
     rows.push_back({tr("Decode (inference)"), {}, {}, FigureRow::Heading});
-    rows.push_back(fig(tr("Batch-1 tokens/s on a TP group"), quantity(rf.decodeTokensPerS, "tokens/s"),
+    rows.push_back(explained(tr("Batch-1 tokens/s on a TP group"), quantity(rf.decodeTokensPerS, "tokens/s"),
                        "roofline.decode_tokens_per_s"));
-    rows.push_back(fig(tr("Batch that reaches the ridge"), quantity(rf.ridgeBatch, "sequences"),
+    rows.push_back(explained(tr("Batch that reaches the ridge"), quantity(rf.ridgeBatch, "sequences"),
                        "roofline.ridge_batch"));
     figures_->setFigures(rows);
 }

@@ -1,5 +1,7 @@
 #include "widgets/style/theme.h"
 
+#include <QHash>
+
 #include <QApplication>
 #include <QPalette>
 #include <QStyle>
@@ -62,7 +64,14 @@ QString themeName(Theme theme)
 
 QIcon partIcon(PartKind kind)
 {
-    return QIcon(QStringLiteral(":/resources/icons/%1.svg").arg(QString::fromUtf8(partKindName(kind).data())));
+    // One icon per kind: an icon made from the SVG parses it, and canvas items
+    // paint theirs on every repaint. The icon keeps the pixmaps it renders.
+    static QHash<int, QIcon> icons;
+    auto it = icons.find(int(kind));
+    if (it == icons.end())
+        it = icons.insert(int(kind), QIcon(QStringLiteral(":/resources/icons/%1.svg")
+                                               .arg(QString::fromUtf8(partKindName(kind).data()))));
+    return *it;
 }
 
 QIcon appIcon()

@@ -395,7 +395,8 @@ void WorkloadPanel::refreshValues()
                 .arg(q(formatCount(s.tp)), q(formatCount(s.pp)), q(formatCount(s.cp)), q(formatCount(s.dp)),
                      w.parallelism.dp.value_or(0) > 0 ? QString() : tr(" (auto)"), q(formatCount(s.gpusUsed)),
                      q(formatCount(a->inventory.gpus)), q(formatReadable(s.microBatches)));
-    summary_->setText(text);
+    if (summary_->text() != text)  // a new text relays the dock out
+        summary_->setText(text);
 }
 
 }  // namespace studio

@@ -1,0 +1,228 @@
+// The studio as a user feels it, offscreen: edit-to-repaint time over 500
+// scripted edits on the 16,384-GPU preset (tabs and grid layouts), cold
+// start to the first painted window, and resident memory with that preset
+// open. Not a test: results go to docs/performance.md.
+//
+// Usage: bench_studio PRESET.cluster.json [EDITS]
+//        bench_studio --startup PRESET.cluster.json   (one cold start; run by the first form)
+#include <QAbstractEventDispatcher>
+#include <QAbstractEventDispatcher>
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QProcess>
+#include <QSettings>
+
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
+#include <unistd.h>
+#include <vector>
+
+#include "app/main_window.h"
+#include "widgets/analysis/analysis_service.h"
+#include "widgets/document/commands.h"
+#include "widgets/document/design_document.h"
+#include "widgets/panels/analysis_area.h"
+#include "widgets/panels/plot_panel.h"
+#include "widgets/style/theme.h"
+
+using namespace studio;
+
+namespace {
+
+struct Stats {
+    double p50 = 0, p95 = 0, max = 0;
+};
+
+Stats stats(std::vector<double> ms)
+{
+    if (ms.empty())
+        return {};
+    std::sort(ms.begin(), ms.end());
+    return {ms[ms.size() / 2], ms[std::min(ms.size() - 1, ms.size() * 95 / 100)], ms.back()};
+}
+
+// Seconds since this process started (its start time in /proc, against the
+// boot clock the kernel measures it with).
+double secondsSinceProcessStart()
+{
+    QFile stat("/proc/self/stat");
+    if (!stat.open(QIODevice::ReadOnly))
+        return -1;
+    const QByteArray text = stat.readAll();
+    const QList<QByteArray> fields = text.mid(text.lastIndexOf(')') + 2).split(' ');
+    const double startTicks = fields.value(19).toDouble();  // field 22 of stat, counted after the name
+    timespec now{};
+    clock_gettime(CLOCK_BOOTTIME, &now);
+    return double(now.tv_sec) + double(now.tv_nsec) / 1e9 - startTicks / double(sysconf(_SC_CLK_TCK));
+}
+
+double residentMb(const char* field)
+{
+    QFile status("/proc/self/status");
+    if (!status.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray& line : status.readAll().split('\n'))
+        if (line.startsWith(field))
+            return line.mid(int(qstrlen(field))).trimmed().split(' ').front().toDouble() / 1024;
+    return -1;
+}
+
+// Until the edit has been recomputed, the visible panels redrawn and every
+// region the edit dirtied painted: the event loop runs until it is idle (the
+// recompute and the queued replots are zero-timers, the paints update
+// requests). What the user waits for.
+void untilRepainted()
+{
+    QAbstractEventDispatcher* loop = QCoreApplication::eventDispatcher();
+    for (int pass = 0; pass < 100; ++pass) {
+        QCoreApplication::sendPostedEvents();
+        if (!loop->processEvents(QEventLoop::AllEvents) && pass > 2)
+            break;
+    }
+}
+
+// One of four kinds of edit, alternating so each edit changes something:
+// a rack count (the GPUs), tp, the PUE, a NIC's port speed.
+void edit(DesignDocument* doc, int i)
+{
+    const Design& d = doc->design();
+    switch (i % 4) {
+    case 0: {
+        Component rack = *d.component("rack");
+        rack.count += (i / 4) % 2 ? -8 : 8;
+        doc->undoStack()->push(new ChangeComponentsCommand(doc, {rack}, "rack count"));
+        break;
+    }
+    case 1: {
+        DesignSettings s = DesignSettings::of(d);
+        s.workload.parallelism.tp = s.workload.parallelism.tp.value_or(1) == 8 ? 4 : 8;
+        doc->undoStack()->push(new ChangeSettingsCommand(doc, s, "tp"));
+        break;
+    }
+    case 2: {
+        DesignSettings s = DesignSettings::of(d);
+        s.facility.pue = s.facility.pue.value_or(1.4) > 1.2 ? 1.1 : 1.3;
+        doc->undoStack()->push(new ChangeSettingsCommand(doc, s, "PUE"));
+        break;
+    }
+    default: {
+        Component nic = *d.component("server.nic");
+        if (nic.props.count("port_gbps"))
+            nic.props.erase("port_gbps");
+        else
+            nic.props["port_gbps"] = 200;
+        doc->undoStack()->push(new ChangeComponentsCommand(doc, {nic}, "NIC speed"));
+    }
+    }
+}
+
+int startup(const QString& preset, int argc, char** argv)
+{
+    QApplication app(argc, argv);
+    QCoreApplication::setApplicationName("bench_studio");
+    applyTheme(Theme::Light);
+    MainWindow window;
+    window.resize(1600, 1000);
+    window.show();
+    if (!window.openFile(preset))
+        return 1;
+    untilRepainted();
+    const double seconds = secondsSinceProcessStart();
+    std::printf("%.1f %.1f %.1f\n", seconds * 1000, residentMb("VmRSS:"), residentMb("VmHWM:"));
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    if (argc >= 3 && QString(argv[1]) == "--startup")
+        return startup(QString::fromLocal8Bit(argv[2]), argc, argv);
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: bench_studio PRESET.cluster.json [EDITS]\n");
+        return 2;
+    }
+    const QString preset = QString::fromLocal8Bit(argv[1]);
+    const int edits = argc >= 3 ? std::max(4, std::atoi(argv[2])) : 500;
+
+    // Cold starts first, each a fresh process.
+    std::vector<double> startMs, rssMb, peakMb;
+    for (int run = 0; run < 10; ++run) {
+        QProcess child;
+        child.start(QString::fromLocal8Bit(argv[0]), {"--startup", preset});
+        if (!child.waitForFinished(60000) || child.exitCode() != 0) {
+            std::fprintf(stderr, "startup run failed: %s\n", child.readAllStandardError().constData());
+            return 1;
+        }
+        const QList<QByteArray> f = child.readAllStandardOutput().trimmed().split(' ');
+        startMs.push_back(f.value(0).toDouble());
+        rssMb.push_back(f.value(1).toDouble());
+        peakMb.push_back(f.value(2).toDouble());
+    }
+
+    QApplication app(argc, argv);
+    QCoreApplication::setApplicationName("bench_studio");
+    applyTheme(Theme::Light);
+    MainWindow window;
+    window.resize(1600, 1000);
+    window.show();
+    if (!window.openFile(preset)) {
+        std::fprintf(stderr, "cannot open %s\n", qPrintable(preset));
+        return 1;
+    }
+    untilRepainted();
+    DesignDocument* doc = window.document();
+    if (!doc->design().component("rack") || !doc->design().component("server.nic")) {
+        std::fprintf(stderr, "%s has no components 'rack' and 'server.nic' to edit\n", qPrintable(preset));
+        return 1;
+    }
+
+    std::printf("# bench_studio %s, %d edits per layout, window 1600x1000, platform %s\n\n", qPrintable(preset), edits,
+                qPrintable(QGuiApplication::platformName()));
+    std::printf("| layout | what | p50 ms | p95 ms | max ms |\n|---|---|---|---|---|\n");
+    for (const auto mode : {AnalysisArea::Mode::Tabs, AnalysisArea::Mode::Grid}) {
+        window.analysisArea()->setMode(mode);
+        window.analysisArea()->showPanel("roofline");
+        untilRepainted();
+        for (int i = 0; i < 8; ++i) {  // warm up
+            edit(doc, i);
+            untilRepainted();
+        }
+        std::vector<double> total, recompute;
+        std::vector<std::vector<double>> byKind(4);
+        QElapsedTimer clock;
+        for (int i = 0; i < edits; ++i) {
+            clock.start();
+            edit(doc, i);
+            untilRepainted();
+            const double ms = double(clock.nsecsElapsed()) / 1e6;
+            total.push_back(ms);
+            byKind[std::size_t(i % 4)].push_back(ms);
+        }
+        for (int i = 0; i < 200; ++i) {
+            clock.start();
+            window.analysis()->recomputeNow();
+            recompute.push_back(double(clock.nsecsElapsed()) / 1e6);
+        }
+        const char* layout = mode == AnalysisArea::Mode::Tabs ? "tabs (roofline shown)" : "grid (all five)";
+        auto row = [layout](const char* what, const Stats& s) {
+            std::printf("| %s | %s | %.2f | %.2f | %.2f |\n", layout, what, s.p50, s.p95, s.max);
+        };
+        row("edit to repaint, all edits", stats(total));
+        const char* kinds[] = {"rack count (GPUs)", "tp", "PUE", "NIC speed"};
+        for (int k = 0; k < 4; ++k)
+            row(kinds[k], stats(byKind[std::size_t(k)]));
+        row("recompute alone (validate + analyses)", stats(recompute));
+    }
+    const Stats start = stats(startMs), rss = stats(rssMb), peak = stats(peakMb);
+    std::printf("\n| cold start, 10 runs | p50 | max |\n|---|---|---|\n");
+    std::printf("| process start to first painted window, ms | %.0f | %.0f |\n", start.p50, start.max);
+    std::printf("| resident memory after that paint, MB | %.0f | %.0f |\n", rss.p50, rss.max);
+    std::printf("| peak resident memory, MB | %.0f | %.0f |\n", peak.p50, peak.max);
+    window.analysisArea()->setMode(AnalysisArea::Mode::Tabs);
+    return 0;
+}
