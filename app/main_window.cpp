@@ -161,9 +161,10 @@ void MainWindow::createDocks()
         if (ComponentItem* item = scene_->visibleItemFor(id))
             view_->centerOn(item);
     });
-    // The analysis panels below the canvas, across the window's width.
+    // The analysis panels below the canvas and the palette; the inspector
+    // and workload keep the window's full height on the right.
     setCorner(Qt::BottomLeftCorner, Qt::BottomDockWidgetArea);
-    setCorner(Qt::BottomRightCorner, Qt::BottomDockWidgetArea);
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
     analysisArea_ = new AnalysisArea(analysis_, this);
     auto* analysisDock = dock(tr("Analysis"), "analysis", analysisArea_, Qt::BottomDockWidgetArea);
     tabifyDockWidget(analysisDock, warningsDock);
@@ -175,7 +176,7 @@ void MainWindow::createDocks()
     inspectorDock->raise();
     connect(workload_, &WorkloadPanel::message, this, &MainWindow::status);
     resizeDocks({paletteDock, inspectorDock}, {260, 360}, Qt::Horizontal);
-    resizeDocks({analysisDock}, {380}, Qt::Vertical);
+    resizeDocks({analysisDock}, {360}, Qt::Vertical);
 }
 
 void MainWindow::createActions()

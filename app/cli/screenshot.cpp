@@ -2,6 +2,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDockWidget>
 #include <QPixmap>
 #include <QRegularExpression>
 
@@ -34,9 +35,12 @@ int runScreenshot(const QStringList& args)
     parser.addOption(select);
     parser.addOption(theme);
     parser.addOption(panel);
+    const QCommandLineOption raise(QStringLiteral("raise"),
+                                   "Bring a tabbed dock to the front: inspector, workload, history, warnings.", "DOCK");
+    parser.addOption(raise);
     parser.addPositionalArgument("FILE", "The design to show.");
     const QString usage = "usage: cluster-studio screenshot FILE -o OUT.png [--size WxH] [--select ID]... "
-                          "[--theme light|dark] [--panel roofline|hierarchy|mfu|power|failures|grid]\n";
+                          "[--theme light|dark] [--panel roofline|hierarchy|mfu|power|failures|grid] [--raise DOCK]\n";
     if (!parser.parse(args.mid(1))) {
         std::fprintf(stderr, "%s\n%s", qPrintable(parser.errorText()), qPrintable(usage));
         return kExitUsage;
@@ -70,6 +74,15 @@ int runScreenshot(const QStringList& args)
         QApplication::processEvents();
     window.view()->zoomToFit();
     window.scene()->selectComponents(parser.values(select));
+    for (const QString& name : parser.values(raise)) {
+        auto* dock = window.findChild<QDockWidget*>(name);
+        if (!dock) {
+            std::fprintf(stderr, "screenshot: no dock '%s' (inspector, workload, history, warnings, analysis, parts, "
+                                 "overview)\n", qPrintable(name));
+            return kExitUsage;
+        }
+        dock->raise();
+    }
     QApplication::processEvents();
     const QString out = parser.value(output);
     if (!window.grab().save(out, "PNG")) {

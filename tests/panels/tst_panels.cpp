@@ -7,6 +7,7 @@
 // export; hover tips explain.
 #include <QtTest>
 
+#include <QDockWidget>
 #include <QSettings>
 #include <QTemporaryDir>
 
@@ -337,13 +338,23 @@ private slots:
         w.show();
         w.analysisArea()->setMode(AnalysisArea::Mode::Tabs);
         const QString shots = qEnvironmentVariable("STUDIO_TEST_SHOTS");
-        for (const QString key : {"roofline", "hierarchy", "mfu", "power", "failures"}) {
-            w.analysisArea()->showPanel(key);
-            settle();
-            PlotPanel* panel = w.analysisArea()->panel(key);
-            QVERIFY(panel->isVisible());
-            QVERIFY(!panel->isDirty());
-            const QImage image = panel->grab().toImage();
+        for (const QString key : {"roofline", "hierarchy", "mfu", "power", "failures", "workload"}) {
+            QWidget* shown;
+            if (key == "workload") {
+                shown = w.workload();
+                for (QDockWidget* d : w.findChildren<QDockWidget*>())
+                    if (d->widget() == shown)
+                        d->raise();
+                settle();
+            } else {
+                w.analysisArea()->showPanel(key);
+                settle();
+                PlotPanel* panel = w.analysisArea()->panel(key);
+                QVERIFY(!panel->isDirty());
+                shown = panel;
+            }
+            QVERIFY(shown->isVisible());
+            const QImage image = shown->grab().toImage();
             if (!shots.isEmpty())
                 image.save(shots + "/" + preset + "-" + theme + "-" + key + ".png");
             // Not blank: many colours, and a good share of pixels that are

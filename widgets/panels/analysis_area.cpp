@@ -1,6 +1,7 @@
 #include "widgets/panels/analysis_area.h"
 
 #include <QButtonGroup>
+#include <QEvent>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -10,6 +11,8 @@
 #include <QTabWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 #include "widgets/panels/failure_panel.h"
 #include "widgets/panels/hierarchy_panel.h"
@@ -39,6 +42,7 @@ AnalysisArea::AnalysisArea(AnalysisService* service, QWidget* parent) : QWidget(
     gridScroll_->setFrameShape(QFrame::NoFrame);
     gridBody_ = new QWidget;
     gridScroll_->setWidget(gridBody_);
+    gridScroll_->viewport()->installEventFilter(this);
     auto* gridPage = new QWidget;
     auto* gridLayout = new QVBoxLayout(gridPage);
     gridLayout->setContentsMargins(0, 0, 0, 0);
@@ -140,9 +144,6 @@ void AnalysisArea::arrange()
     }
     static_cast<QHBoxLayout*>(pageLayout->itemAt(0)->layout())->addWidget(switcher_);
     switcher_->show();
-    auto* grid = new QGridLayout(gridBody_);
-    grid->setContentsMargins(4, 4, 4, 4);
-    grid->setSpacing(8);
     for (int i = 0; i < panels_.size(); ++i) {
         auto* frame = new QWidget(gridBody_);
         frames_ << frame;
@@ -152,11 +153,40 @@ void AnalysisArea::arrange()
         auto* title = new QLabel("<b>" + panels_[i]->title().toHtmlEscaped() + "</b>", frame);
         v->addWidget(title);
         v->addWidget(panels_[i]);
-        panels_[i]->setMinimumSize(560, 340);
+        panels_[i]->setMinimumSize(kGridCellWidth - 20, 340);
         panels_[i]->show();
-        grid->addWidget(frame, i / 2, i % 2, 1, i == panels_.size() - 1 ? 2 : 1);
     }
+    columns_ = 0;
+    reflow();
     stack_->setCurrentIndex(1);
+}
+
+void AnalysisArea::reflow()
+{
+    // As many columns as fit at a readable width: a panel squeezed below it
+    // overlaps its own labels.
+    const int columns = std::clamp(gridScroll_->viewport()->width() / kGridCellWidth, 1, 3);
+    if (mode_ != Mode::Grid || columns == columns_)
+        return;
+    columns_ = columns;
+    delete gridBody_->layout();
+    auto* grid = new QGridLayout(gridBody_);
+    grid->setContentsMargins(4, 4, 4, 4);
+    grid->setSpacing(8);
+    const int n = int(frames_.size());
+    for (int i = 0; i < n; ++i) {
+        const int row = i / columns, column = i % columns;
+        // The last panel takes what its row leaves.
+        const int span = i == n - 1 ? columns - column : 1;
+        grid->addWidget(frames_[i], row, column, 1, span);
+    }
+}
+
+bool AnalysisArea::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == gridScroll_->viewport() && event->type() == QEvent::Resize)
+        reflow();
+    return QWidget::eventFilter(watched, event);
 }
 
 }  // namespace studio

@@ -1,7 +1,8 @@
 #pragma once
 // The five analysis panels, as tabs or as a grid, the user's choice (kept in
 // QSettings with the tab last shown). In tabs only the current panel redraws
-// on an edit; the others redraw when shown.
+// on an edit; the others redraw when shown. The grid has as many columns as
+// fit at a readable width and scrolls below that.
 #include <QList>
 #include <QWidget>
 
@@ -32,8 +33,13 @@ public:
 signals:
     void modeChanged(Mode mode);
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
+    static constexpr int kGridCellWidth = 720;
     void arrange();
+    void reflow();
     QList<PlotPanel*> panels_;
     QStringList keys_;
     QStackedWidget* stack_;
@@ -44,6 +50,7 @@ private:
     QList<QWidget*> frames_;  // a titled frame per panel in the grid
     QButtonGroup* buttons_;
     Mode mode_ = Mode::Tabs;
+    int columns_ = 0;
 };
 
 }  // namespace studio

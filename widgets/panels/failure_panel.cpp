@@ -60,7 +60,11 @@ FailurePanel::FailurePanel(AnalysisService* service, QWidget* parent)
     mtbfCurve_ = mtbf_->addGraph();
     mtbfCurve_->setObjectName("mtbf curve");
     design_ = pointGraph(mtbf_, "this design");
-    designLabel_ = plotLabel(mtbf_, Qt::AlignLeft | Qt::AlignBottom);
+    // In the empty upper-right corner: the curve falls from the top left.
+    designLabel_ = plotLabel(mtbf_, Qt::AlignRight | Qt::AlignTop);
+    designLabel_->position->setType(QCPItemPosition::ptAxisRectRatio);
+    designLabel_->position->setCoords(1, 0);
+    designLabel_->setTextAlignment(Qt::AlignRight);
     setTip(mtbfCurve_, [this](int i) {
         return tr("<p style='white-space:pre'><b>%1 GPUs</b>: a failure every %2</p><p><small>This design's mix of "
                   "GPUs, nodes and NICs per GPU, scaled; MTBF = 1 / sum of devices / MTTF.</small></p>")
@@ -102,8 +106,7 @@ FailurePanel::FailurePanel(AnalysisService* service, QWidget* parent)
     chosen_ = pointGraph(goodput_, "chosen interval");
     daly_ = new QCPItemStraightLine(goodput_);
     young_ = new QCPItemStraightLine(goodput_);
-    optimumLabel_ = plotLabel(goodput_, Qt::AlignHCenter | Qt::AlignBottom);
-    optimumLabel_->setTextAlignment(Qt::AlignHCenter);
+    optimumLabel_ = plotLabel(goodput_, Qt::AlignLeft | Qt::AlignBottom);
     optimumLabel_->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
     chosenLabel_ = plotLabel(goodput_, Qt::AlignRight | Qt::AlignTop);
     noCheckpoints_ = new QCPItemText(goodput_);
@@ -126,10 +129,11 @@ FailurePanel::FailurePanel(AnalysisService* service, QWidget* parent)
 
     figures_ = addFigureTable();
     figures_->setMinimumWidth(250);
+    figures_->setMaximumWidth(340);
     grid()->addWidget(mtbf_, 0, 0);
     grid()->addWidget(goodput_, 0, 1);
-    grid()->addWidget(classes_, 1, 0);
-    grid()->addWidget(figures_, 1, 1);
+    grid()->addWidget(classes_, 1, 0, 1, 2);
+    grid()->addWidget(figures_, 0, 2, 2, 1);
     grid()->setColumnStretch(0, 1);
     grid()->setColumnStretch(1, 1);
 }
@@ -153,10 +157,9 @@ void FailurePanel::refresh(const Analysis& a)
     }
     design_->setData({double(a.inventory.gpus)}, {r.clusterMtbfH}, true);
     design_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, mark, mark, 10));
-    designLabel_->position->setCoords(double(a.inventory.gpus), r.clusterMtbfH);
-    designLabel_->setText(tr("this design: %1 GPUs,\na failure every %2")
+    designLabel_->setText(tr("\u25cf this design: %1 GPUs,\na failure every %2")
                               .arg(q(formatCount(a.inventory.gpus)), duration(r.clusterMtbfH)));
-    designLabel_->setColor(fg);
+    designLabel_->setColor(mark);
     designLabel_->setVisible(r.clusterMtbfH > 0);
 
     // Failures per day by class.
@@ -215,11 +218,12 @@ void FailurePanel::refresh(const Analysis& a)
         young_->setPen(QPen(textColor(true), 1, Qt::DotLine));
         optimum_->setData({r.dalyIntervalMin}, {r.dalyGoodput * 100}, true);
         optimum_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, mark, mark, 9));
-        // At the foot of the optimum's line, below the curve; its own
-        // background hides the line behind the text.
+        // At the foot of the optimum's line, on the side with more room.
         optimumLabel_->position->setCoords(r.dalyIntervalMin, 0.97);
-        optimumLabel_->setBrush(palette().color(QPalette::Base));
-        optimumLabel_->setText(tr("Daly optimum %1: %2\nYoung %3 (dotted)")
+        const bool rightHalf = std::log(r.dalyIntervalMin / tau.front()) > std::log(tau.back() / r.dalyIntervalMin);
+        optimumLabel_->setPositionAlignment((rightHalf ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignBottom);
+        optimumLabel_->setTextAlignment(rightHalf ? Qt::AlignRight : Qt::AlignLeft);
+        optimumLabel_->setText(tr("Daly %1: %2\nYoung %3 (dotted)")
                                    .arg(quantity(r.dalyIntervalMin, "min"), percent(r.dalyGoodput),
                                         quantity(r.youngIntervalMin, "min")));
         optimumLabel_->setColor(fg);

@@ -41,7 +41,7 @@ MfuPanel::MfuPanel(AnalysisService* service, QWidget* parent) : PlotPanel(tr("MF
 {
     waterfall_ = addPlot("waterfall");
     waterfall_->xAxis->setLabel(tr("Share of peak FLOP/s (%)"));
-    waterfall_->xAxis->setRange(0, 108);
+    waterfall_->xAxis->setRange(0, 120);  // room for the values beside the bars
     waterfall_->yAxis->setRangeReversed(true);
     waterfall_->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText));
     waterfall_->yAxis->grid()->setVisible(false);
@@ -211,8 +211,8 @@ void MfuPanel::refresh(const Analysis& a)
             {tr("Step"), {}, {}, FigureRow::Heading},
             explained(tr("Step time"), quantity(s.stepS, "s"), "training.step_time_s"),
             explained(tr("Tokens per second"), quantity(s.tokensPerS, "tokens/s"), "training.tokens_per_s"),
-            explained(tr("TFLOP/s per GPU (model)"), quantity(s.tflopsPerGpuModel, "TFLOP/s"), "training.tflops_per_gpu_model"),
-            explained(tr("TFLOP/s per GPU (hardware)"), quantity(s.tflopsPerGpuHardware, "TFLOP/s"),
+            explained(tr("TFLOP/s/GPU (model)"), quantity(s.tflopsPerGpuModel, "TFLOP/s"), "training.tflops_per_gpu_model"),
+            explained(tr("TFLOP/s/GPU (hardware)"), quantity(s.tflopsPerGpuHardware, "TFLOP/s"),
                 "training.tflops_per_gpu_hardware"),
             explained(tr("MFU"), percent(s.mfu), "training.mfu", FigureRow::Good),
             explained(tr("HFU (with recompute)"), percent(s.hfu), "training.hfu"),

@@ -64,8 +64,15 @@ RooflinePanel::RooflinePanel(AnalysisService* service, QWidget* parent)
     setLogAxis(plot_->yAxis);
     plot_->xAxis->setLabel(tr("Arithmetic intensity (FLOP/byte)"));
     plot_->yAxis->setLabel(tr("Throughput per GPU (TFLOP/s)"));
+    // The legend in a row above the plot: inside, it would cover the slopes
+    // or the ridge at some size.
     plot_->legend->setVisible(true);
-    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    plot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    plot_->legend->setWrap(5);
+    plot_->legend->setBorderPen(Qt::NoPen);
+    plot_->plotLayout()->insertRow(0);
+    plot_->plotLayout()->addElement(0, 0, plot_->legend);
+    plot_->plotLayout()->setRowStretchFactor(0, 0.001);
     for (const Marker& m : kMarkers) {
         QCPGraph* g = plot_->addGraph();
         g->setName(tr(m.label));
@@ -123,8 +130,8 @@ RooflinePanel::RooflinePanel(AnalysisService* service, QWidget* parent)
     grid()->addWidget(figures_, 0, 1);
     grid()->setColumnStretch(0, 4);
     grid()->setColumnStretch(1, 1);
-    figures_->setMinimumWidth(230);
-    figures_->setMaximumWidth(330);
+    figures_->setMinimumWidth(270);
+    figures_->setMaximumWidth(360);
 }
 
 QCPGraph* RooflinePanel::line(std::vector<QCPGraph*>& pool, std::size_t i)

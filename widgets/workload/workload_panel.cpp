@@ -37,6 +37,24 @@ int clampInt(std::int64_t v)
     return int(std::clamp<std::int64_t>(v, INT_MIN, INT_MAX));
 }
 
+// Shows as many decimals as the value has, up to its precision: "15,600 B"
+// and "0.125 B", not "15,600.000 B".
+class CompactDoubleSpinBox : public QDoubleSpinBox {
+public:
+    using QDoubleSpinBox::QDoubleSpinBox;
+    QString textFromValue(double value) const override
+    {
+        QString text = locale().toString(value, 'f', decimals());
+        if (text.contains(locale().decimalPoint())) {
+            while (text.endsWith('0'))
+                text.chop(1);
+            if (text.endsWith(locale().decimalPoint()))
+                text.chop(1);
+        }
+        return text;
+    }
+};
+
 }  // namespace
 
 WorkloadPanel::WorkloadPanel(DesignDocument* document, AnalysisService* service, QWidget* parent)
@@ -47,6 +65,7 @@ WorkloadPanel::WorkloadPanel(DesignDocument* document, AnalysisService* service,
     auto* scroll = new QScrollArea(this);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);  // fields shrink with the dock
     outer->addWidget(scroll);
     auto* body = new QWidget;
     scroll->setWidget(body);
@@ -71,6 +90,8 @@ WorkloadPanel::WorkloadPanel(DesignDocument* document, AnalysisService* service,
     namespace L = limits;
     addSection(tr("Model"));
     preset_ = new QComboBox(body);
+    preset_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    preset_->setMinimumContentsLength(8);
     preset_->addItem(tr("Custom"), QString());
     for (const auto& p : modelPresets())
         preset_->addItem(q(p.model.name), q(p.id));
@@ -106,7 +127,7 @@ WorkloadPanel::WorkloadPanel(DesignDocument* document, AnalysisService* service,
     intField(tr("FFN hidden size"), "/workload/model/ffn_hidden", L::kFfnHidden.min, L::kFfnHidden.max,
              [](const W& w) { return w.model.ffn_hidden.value_or(4 * w.model.hidden); },
              [](W& w, I v) { w.model.ffn_hidden = v; }, tr("Default: 4 x hidden"));
-    choiceField(tr("FFN type"), "/workload/model/ffn_type", {{"gelu", tr("GeLU (two matrices)")}, {"swiglu", tr("SwiGLU (three matrices)")}},
+    choiceField(tr("FFN type"), "/workload/model/ffn_type", {{"gelu", tr("GeLU")}, {"swiglu", tr("SwiGLU")}},
                 [](const W& w) { return q(w.model.ffn_type.value_or("gelu")); },
                 [](W& w, const QString& v) { w.model.ffn_type = v.toStdString(); }, tr("Default: GeLU"));
     intField(tr("Vocabulary"), "/workload/model/vocab", L::kVocab.min, L::kVocab.max,
@@ -126,13 +147,13 @@ WorkloadPanel::WorkloadPanel(DesignDocument* document, AnalysisService* service,
                 tr("Dropout probability; GPT-3-era models used 0.1. Default 0"));
 
     addSection(tr("Training"));
-    intField(tr("Global batch (sequences)"), "/workload/training/global_batch", L::kGlobalBatch.min,
+    intField(tr("Global batch"), "/workload/training/global_batch", L::kGlobalBatch.min,
              L::kGlobalBatch.max, [](const W& w) { return w.training.global_batch; },
-             [](W& w, I v) { w.training.global_batch = v; }, tr("Sequences per optimizer step"));
+             [](W& w, I v) { w.training.global_batch = v; }, tr("Sequences per optimizer step (the global batch in sequences, not tokens)"));
     intField(tr("Micro-batch"), "/workload/training/micro_batch", L::kGlobalBatch.min, L::kGlobalBatch.max,
              [](const W& w) { return w.training.micro_batch.value_or(1); },
              [](W& w, I v) { w.training.micro_batch = v; }, tr("Sequences per micro-batch; default 1"));
-    doubleField(tr("Tokens to train"), "/workload/training/tokens", 1e-6, L::kTokensMax / 1e9, 3, 1e9, tr(" B"),
+    doubleField(tr("Tokens to train"), "/workload/training/tokens", 1e-6, L::kTokensMax / 1e9, 6, 1e9, tr(" B"),
                 [](const W& w) { return w.training.tokens; }, [](W& w, double v) { w.training.tokens = v; },
                 tr("Total training tokens, in billions"));
     choiceField(tr("Precision"), "/workload/training/precision",
@@ -141,7 +162,7 @@ WorkloadPanel::WorkloadPanel(DesignDocument* document, AnalysisService* service,
                 [](W& w, const QString& v) { w.training.precision = v.toStdString(); },
                 tr("Math precision of the GEMMs; sets the compute ceiling. Default BF16"));
     choiceField(tr("Attention kernel"), "/workload/training/attention_kernel",
-                {{"flash", tr("Fused (FlashAttention)")}, {"unfused", tr("Unfused")}},
+                {{"flash", tr("Fused (Flash)")}, {"unfused", tr("Unfused")}},
                 [](const W& w) { return q(w.training.attention_kernel.value_or("flash")); },
                 [](W& w, const QString& v) { w.training.attention_kernel = v.toStdString(); },
                 tr("Fused attention keeps the s x s scores out of HBM. Default fused"));
@@ -167,20 +188,19 @@ WorkloadPanel::WorkloadPanel(DesignDocument* document, AnalysisService* service,
              [](W& w, I v) { w.parallelism.interleave = v; },
              tr("Model chunks per pipeline stage (interleaved 1F1B): divides the bubble"));
     choiceField(tr("ZeRO stage"), "/workload/parallelism/zero",
-                {{"0", tr("0: nothing sharded")}, {"1", tr("1: optimizer state sharded")},
-                 {"2", tr("2: + gradients")}, {"3", tr("3: + weights (FSDP)")}},
+                {{"0", tr("0: none")}, {"1", tr("1: optimizer")}, {"2", tr("2: + gradients")}, {"3", tr("3: + weights")}},
                 [](const W& w) { return QString::number(w.parallelism.zero.value_or(1)); },
                 [](W& w, const QString& v) { w.parallelism.zero = v.toInt(); },
-                tr("What data-parallel ranks shard; default 1"));
+                tr("What data-parallel ranks shard: 1 the optimizer state, 2 also the gradients, 3 also the weights (FSDP); default 1"));
     choiceField(tr("Sequence parallel"), "/workload/parallelism/sequence_parallel", {{"1", tr("on")}, {"0", tr("off")}},
                 [](const W& w) { return w.parallelism.sequence_parallel.value_or(true) ? "1" : "0"; },
                 [](W& w, const QString& v) { w.parallelism.sequence_parallel = v == "1"; },
                 tr("Shards norms and dropout with tp (Korthikanti et al. 2022); default on"));
     choiceField(tr("Recompute"), "/workload/parallelism/recompute",
-                {{"none", tr("none")}, {"selective", tr("selective (attention core)")}, {"full", tr("full")}},
+                {{"none", tr("none")}, {"selective", tr("selective")}, {"full", tr("full")}},
                 [](const W& w) { return q(w.parallelism.recompute.value_or("selective")); },
                 [](W& w, const QString& v) { w.parallelism.recompute = v.toStdString(); },
-                tr("Activation recomputation; default selective"));
+                tr("Activation recomputation: selective re-runs the attention core, full the whole block; default selective"));
 
     addSection(tr("Data"));
     doubleField(tr("Bytes per token"), "/workload/data/bytes_per_token", 0.001, L::kBytesPerTokenMax, 3, 1, tr(" B"),
@@ -252,7 +272,7 @@ void WorkloadPanel::doubleField(const QString& label, const QString& pointer, do
                                 std::function<void(Workload&, double)> set, const QString& help)
 {
     // `scale`: the field shows value / scale (tokens in billions).
-    auto* box = new QDoubleSpinBox;
+    auto* box = new CompactDoubleSpinBox;
     box->setRange(min, max);
     box->setDecimals(decimals);
     box->setSuffix(suffix);
@@ -283,6 +303,8 @@ void WorkloadPanel::choiceField(const QString& label, const QString& pointer,
                                 std::function<void(Workload&, const QString&)> set, const QString& help)
 {
     auto* box = new QComboBox;
+    box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    box->setMinimumContentsLength(6);
     for (const auto& [value, text] : options)
         box->addItem(text, value);
     connect(box, &QComboBox::activated, this, [=, this](int i) {
@@ -394,7 +416,7 @@ void WorkloadPanel::refreshValues()
     text += tr("<br>tp %1 x pp %2 x cp %3 x dp %4%5 = %6 of %7 GPUs; %8 micro-batches per pipeline")
                 .arg(q(formatCount(s.tp)), q(formatCount(s.pp)), q(formatCount(s.cp)), q(formatCount(s.dp)),
                      w.parallelism.dp.value_or(0) > 0 ? QString() : tr(" (auto)"), q(formatCount(s.gpusUsed)),
-                     q(formatCount(a->inventory.gpus)), q(formatReadable(s.microBatches)));
+                     q(formatCount(a->inventory.gpus)), q(formatValue(s.microBatches, 4)));
     if (summary_->text() != text)  // a new text relays the dock out
         summary_->setText(text);
 }
