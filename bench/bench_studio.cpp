@@ -208,7 +208,7 @@ int main(int argc, char** argv)
             window.analysis()->recomputeNow();
             recompute.push_back(double(clock.nsecsElapsed()) / 1e6);
         }
-        const char* layout = mode == AnalysisArea::Mode::Tabs ? "tabs (roofline shown)" : "grid (all five)";
+        const char* layout = mode == AnalysisArea::Mode::Tabs ? "tabs (roofline shown)" : "grid (all five replot)";
         auto row = [layout](const char* what, const Stats& s) {
             std::printf("| %s | %s | %.2f | %.2f | %.2f |\n", layout, what, s.p50, s.p95, s.max);
         };
@@ -216,7 +216,7 @@ int main(int argc, char** argv)
         const char* kinds[] = {"rack count (GPUs)", "tp", "PUE", "NIC speed"};
         for (int k = 0; k < 4; ++k)
             row(kinds[k], stats(byKind[std::size_t(k)]));
-        row("recompute alone (validate + analyses)", stats(recompute));
+        row("recompute + data into panels, no paint", stats(recompute));
     }
     const Stats start = stats(startMs), rss = stats(rssMb), peak = stats(peakMb);
     std::printf("\n| cold start, 10 runs | p50 | max |\n|---|---|---|\n");

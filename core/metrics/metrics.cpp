@@ -146,7 +146,8 @@ Json trainingJson(const Analysis& a)
         breakdown.push_back({{"name", p.name}, {"seconds", finite(p.seconds)}});
     Json waterfall = Json::array();
     for (const auto& b : a.utilization.waterfall)
-        waterfall.push_back({{"name", b.name}, {"fraction", finite(b.fraction)}, {"level", b.level}});
+        waterfall.push_back({{"name", b.name}, {"fraction", finite(b.fraction)}, {"level", b.level},
+                             {"from", finite(b.from)}, {"to", finite(b.to)}});
     Json axes = Json::array();
     for (const auto& x : a.hierarchy.axes)
         axes.push_back({{"axis", x.axis}, {"degree", x.degree}, {"span_gpus", x.spanGpus}, {"tier", x.tier},
@@ -207,9 +208,11 @@ Json powerJson(const Analysis& a)
             {"storage_kw", finite(p.storageKw)},
             {"it_kw", finite(p.itKw)},
             {"facility_kw", finite(p.facilityKw)},
+            {"overhead_kw", finite(p.overheadKw)},
             {"pue", finite(p.pue.value)},
             {"max_rack_kw", finite(p.maxRackKw)},
             {"racks_over_cooling_limit", p.racksOverLimit},
+            {"air_cooling_limit_kw", finite(p.airCoolingLimitKw.value)},
             {"racks", std::move(racks)},
             {"energy_mwh_per_year", finite(p.energyMwhPerYear)},
             {"cost_usd_per_year", finite(p.costUsdPerYear)},
@@ -245,6 +248,8 @@ Json reliabilityJson(const Analysis& a)
             {"failure_fraction", finite(r.failureFraction)},
             {"maintenance_fraction", finite(r.maintenanceFraction.value)},
             {"goodput", finite(r.goodput)},
+            {"young_goodput", finite(r.youngGoodput)},
+            {"daly_goodput", finite(r.dalyGoodput)},
             {"wall_days", finite(r.wallDays)},
             {"expected_interruptions", finite(r.expectedInterruptions)},
             {"mtbf_curve", std::move(mtbf)},

@@ -1,0 +1,115 @@
+// Every number the studio shows explains itself: each key the panels, the
+// KPI strip and the CLI look up has a formula and inputs with a value and a
+// source, for every preset; and the numbers read as the panels print them.
+#include <QtTest>
+
+#include <cmath>
+
+#include "core/analysis/analysis.h"
+#include "core/format/design_reader.h"
+#include "core/metrics/explanations.h"
+#include "core/text.h"
+#include "tests/test_support.h"
+
+using namespace studio;
+
+namespace {
+
+// The keys the studio's panels and status bar ask for (widgets/panels/).
+const char* kShownKeys[] = {
+    "compute.cluster_peak_pflops", "compute.peak_tflops_per_gpu", "compute.ridge_flop_per_byte",
+    "roofline.decode_tokens_per_s", "roofline.ridge_batch", "hierarchy.hbm", "hierarchy.nvlink",
+    "hierarchy.storage", "training.step_time_s", "training.tokens_per_s", "training.mfu", "training.hfu",
+    "training.tflops_per_gpu_model", "training.tflops_per_gpu_hardware", "training.days_to_train",
+    "training.delivered_fraction", "training.memory_gb_per_gpu.total", "training.memory_gb_per_gpu.activations",
+    "power.it_kw", "power.pue", "power.facility_kw", "power.energy_mwh_per_year", "power.cost_usd_per_year",
+    "power.co2_tonnes_per_year", "power.training_run_mwh", "power.air_cooling_limit_kw",
+    "reliability.cluster_mtbf_h", "reliability.failures_per_day", "reliability.p_failure_24h",
+    "reliability.checkpoint_interval_min", "reliability.goodput", "reliability.wall_days",
+    "reliability.expected_interruptions", "storage.checkpoint_write_s"};
+
+}  // namespace
+
+class TestExplanations : public QObject {
+    Q_OBJECT
+private slots:
+    void everyShownNumberExplainsItself_data()
+    {
+        QTest::addColumn<QString>("file");
+        for (const QString& f : test::presetFiles())
+            QTest::newRow(qPrintable(QFileInfo(f).fileName())) << f;
+    }
+
+    void everyShownNumberExplainsItself()
+    {
+        QFETCH(QString, file);
+        DesignLoad l = loadDesignFile(file.toStdString(), Catalog::builtin());
+        QVERIFY(l.ok());
+        const Analysis a = analyzeDesign(*l.design, *l.catalog);
+        const auto explained = explainMetrics(a);
+        std::vector<std::string> wanted(std::begin(kShownKeys), std::end(kShownKeys));
+        for (const auto& b : a.utilization.waterfall)
+            wanted.push_back("training.waterfall." + std::string(b.name));
+        for (const auto& c : a.reliability.classes)
+            wanted.push_back("reliability.by_class." + c.key);
+        for (const auto& r : a.power.racks)
+            wanted.push_back("power.racks." + r.component);
+        if (!a.power.racks.empty())
+            wanted.push_back("power.max_rack_kw");
+        for (const std::string& key : wanted)
+            QVERIFY2(findExplanation(explained, key), key.c_str());
+        for (const auto& [key, e] : explained) {
+            QVERIFY2(!e.formula.empty(), key.c_str());
+            QVERIFY2(!e.inputs.empty(), key.c_str());
+            for (const auto& in : e.inputs) {
+                QVERIFY2(!in.name.empty() && !in.source.empty(), (key + ": " + in.name).c_str());
+                QVERIFY2(std::isfinite(in.value), (key + ": " + in.name).c_str());
+            }
+        }
+        QVERIFY(findExplanation(explained, "no.such.key") == nullptr);
+    }
+
+    void explanationsCarryTheDesignsOwnInputs()
+    {
+        DesignLoad l = loadDesignFile(test::sourcePath("presets/h100-16k-roce-llama3.cluster.json").toStdString(),
+                                      Catalog::builtin());
+        QVERIFY(l.ok());
+        Design d = *l.design;
+        d.facility.pue = 1.23;
+        const Analysis a = analyzeDesign(d, *l.catalog);
+        const auto explained = explainMetrics(a);
+        const Explanation* facility = findExplanation(explained, "power.facility_kw");
+        QVERIFY(facility);
+        const auto pue = std::find_if(facility->inputs.begin(), facility->inputs.end(),
+                                      [](const ExplainInput& in) { return in.name == "PUE"; });
+        QVERIFY(pue != facility->inputs.end());
+        QCOMPARE(pue->value, 1.23);
+        QCOMPARE(pue->source, std::string("design input /facility/pue"));
+        const Explanation* days = findExplanation(explained, "training.days_to_train");
+        QCOMPARE(days->inputs.front().value, d.workload.training.tokens);
+        QCOMPARE(days->inputs.front().source, std::string("/workload/training/tokens"));
+        // The 30 kW line and what the PUE adds on top of IT.
+        QCOMPARE(a.power.airCoolingLimitKw.value, 30.0);
+        QVERIFY(a.power.airCoolingLimitKw.source.find("seed 002") != std::string::npos);
+        QCOMPARE(a.power.overheadKw, a.power.facilityKw - a.power.itKw);
+        // Goodput at the Daly optimum is the design's when it checkpoints there.
+        QVERIFY(a.reliability.intervalIsOptimum);
+        QCOMPARE(a.reliability.dalyGoodput, a.reliability.goodput);
+        QVERIFY(a.reliability.youngGoodput <= a.reliability.dalyGoodput + 1e-12);
+    }
+
+    void numbersReadAsPrinted()
+    {
+        QCOMPARE(formatQuantity(1.234e18, "FLOP"), std::string("1.23e18 FLOP"));
+        QCOMPARE(formatQuantity(9.9999e9, ""), std::string("1e10"));
+        QCOMPARE(formatQuantity(950.4, "GB/s"), std::string("950 GB/s"));
+        QCOMPARE(formatQuantity(0.4271, "GB/s"), std::string("0.427 GB/s"));
+        QCOMPARE(formatQuantity(820922.4, "tokens/s"), std::string("820,922 tokens/s"));
+        QCOMPARE(formatDuration(0.5), std::string("30.0 min"));
+        QCOMPARE(formatDuration(3.09), std::string("3.09 h"));
+        QCOMPARE(formatDuration(49.2), std::string("2.05 days"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestExplanations)
+#include "tst_explanations.moc"
