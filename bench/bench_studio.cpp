@@ -118,17 +118,25 @@ void edit(DesignDocument* doc, int i)
     }
 }
 
+// The studio as a user opens it: a 1600x1000 window, painted, with `preset`.
+bool openStudio(MainWindow& window, const QString& preset)
+{
+    window.resize(1600, 1000);
+    window.show();
+    if (!window.openFile(preset))
+        return false;
+    untilRepainted();
+    return true;
+}
+
 int startup(const QString& preset, int argc, char** argv)
 {
     QApplication app(argc, argv);
     QCoreApplication::setApplicationName("bench_studio");
     applyTheme(Theme::Light);
     MainWindow window;
-    window.resize(1600, 1000);
-    window.show();
-    if (!window.openFile(preset))
+    if (!openStudio(window, preset))
         return 1;
-    untilRepainted();
     const double seconds = secondsSinceProcessStart();
     std::printf("%.1f %.1f %.1f\n", seconds * 1000, residentMb("VmRSS:"), residentMb("VmHWM:"));
     return 0;
@@ -168,13 +176,10 @@ int main(int argc, char** argv)
     QCoreApplication::setApplicationName("bench_studio");
     applyTheme(Theme::Light);
     MainWindow window;
-    window.resize(1600, 1000);
-    window.show();
-    if (!window.openFile(preset)) {
+    if (!openStudio(window, preset)) {
         std::fprintf(stderr, "cannot open %s\n", qPrintable(preset));
         return 1;
     }
-    untilRepainted();
     DesignDocument* doc = window.document();
     if (!doc->design().component("rack") || !doc->design().component("server.nic")) {
         std::fprintf(stderr, "%s has no components 'rack' and 'server.nic' to edit\n", qPrintable(preset));

@@ -52,11 +52,7 @@ QCPItemText* plotLabel(QCustomPlot* plot, Qt::Alignment alignment)
 FailurePanel::FailurePanel(AnalysisService* service, QWidget* parent)
     : PlotPanel(tr("Failure cadence"), service, parent)
 {
-    mtbf_ = addPlot("mtbf");
-    setLogAxis(mtbf_->xAxis);
-    setLogAxis(mtbf_->yAxis);
-    mtbf_->xAxis->setLabel(tr("GPUs"));
-    mtbf_->yAxis->setLabel(tr("Cluster MTBF (hours)"));
+    mtbf_ = addLogLogPlot("mtbf", tr("GPUs"), tr("Cluster MTBF (hours)"));
     mtbfCurve_ = mtbf_->addGraph();
     mtbfCurve_->setObjectName("mtbf curve");
     design_ = pointGraph(mtbf_, "this design");
@@ -80,16 +76,13 @@ FailurePanel::FailurePanel(AnalysisService* service, QWidget* parent)
     classes_ = addPlot("failures by class");
     classes_->xAxis->setLabel(tr("Failures per day"));
     classes_->yAxis->setRangeReversed(true);
-    classes_->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText));
-    classes_->yAxis->grid()->setVisible(false);
-    classes_->yAxis->setSubTicks(false);
-    classes_->yAxis->setTickLength(0, 3);
+    setCategoryAxis(classes_->yAxis);
     perDay_ = new QCPBars(classes_->yAxis, classes_->xAxis);
     perDay_->setObjectName("per day");
     perDay_->setWidth(0.65);
     setTip(perDay_, [this](int i) {
         const Analysis* a = analysis();
-        const std::size_t k = std::size_t(std::lround(perDay_->data()->at(i)->key)) - 1;
+        const std::size_t k = categoryOf(perDay_, i);
         if (!a || k >= a->reliability.classes.size())
             return QString();
         const FailureClass& c = a->reliability.classes[k];

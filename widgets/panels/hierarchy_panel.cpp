@@ -56,10 +56,7 @@ HierarchyPanel::HierarchyPanel(AnalysisService* service, QWidget* parent)
     plot_ = addPlot("hierarchy");
     setLogAxis(plot_->yAxis);
     plot_->yAxis->setLabel(tr("Bandwidth per GPU (GB/s)"));
-    plot_->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText));
-    plot_->xAxis->grid()->setVisible(false);
-    plot_->xAxis->setSubTicks(false);
-    plot_->xAxis->setTickLength(0, 3);
+    setCategoryAxis(plot_->xAxis);
     bars_ = new QCPBars(plot_->xAxis, plot_->yAxis);
     bars_->setObjectName("tiers");
     bars_->setName(tr("tier"));

@@ -43,10 +43,7 @@ MfuPanel::MfuPanel(AnalysisService* service, QWidget* parent) : PlotPanel(tr("MF
     waterfall_->xAxis->setLabel(tr("Share of peak FLOP/s (%)"));
     waterfall_->xAxis->setRange(0, 120);  // room for the values beside the bars
     waterfall_->yAxis->setRangeReversed(true);
-    waterfall_->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText));
-    waterfall_->yAxis->grid()->setVisible(false);
-    waterfall_->yAxis->setSubTicks(false);
-    waterfall_->yAxis->setTickLength(0, 3);
+    setCategoryAxis(waterfall_->yAxis);
     base_ = new QCPBars(waterfall_->yAxis, waterfall_->xAxis);
     base_->setObjectName("base");
     base_->setPen(Qt::NoPen);
@@ -65,7 +62,7 @@ MfuPanel::MfuPanel(AnalysisService* service, QWidget* parent) : PlotPanel(tr("MF
     for (QCPBars* b : {loss_, level_})
         setTip(b, [this, b](int i) {
             const Analysis* a = analysis();
-            const std::size_t k = std::size_t(std::lround(b->data()->at(i)->key)) - 1;
+            const std::size_t k = categoryOf(b, i);
             if (!a || k >= keys_.size())
                 return QString();
             for (const auto& bar : a->utilization.waterfall)
@@ -85,22 +82,10 @@ MfuPanel::MfuPanel(AnalysisService* service, QWidget* parent) : PlotPanel(tr("MF
     memory_->xAxis->setTickLabels(false);
     memory_->xAxis->grid()->setVisible(false);
     memory_->xAxis->setRange(0.4, 1.6);
-    memory_->legend->setVisible(true);
-    memory_->legend->setBorderPen(Qt::NoPen);
-    memory_->plotLayout()->addElement(1, 0, memory_->legend);
-    memory_->plotLayout()->setRowStretchFactor(1, 0.001);
-    const char* parts[] = {"weights", "gradients", "optimizer", "activations", "workspace"};
-    QCPBars* below = nullptr;
-    for (const char* part : parts) {
-        auto* b = new QCPBars(memory_->xAxis, memory_->yAxis);
-        b->setObjectName(part);
-        b->setWidth(0.6);
-        b->setStackingGap(0);
-        if (below)
-            b->moveAbove(below);
-        below = b;
-        memoryParts_.push_back(b);
-        const std::string key = part;
+    legendOutside(memory_, 1);
+    memoryParts_ = addStack(memory_->xAxis, memory_->yAxis, {"weights", "gradients", "optimizer", "activations", "workspace"});
+    for (QCPBars* b : memoryParts_) {
+        const std::string key = b->objectName().toStdString();
         setTip(b, [this, key](int) {
             const Analysis* a = analysis();
             if (!a)

@@ -30,6 +30,52 @@ void setLogAxis(QCPAxis* axis)
     axis->setNumberPrecision(0);
 }
 
+QSharedPointer<QCPAxisTickerText> setCategoryAxis(QCPAxis* axis)
+{
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    axis->setTicker(ticker);
+    axis->grid()->setVisible(false);
+    axis->setSubTicks(false);
+    axis->setTickLength(0, 3);
+    return ticker;
+}
+
+std::size_t categoryOf(const QCPBars* bars, int dataIndex)
+{
+    return std::size_t(std::max(0L, std::lround(bars->data()->at(dataIndex)->key) - 1));
+}
+
+std::vector<QCPBars*> addStack(QCPAxis* keyAxis, QCPAxis* valueAxis, std::initializer_list<const char*> names)
+{
+    std::vector<QCPBars*> stack;
+    for (const char* name : names) {
+        auto* b = new QCPBars(keyAxis, valueAxis);
+        b->setObjectName(name);
+        b->setWidth(0.6);
+        b->setStackingGap(0);
+        if (!stack.empty())
+            b->moveAbove(stack.back());
+        stack.push_back(b);
+    }
+    return stack;
+}
+
+void legendOutside(QCustomPlot* plot, int columns, bool above)
+{
+    plot->legend->setVisible(true);
+    plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    plot->legend->setWrap(columns);
+    plot->legend->setBorderPen(Qt::NoPen);
+    if (above) {
+        plot->plotLayout()->insertRow(0);
+        plot->plotLayout()->addElement(0, 0, plot->legend);
+        plot->plotLayout()->setRowStretchFactor(0, 0.001);
+    } else {
+        plot->plotLayout()->addElement(1, 0, plot->legend);
+        plot->plotLayout()->setRowStretchFactor(1, 0.001);
+    }
+}
+
 PlotPanel::PlotPanel(const QString& title, AnalysisService* service, QWidget* parent)
     : QWidget(parent), title_(title), service_(service)
 {
@@ -85,6 +131,16 @@ FigureTable* PlotPanel::addFigureTable()
         return tip(name, value, key);
     });
     return table;
+}
+
+QCustomPlot* PlotPanel::addLogLogPlot(const QString& name, const QString& xLabel, const QString& yLabel)
+{
+    QCustomPlot* plot = addPlot(name);
+    setLogAxis(plot->xAxis);
+    setLogAxis(plot->yAxis);
+    plot->xAxis->setLabel(xLabel);
+    plot->yAxis->setLabel(yLabel);
+    return plot;
 }
 
 QCustomPlot* PlotPanel::plot(const QString& name) const

@@ -8,14 +8,18 @@
 #include <QHash>
 #include <QList>
 #include <QString>
+#include <QSharedPointer>
 #include <QWidget>
 
 #include <functional>
+#include <initializer_list>
 #include <string_view>
 #include <vector>
 
 class QCustomPlot;
 class QCPAbstractItem;
+class QCPAxisTickerText;
+class QCPBars;
 class QCPAbstractPlottable;
 class QCPAxis;
 class QCPItemText;
@@ -27,6 +31,7 @@ namespace studio {
 struct Analysis;
 struct Explanation;
 class AnalysisService;
+class FigureTable;
 
 class PlotPanel : public QWidget {
     Q_OBJECT
@@ -49,8 +54,10 @@ protected:
     virtual void refresh(const Analysis& analysis) = 0;
     QGridLayout* grid() const { return grid_; }
     QCustomPlot* addPlot(const QString& name);
+    // A plot with both axes logarithmic and labelled with their units.
+    QCustomPlot* addLogLogPlot(const QString& name, const QString& xLabel, const QString& yLabel);
     // A table of figures whose rows explain their metrics keys on hover.
-    class FigureTable* addFigureTable();
+    FigureTable* addFigureTable();
     // The explanation of a metrics key (core/metrics/explanations.h) as a tip.
     QString tip(const QString& title, const QString& value, std::string_view key) const;
     const Explanation* explanation(std::string_view key) const;
@@ -81,5 +88,14 @@ private:
 
 // Log axes with decade ticks: plain numbers up to 1,000, then 10^n.
 void setLogAxis(QCPAxis* axis);
+// A category axis: keys 1, 2, 3 ... labelled by text ticks, no grid. The
+// returned ticker is cleared and refilled on each refresh.
+QSharedPointer<QCPAxisTickerText> setCategoryAxis(QCPAxis* axis);
+// The category (0-based) of a bar's data point on such an axis.
+std::size_t categoryOf(const QCPBars* bars, int dataIndex);
+// Bars stacked in the order named (objectName each), on one key.
+std::vector<QCPBars*> addStack(QCPAxis* keyAxis, QCPAxis* valueAxis, std::initializer_list<const char*> names);
+// The plot's legend in a row of its own below (or above) the axes.
+void legendOutside(QCustomPlot* plot, int columns, bool above = false);
 
 }  // namespace studio

@@ -29,10 +29,7 @@ PowerPanel::PowerPanel(AnalysisService* service, QWidget* parent) : PlotPanel(tr
 {
     racks_ = addPlot("racks");
     racks_->yAxis->setLabel(tr("Power per rack (kW)"));
-    racks_->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText));
-    racks_->xAxis->grid()->setVisible(false);
-    racks_->xAxis->setSubTicks(false);
-    racks_->xAxis->setTickLength(0, 3);
+    setCategoryAxis(racks_->xAxis);
     withinLimit_ = new QCPBars(racks_->xAxis, racks_->yAxis);
     withinLimit_->setObjectName("racks within their limit");
     overLimit_ = new QCPBars(racks_->xAxis, racks_->yAxis);
@@ -41,7 +38,7 @@ PowerPanel::PowerPanel(AnalysisService* service, QWidget* parent) : PlotPanel(tr
         b->setWidth(0.55);
         setTip(b, [this, b](int i) {
             const Analysis* a = analysis();
-            const std::size_t k = std::size_t(std::lround(b->data()->at(i)->key)) - 1;
+            const std::size_t k = categoryOf(b, i);
             if (!a || k >= a->power.racks.size())
                 return QString();
             const RackLoad& r = a->power.racks[k];
@@ -72,24 +69,10 @@ PowerPanel::PowerPanel(AnalysisService* service, QWidget* parent) : PlotPanel(tr
     facility_->xAxis->setLabel(tr("Power (kW)"));
     facility_->yAxis->setVisible(false);
     facility_->yAxis->setRange(0.4, 1.7);
-    facility_->legend->setVisible(true);
-    facility_->legend->setFillOrder(QCPLegend::foColumnsFirst);
-    facility_->legend->setWrap(3);
-    facility_->legend->setBorderPen(Qt::NoPen);
-    facility_->plotLayout()->addElement(1, 0, facility_->legend);
-    facility_->plotLayout()->setRowStretchFactor(1, 0.001);
-    const char* names[] = {"compute", "network", "storage", "other", "facility overhead"};
-    QCPBars* below = nullptr;
-    for (const char* n : names) {
-        auto* b = new QCPBars(facility_->yAxis, facility_->xAxis);
-        b->setObjectName(n);
-        b->setWidth(0.6);
-        b->setStackingGap(0);
-        if (below)
-            b->moveAbove(below);
-        below = b;
-        loads_.push_back(b);
-        const bool overhead = std::string(n) == "facility overhead";
+    legendOutside(facility_, 3);
+    loads_ = addStack(facility_->yAxis, facility_->xAxis, {"compute", "network", "storage", "other", "facility overhead"});
+    for (QCPBars* b : loads_) {
+        const bool overhead = b->objectName() == "facility overhead";
         setTip(b, [this, overhead](int) {
             const Analysis* a = analysis();
             if (!a)

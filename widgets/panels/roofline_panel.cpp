@@ -59,20 +59,10 @@ constexpr Marker kMarkers[] = {{"gemm", "GEMM", QCPScatterStyle::ssDisc},
 RooflinePanel::RooflinePanel(AnalysisService* service, QWidget* parent)
     : PlotPanel(tr("Roofline"), service, parent)
 {
-    plot_ = addPlot("roofline");
-    setLogAxis(plot_->xAxis);
-    setLogAxis(plot_->yAxis);
-    plot_->xAxis->setLabel(tr("Arithmetic intensity (FLOP/byte)"));
-    plot_->yAxis->setLabel(tr("Throughput per GPU (TFLOP/s)"));
+    plot_ = addLogLogPlot("roofline", tr("Arithmetic intensity (FLOP/byte)"), tr("Throughput per GPU (TFLOP/s)"));
     // The legend in a row above the plot: inside, it would cover the slopes
     // or the ridge at some size.
-    plot_->legend->setVisible(true);
-    plot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
-    plot_->legend->setWrap(5);
-    plot_->legend->setBorderPen(Qt::NoPen);
-    plot_->plotLayout()->insertRow(0);
-    plot_->plotLayout()->addElement(0, 0, plot_->legend);
-    plot_->plotLayout()->setRowStretchFactor(0, 0.001);
+    legendOutside(plot_, 5, true);
     for (const Marker& m : kMarkers) {
         QCPGraph* g = plot_->addGraph();
         g->setName(tr(m.label));
