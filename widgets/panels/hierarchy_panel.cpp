@@ -21,11 +21,16 @@ QString q(const std::string& s)
     return QString::fromStdString(s);
 }
 
-QString axesText(const std::vector<std::string>& axes)
+// "TP, DP", an axis on a tier too slow for it marked: "TP \u2717, DP".
+QString axesText(const std::vector<std::string>& axes, const Hierarchy& h)
 {
     QStringList out;
-    for (const auto& a : axes)
-        out << q(a).toUpper();
+    for (const auto& a : axes) {
+        bool slow = false;
+        for (const auto& x : h.axes)
+            slow = slow || (x.axis == a && x.tooSlow);
+        out << q(a).toUpper() + (slow ? QString::fromUtf8(" \u2717") : QString());
+    }
     return out.join(", ");
 }
 
@@ -78,7 +83,7 @@ HierarchyPanel::HierarchyPanel(AnalysisService* service, QWidget* parent)
             html += "<p>" + tr("Latency %1; scope %2 GPUs").arg(latencyText(tier.latencyUs),
                                                                  q(formatCount(tier.scopeGpus)));
             if (!tier.axes.empty())
-                html += "<br>" + tr("Traffic here: %1").arg(axesText(tier.axes));
+                html += "<br>" + tr("Traffic here: %1").arg(axesText(tier.axes, a->hierarchy));
             return html + "</p>";
         });
     }
@@ -89,7 +94,7 @@ HierarchyPanel::HierarchyPanel(AnalysisService* service, QWidget* parent)
     note->setWordWrap(true);
     note->setForegroundRole(QPalette::PlaceholderText);
     figures_ = addFigureTable();
-    figures_->setMinimumWidth(250);
+    figures_->setMinimumWidth(290);
     figures_->setMaximumWidth(360);
     grid()->addWidget(plot_, 0, 0);
     grid()->addWidget(note, 1, 0);
@@ -145,7 +150,7 @@ void HierarchyPanel::refresh(const Analysis& a)
         v->setTextAlignment(Qt::AlignHCenter);
         QString text = quantity(t.gbPerSPerGpu, "GB/s") + "\n" + latencyText(t.latencyUs);
         if (!t.axes.empty())
-            text += "\n" + axesText(t.axes) + (misplaced ? tr(" (too slow)") : QString());
+            text += "\n" + axesText(t.axes, a.hierarchy);
         v->setText(text);
         v->setColor(misplaced ? colors.error : textColor());
         QFont f = font();
@@ -155,7 +160,9 @@ void HierarchyPanel::refresh(const Analysis& a)
         if (i > 0 && t.ratioToAbove > 0) {
             QCPItemText* r = label(plot_, ratioLabels_, ratios++);
             r->position->setType(QCPItemPosition::ptPlotCoords);
-            r->position->setCoords(key - 0.5, std::max(t.gbPerSPerGpu, bottom));
+            // Along the foot of the plot, between the two bars: the space
+            // above them holds their own labels.
+            r->position->setCoords(key - 0.5, bottom);
             r->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
             r->setText(QString::fromUtf8("\u00f7 ") + q(formatReadable(t.ratioToAbove, 2)));
             r->setColor(textColor(true));
