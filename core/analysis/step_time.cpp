@@ -182,7 +182,6 @@ StepTime modelStepTime(const HardwareProfile& hw, const Hierarchy& hier, const W
         elementwise("dropout", r * h, 2.5, 2.5, full);
     elementwise("residual add", r * h, 3, 2, full);
 
-
     // --- communication per layer per micro-batch.
     const Tier& tpTier = hier.tierForSpan(w.tp);
     const double tpBuffer = T * h * kBytes;

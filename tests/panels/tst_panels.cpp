@@ -8,6 +8,8 @@
 #include <QtTest>
 
 #include <QDockWidget>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QTemporaryDir>
 
@@ -405,6 +407,40 @@ private slots:
         QCOMPARE(power->refreshCount(), powerBefore + 1);
         QVERIFY(!power->isDirty());
         QCOMPARE(static_cast<PowerPanel*>(power)->figures()->valueOf("PUE"), QString("1.35"));
+    }
+
+    void panelsScrolledOutOfTheGridWaitUntilSeen()
+    {
+        MainWindow w;
+        w.resize(1400, 900);
+        QVERIFY(w.openFile(test::sourcePath("presets/dgx-h100-superpod-4su.cluster.json")));
+        w.show();
+        w.analysisArea()->setMode(AnalysisArea::Mode::Grid);
+        settle();
+        auto* scroll = w.analysisArea()->findChild<QScrollArea*>();
+        QVERIFY(scroll);
+        scroll->verticalScrollBar()->setValue(0);
+        settle();
+        PlotPanel* first = w.analysisArea()->panel("roofline");
+        PlotPanel* last = w.analysisArea()->panel("failures");
+        QVERIFY(first->isOnScreen());
+        QVERIFY2(!last->isOnScreen(), "the dock is too tall for this test: the last panel is in view");
+        const int firstBefore = first->refreshCount(), lastBefore = last->refreshCount();
+        DesignDocument* doc = w.document();
+        DesignSettings s = DesignSettings::of(doc->design());
+        s.facility.pue = 1.7;
+        doc->undoStack()->push(new ChangeSettingsCommand(doc, s, "PUE"));
+        settle();
+        QCOMPARE(first->refreshCount(), firstBefore + 1);
+        QCOMPARE(last->refreshCount(), lastBefore);
+        QVERIFY(last->isDirty());
+        scroll->verticalScrollBar()->setValue(scroll->verticalScrollBar()->maximum());
+        w.repaint();
+        settle();
+        QVERIFY(last->isOnScreen());
+        QCOMPARE(last->refreshCount(), lastBefore + 1);
+        QVERIFY(!last->isDirty());
+        w.analysisArea()->setMode(AnalysisArea::Mode::Tabs);
     }
 
     void layoutChoiceIsRemembered()

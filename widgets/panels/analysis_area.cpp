@@ -126,8 +126,8 @@ void AnalysisArea::arrange()
         stack_->setCurrentIndex(0);
         return;
     }
-    // Grid: two columns, the failure panel across both; each panel keeps a
-    // readable minimum and the area scrolls below it.
+    // Grid: each panel in a titled frame with a readable minimum; reflow()
+    // sets as many columns as fit and the area scrolls below that.
     {
         const QSignalBlocker block(tabs_);
         while (tabs_->count())

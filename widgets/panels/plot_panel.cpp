@@ -8,6 +8,7 @@
 #include <QMenu>
 #include <QMouseEvent>
 #include <QSvgGenerator>
+#include <QTimer>
 #include <QToolTip>
 
 #include <qcustomplot.h>
@@ -89,7 +90,7 @@ PlotPanel::PlotPanel(const QString& title, AnalysisService* service, QWidget* pa
     grid_->addWidget(message_, 99, 0, 1, -1);
     connect(service_, &AnalysisService::updated, this, [this] {
         dirty_ = true;
-        if (isVisible())
+        if (isOnScreen())
             refreshNow();
     });
 }
@@ -281,10 +282,24 @@ void PlotPanel::hover(QCustomPlot* plot, const QPointF& pos, const QPoint& globa
         QToolTip::showText(globalPos, text, plot);
 }
 
+bool PlotPanel::isOnScreen() const
+{
+    // Shown, and not scrolled out of the grid's view or squeezed to nothing.
+    return isVisible() && !visibleRegion().isEmpty();
+}
+
 void PlotPanel::showEvent(QShowEvent* event)
 {
     QWidget::showEvent(event);
     refreshNow();
+}
+
+void PlotPanel::paintEvent(QPaintEvent* event)
+{
+    QWidget::paintEvent(event);
+    // Scrolled into view with an edit it has not drawn: draw it next.
+    if (dirty_)
+        QTimer::singleShot(0, this, &PlotPanel::refreshNow);
 }
 
 void PlotPanel::changeEvent(QEvent* event)

@@ -2,9 +2,10 @@
 // The base of every analysis panel: one or more QCustomPlots styled from the
 // palette (both themes), a context menu that exports each plot as PNG, SVG
 // or PDF, hover tips on data points and items, and lazy refresh: a new
-// analysis marks the panel dirty and only a visible panel redraws (a hidden
-// tab redraws when shown). Panels keep their graphs and items and replace
-// their data; every number they show comes from the core's Analysis.
+// analysis marks the panel dirty and only a panel on screen redraws (a
+// hidden tab when shown, a panel scrolled out of the grid when scrolled
+// back). Panels keep their graphs and items and replace their data; every
+// number they show comes from the core's Analysis.
 #include <QHash>
 #include <QList>
 #include <QString>
@@ -46,6 +47,7 @@ public:
     // Redraws now if anything changed since the last redraw.
     void refreshNow();
     bool isDirty() const { return dirty_; }
+    bool isOnScreen() const;
     int refreshCount() const { return refreshes_; }
     // The hover tip at a pixel of `plot` ("" when nothing is there).
     QString tipAt(QCustomPlot* plot, const QPointF& pixel) const;
@@ -70,6 +72,7 @@ protected:
     QColor seriesColor(int i) const;
     QColor textColor(bool muted = false) const;
     void showEvent(QShowEvent* event) override;
+    void paintEvent(QPaintEvent* event) override;
     void changeEvent(QEvent* event) override;
 
 private:
