@@ -52,22 +52,20 @@ T* named(QCustomPlot* plot, const QString& name)
     return nullptr;
 }
 
+// The values (or keys) a plottable holds, in order.
 template <typename Container>
-QVector<double> values(const Container& data)
+QVector<double> values(const Container& data, bool keys = false)
 {
     QVector<double> out;
     for (auto it = data->constBegin(); it != data->constEnd(); ++it)
-        out << it->value;
+        out << (keys ? it->key : it->value);
     return out;
 }
 
 template <typename Container>
 QVector<double> keys(const Container& data)
 {
-    QVector<double> out;
-    for (auto it = data->constBegin(); it != data->constEnd(); ++it)
-        out << it->key;
-    return out;
+    return values(data, true);
 }
 
 bool near(double a, double b)

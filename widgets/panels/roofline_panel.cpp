@@ -309,9 +309,9 @@ void RooflinePanel::refresh(const Analysis& a)
         rows.push_back(explained(QString::fromStdString(s.name), quantity(s.gbPerS, "GB/s"),
                            s.key == "nic" ? "hierarchy.leaf" : "hierarchy." + s.key));
     rows.push_back({tr("Decode (inference)"), {}, {}, FigureRow::Heading});
-    rows.push_back(explained(tr("Batch-1 tokens/s on a TP group"), quantity(rf.decodeTokensPerS, "tokens/s"),
+    rows.push_back(explained(tr("Batch-1 decode, tokens/s"), quantity(rf.decodeTokensPerS, "tokens/s"),
                        "roofline.decode_tokens_per_s"));
-    rows.push_back(explained(tr("Batch that reaches the ridge"), quantity(rf.ridgeBatch, "sequences"),
+    rows.push_back(explained(tr("Batch at the ridge"), quantity(rf.ridgeBatch, "sequences"),
                        "roofline.ridge_batch"));
     figures_->setFigures(rows);
 }
