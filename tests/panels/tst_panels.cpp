@@ -68,6 +68,19 @@ QVector<double> keys(const Container& data)
     return values(data, true);
 }
 
+// Key -> value over bar series that split one category axis between them
+// (within and over a limit, fine and misplaced).
+std::map<double, double> barsByKey(QCustomPlot* plot, std::initializer_list<const char*> names)
+{
+    std::map<double, double> out;
+    for (const char* name : names) {
+        auto* b = named<QCPBars>(plot, name);
+        for (auto it = b->data()->constBegin(); it != b->data()->constEnd(); ++it)
+            out[it->key] = it->value;
+    }
+    return out;
+}
+
 bool near(double a, double b)
 {
     return std::fabs(a - b) <= 1e-9 * std::max({1.0, std::fabs(a), std::fabs(b)});
@@ -129,12 +142,7 @@ void checkPanelsMatchCore(MainWindow& w)
 
     // Hierarchy: a bar per tier at its GB/s per GPU, in order.
     QCustomPlot* hp = area->panel("hierarchy")->plot("hierarchy");
-    std::map<double, double> bars;
-    for (const char* name : {"tiers", "tiers carrying a misplaced axis"}) {
-        auto* b = named<QCPBars>(hp, name);
-        for (auto it = b->data()->constBegin(); it != b->data()->constEnd(); ++it)
-            bars[it->key] = it->value;
-    }
+    std::map<double, double> bars = barsByKey(hp, {"tiers", "tiers carrying a misplaced axis"});
     QCOMPARE(bars.size(), a.hierarchy.tiers.size());
     for (std::size_t i = 0; i < a.hierarchy.tiers.size(); ++i)
         if (a.hierarchy.tiers[i].gbPerSPerGpu > 0)
@@ -169,12 +177,7 @@ void checkPanelsMatchCore(MainWindow& w)
     // Power: kW per rack, the 30 kW air line, IT by category plus overhead.
     auto* power = static_cast<PowerPanel*>(area->panel("power"));
     QCustomPlot* pp = power->plot("racks");
-    std::map<double, double> racks;
-    for (const char* name : {"racks within their limit", "racks over their limit"}) {
-        auto* b = named<QCPBars>(pp, name);
-        for (auto it = b->data()->constBegin(); it != b->data()->constEnd(); ++it)
-            racks[it->key] = it->value;
-    }
+    std::map<double, double> racks = barsByKey(pp, {"racks within their limit", "racks over their limit"});
     QCOMPARE(racks.size(), a.power.racks.size());
     for (std::size_t i = 0; i < a.power.racks.size(); ++i)
         QVERIFY(near(racks[double(i + 1)], a.power.racks[i].kwEach));
@@ -238,6 +241,7 @@ private slots:
         w.analysisArea()->setMode(AnalysisArea::Mode::Grid);
         settle();
         checkPanelsMatchCore(w);
+        QVERIFY(!QTest::currentTestFailed());
         DesignDocument* doc = w.document();
         const auto gpusNow = [&] { return analyzeDesign(doc->design(), doc->catalog()).inventory.gpus; };
 
@@ -250,6 +254,7 @@ private slots:
         settle();
         QCOMPARE(gpusNow(), before + 16);
         checkPanelsMatchCore(w);
+        QVERIFY(!QTest::currentTestFailed());
 
         // Another NIC speed: the port overridden as the inspector does, to
         // 50G (a faster port would stay capped by the 100G cables and switch).
@@ -260,6 +265,7 @@ private slots:
         settle();
         QCOMPARE(w.analysis()->analysis()->hardware.scaleOut.nicGbPerSPerGpu.value, nicBefore / 2);
         checkPanelsMatchCore(w);
+        QVERIFY(!QTest::currentTestFailed());
 
         // Another tensor-parallel degree, typed into the workload dock.
         auto* tp = qobject_cast<CheckedSpinBox*>(w.workload()->field("/workload/parallelism/tp"));
@@ -268,6 +274,7 @@ private slots:
         settle();
         QCOMPARE(doc->design().workload.parallelism.tp.value_or(1), 4);
         checkPanelsMatchCore(w);
+        QVERIFY(!QTest::currentTestFailed());
 
         // A new PUE.
         DesignSettings s = DesignSettings::of(doc->design());
@@ -276,6 +283,7 @@ private slots:
         settle();
         QCOMPARE(w.analysis()->analysis()->power.pue.value, 1.55);
         checkPanelsMatchCore(w);
+        QVERIFY(!QTest::currentTestFailed());
 
         // And all of it undone: the panels follow back.
         while (doc->undoStack()->canUndo())
@@ -283,6 +291,7 @@ private slots:
         settle();
         QCOMPARE(gpusNow(), before);
         checkPanelsMatchCore(w);
+        QVERIFY(!QTest::currentTestFailed());
     }
 
     void ridgeLabelAndAirLine()
