@@ -27,9 +27,18 @@ int main(int argc, char** argv)
     QStringList args;
     for (int i = 0; i < argc; ++i)
         args << QString::fromLocal8Bit(argv[i]);
-    if (args.value(1) == QLatin1String("screenshot")) {
+    const bool screenshot = args.value(1) == QLatin1String("screenshot");
+    if (screenshot || studio::needsWidgets(args)) {
+        // Drawing without a display: plots, the canvas and PDFs need widgets.
         if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
             qputenv("QT_QPA_PLATFORM", "offscreen");
+    }
+    if (studio::needsWidgets(args)) {
+        QApplication app(argc, argv);
+        describeApplication();
+        return studio::runCommandLine(app.arguments());
+    }
+    if (screenshot) {
         QApplication app(argc, argv);
         // Its own settings: a screenshot shows the default layout, not the user's.
         describeApplication("Cluster Studio screenshot");

@@ -11,10 +11,12 @@
 #include <QFileInfo>
 #include <QFileSystemWatcher>
 #include <QInputDialog>
+#include <QLocale>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QProgressDialog>
 #include <QPushButton>
 #include <QScreen>
 #include <QSettings>
@@ -28,11 +30,13 @@
 #include "core/format/design_reader.h"
 #include "core/format/design_writer.h"
 #include "core/text.h"
+#include "widgets/common/qt_string.h"
 #include "widgets/analysis/analysis_service.h"
 #include "widgets/canvas/component_item.h"
 #include "widgets/canvas/design_scene.h"
 #include "widgets/canvas/design_view.h"
 #include "widgets/canvas/minimap.h"
+#include "widgets/compare/compare_window.h"
 #include "widgets/dialogs/fabric_dialog.h"
 #include "widgets/dialogs/preset_dialog.h"
 #include "widgets/document/commands.h"
@@ -44,6 +48,7 @@
 #include "widgets/palette/part_palette.h"
 #include "widgets/panels/analysis_area.h"
 #include "widgets/panels/kpi_strip.h"
+#include "widgets/report/design_report.h"
 #include "widgets/style/theme.h"
 #include "widgets/warnings/warnings_panel.h"
 #include "widgets/workload/workload_panel.h"
@@ -51,9 +56,12 @@
 namespace studio {
 namespace {
 
-QString q(const std::string& s)
+// A4, or Letter where the locale measures in inches, until the user picks.
+QString reportPageName()
 {
-    return QString::fromStdString(s);
+    const QString fallback =
+        QLocale::system().measurementSystem() == QLocale::ImperialUSSystem ? QStringLiteral("Letter") : QStringLiteral("A4");
+    return QSettings().value("report/pageSize", fallback).toString();
 }
 
 constexpr int kMaxRecent = 10;
@@ -230,6 +238,18 @@ void MainWindow::createActions()
     bar->addAction(std(action(file, tr("&Save"), [this] { save(); }), QKeySequence::Save, "document-save"));
     std(action(file, tr("Save &As..."), [this] { saveAs(); }), QKeySequence::SaveAs);
     action(file, tr("Re&vert"), [this] { revert(); });
+    file->addSeparator();
+    action(file, tr("Export &Report (PDF)..."), [this] { exportReport(); }, QKeySequence(Qt::CTRL | Qt::Key_E));
+    auto* pageMenu = file->addMenu(tr("Report &Page Size"));
+    auto* pageGroup = new QActionGroup(this);
+    for (const QString& name : {QStringLiteral("A4"), QStringLiteral("Letter")}) {
+        QAction* a = pageMenu->addAction(name);
+        a->setCheckable(true);
+        a->setChecked(reportPageName() == name);
+        pageGroup->addAction(a);
+        connect(a, &QAction::triggered, this, [name] { QSettings().setValue("report/pageSize", name); });
+    }
+    action(file, tr("Compare &Designs..."), [this] { showCompare(); }, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
     file->addSeparator();
     std(action(file, tr("&Close"), [this] {
             if (maybeSave())
@@ -451,6 +471,72 @@ void MainWindow::revert()
     if (QMessageBox::question(this, tr("Revert"), tr("Discard your changes and reload %1?").arg(doc_->filePath())) ==
         QMessageBox::Yes)
         openFile(doc_->filePath());
+}
+
+bool MainWindow::exportReport(QString path)
+{
+    if (!analysis_->analysis()) {
+        QMessageBox::warning(this, tr("Cannot write a report"),
+                             tr("The design has errors (see the Warnings dock). Fix them, then export the report."));
+        return false;
+    }
+    if (path.isEmpty()) {
+        const QFileInfo source(doc_->filePath());
+        const QString base = doc_->filePath().isEmpty() || doc_->filePath().startsWith(':')
+                                 ? q(doc_->design().name)
+                                 : source.fileName().section('.', 0, 0);
+        path = QFileDialog::getSaveFileName(this, tr("Export Report"),
+                                            QSettings().value("paths/lastReportDir", QSettings().value("paths/lastDir"))
+                                                    .toString() + "/" + base + ".pdf",
+                                            tr("PDF documents (*.pdf)"));
+        if (path.isEmpty())
+            return false;
+        if (!path.endsWith(".pdf", Qt::CaseInsensitive))
+            path += ".pdf";
+        QSettings().setValue("paths/lastReportDir", QFileInfo(path).absolutePath());
+    }
+    ReportOptions options;
+    pageSizeFromName(reportPageName(), &options.pageSize);
+    options.source = doc_->filePath().startsWith(':') ? QString() : doc_->filePath();
+    // Modal, so the design cannot change under the report; it shows only
+    // if the report takes long enough to notice.
+    QProgressDialog progress(tr("Writing %1...").arg(QFileInfo(path).fileName()), tr("Cancel"), 0, 100, this);
+    progress.setWindowModality(Qt::WindowModal);
+    progress.setMinimumDuration(200);
+    QString error;
+    const bool ok = writeDesignReport(doc_->design(), doc_->catalogPtr(), path, options, &error, [&](int done, int total) {
+        progress.setMaximum(total);
+        progress.setValue(done);
+        return !progress.wasCanceled();
+    });
+    progress.reset();
+    if (!ok) {
+        if (!progress.wasCanceled())
+            QMessageBox::critical(this, tr("Cannot write the report"), error);
+        return false;
+    }
+    status(tr("Wrote the report %1").arg(path));
+    return true;
+}
+
+CompareWindow* MainWindow::showCompare()
+{
+    if (!compare_) {
+        compare_ = new CompareWindow(this);
+        compare_->setWindowFlag(Qt::Window);
+        compare_->setOpenDocumentProvider([this]() -> std::optional<CompareWindow::OpenDocument> {
+            if (!analysis_->analysis())
+                return std::nullopt;
+            return CompareWindow::OpenDocument{doc_->design(), doc_->catalogPtr()};
+        });
+        // Start from the design being edited; the user adds the others.
+        if (analysis_->analysis())
+            compare_->addDesign(doc_->design(), doc_->catalogPtr(), tr("open document"));
+    }
+    compare_->show();
+    compare_->raise();
+    compare_->activateWindow();
+    return compare_;
 }
 
 void MainWindow::addRecent(const QString& path)

@@ -11,6 +11,7 @@ namespace studio {
 
 class AnalysisArea;
 class AnalysisService;
+class CompareWindow;
 class Autosaver;
 class DesignDocument;
 class DesignScene;
@@ -45,6 +46,11 @@ public:
     void cut();
     void paste();
     void duplicate();
+    // Writes the design-review PDF of the design as it is now, with a
+    // progress dialog that can cancel; asks where when `path` is empty.
+    bool exportReport(QString path = {});
+    // The compare view, with the open document in it (created on first use).
+    CompareWindow* showCompare();
     DesignDocument* document() const { return doc_; }
     DesignScene* scene() const { return scene_; }
     DesignView* view() const { return view_; }
@@ -94,6 +100,7 @@ private:
     QDateTime lastOwnSave_;
     QLabel* zoomLabel_;
     QMenu* recentMenu_ = nullptr;
+    CompareWindow* compare_ = nullptr;
     QAction *undo_ = nullptr, *redo_ = nullptr, *snap_ = nullptr, *dark_ = nullptr;
 };
 

@@ -2,6 +2,7 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QFileInfo>
 #include <QSaveFile>
 #include <QTextStream>
 
@@ -10,6 +11,7 @@
 #include <optional>
 
 #include "core/catalog/catalog.h"
+#include "core/compare/comparison.h"
 #include "core/design/resize.h"
 #include "core/format/design_reader.h"
 #include "core/format/design_validator.h"
@@ -19,6 +21,8 @@
 #include "core/metrics/metrics.h"
 #include "core/metrics/metrics_text.h"
 #include "core/metrics/validation_runs.h"
+#include "widgets/report/comparison_report.h"
+#include "widgets/report/design_report.h"
 
 namespace studio {
 namespace {
@@ -210,6 +214,153 @@ int runMetrics(const QStringList& args, const Verb& verb)
     return kExitOk;
 }
 
+// -o OUT and --page: the verbs that write a PDF.
+struct OutputOptions {
+    QCommandLineOption output{{"o", "output"}, "Where to write the output.", "OUT"};
+    QCommandLineOption page{QStringLiteral("page"), "PDF page size: a4 (default) or letter.", "a4|letter", "a4"};
+    void addTo(QCommandLineParser& parser) const
+    {
+        parser.addOption(output);
+        parser.addOption(page);
+    }
+    // The page size, or nullopt after printing why not.
+    std::optional<QPageSize::PageSizeId> pageSize(const QCommandLineParser& parser) const
+    {
+        QPageSize::PageSizeId id;
+        if (!pageSizeFromName(parser.value(page), &id)) {
+            err("--page " + parser.value(page).toStdString() + ": expected a4 or letter\n");
+            return std::nullopt;
+        }
+        return id;
+    }
+};
+
+// Writes `text` to `path` atomically; false after printing why not.
+bool writeText(const QString& path, const std::string& text)
+{
+    QSaveFile save(path);
+    if (!save.open(QIODevice::WriteOnly) || save.write(text.data(), qint64(text.size())) < 0 || !save.commit()) {
+        err(path.toStdString() + ": cannot write: " + save.errorString().toStdString() + "\n");
+        return false;
+    }
+    return true;
+}
+
+int runReport(const QStringList& args, const Verb& verb)
+{
+    QCommandLineParser parser;
+    DesignOptions opts;
+    opts.addTo(parser);
+    OutputOptions output;
+    output.addTo(parser);
+    parser.addOption(kCatalogOption);
+    parser.addPositionalArgument("FILE", "The design to report on.");
+    int code = kExitOk;
+    if (!parseVerb(parser, args, verb, &code))
+        return code;
+    const QStringList files = parser.positionalArguments();
+    if (files.size() != 1 || !parser.isSet(output.output)) {
+        err(std::string("report: expected one FILE and -o OUT.pdf\nusage: cluster-studio ") + verb.synopsis + "\n");
+        return kExitUsage;
+    }
+    const auto pageSize = output.pageSize(parser);
+    if (!pageSize)
+        return kExitUsage;
+    const auto catalog = catalogFor(parser);
+    if (!catalog)
+        return kExitInvalid;
+    DesignLoad loaded;
+    if (auto stop = loadForAnalysis(parser, opts, files.front().toStdString(), *catalog, loaded))
+        return *stop;
+    ReportOptions options;
+    options.pageSize = *pageSize;
+    options.source = files.front();
+    QString error;
+    if (!writeDesignReport(*loaded.design, loaded.catalog, parser.value(output.output), options, &error)) {
+        err(parser.value(output.output).toStdString() + ": " + error.toStdString() + "\n");
+        return kExitInvalid;
+    }
+    return kExitOk;
+}
+
+int runCompare(const QStringList& args, const Verb& verb)
+{
+    QCommandLineParser parser;
+    OutputOptions output;
+    output.addTo(parser);
+    const QCommandLineOption format(QStringLiteral("format"),
+                                    "Print the comparison: json (default without -o) or text.", "json|text");
+    parser.addOption(format);
+    const QCommandLineOption baseline(QStringLiteral("baseline"), "Which design the others are compared with: "
+                                      "its position, 1 (default) to 4.", "K", "1");
+    parser.addOption(baseline);
+    parser.addOption(kCatalogOption);
+    parser.addPositionalArgument("FILE", "2 to 4 designs; the first is the baseline.", "A B [C [D]]");
+    int code = kExitOk;
+    if (!parseVerb(parser, args, verb, &code))
+        return code;
+    const QStringList files = parser.positionalArguments();
+    if (files.size() < int(kMinCompared) || files.size() > int(kMaxCompared)) {
+        err("compare: expected 2 to 4 FILEs, got " + std::to_string(files.size()) +
+            "\nusage: cluster-studio " + verb.synopsis + "\n");
+        return kExitUsage;
+    }
+    const QString fmt = parser.value(format);
+    if (parser.isSet(format) && fmt != "json" && fmt != "text") {
+        err("--format " + fmt.toStdString() + ": expected json or text\n");
+        return kExitUsage;
+    }
+    bool ok = false;
+    const int base = parser.value(baseline).toInt(&ok);
+    if (!ok || base < 1 || base > files.size()) {
+        err("--baseline " + parser.value(baseline).toStdString() + ": expected a position from 1 to " +
+            std::to_string(files.size()) + "\n");
+        return kExitUsage;
+    }
+    const QString target = parser.value(output.output);
+    const QString suffix = QFileInfo(target).suffix().toLower();
+    if (parser.isSet(output.output) && suffix != "pdf" && suffix != "csv") {
+        err("-o " + target.toStdString() + ": expected a .pdf or .csv file\n");
+        return kExitUsage;
+    }
+    const auto pageSize = output.pageSize(parser);
+    if (!pageSize)
+        return kExitUsage;
+    const auto catalog = catalogFor(parser);
+    if (!catalog)
+        return kExitInvalid;
+    std::vector<ComparedDesign> designs;
+    for (const QString& file : files) {
+        const std::string path = file.toStdString();
+        const DesignLoad loaded = loadDesignFile(path, *catalog);
+        printProblems(path, loaded.problems, false);
+        if (!loaded.ok())
+            code = kExitInvalid;
+        else
+            designs.push_back(compareEntry(*loaded.design, *loaded.catalog, path));
+    }
+    if (code != kExitOk)
+        return code;
+    const Comparison comparison = compareDesigns(std::move(designs), std::size_t(base - 1));
+    if (parser.isSet(output.output)) {
+        if (suffix == "csv") {
+            if (!writeText(target, comparisonCsv(comparison)))
+                return kExitInvalid;
+        } else {
+            QString error;
+            ReportOptions options;
+            options.pageSize = *pageSize;
+            if (!writeComparisonReport(comparison, target, options, &error)) {
+                err(target.toStdString() + ": " + error.toStdString() + "\n");
+                return kExitInvalid;
+            }
+        }
+    }
+    if (!parser.isSet(output.output) || parser.isSet(format))
+        out(fmt == "text" ? comparisonText(comparison) : comparisonJson(comparison).dump(2) + "\n");
+    return kExitOk;
+}
+
 int runNormalize(const QStringList& args, const Verb& verb)
 {
     QCommandLineParser parser;
@@ -234,12 +385,8 @@ int runNormalize(const QStringList& args, const Verb& verb)
         Design design = *loaded.design;
         if (parser.isSet(embed))
             embedUsedParts(design, *loaded.catalog);
-        const std::string text = writeDesignText(design);
-        QSaveFile save(file);
-        if (!save.open(QIODevice::WriteOnly) || save.write(text.data(), qint64(text.size())) < 0 || !save.commit()) {
-            err(path + ": cannot write: " + save.errorString().toStdString() + "\n");
+        if (!writeText(file, writeDesignText(design)))
             code = kExitInvalid;
-        }
     }
     return code;
 }
@@ -271,6 +418,16 @@ const std::vector<Verb>& verbs()
          runValidate},
         {"metrics", "metrics FILE [--set /json/pointer=VALUE]... [--gpus N] [--format json|text] [--catalog FILE]",
          "Print a design's inventory and analyses, after applying --set edits and a --gpus resize.", runMetrics},
+        {"report", "report FILE -o OUT.pdf [--set /json/pointer=VALUE]... [--gpus N] [--page a4|letter] [--catalog FILE]",
+         "Write the design-review PDF of a design: cover, canvas, bill of materials, a page per analysis, "
+         "assumptions and sources.",
+         runReport},
+        {"compare", "compare A B [C [D]] [-o OUT.pdf | -o OUT.csv] [--format json|text] [--baseline K] [--page a4|letter] "
+                    "[--catalog FILE]",
+         "Compare 2 to 4 designs with the first (or --baseline K): key figures with their differences, and the bills "
+         "of materials. Prints JSON (one object per design: its metrics and its deltas) or text; -o writes a PDF or "
+         "CSV instead.",
+         runCompare},
         {"normalize", "normalize FILE... [--embed-parts] [--catalog FILE]",
          "Rewrite design files in canonical form (stable key order), atomically.", runNormalize},
         {"validation-report", "validation-report RUNS [--catalog FILE]",
@@ -292,6 +449,12 @@ void printUsage()
 }
 
 }  // namespace
+
+bool needsWidgets(const QStringList& args)
+{
+    const QString first = args.value(1);
+    return first == QLatin1String("report") || first == QLatin1String("compare");
+}
 
 bool isCommandLine(const QStringList& args)
 {

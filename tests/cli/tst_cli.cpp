@@ -90,6 +90,16 @@ private slots:
                                            << "--gpus many: expected a whole number of GPUs";
         QTest::newRow("gpus zero") << QStringList{"metrics", kH100, "--gpus", "0"}
                                    << "--gpus 0: expected a whole number of GPUs";
+        QTest::newRow("report without -o") << QStringList{"report", kH100} << "report: expected one FILE and -o OUT.pdf";
+        QTest::newRow("report page size") << QStringList{"report", kH100, "-o", "x.pdf", "--page", "a3"}
+                                          << "--page a3: expected a4 or letter";
+        QTest::newRow("compare one file") << QStringList{"compare", kH100} << "compare: expected 2 to 4 FILEs, got 1";
+        QTest::newRow("compare five files") << QStringList{"compare", kH100, kH100, kH100, kH100, kH100}
+                                            << "compare: expected 2 to 4 FILEs, got 5";
+        QTest::newRow("compare output type") << QStringList{"compare", kH100, kH100, "-o", "x.xlsx"}
+                                             << "-o x.xlsx: expected a .pdf or .csv file";
+        QTest::newRow("compare baseline") << QStringList{"compare", kH100, kH100, "--baseline", "3"}
+                                          << "--baseline 3: expected a position from 1 to 2";
     }
     void usageErrorsExit2()
     {
@@ -262,6 +272,101 @@ private slots:
         QCOMPARE(r.code, 1);
         QCOMPARE(r.err.trimmed(),
                  catalog + ": /parts/0/attributes/cooling: must be one of 'air', 'liquid', got 'water'");
+    }
+
+    void reportWritesAPdfWithoutADisplay()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath("h100.pdf");
+        // --set and --gpus shape the design reported on, as for metrics.
+        const Run r = cli({"report", kH100, "-o", out, "--gpus", "2048", "--set", "/facility/pue=1.2", "--page", "letter"});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.isEmpty());
+        QFile f(out);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray pdf = f.readAll();
+        QVERIFY(pdf.startsWith("%PDF-"));
+        QVERIFY(pdf.contains("612"));  // Letter is 612 x 792 pt
+        QProcess text;
+        text.start("pdftotext", {"-f", "1", "-l", "1", out, "-"});
+        QVERIFY(text.waitForFinished(30000));
+        const QString cover = QString::fromUtf8(text.readAllStandardOutput());
+        QVERIFY2(cover.contains("2,048"), qPrintable(cover));  // the resized GPU count
+        QVERIFY2(cover.contains("1.20"), qPrintable(cover));   // the PUE set
+    }
+
+    void reportOfAnInvalidDesignNamesTheProblemAndWritesNothing()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath("bad.pdf");
+        const QString bad = sourcePath("tests/data/bad/count-negative.cluster.json");
+        const Run r = cli({"report", bad, "-o", out});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(bad + ": /components/1/count: must be at least 1, got -3"), qPrintable(r.err));
+        QVERIFY(!QFile::exists(out));
+    }
+
+    void compareJsonHasEveryDesignAndItsDeltas()
+    {
+        const QString b200 = sourcePath("presets/dgx-b200-superpod-8su.cluster.json");
+        const Run r = cli({"compare", kH100, b200});
+        QCOMPARE(r.code, 0);
+        const auto designs = nlohmann::ordered_json::parse(r.out.toStdString());
+        QVERIFY(designs.is_array());
+        QCOMPARE(designs.size(), std::size_t(2));
+        QCOMPARE(designs[0]["baseline"].get<bool>(), true);
+        QCOMPARE(designs[1]["source"].get<std::string>(), b200.toStdString());
+        const auto& base = designs[0];
+        const auto& other = designs[1];
+        // The deltas are the differences of the two designs' own metrics.
+        const double mfu = other["training"]["mfu"].get<double>() - base["training"]["mfu"].get<double>();
+        QCOMPARE(other["deltas"]["training.mfu"]["delta"].get<double>(), mfu);
+        QCOMPARE(other["deltas"]["training.mfu"]["verdict"].get<std::string>(), std::string(mfu > 0 ? "better" : "worse"));
+        const double kw = other["power"]["facility_kw"].get<double>() - base["power"]["facility_kw"].get<double>();
+        QCOMPARE(other["deltas"]["power.facility_kw"]["delta"].get<double>(), kw);
+        QCOMPARE(other["deltas"]["power.facility_kw"]["relative"].get<double>(),
+                 kw / base["power"]["facility_kw"].get<double>());
+        QCOMPARE(other["deltas"]["inventory.gpus"]["delta"].get<double>(), 1024.0);
+        QCOMPARE(base["deltas"]["training.mfu"]["verdict"].get<std::string>(), std::string("baseline"));
+
+        // --baseline 2 compares the first with the second.
+        const Run flipped = cli({"compare", kH100, b200, "--baseline", "2"});
+        const auto again = nlohmann::ordered_json::parse(flipped.out.toStdString());
+        QCOMPARE(again[0]["deltas"]["training.mfu"]["delta"].get<double>(), -mfu);
+    }
+
+    void compareTextCsvAndPdf()
+    {
+        const QString mi300 = sourcePath("presets/mi300x-roce-128node.cluster.json");
+        const QString budget = sourcePath("presets/budget-8node-100gbe.cluster.json");
+        Run r = cli({"compare", kH100, mi300, budget, "--format", "text"});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("DGX H100 SuperPOD (4 SUs, 1,024 GPUs, NDR) (baseline)"));
+        QVERIFY(r.out.contains("MFU"));
+        QVERIFY(r.out.contains("bill of materials"));
+        QTemporaryDir dir;
+        const QString csv = dir.filePath("c.csv");
+        r = cli({"compare", kH100, mi300, budget, "-o", csv});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.isEmpty());  // -o writes the file; --format would print as well
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+        QVERIFY(lines.size() > 20);
+        QVERIFY(lines[0].startsWith("figure,key,unit,"));
+        QVERIFY(std::any_of(lines.begin(), lines.end(), [](const QString& l) { return l.startsWith("MFU,training.mfu,%,"); }));
+        const QString pdf = dir.filePath("c.pdf");
+        r = cli({"compare", kH100, mi300, "-o", pdf});
+        QCOMPARE(r.code, 0);
+        QFile p(pdf);
+        QVERIFY(p.open(QIODevice::ReadOnly));
+        QVERIFY(p.readAll().startsWith("%PDF-"));
+        // An invalid design is named, with its problem; nothing is written.
+        const QString bad = sourcePath("tests/data/bad/count-negative.cluster.json");
+        r = cli({"compare", kH100, bad, "-o", dir.filePath("none.csv")});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(bad + ": /components/1/count"), qPrintable(r.err));
+        QVERIFY(!QFile::exists(dir.filePath("none.csv")));
     }
 
     void normalizeRewritesInCanonicalForm()

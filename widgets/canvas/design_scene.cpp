@@ -15,6 +15,7 @@
 #include "core/catalog/cable_choice.h"
 #include "core/catalog/part_schema.h"
 #include "core/design/design_index.h"
+#include "widgets/common/qt_string.h"
 #include "widgets/analysis/analysis_service.h"
 #include "widgets/canvas/component_item.h"
 #include "widgets/canvas/link_item.h"
@@ -26,11 +27,6 @@
 
 namespace studio {
 namespace {
-
-QString q(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
 
 std::string idPrefix(const Part& p)
 {

@@ -5,14 +5,11 @@
 #include "core/format/design_reader.h"
 #include "core/format/design_writer.h"
 #include "core/version.h"
+#include "widgets/common/qt_string.h"
 
 namespace studio {
 
 namespace {
-QString q(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
 }  // namespace
 
 DesignDocument::DesignDocument(QObject* parent)

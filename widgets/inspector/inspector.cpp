@@ -17,6 +17,7 @@
 #include "core/catalog/part_schema.h"
 #include "core/design/defaults.h"
 #include "core/text.h"
+#include "widgets/common/qt_string.h"
 #include "widgets/canvas/design_scene.h"
 #include "widgets/document/commands.h"
 #include "widgets/document/design_document.h"
@@ -25,11 +26,6 @@
 
 namespace studio {
 namespace {
-
-QString q(std::string_view s)
-{
-    return QString::fromUtf8(s.data(), int(s.size()));
-}
 
 QString num(double v)
 {

@@ -31,6 +31,7 @@ public:
     explicit FigureTable(QWidget* parent = nullptr);
     void setExplainer(Explainer explainer) { explainer_ = std::move(explainer); }
     void setFigures(const std::vector<FigureRow>& figures);
+    const std::vector<FigureRow>& figures() const { return rows_; }
     // The value shown beside `name` ("" when absent), and its tip: for tests.
     QString valueOf(const QString& name) const;
     QString tipOf(const QString& name) const;

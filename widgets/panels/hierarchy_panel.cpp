@@ -9,17 +9,13 @@
 
 #include "core/analysis/analysis.h"
 #include "core/text.h"
+#include "widgets/common/qt_string.h"
 #include "widgets/panels/explain_html.h"
 #include "widgets/panels/figure_table.h"
 #include "widgets/style/theme.h"
 
 namespace studio {
 namespace {
-
-QString q(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
 
 // "TP, DP", an axis on a tier too slow for it marked: "TP \u2717, DP".
 QString axesText(const std::vector<std::string>& axes, const Hierarchy& h)

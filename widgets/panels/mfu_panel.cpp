@@ -6,17 +6,13 @@
 
 #include "core/analysis/analysis.h"
 #include "core/text.h"
+#include "widgets/common/qt_string.h"
 #include "widgets/panels/explain_html.h"
 #include "widgets/panels/figure_table.h"
 #include "widgets/style/theme.h"
 
 namespace studio {
 namespace {
-
-QString q(std::string_view s)
-{
-    return QString::fromUtf8(s.data(), qsizetype(s.size()));
-}
 
 QString capitalized(std::string_view s)
 {

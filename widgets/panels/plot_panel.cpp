@@ -128,6 +128,7 @@ QCustomPlot* PlotPanel::addPlot(const QString& name)
 FigureTable* PlotPanel::addFigureTable()
 {
     auto* table = new FigureTable(this);
+    figureTable_ = table;
     table->setExplainer([this](const QString& name, const QString& value, const std::string& key) {
         return tip(name, value, key);
     });

@@ -51,6 +51,8 @@ public:
     int refreshCount() const { return refreshes_; }
     // The hover tip at a pixel of `plot` ("" when nothing is there).
     QString tipAt(QCustomPlot* plot, const QPointF& pixel) const;
+    // The panel's table of numbers (nullptr if it has none): the report prints it.
+    FigureTable* figureTable() const { return figureTable_; }
 
 protected:
     virtual void refresh(const Analysis& analysis) = 0;
@@ -84,6 +86,7 @@ private:
     QGridLayout* grid_;
     QList<QCustomPlot*> plots_;
     QLabel* message_;
+    FigureTable* figureTable_ = nullptr;
     QHash<const void*, std::function<QString(int)>> tips_;
     bool dirty_ = true;
     int refreshes_ = 0;

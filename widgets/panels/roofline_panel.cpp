@@ -10,16 +10,12 @@
 #include "core/analysis/analysis.h"
 #include "core/analysis/fleet_formulas.h"
 #include "core/text.h"
+#include "widgets/common/qt_string.h"
 #include "widgets/panels/explain_html.h"
 #include "widgets/panels/figure_table.h"
 
 namespace studio {
 namespace {
-
-QString q(std::string_view s)
-{
-    return QString::fromUtf8(s.data(), qsizetype(s.size()));
-}
 
 double decadeBelow(double v)
 {

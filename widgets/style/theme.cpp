@@ -62,6 +62,23 @@ QString themeName(Theme theme)
     return theme == Theme::Dark ? QStringLiteral("dark") : QStringLiteral("light");
 }
 
+PrintColors::PrintColors() : saved_(g_theme)
+{
+    g_theme = Theme::Light;
+}
+
+PrintColors::~PrintColors()
+{
+    g_theme = saved_;
+}
+
+QPalette PrintColors::palette()
+{
+    QPalette p = QApplication::style()->standardPalette();
+    p.setColor(QPalette::Base, Qt::white);
+    return p;
+}
+
 QIcon partIcon(PartKind kind)
 {
     // One icon per kind: an icon made from the SVG parses it, and canvas items

@@ -4,6 +4,7 @@
 // from the palette so both themes read well.
 #include <QColor>
 #include <QIcon>
+#include <QPalette>
 #include <QString>
 
 #include "core/catalog/part_kind.h"
@@ -27,5 +28,20 @@ struct SceneColors {
     QColor accent(PartKind kind) const;
 };
 SceneColors sceneColors();
+
+// Paper colours while a report draws: the light scene and series colours
+// and a light palette for the widgets it renders, whatever the studio's
+// theme is on screen. Restores the theme when it goes out of scope.
+class PrintColors {
+public:
+    PrintColors();
+    ~PrintColors();
+    PrintColors(const PrintColors&) = delete;
+    PrintColors& operator=(const PrintColors&) = delete;
+    static QPalette palette();
+
+private:
+    Theme saved_;
+};
 
 }  // namespace studio

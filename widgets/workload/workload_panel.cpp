@@ -17,6 +17,7 @@
 #include "core/design/model_presets.h"
 #include "core/format/workload_limits.h"
 #include "core/text.h"
+#include "widgets/common/qt_string.h"
 #include "widgets/analysis/analysis_service.h"
 #include "widgets/document/commands.h"
 #include "widgets/document/design_document.h"
@@ -26,11 +27,6 @@
 
 namespace studio {
 namespace {
-
-QString q(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
 
 int clampInt(std::int64_t v)
 {

@@ -1,0 +1,271 @@
+// The comparison the compare view, the `compare` verb and the comparison PDF
+// share: every key figure of every preset has a value and an explanation,
+// deltas are the differences of the designs' own analyses, better and worse
+// follow each figure's direction, and the JSON, text and CSV carry them.
+#include <QtTest>
+
+#include <cmath>
+#include <stdexcept>
+
+#include "core/compare/comparison.h"
+#include "core/format/design_reader.h"
+#include "core/metrics/explanations.h"
+#include "core/metrics/warning_rank.h"
+#include "tests/test_support.h"
+
+using namespace studio;
+
+namespace {
+
+ComparedDesign entryFor(const QString& preset)
+{
+    const QString path = test::sourcePath("presets/" + preset);
+    DesignLoad l = loadDesignFile(path.toStdString(), Catalog::builtin());
+    if (!l.ok())
+        throw std::runtime_error("cannot load " + path.toStdString());
+    return compareEntry(*l.design, *l.catalog, path.toStdString());
+}
+
+const FigureComparison& rowOf(const Comparison& c, const std::string& key)
+{
+    for (const auto& row : c.figures)
+        if (row.figure.key == key)
+            return row;
+    throw std::runtime_error("no row " + key);
+}
+
+// RFC 4180 fields: quoted fields may hold commas and doubled quotes.
+QList<QStringList> parseCsv(const QString& text)
+{
+    QList<QStringList> rows;
+    QStringList row;
+    QString field;
+    bool quoted = false;
+    for (int i = 0; i < text.size(); ++i) {
+        const QChar c = text[i];
+        if (quoted) {
+            if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
+                field += '"';
+                ++i;
+            } else if (c == '"') {
+                quoted = false;
+            } else {
+                field += c;
+            }
+        } else if (c == '"') {
+            quoted = true;
+        } else if (c == ',') {
+            row << field;
+            field.clear();
+        } else if (c == '\n') {
+            row << field;
+            rows << row;
+            row.clear();
+            field.clear();
+        } else {
+            field += c;
+        }
+    }
+    return rows;
+}
+
+}  // namespace
+
+class TestComparison : public QObject {
+    Q_OBJECT
+private slots:
+    void everyKeyFigureHasAValueAndExplainsItself_data()
+    {
+        QTest::addColumn<QString>("file");
+        for (const QString& f : test::presetFiles())
+            QTest::newRow(qPrintable(QFileInfo(f).fileName())) << f;
+    }
+    void everyKeyFigureHasAValueAndExplainsItself()
+    {
+        QFETCH(QString, file);
+        DesignLoad l = loadDesignFile(file.toStdString(), Catalog::builtin());
+        QVERIFY(l.ok());
+        const ComparedDesign d = compareEntry(*l.design, *l.catalog, file.toStdString());
+        const auto explained = explainMetrics(d.analysis);
+        for (const auto& f : keyFigures()) {
+            const auto v = figureValue(d.metrics, f);
+            QVERIFY2(v && std::isfinite(*v), f.key.c_str());
+            // Counts are counted from the drawing; everything else is computed.
+            if (f.key.rfind("inventory.", 0) != 0)
+                QVERIFY2(findExplanation(explained, f.key), f.key.c_str());
+        }
+        // The peak is the one at the precision the design trains at.
+        const auto peak = figureValue(d.metrics, *findKeyFigure("compute.cluster_peak_pflops"));
+        QCOMPARE(*peak, d.analysis.hardware.gpu.trainingPeakTflops.value * double(d.analysis.inventory.gpus) / 1000);
+    }
+
+    void deltasAreTheDifferencesOfTheAnalyses()
+    {
+        const Comparison c = compareDesigns(
+            {entryFor("dgx-h100-superpod-4su.cluster.json"), entryFor("dgx-b200-superpod-8su.cluster.json")}, 0);
+        const Analysis& a = c.designs[0].analysis;
+        const Analysis& b = c.designs[1].analysis;
+        const FigureComparison& mfu = rowOf(c, "training.mfu");
+        QCOMPARE(mfu.cells[0].verdict, Verdict::Baseline);
+        QCOMPARE(*mfu.cells[1].delta, b.step.mfu - a.step.mfu);
+        QCOMPARE(*mfu.cells[1].relative, (b.step.mfu - a.step.mfu) / a.step.mfu);
+        QCOMPARE(mfu.cells[1].verdict, b.step.mfu > a.step.mfu ? Verdict::Better : Verdict::Worse);
+        const FigureComparison& step = rowOf(c, "training.step_time_s");
+        QCOMPARE(step.cells[1].verdict, b.step.stepS < a.step.stepS ? Verdict::Better : Verdict::Worse);
+        const FigureComparison& mw = rowOf(c, "power.facility_kw");
+        QCOMPARE(*mw.cells[1].delta, b.power.facilityKw - a.power.facilityKw);
+        QCOMPARE(mw.cells[1].verdict, Verdict::Worse);  // twice the GPUs draw more
+        // Sizes are neither better nor worse.
+        QCOMPARE(rowOf(c, "inventory.gpus").cells[1].verdict, Verdict::Changed);
+        QCOMPARE(*rowOf(c, "inventory.gpus").cells[1].delta, double(b.inventory.gpus - a.inventory.gpus));
+    }
+
+    void anotherBaselineFlipsTheSigns()
+    {
+        const Comparison ab = compareDesigns(
+            {entryFor("dgx-h100-superpod-4su.cluster.json"), entryFor("dgx-b200-superpod-8su.cluster.json")}, 0);
+        const Comparison ba = compareDesigns(
+            {entryFor("dgx-h100-superpod-4su.cluster.json"), entryFor("dgx-b200-superpod-8su.cluster.json")}, 1);
+        for (std::size_t r = 0; r < ab.figures.size(); ++r) {
+            const FigureCell& x = ab.figures[r].cells[1];
+            const FigureCell& y = ba.figures[r].cells[0];
+            QCOMPARE(*y.delta, -*x.delta);
+            if (x.verdict == Verdict::Better)
+                QCOMPARE(y.verdict, Verdict::Worse);
+            if (x.verdict == Verdict::Worse)
+                QCOMPARE(y.verdict, Verdict::Better);
+        }
+    }
+
+    void theSameDesignTwiceIsTheSameEverywhereAndToldApart()
+    {
+        const Comparison c = compareDesigns(
+            {entryFor("budget-8node-100gbe.cluster.json"), entryFor("budget-8node-100gbe.cluster.json")}, 0);
+        QCOMPARE(c.designs[1].label, c.designs[0].label + " (2)");
+        for (const auto& row : c.figures) {
+            QCOMPARE(row.cells[1].verdict, Verdict::Same);
+            QCOMPARE(formatDelta(row.figure, row.cells[1]), std::string("="));
+        }
+    }
+
+    void twoToFourDesigns()
+    {
+        const ComparedDesign d = entryFor("budget-8node-100gbe.cluster.json");
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, compareDesigns({d}, 0));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, compareDesigns({d, d, d, d, d}, 0));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, compareDesigns({d, d}, 2));
+        QCOMPARE(compareDesigns({d, d, d, d}, 3).designs.size(), std::size_t(4));
+    }
+
+    void billsOfMaterialsPartByPart()
+    {
+        const Comparison c = compareDesigns(
+            {entryFor("dgx-h100-superpod-4su.cluster.json"), entryFor("gb200-nvl72-8rack.cluster.json")}, 0);
+        auto find = [&](const std::string& part) -> const BomComparison* {
+            for (const auto& b : c.bom)
+                if (b.part == part)
+                    return &b;
+            return nullptr;
+        };
+        const BomComparison* h100 = find("gpu.h100-sxm");
+        QVERIFY(h100);
+        QCOMPARE(h100->counts[0], c.designs[0].analysis.inventory.gpus);
+        QCOMPARE(h100->counts[1], std::int64_t(0));
+        const BomComparison* gb200 = find(c.designs[1].analysis.inventory.gpuPart);
+        QVERIFY(gb200);
+        QCOMPARE(gb200->counts[0], std::int64_t(0));
+        QCOMPARE(gb200->counts[1], std::int64_t(576));
+        QCOMPARE(gb200->kind, std::string("accelerator"));
+    }
+
+    void deltasReadAsPeopleSayThem()
+    {
+        const KeyFigure& mfu = *findKeyFigure("training.mfu");
+        FigureCell cell{0.42, 0.021, 0.021 / 0.399, Verdict::Better};
+        QCOMPARE(formatFigure(mfu, 0.42), std::string("42.0 %"));
+        QCOMPARE(formatDelta(mfu, cell), std::string("+2.1 pts"));  // points, not a relative change
+        const KeyFigure& mw = *findKeyFigure("power.facility_kw");
+        QCOMPARE(formatFigure(mw, 1940), std::string("1.94 MW"));
+        QCOMPARE(formatDelta(mw, {970, -970, -0.5, Verdict::Better}), std::string("-50.0 %"));
+        const KeyFigure& gpus = *findKeyFigure("inventory.gpus");
+        QCOMPARE(formatDelta(gpus, {2048, 1024, 1.0, Verdict::Changed}), std::string("+1,024"));
+        QCOMPARE(formatFigure(*findKeyFigure("power.cost_usd_per_year"), 1360077), std::string("$1,360,077"));
+        QCOMPARE(formatDelta(mfu, {0.42, std::nullopt, std::nullopt, Verdict::Baseline}), std::string());
+    }
+
+    void jsonIsOneObjectPerDesignWithItsMetricsAndDeltas()
+    {
+        const Comparison c = compareDesigns({entryFor("dgx-h100-superpod-4su.cluster.json"),
+                                             entryFor("dgx-b200-superpod-8su.cluster.json"),
+                                             entryFor("gb200-nvl72-8rack.cluster.json")},
+                                            1);
+        const Json j = comparisonJson(c);
+        QVERIFY(j.is_array());
+        QCOMPARE(j.size(), std::size_t(3));
+        for (std::size_t i = 0; i < 3; ++i) {
+            const Json& d = j[i];
+            for (const char* key : {"design", "inventory", "compute", "training", "power", "reliability", "warnings"})
+                QVERIFY2(d.contains(key), key);
+            QCOMPARE(d["baseline"].get<bool>(), i == 1);
+            QCOMPARE(d["design"]["name"].get<std::string>(), c.designs[i].label);
+            QCOMPARE(d["deltas"].size(), keyFigures().size());
+            const Json& mfu = d["deltas"]["training.mfu"];
+            QCOMPARE(mfu["value"].get<double>(), d["training"]["mfu"].get<double>());
+            QCOMPARE(mfu["baseline"].get<double>(), j[1]["training"]["mfu"].get<double>());
+            QCOMPARE(mfu["delta"].get<double>(), d["training"]["mfu"].get<double>() - j[1]["training"]["mfu"].get<double>());
+            QCOMPARE(mfu["verdict"].get<std::string>(),
+                     std::string(i == 1 ? "baseline" : verdictName(c.figures[4].cells[i].verdict)));
+        }
+    }
+
+    void textNamesEveryDesignAndMarksTheBaseline()
+    {
+        const Comparison c = compareDesigns(
+            {entryFor("dgx-h100-superpod-4su.cluster.json"), entryFor("mi300x-roce-128node.cluster.json")}, 0);
+        const QString text = QString::fromStdString(comparisonText(c));
+        QVERIFY(text.contains(QString::fromStdString(c.designs[0].label) + " (baseline)"));
+        QVERIFY(text.contains(QString::fromStdString(c.designs[1].label)));
+        const auto& mfu = rowOf(c, "training.mfu");
+        QVERIFY(text.contains(QString::fromStdString(formatDelta(mfu.figure, mfu.cells[1]))));
+        QVERIFY(text.contains("bill of materials"));
+    }
+
+    void csvParsesIntoEqualRows()
+    {
+        const Comparison c = compareDesigns({entryFor("dgx-h100-superpod-4su.cluster.json"),
+                                             entryFor("dgx-b200-superpod-8su.cluster.json"),
+                                             entryFor("gb200-nvl72-8rack.cluster.json")},
+                                            0);
+        const auto rows = parseCsv(QString::fromStdString(comparisonCsv(c)));
+        QCOMPARE(rows.size(), qsizetype(1 + c.figures.size() + c.bom.size()));
+        // figure, key, unit, 3 values, 2 x (delta, delta %)
+        for (const auto& row : rows)
+            QCOMPARE(row.size(), qsizetype(3 + 3 + 2 * 2));
+        QCOMPARE(rows[0][3], QString::fromStdString(c.designs[0].label));  // names with commas survive quoting
+        for (const auto& row : rows)
+            if (row[1] == "training.mfu") {
+                QCOMPARE(row[2], QString("%"));
+                QCOMPARE(row[3].toDouble(), c.designs[0].analysis.step.mfu * 100);
+                QCOMPARE(row[6].toDouble(), (c.designs[1].analysis.step.mfu - c.designs[0].analysis.step.mfu) * 100);
+            }
+        QVERIFY(std::any_of(rows.begin(), rows.end(), [](const QStringList& r) { return r[1] == "bom.gpu.h100-sxm"; }));
+    }
+
+    void warningsRankByWhatTheyCost()
+    {
+        const std::vector<Problem> problems = {
+            {Severity::Warning, "/components", "no storage", "no_storage"},
+            {Severity::Warning, "/components/3", "rack too hot", "rack_over_cooling_limit"},
+            {Severity::Warning, "/workload/parallelism", "does not fit", "memory_exceeds_hbm"},
+            {Severity::Warning, "/workload/parallelism/dp", "dp on a slow tier", "dp_on_slow_tier"},
+            {Severity::Error, "/links/0", "broken", ""}};
+        const auto top = mostImportantWarnings(problems, 3);
+        QCOMPARE(top.size(), std::size_t(3));
+        QCOMPARE(top[0].message, std::string("broken"));
+        QCOMPARE(top[1].code, std::string("memory_exceeds_hbm"));
+        QCOMPARE(top[2].code, std::string("rack_over_cooling_limit"));  // ties keep the analyses' order
+    }
+};
+
+QTEST_GUILESS_MAIN(TestComparison)
+#include "tst_comparison.moc"

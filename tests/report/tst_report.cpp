@@ -1,0 +1,276 @@
+// The design-review and comparison PDFs: the pages and section titles a
+// review expects (read back from the PDF's page objects and its text with
+// poppler's pdftotext), the numbers the analyses computed, the page size
+// asked for, vector plots, and no half-written file on cancel or failure.
+#include <QtTest>
+
+#include <QApplication>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+
+#include "core/compare/comparison.h"
+#include "core/format/design_reader.h"
+#include "core/metrics/metrics.h"
+#include "core/metrics/warning_rank.h"
+#include "core/text.h"
+#include "widgets/analysis/analysis_service.h"
+#include "widgets/document/design_document.h"
+#include "tests/test_support.h"
+#include "app/main_window.h"
+#include "widgets/compare/compare_window.h"
+#include "widgets/report/comparison_report.h"
+#include "widgets/style/theme.h"
+#include "widgets/report/design_report.h"
+
+using namespace studio;
+
+namespace {
+
+DesignLoad load(const QString& preset)
+{
+    return loadDesignFile(test::sourcePath("presets/" + preset).toStdString(), Catalog::builtin());
+}
+
+QByteArray bytesOf(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// Page objects in the file (not the /Pages tree node).
+int pageObjects(const QByteArray& pdf)
+{
+    static const QRegularExpression page(QStringLiteral("/Type\\s*/Page(?![s\\w])"));
+    int n = 0;
+    for (auto it = page.globalMatch(QString::fromLatin1(pdf)); it.hasNext(); it.next())
+        ++n;
+    return n;
+}
+
+// The text of one page (1-based), or of all pages with page = 0.
+QString pdfText(const QString& path, int page = 0)
+{
+    QStringList args{"-layout"};
+    if (page > 0)
+        args << "-f" << QString::number(page) << "-l" << QString::number(page);
+    args << path << "-";
+    QProcess p;
+    p.start("pdftotext", args);
+    if (!p.waitForFinished(30000) || p.exitCode() != 0)
+        return QStringLiteral("<pdftotext failed: %1>").arg(QString::fromLocal8Bit(p.readAllStandardError()));
+    // The fonts' ligatures (ff, fi, fl, ffi, ffl) come back as single characters.
+    QString text = QString::fromUtf8(p.readAllStandardOutput());
+    const char* spelled[] = {"ff", "fi", "fl", "ffi", "ffl"};
+    for (int i = 0; i < 5; ++i)
+        text.replace(QChar(0xFB00 + i), QLatin1String(spelled[i]));
+    return text;
+}
+
+// The first page's size in points, from its MediaBox.
+QSizeF mediaBox(const QByteArray& pdf)
+{
+    static const QRegularExpression box(QStringLiteral("/MediaBox\\s*\\[\\s*0\\s+0\\s+([\\d.]+)\\s+([\\d.]+)"));
+    const auto m = box.match(QString::fromLatin1(pdf));
+    return m.hasMatch() ? QSizeF(m.captured(1).toDouble(), m.captured(2).toDouble()) : QSizeF();
+}
+
+// The first page whose text starts a section with `title`, or 0.
+int pageOf(const QString& path, int pages, const QString& title)
+{
+    for (int i = 1; i <= pages; ++i) {
+        const QStringList lines = pdfText(path, i).split('\n', Qt::SkipEmptyParts);
+        // Line 0 is the running header; the section title follows it.
+        for (int l = 0; l < std::min<qsizetype>(3, lines.size()); ++l)
+            if (lines[l].trimmed() == title)
+                return i;
+    }
+    return 0;
+}
+
+}  // namespace
+
+class TestReport : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QVERIFY2(!QStandardPaths::findExecutable("pdftotext").isEmpty(),
+                 "pdftotext (poppler-utils) is needed to read reports back; scripts/setup.sh installs it");
+    }
+
+    void aDesignReviewHasItsPagesAndSections_data()
+    {
+        QTest::addColumn<QString>("preset");
+        QTest::newRow("dgx-h100") << "dgx-h100-superpod-4su.cluster.json";
+        QTest::newRow("gb200") << "gb200-nvl72-8rack.cluster.json";
+    }
+    void aDesignReviewHasItsPagesAndSections()
+    {
+        QFETCH(QString, preset);
+        DesignLoad l = load(preset);
+        QVERIFY(l.ok());
+        QTemporaryDir dir;
+        const QString out = dir.filePath("report.pdf");
+        QString error;
+        QVERIFY2(writeDesignReport(*l.design, l.catalog, out, {QPageSize::A4, "x.cluster.json"}, &error),
+                 qPrintable(error));
+        const QByteArray pdf = bytesOf(out);
+        QVERIFY(pdf.startsWith("%PDF-"));
+        const int pages = pageObjects(pdf);
+        QVERIFY2(pages >= 9, qPrintable(QString::number(pages)));  // cover, canvas, 5 analyses, assumptions, appendix
+        QCOMPARE(mediaBox(pdf), QSizeF(595, 842));  // A4 in points
+
+        const QString cover = pdfText(out, 1);
+        QVERIFY(cover.contains("Design review: " + QString::fromStdString(l.design->name).left(20)));
+        QVERIFY(cover.contains("Key figures"));
+        QVERIFY(cover.contains("Most important warnings"));
+        QVERIFY(cover.contains(QStringLiteral("Page 1 of %1").arg(pages)));
+        // The numbers are the analyses' own.
+        const Json metrics = computeMetrics(*l.design, *l.catalog);
+        for (const char* key : {"inventory.gpus", "training.mfu", "power.pue", "reliability.goodput"}) {
+            const KeyFigure& f = *findKeyFigure(key);
+            QVERIFY2(cover.contains(QString::fromStdString(formatFigure(f, *figureValue(metrics, f)))), key);
+        }
+        // One page per analysis, each starting a page, in the studio's order.
+        int previous = 1;
+        for (const QString& title : {QStringLiteral("Canvas"), QStringLiteral("Roofline"),
+                                     QStringLiteral("Bandwidth hierarchy"), QStringLiteral("MFU breakdown"),
+                                     QStringLiteral("Power and PUE"), QStringLiteral("Failure cadence"),
+                                     QStringLiteral("Assumptions"), QStringLiteral("Appendix A: all warnings"),
+                                     QStringLiteral("Appendix B: how each number is computed")}) {
+            const int page = pageOf(out, pages, title);
+            QVERIFY2(page > previous, qPrintable(title + " on page " + QString::number(page)));
+            const QString text = pdfText(out, page);
+            QVERIFY2(text.contains(QStringLiteral("Page %1 of %2").arg(page).arg(pages)), qPrintable(title));
+            QVERIFY2(text.contains("Design review: "), qPrintable(title + ": no running header"));
+            previous = page;
+        }
+        const QString all = pdfText(out);
+        for (const char* section : {"Bill of materials", "Parts by catalog entry", "Workload", "Efficiencies",
+                                    "Failure rates", "Facility and operations", "Catalog figures used"})
+            QVERIFY2(all.contains(section), section);
+        // Plots are vector graphics: their axis titles are text in the PDF.
+        QVERIFY(all.contains("Arithmetic intensity (FLOP/byte)"));
+        QVERIFY(all.contains("Power per rack (kW)"));
+        // Every catalog part the design uses is listed with its figures' sources.
+        for (const auto& line : computeMetrics(*l.design, *l.catalog)["inventory"]["bom"])
+            QVERIFY2(all.contains(QString::fromStdString(line["part"].get<std::string>())),
+                     line["part"].get<std::string>().c_str());
+    }
+
+    void theCoverShowsTheThreeMostImportantWarnings()
+    {
+        DesignLoad l = load("h100-16k-roce-llama3.cluster.json");
+        QVERIFY(l.ok());
+        Design d = *l.design;
+        d.workload.training.micro_batch = 16;  // activations no longer fit in HBM
+        const Analysis a = analyzeDesign(d, *l.catalog);
+        const auto top = mostImportantWarnings(a.warnings, 3);
+        QVERIFY(!top.empty());
+        QCOMPARE(top.front().code, std::string("memory_exceeds_hbm"));
+        QTemporaryDir dir;
+        const QString out = dir.filePath("warnings.pdf");
+        QString error;
+        QVERIFY2(writeDesignReport(d, l.catalog, out, {}, &error), qPrintable(error));
+        const QString cover = pdfText(out, 1).simplified();
+        for (const auto& p : top)  // long messages wrap: compare their first words
+            QVERIFY2(cover.contains(QString::fromStdString(p.message).simplified().left(40)), p.message.c_str());
+    }
+
+    void letterPagesWhenAskedFor()
+    {
+        QPageSize::PageSizeId id;
+        QVERIFY(pageSizeFromName("Letter", &id));
+        QCOMPARE(id, QPageSize::Letter);
+        QVERIFY(!pageSizeFromName("a5", &id));
+        DesignLoad l = load("budget-8node-100gbe.cluster.json");
+        QTemporaryDir dir;
+        const QString out = dir.filePath("letter.pdf");
+        QString error;
+        QVERIFY2(writeDesignReport(*l.design, l.catalog, out, {QPageSize::Letter}, &error), qPrintable(error));
+        QCOMPARE(mediaBox(bytesOf(out)), QSizeF(612, 792));
+    }
+
+    void cancellingLeavesTheOldFileAndFailingSaysWhere()
+    {
+        DesignLoad l = load("budget-8node-100gbe.cluster.json");
+        QTemporaryDir dir;
+        const QString out = dir.filePath("kept.pdf");
+        {
+            QFile f(out);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("an earlier report");
+        }
+        int calls = 0;
+        QString error;
+        QVERIFY(!writeDesignReport(*l.design, l.catalog, out, {}, &error, [&](int done, int total) {
+            ++calls;
+            return done < total / 2;  // cancel half way
+        }));
+        QVERIFY(calls > 1);
+        QCOMPARE(bytesOf(out), QByteArray("an earlier report"));
+        const QString nowhere = dir.filePath("no/such/dir/report.pdf");
+        QVERIFY(!writeDesignReport(*l.design, l.catalog, nowhere, {}, &error));
+        QVERIFY2(error.contains(nowhere), qPrintable(error));
+        QVERIFY(!QFile::exists(nowhere));
+    }
+
+    // From the studio: the design as edited (not as saved), on paper colours
+    // whatever the theme, and the theme back afterwards; the compare view
+    // starts with the open document in it.
+    void theStudioExportsWhatIsOnTheCanvas()
+    {
+        applyTheme(Theme::Dark);
+        MainWindow window;
+        QVERIFY(window.openFile(test::sourcePath("presets/dgx-h100-superpod-4su.cluster.json")));
+        Design edited = window.document()->design();
+        edited.name = "Edited before export";
+        window.document()->reset(edited, window.document()->catalogPtr(), window.document()->filePath());
+        window.analysis()->recomputeNow();
+        QTemporaryDir dir;
+        const QString out = dir.filePath("studio.pdf");
+        QVERIFY(window.exportReport(out));
+        QVERIFY(pdfText(out, 1).contains("Design review: Edited before export"));
+        QCOMPARE(currentTheme(), Theme::Dark);
+        CompareWindow* compare = window.showCompare();
+        QCOMPARE(compare->designCount(), 1);
+        QVERIFY(compare->addFile(test::sourcePath("presets/budget-8node-100gbe.cluster.json")));
+        QVERIFY(compare->comparison());
+        QCOMPARE(compare->comparison()->designs[0].label, std::string("Edited before export"));
+        QCOMPARE(window.showCompare(), compare);  // one compare view, raised again
+        applyTheme(Theme::Light);
+    }
+
+    void aComparisonHasEveryDesignItsDeltasAndTheCharts()
+    {
+        DesignLoad a = load("dgx-h100-superpod-4su.cluster.json");
+        DesignLoad b = load("dgx-b200-superpod-8su.cluster.json");
+        DesignLoad c = load("mi300x-roce-128node.cluster.json");
+        const Comparison cmp = compareDesigns({compareEntry(*a.design, *a.catalog, "a.cluster.json"),
+                                               compareEntry(*b.design, *b.catalog, "b.cluster.json"),
+                                               compareEntry(*c.design, *c.catalog, "c.cluster.json")},
+                                              0);
+        QTemporaryDir dir;
+        const QString out = dir.filePath("compare.pdf");
+        QString error;
+        QVERIFY2(writeComparisonReport(cmp, out, {}, &error), qPrintable(error));
+        const int pages = pageObjects(bytesOf(out));
+        QVERIFY(pages >= 4);
+        const QString text = pdfText(out).simplified();
+        for (const auto& d : cmp.designs)
+            QVERIFY2(text.contains(QString::fromStdString(d.label).left(24)), d.label.c_str());
+        for (const char* section : {"Key figures", "Roofline", "Bill of materials"})
+            QVERIFY2(text.contains(section), section);
+        // The MFU row carries each design's delta from the baseline.
+        for (const auto& row : cmp.figures)
+            if (row.figure.key == "training.mfu")
+                for (std::size_t i = 1; i < 3; ++i)
+                    QVERIFY2(text.contains(QString::fromStdString(formatDelta(row.figure, row.cells[i]))),
+                             formatDelta(row.figure, row.cells[i]).c_str());
+        QVERIFY(text.contains(QStringLiteral("Page %1 of %1").arg(pages)));
+    }
+};
+
+QTEST_MAIN(TestReport)
+#include "tst_report.moc"

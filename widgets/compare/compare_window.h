@@ -1,0 +1,125 @@
+#pragma once
+// The compare view: two to four candidate designs side by side. The open
+// document, design files and the shipped presets go in; out come the key
+// figures with each design's difference from a chosen baseline (better in
+// green, worse in red, every cell explaining itself on hover), the five
+// analysis charts overlaid, one colour per design, and the bills of
+// materials part by part. Exports the comparison as CSV and as the
+// comparison PDF. Non-modal; recomputes whenever the set or the baseline
+// changes.
+#include <QMainWindow>
+#include <QStringList>
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "core/compare/comparison.h"
+#include "widgets/compare/compare_plots.h"
+
+class QAction;
+class QComboBox;
+class QCustomPlot;
+class QLabel;
+class QMenu;
+class QStackedWidget;
+class QTableWidget;
+class QTabWidget;
+
+namespace studio {
+
+class Catalog;
+
+class CompareWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit CompareWindow(QWidget* parent = nullptr);
+    ~CompareWindow() override;
+
+    // Adds a design to compare; `source` says where it came from ("open
+    // document", a file path). False, with the reason in `error`, when four
+    // are compared already or the design has errors against `catalog`.
+    bool addDesign(const Design& design, std::shared_ptr<const Catalog> catalog, const QString& source,
+                   QString* error = nullptr);
+    // A design file, or a preset by its resource path (":/presets/...").
+    // False with every problem, "FILE: /json/pointer: message", in `error`.
+    bool addFile(const QString& path, QString* error = nullptr);
+    void removeDesign(int index);
+    void setBaseline(int index);
+
+    int designCount() const { return int(entries_.size()); }
+    int baseline() const { return baseline_; }
+    // The comparison shown; nullptr with fewer than two designs.
+    const Comparison* comparison() const { return comparison_ ? &*comparison_ : nullptr; }
+    bool exportCsv(const QString& path, QString* error = nullptr) const;
+    bool exportPdf(const QString& path, QString* error = nullptr) const;
+
+    // "Add Open Document" asks this for the main window's design as it is
+    // now (nullopt when it has errors); without one the action is hidden.
+    struct OpenDocument {
+        Design design;
+        std::shared_ptr<const Catalog> catalog;
+    };
+    void setOpenDocumentProvider(std::function<std::optional<OpenDocument>()> provider);
+
+    // The views, for tests and screenshots.
+    QTabWidget* tabs() const { return tabs_; }
+    QTableWidget* designTable() const { return designs_; }
+    QTableWidget* figureTable() const { return figures_; }
+    QTableWidget* bomTable() const { return bom_; }
+    QCustomPlot* chart(CompareChart chart) const;
+    QComboBox* baselineBox() const { return baselineBox_; }
+    // The hover tip of a chart at a pixel ("" where nothing is).
+    QString chartTipAt(CompareChart chart, const QPointF& pixel) const;
+
+signals:
+    // After every recompute: a design added or removed, the baseline moved.
+    void comparisonChanged();
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    struct Entry {
+        ComparedDesign compared;
+        std::shared_ptr<const Catalog> catalog; // what its analysis resolved parts against
+    };
+    void createActions();
+    void recompute();
+    void fillDesigns();
+    void fillFigures();
+    void fillBom();
+    void drawCharts();
+    void addFromDialog();
+    void addPreset(const QString& resourcePath);
+    void addOpenDocument();
+    void removeSelected();
+    void exportCsvFromDialog();
+    void exportPdfFromDialog();
+    void refuse(const QString& title, const QString& error);
+    bool full(QString* error) const;
+
+    std::vector<Entry> entries_;
+    int baseline_ = 0;
+    bool restylePending_ = false;
+    std::optional<Comparison> comparison_;
+    std::function<std::optional<OpenDocument>()> openDocument_;
+
+    QTableWidget* designs_;
+    QComboBox* baselineBox_;
+    QStackedWidget* pages_;
+    QLabel* empty_;
+    QTabWidget* tabs_;
+    QTableWidget* figures_;
+    QTableWidget* bom_;
+    std::vector<std::pair<CompareChart, QCustomPlot*>> charts_;
+    QAction* addOpenAction_ = nullptr;
+    QAction* removeAction_ = nullptr;
+    QAction* csvAction_ = nullptr;
+    QAction* pdfAction_ = nullptr;
+    QMenu* presetMenu_ = nullptr;
+};
+
+} // namespace studio

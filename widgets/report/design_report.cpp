@@ -1,0 +1,416 @@
+#include "widgets/report/design_report.h"
+
+#include <QApplication>
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QGridLayout>
+#include <QPainter>
+#include <QPicture>
+
+#include <qcustomplot.h>
+
+#include "core/analysis/analysis.h"
+#include "core/catalog/catalog.h"
+#include "core/compare/comparison.h"
+#include "core/design/defaults.h"
+#include "core/format/design_writer.h"
+#include "core/metrics/metrics.h"
+#include "core/metrics/explanations.h"
+#include "core/metrics/warning_rank.h"
+#include "core/text.h"
+#include "core/version.h"
+#include "widgets/analysis/analysis_service.h"
+#include "widgets/common/qt_string.h"
+#include "widgets/canvas/design_scene.h"
+#include "widgets/document/design_document.h"
+#include "widgets/panels/failure_panel.h"
+#include "widgets/panels/figure_table.h"
+#include "widgets/panels/hierarchy_panel.h"
+#include "widgets/panels/mfu_panel.h"
+#include "widgets/panels/power_panel.h"
+#include "widgets/panels/roofline_panel.h"
+#include "widgets/report/report_document.h"
+#include "widgets/style/theme.h"
+
+namespace studio {
+namespace {
+
+// The height a panel's plots get on a page, in document units: with its
+// title and table of numbers it fits one A4 or Letter page.
+constexpr double kPanelHeight = 540;
+constexpr double kPanelWidth = 860;
+// Steps the progress reports: building (cover to assumptions), then pages.
+constexpr int kBuildSteps = 8;
+
+// A panel's plots recorded where its layout puts them, figure table left
+// out (the report prints the numbers as a table): one vector picture.
+QPicture panelPicture(PlotPanel* panel, const QSizeF& size)
+{
+    if (FigureTable* table = panel->figureTable()) {
+        table->hide();
+        // Its column would stay reserved by its stretch factor.
+        if (auto* grid = qobject_cast<QGridLayout*>(panel->layout())) {
+            int row, column, rows, columns;
+            grid->getItemPosition(grid->indexOf(table), &row, &column, &rows, &columns);
+            grid->setColumnStretch(column, 0);
+        }
+    }
+    panel->resize(size.toSize());
+    panel->layout()->activate();
+    panel->refreshNow();
+    QPicture picture;
+    QCPPainter painter;
+    painter.begin(&picture);
+    painter.fillRect(QRectF(QPointF(0, 0), size), Qt::white);
+    for (QCustomPlot* plot : panel->plots()) {
+        if (plot->isHidden())
+            continue;
+        painter.save();
+        painter.translate(plot->geometry().topLeft());
+        plot->toPainter(&painter, plot->width(), plot->height());
+        painter.restore();
+    }
+    painter.end();
+    return picture;
+}
+
+QPicture scenePicture(DesignScene& scene, QSizeF* size)
+{
+    const QRectF source = scene.itemsBoundingRect().adjusted(-12, -12, 12, 12);
+    *size = source.size();
+    QPicture picture;
+    QPainter painter(&picture);
+    painter.setRenderHint(QPainter::Antialiasing);
+    scene.clearSelection();
+    scene.render(&painter, QRectF(QPointF(0, 0), source.size()), source);
+    painter.end();
+    return picture;
+}
+
+std::vector<ReportRow> figureRows(const std::vector<FigureRow>& figures, const std::vector<ExplainedMetric>& explained)
+{
+    std::vector<ReportRow> rows;
+    for (const auto& f : figures) {
+        if (f.tone == FigureRow::Heading) {
+            rows.push_back({{f.name, ReportCell::Heading}, {"", ReportCell::Heading}, {"", ReportCell::Heading}});
+            continue;
+        }
+        const ReportCell::Tone tone = f.tone == FigureRow::Good  ? ReportCell::Good
+                                      : f.tone == FigureRow::Bad ? ReportCell::Bad
+                                                                 : ReportCell::Normal;
+        const Explanation* e = f.explainKey.empty() ? nullptr : findExplanation(explained, f.explainKey);
+        rows.push_back({{f.name}, {f.value, tone, true}, {e ? q(e->formula) : QString(), ReportCell::Muted}});
+    }
+    return rows;
+}
+
+void cover(ReportDocument& doc, const Design& design, const Analysis& a, const Json& metrics,
+           const ReportOptions& options)
+{
+    doc.heading(QObject::tr("Design review: %1").arg(q(design.name.empty() ? "Untitled design" : design.name)));
+    if (!design.description.empty())
+        doc.paragraph(q(design.description).toHtmlEscaped());
+    doc.paragraph(QObject::tr("Generated %1 by Cluster Studio %2 from %3 (format %4). Figures are the studio's "
+                              "analytic model of the design; appendix B shows how each is computed.")
+                      .arg(options.date.toString("yyyy-MM-dd HH:mm"), q(std::string(kAppVersion)),
+                           options.source.isEmpty() ? QObject::tr("an unsaved design")
+                                                    : QFileInfo(options.source).fileName().toHtmlEscaped(),
+                           q(design.format_version)),
+                  true);
+    doc.heading(QObject::tr("Key figures"), 2);
+    // Two figures per row keeps the cover to one page.
+    const auto& figures = keyFigures();
+    const std::size_t half = (figures.size() + 1) / 2;
+    std::vector<ReportRow> rows;
+    auto cellsOf = [&](const KeyFigure& f) -> ReportRow {
+        const auto v = figureValue(metrics, f);
+        return {{q(f.label)}, {v ? q(formatFigure(f, *v)) : QStringLiteral("-"), ReportCell::Normal, true}};
+    };
+    for (std::size_t i = 0; i < half; ++i) {
+        ReportRow row = cellsOf(figures[i]);
+        if (i + half < figures.size()) {
+            const ReportRow right = cellsOf(figures[i + half]);
+            row.insert(row.end(), right.begin(), right.end());
+        } else {
+            row.insert(row.end(), {{""}, {""}});
+        }
+        rows.push_back(std::move(row));
+    }
+    doc.table({QObject::tr("Figure"), QObject::tr("Value"), QObject::tr("Figure"), QObject::tr("Value")}, rows,
+              {30, 20, 30, 20});
+    doc.paragraph(QObject::tr("Training %1 (%2 B parameters) on %3 GPUs at %4: tp %5, pp %6, dp %7.")
+                      .arg(q(a.workload.name).toHtmlEscaped(), q(formatReadable(a.workload.params / 1e9)),
+                           q(formatCount(a.workload.gpusUsed)), q(a.hardware.gpu.trainingPrecision))
+                      .arg(a.workload.tp)
+                      .arg(a.workload.pp)
+                      .arg(a.workload.dp),
+                  true);
+    doc.heading(QObject::tr("Most important warnings"), 2);
+    const auto top = mostImportantWarnings(a.warnings, 3);
+    if (top.empty())
+        doc.paragraph(QObject::tr("None: the analyses found nothing to warn about."));
+    std::vector<ReportRow> warningRows;
+    for (const auto& p : top)
+        warningRows.push_back({{p.severity == Severity::Error ? QObject::tr("error") : QObject::tr("warning"),
+                                p.severity == Severity::Error ? ReportCell::Bad : ReportCell::Normal},
+                               {q(p.message)},
+                               {q(p.pointer.empty() ? "/" : p.pointer), ReportCell::Muted}});
+    if (!warningRows.empty())
+        doc.table({QObject::tr("Severity"), QObject::tr("Warning"), QObject::tr("Where")}, warningRows, {12, 68, 20});
+    if (a.warnings.size() > top.size())
+        doc.paragraph(QObject::tr("%n more in appendix A.", nullptr, int(a.warnings.size() - top.size())), true);
+}
+
+void canvasAndInventory(ReportDocument& doc, DesignScene& scene, const Analysis& a)
+{
+    doc.heading(QObject::tr("Canvas"), 1, true);
+    QSizeF logical;
+    const QPicture picture = scenePicture(scene, &logical);
+    if (!logical.isEmpty()) {
+        // As wide as the page allows, no taller than half of it.
+        const double scale = std::min(doc.contentWidth() / logical.width(), doc.contentHeight() * 0.5 / logical.height());
+        doc.picture(picture, logical, logical.width() * scale, logical.height() * scale);
+    }
+    const Inventory& inv = a.inventory;
+    doc.heading(QObject::tr("Bill of materials"), 2);
+    std::vector<ReportRow> summary = {
+        {{QObject::tr("GPUs")}, {q(formatCount(inv.gpus)), ReportCell::Normal, true}, {q(a.hardware.gpu.name)}},
+        {{QObject::tr("Nodes")}, {q(formatCount(inv.nodes)), ReportCell::Normal, true}, {""}},
+        {{QObject::tr("NICs")}, {q(formatCount(inv.nics)), ReportCell::Normal, true}, {""}},
+    };
+    for (const char* tier : {"leaf", "spine", "core", "other"})
+        if (const auto n = inv.switchesByTier.at(tier); n > 0 || std::string_view(tier) != "other")
+            summary.push_back({{QObject::tr("Switches, %1").arg(QLatin1String(tier))},
+                               {q(formatCount(n)), ReportCell::Normal, true},
+                               {""}});
+    summary.push_back({{QObject::tr("Cables and optics")}, {q(formatCount(inv.cables)), ReportCell::Normal, true}, {""}});
+    for (const auto& [part, n] : inv.cablesByPart)
+        summary.push_back({{QStringLiteral("    ") + q(part), ReportCell::Muted},
+                           {q(formatCount(n)), ReportCell::Muted, true},
+                           {""}});
+    summary.push_back({{QObject::tr("Racks")}, {q(formatCount(inv.racks)), ReportCell::Normal, true}, {""}});
+    summary.push_back(
+        {{QObject::tr("Storage systems")}, {q(formatCount(inv.storageSystems)), ReportCell::Normal, true}, {""}});
+    summary.push_back(
+        {{QObject::tr("Node-local drives")}, {q(formatCount(inv.localDrives)), ReportCell::Normal, true}, {""}});
+    doc.table({QObject::tr("Item"), QObject::tr("Count"), QObject::tr("Part")}, summary, {40, 20, 40});
+    std::vector<ReportRow> parts;
+    for (const auto& line : inv.bom)
+        parts.push_back({{q(line.name)}, {q(std::string(partKindName(line.kind))), ReportCell::Muted},
+                         {q(line.part), ReportCell::Muted}, {q(formatCount(line.count)), ReportCell::Normal, true}});
+    doc.heading(QObject::tr("Parts by catalog entry"), 3);
+    doc.table({QObject::tr("Part"), QObject::tr("Kind"), QObject::tr("Catalog id"), QObject::tr("Count")}, parts,
+              {42, 16, 30, 12});
+    if (!inv.fabrics.empty()) {
+        doc.heading(QObject::tr("Fabrics"), 3);
+        std::vector<ReportRow> fabrics;
+        for (const auto& f : inv.fabrics)
+            fabrics.push_back({{q(f.name)},
+                               {q(f.switchPart), ReportCell::Muted},
+                               {QString::number(f.tree.tiers), ReportCell::Normal, true},
+                               {q(formatCount(f.tree.endpoints)), ReportCell::Normal, true},
+                               {QStringLiteral("%1 / %2 / %3")
+                                    .arg(q(formatCount(f.tree.leaf)), q(formatCount(f.tree.spine)),
+                                         q(formatCount(f.tree.core))),
+                                ReportCell::Normal, true},
+                               {q(formatReadable(f.oversubscription)) + ":1", ReportCell::Normal, true}});
+        doc.table({QObject::tr("Fabric"), QObject::tr("Switch"), QObject::tr("Tiers"), QObject::tr("Endpoints"),
+                   QObject::tr("Leaf / spine / core"), QObject::tr("Leaf oversub.")},
+                  fabrics, {22, 26, 8, 13, 19, 12});
+    }
+}
+
+ReportRow sourcedRow(const QString& name, const Sourced& s, const QString& unit)
+{
+    return {{name},
+            {q(formatReadable(s.value, 4)) + (unit.isEmpty() ? "" : " " + unit), ReportCell::Normal, true},
+            {q(s.source) + (s.uncertain ? QObject::tr(" (uncertain)") : QString()),
+             s.uncertain ? ReportCell::Bad : ReportCell::Muted}};
+}
+
+void assumptions(ReportDocument& doc, const Design& design, const Catalog& catalog, const Analysis& a)
+{
+    doc.heading(QObject::tr("Assumptions"), 1, true);
+    doc.paragraph(QObject::tr("Rows marked <i>uncertain</i> have a source that hedges or are estimates: check them "
+                              "before relying on the figures that use them."),
+                  true);
+    const Workload& w = design.workload;
+    const WorkloadShape& s = a.workload;
+    doc.heading(QObject::tr("Workload"), 2);
+    auto count = [](std::int64_t n) { return ReportCell{q(formatCount(n)), ReportCell::Normal, true}; };
+    std::vector<ReportRow> workload = {
+        {{QObject::tr("Model")}, {q(w.model.name)}},
+        {{QObject::tr("Parameters")}, {q(formatReadable(s.params / 1e9)) + " B", ReportCell::Normal, true}},
+        {{QObject::tr("Layers, hidden, heads")},
+         {QStringLiteral("%1, %2, %3").arg(q(formatCount(w.model.layers)), q(formatCount(w.model.hidden)),
+                                           q(formatCount(w.model.heads))),
+          ReportCell::Normal, true}},
+        {{QObject::tr("Sequence length")}, count(w.model.seq_len)},
+        {{QObject::tr("Global batch (sequences)")}, count(w.training.global_batch)},
+        {{QObject::tr("Micro batch")}, count(w.training.micro_batch.value_or(1))},
+        {{QObject::tr("Tokens to train")}, {q(formatQuantity(w.training.tokens, "")), ReportCell::Normal, true}},
+        {{QObject::tr("Precision")}, {q(a.hardware.gpu.trainingPrecision)}},
+        {{QObject::tr("Layout")},
+         {QStringLiteral("tp %1, pp %2, dp %3, cp %4, ep %5, ZeRO %6")
+              .arg(s.tp)
+              .arg(s.pp)
+              .arg(s.dp)
+              .arg(s.cp)
+              .arg(s.ep)
+              .arg(s.zero)}},
+        {{QObject::tr("Activation recompute")}, {q(w.parallelism.recompute.value_or("selective"))}},
+    };
+    doc.table({QObject::tr("Input"), QObject::tr("Value")}, workload, {40, 60});
+
+    doc.heading(QObject::tr("Efficiencies"), 2);
+    const auto& g = a.hardware.gpu;
+    doc.table({QObject::tr("Efficiency"), QObject::tr("Value"), QObject::tr("Source")},
+              {sourcedRow(QObject::tr("GEMM (of peak)"), g.gemmEfficiency, ""),
+               sourcedRow(QObject::tr("Attention (of peak)"), g.attentionEfficiency, ""),
+               sourcedRow(QObject::tr("HBM (of bandwidth)"), g.hbmEfficiency, ""),
+               sourcedRow(QObject::tr("Scale-up collectives"), g.scaleupEfficiency, ""),
+               sourcedRow(QObject::tr("Scale-out NIC"), a.hardware.scaleOut.efficiency, "")},
+              {30, 14, 56});
+
+    doc.heading(QObject::tr("Failure rates"), 2);
+    std::vector<ReportRow> failures;
+    for (const auto& c : a.reliability.classes)
+        failures.push_back(sourcedRow(q(c.name) + QObject::tr(" (per %1, x %2)").arg(q(c.per), q(formatReadable(c.devices))),
+                                      c.mttfH, QStringLiteral("h MTTF")));
+    doc.table({QObject::tr("Failure class"), QObject::tr("MTTF"), QObject::tr("Source")}, failures, {30, 16, 54});
+
+    doc.heading(QObject::tr("Facility and operations"), 2);
+    // Each optional input: the design's value, or the default and its origin.
+    const Json file = designToJson(design);
+    std::vector<ReportRow> inputs;
+    for (const auto& d : defaults::kAll) {
+        if (std::string_view(d.pointer).starts_with("/operations/failure_mttf_h"))
+            continue;  // in the failure table
+        const Json::json_pointer pointer{std::string(d.pointer)};
+        const bool fromDesign = file.contains(pointer) && file[pointer].is_number();
+        const double value = fromDesign ? file[pointer].get<double>() : d.value;
+        inputs.push_back({{q(std::string(d.pointer)), ReportCell::Muted},
+                          {q(formatReadable(value, 4)) + " " + q(std::string(d.unit)), ReportCell::Normal, true},
+                          {fromDesign ? QObject::tr("set in the design") : q(std::string(d.source)),
+                           ReportCell::Muted}});
+    }
+    doc.table({QObject::tr("Input"), QObject::tr("Value"), QObject::tr("Source")}, inputs, {30, 16, 54});
+
+    doc.heading(QObject::tr("Catalog figures used"), 2);
+    std::vector<ReportRow> figures;
+    for (const auto& line : a.inventory.bom) {
+        const Part* part = catalog.find(line.part);
+        if (!part || part->figures.empty())
+            continue;
+        figures.push_back({{q(part->name), ReportCell::Heading}, {q(part->origin), ReportCell::Heading}, {"", ReportCell::Heading}});
+        for (const auto& [key, f] : part->figures)
+            figures.push_back({{QStringLiteral("    ") + q(key)},
+                               {q(formatReadable(f.value, 4)), ReportCell::Normal, true},
+                               {q(f.source) + (f.uncertain ? QObject::tr(" (uncertain)") : QString()) +
+                                    (f.note.empty() ? QString() : QStringLiteral("; ") + q(f.note)),
+                                f.uncertain ? ReportCell::Bad : ReportCell::Muted}});
+    }
+    doc.table({QObject::tr("Part, figure"), QObject::tr("Value"), QObject::tr("Source")}, figures, {30, 14, 56});
+}
+
+void appendices(ReportDocument& doc, const Analysis& a, const std::vector<ExplainedMetric>& explained)
+{
+    doc.heading(QObject::tr("Appendix A: all warnings"), 1, true);
+    if (a.warnings.empty())
+        doc.paragraph(QObject::tr("None."));
+    std::vector<ReportRow> warnings;
+    for (const auto& p : a.warnings)
+        warnings.push_back({{p.severity == Severity::Error ? QObject::tr("error") : QObject::tr("warning")},
+                            {q(p.message)},
+                            {q(p.pointer.empty() ? "/" : p.pointer), ReportCell::Muted}});
+    if (!warnings.empty())
+        doc.table({QObject::tr("Severity"), QObject::tr("Warning"), QObject::tr("Where")}, warnings, {12, 68, 20});
+
+    doc.heading(QObject::tr("Appendix B: how each number is computed"), 1, true);
+    std::vector<ReportRow> rows;
+    for (const auto& [key, e] : explained) {
+        QStringList inputs;
+        for (const auto& in : e.inputs)
+            inputs << QStringLiteral("%1 = %2 (%3)").arg(q(in.name), q(formatQuantity(in.value, in.unit)), q(in.source));
+        rows.push_back({{q(key), ReportCell::Muted}, {q(e.formula), ReportCell::Normal, false, inputs.join("; ")}});
+    }
+    doc.table({QObject::tr("Metric"), QObject::tr("Formula and inputs")}, rows, {26, 74});
+}
+
+}  // namespace
+
+bool pageSizeFromName(const QString& name, QPageSize::PageSizeId* id)
+{
+    const QString n = name.toLower();
+    if (n == "a4")
+        *id = QPageSize::A4;
+    else if (n == "letter")
+        *id = QPageSize::Letter;
+    else
+        return false;
+    return true;
+}
+
+bool writeDesignReport(const Design& design, std::shared_ptr<const Catalog> catalog, const QString& path,
+                       const ReportOptions& options, QString* error, const ReportProgress& progress)
+{
+    int step = 0;
+    auto advance = [&] { return !progress || progress(step++, kBuildSteps + 20); };
+    PrintColors paper;
+    // The report's own document and views, so a report from the GUI is the
+    // same as one from the command line, whatever the canvas shows.
+    DesignDocument document;
+    AnalysisService service(&document);
+    DesignScene scene(&document, &service);
+    document.reset(design, catalog, options.source);
+    service.recomputeNow();
+    QCoreApplication::processEvents();  // the scene routes its links on the next turn
+    const Analysis* a = service.analysis();
+    if (!a) {
+        if (error)
+            *error = QObject::tr("The design has errors; fix them (see the Warnings dock or `cluster-studio validate`) "
+                                 "before writing a report.");
+        return false;
+    }
+    const Json metrics = metricsJson(design, *a);
+    const auto explained = explainMetrics(*a);
+    const QString name = q(design.name.empty() ? "Untitled design" : design.name);
+    ReportDocument doc(QObject::tr("Design review: %1").arg(name),
+                       QObject::tr("Cluster Studio %1").arg(q(std::string(kAppVersion))), options.pageSize);
+    if (!advance())
+        return false;
+    cover(doc, design, *a, metrics, options);
+    if (!advance())
+        return false;
+    canvasAndInventory(doc, scene, *a);
+
+    RooflinePanel roofline(&service);
+    HierarchyPanel hierarchy(&service);
+    MfuPanel mfu(&service);
+    PowerPanel power(&service);
+    FailurePanel failures(&service);
+    for (PlotPanel* panel : std::initializer_list<PlotPanel*>{&roofline, &hierarchy, &mfu, &power, &failures}) {
+        if (!advance())
+            return false;
+        panel->setAttribute(Qt::WA_DontShowOnScreen);
+        panel->setPalette(PrintColors::palette());
+        doc.heading(panel->title(), 1, true);
+        // Drawn at a screen panel's width and scaled to the page, so legends
+        // and labels lay out as they do in the studio.
+        const QSizeF size(kPanelWidth, kPanelWidth * kPanelHeight / doc.contentWidth());
+        doc.picture(panelPicture(panel, size), size, doc.contentWidth(), kPanelHeight);
+        if (FigureTable* table = panel->figureTable())
+            doc.table({QObject::tr("Figure"), QObject::tr("Value"), QObject::tr("How it is computed")},
+                      figureRows(table->figures(), explained), {34, 18, 48});
+    }
+    if (!advance())
+        return false;
+    assumptions(doc, design, *catalog, *a);
+    appendices(doc, *a, explained);
+    const int built = step;
+    return doc.print(path, error, [&](int page, int pages) {
+        return !progress || progress(built + page * 20 / std::max(1, pages), kBuildSteps + 20);
+    });
+}
+
+}  // namespace studio

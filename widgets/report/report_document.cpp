@@ -1,0 +1,348 @@
+#include "widgets/report/report_document.h"
+
+#include <QAbstractTextDocumentLayout>
+#include <QDateTime>
+#include <QImage>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QSaveFile>
+#include <QTextBlock>
+#include <QTextObjectInterface>
+#include <QTextTable>
+
+#include <qcustomplot.h>
+
+namespace studio {
+namespace {
+
+// Document units are 1/96 inch, whatever screen the studio runs on, so a
+// report lays out the same in the GUI and headless.
+constexpr double kDocDpi = 96;
+constexpr double kPdfDpi = 96;
+double mm(double v)
+{
+    return v / 25.4 * kDocDpi;
+}
+const double kSide = mm(16), kTop = mm(21), kBottom = mm(17);
+
+constexpr int kPictureType = QTextFormat::UserObject + 1;
+constexpr int kPictureIndex = QTextFormat::UserProperty + 1;
+constexpr int kPictureSize = QTextFormat::UserProperty + 2;
+
+const QColor kRule(0xc8, 0xce, 0xd6), kInk(0x1f, 0x25, 0x2d), kMuted(0x5f, 0x6b, 0x7a);
+
+}  // namespace
+
+QColor reportToneColor(ReportCell::Tone tone, bool background)
+{
+    switch (tone) {
+    case ReportCell::Good: return background ? QColor(0xe3, 0xf4, 0xe8) : QColor(0x1d, 0x6b, 0x3a);
+    case ReportCell::Bad: return background ? QColor(0xfb, 0xe4, 0xe2) : QColor(0x9e, 0x24, 0x1c);
+    case ReportCell::Heading: return background ? QColor(0xee, 0xf1, 0xf5) : kInk;
+    case ReportCell::Muted: return background ? QColor(Qt::white) : kMuted;
+    case ReportCell::Normal: break;
+    }
+    return background ? QColor(Qt::white) : kInk;
+}
+
+// Draws the recorded pictures where the layout placed their object
+// characters, scaled from the size they were recorded at: vector all the way.
+class PictureObject : public QObject, public QTextObjectInterface {
+    Q_OBJECT
+    Q_INTERFACES(QTextObjectInterface)
+public:
+    struct Entry {
+        QPicture picture;
+        QSizeF logical;
+    };
+    std::vector<Entry> entries;
+
+    QSizeF intrinsicSize(QTextDocument*, int, const QTextFormat& format) override
+    {
+        return format.property(kPictureSize).toSizeF();
+    }
+    void drawObject(QPainter* painter, const QRectF& rect, QTextDocument*, int, const QTextFormat& format) override
+    {
+        const auto i = std::size_t(format.intProperty(kPictureIndex));
+        if (i >= entries.size() || entries[i].logical.isEmpty())
+            return;
+        painter->save();
+        painter->translate(rect.topLeft());
+        painter->scale(rect.width() / entries[i].logical.width(), rect.height() / entries[i].logical.height());
+        // QPainter scales a picture by the ratio of the device's resolution
+        // to the one it was recorded at; the painter already maps document
+        // units to the device, so undo that.
+        const QPaintDevice* device = painter->device();
+        const QPicture& picture = entries[i].picture;
+        painter->scale(double(picture.logicalDpiX()) / device->logicalDpiX(),
+                       double(picture.logicalDpiY()) / device->logicalDpiY());
+        painter->drawPicture(0, 0, picture);
+        painter->restore();
+    }
+};
+
+namespace {
+QPaintDevice* layoutDevice()
+{
+    static QImage device = [] {
+        QImage image(1, 1, QImage::Format_RGB32);
+        image.setDotsPerMeterX(qRound(kDocDpi / 0.0254));
+        image.setDotsPerMeterY(qRound(kDocDpi / 0.0254));
+        return image;
+    }();
+    return &device;
+}
+}  // namespace
+
+ReportDocument::ReportDocument(const QString& title, const QString& footer, QPageSize::PageSizeId pageSize)
+    : title_(title), footer_(footer), pageSize_(pageSize), cursor_(&doc_), pictures_(std::make_unique<PictureObject>())
+{
+    doc_.documentLayout()->setPaintDevice(layoutDevice());
+    doc_.setDocumentMargin(0);
+    doc_.setUseDesignMetrics(true);
+    QFont font(QStringLiteral("DejaVu Sans"));
+    font.setPointSizeF(8.5);
+    doc_.setDefaultFont(font);
+    doc_.setPageSize(QSizeF(contentWidth(), contentHeight()));
+    doc_.documentLayout()->registerHandler(kPictureType, pictures_.get());
+    doc_.setUndoRedoEnabled(false);
+    cursor_.beginEditBlock();
+}
+
+void ReportDocument::finish() const
+{
+    if (editing_) {
+        editing_ = false;
+        cursor_.endEditBlock();
+    }
+}
+
+ReportDocument::~ReportDocument() = default;
+
+double ReportDocument::contentWidth() const
+{
+    return pageSize_.sizePoints().width() / 72.0 * kDocDpi - 2 * kSide;
+}
+
+double ReportDocument::contentHeight() const
+{
+    return pageSize_.sizePoints().height() / 72.0 * kDocDpi - kTop - kBottom;
+}
+
+void ReportDocument::newBlock(const QTextBlockFormat& block, const QTextCharFormat& chars)
+{
+    if (empty_) {
+        cursor_.setBlockFormat(block);
+        cursor_.setBlockCharFormat(chars);
+        cursor_.setCharFormat(chars);
+        empty_ = false;
+    } else {
+        cursor_.insertBlock(block, chars);
+    }
+}
+
+void ReportDocument::heading(const QString& text, int level, bool newPage)
+{
+    QTextBlockFormat block;
+    block.setTopMargin(level == 1 ? 4 : 12);
+    block.setBottomMargin(level == 1 ? 8 : 4);
+    block.setHeadingLevel(level);
+    if (newPage && !empty_)
+        block.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
+    QTextCharFormat chars;
+    chars.setFontWeight(QFont::Bold);
+    chars.setFontPointSize(level == 1 ? 16 : level == 2 ? 11.5 : 9.5);
+    chars.setForeground(kInk);
+    newBlock(block, chars);
+    cursor_.insertText(text, chars);
+}
+
+void ReportDocument::paragraph(const QString& html, bool small)
+{
+    QTextBlockFormat block;
+    block.setBottomMargin(5);
+    QTextCharFormat chars;
+    chars.setFontPointSize(small ? 7.5 : 8.5);
+    chars.setForeground(small ? kMuted : kInk);
+    newBlock(block, chars);
+    cursor_.insertHtml(QStringLiteral("<span style=\"font-size:%1pt; color:%2\">%3</span>")
+                           .arg(small ? 7.5 : 8.5)
+                           .arg((small ? kMuted : kInk).name(), html));
+}
+
+void ReportDocument::table(const QStringList& header, const std::vector<ReportRow>& rows, const std::vector<int>& widths)
+{
+    if (header.isEmpty())
+        return;
+    newBlock();
+    QTextTableFormat format;
+    format.setHeaderRowCount(1);
+    format.setBorder(0.6);
+    format.setBorderBrush(kRule);
+    format.setBorderStyle(QTextFrameFormat::BorderStyle_Solid);
+    format.setBorderCollapse(true);
+    format.setCellPadding(2.5);
+    format.setCellSpacing(0);
+    format.setTopMargin(2);
+    format.setBottomMargin(8);
+    format.setWidth(QTextLength(QTextLength::PercentageLength, 100));
+    if (!widths.empty()) {
+        QList<QTextLength> constraints;
+        for (int w : widths)
+            constraints << QTextLength(QTextLength::PercentageLength, w);
+        format.setColumnWidthConstraints(constraints);
+    }
+    const int columns = int(header.size());
+    QTextTable* table = cursor_.insertTable(int(rows.size()) + 1, columns, format);
+    auto fill = [table](int r, int c, const ReportCell& cell) {
+        QTextTableCell tc = table->cellAt(r, c);
+        QTextTableCellFormat cf = tc.format().toTableCellFormat();
+        const bool heading = cell.tone == ReportCell::Heading;
+        if (cell.tone != ReportCell::Normal && cell.tone != ReportCell::Muted)
+            cf.setBackground(reportToneColor(cell.tone, true));
+        tc.setFormat(cf);
+        QTextCursor cc = tc.firstCursorPosition();
+        QTextBlockFormat block;
+        block.setAlignment(cell.numeric ? Qt::AlignRight : Qt::AlignLeft);
+        cc.setBlockFormat(block);
+        QTextCharFormat chars;
+        chars.setForeground(reportToneColor(cell.tone, false));
+        if (heading)
+            chars.setFontWeight(QFont::Bold);
+        cc.insertText(cell.text, chars);
+        if (!cell.tip.isEmpty()) {
+            QTextCharFormat small;
+            small.setFontPointSize(7);
+            small.setForeground(cell.tone == ReportCell::Good || cell.tone == ReportCell::Bad
+                                    ? reportToneColor(cell.tone, false)
+                                    : kMuted);
+            cc.insertBlock(block, small);
+            cc.insertText(cell.tip, small);
+        }
+    };
+    for (int c = 0; c < columns; ++c)
+        fill(0, c, {header[c], ReportCell::Heading, c > 0 && !rows.empty() && c < int(rows.front().size()) &&
+                                                        rows.front()[std::size_t(c)].numeric});
+    for (std::size_t r = 0; r < rows.size(); ++r)
+        for (int c = 0; c < columns && c < int(rows[r].size()); ++c)
+            fill(int(r) + 1, c, rows[r][std::size_t(c)]);
+    cursor_.movePosition(QTextCursor::End);
+}
+
+void ReportDocument::picture(const QPicture& picture, const QSizeF& logical, double width, double height)
+{
+    QTextBlockFormat block;
+    block.setAlignment(Qt::AlignHCenter);
+    block.setBottomMargin(6);
+    newBlock(block);
+    const std::size_t index = pictures_->entries.size();
+    pictures_->entries.push_back({picture, logical});
+    QTextCharFormat object;
+    object.setObjectType(kPictureType);
+    object.setProperty(kPictureIndex, int(index));
+    object.setProperty(kPictureSize, QSizeF(width, height));
+    cursor_.insertText(QString(QChar::ObjectReplacementCharacter), object);
+}
+
+void ReportDocument::plot(QCustomPlot* plot, const QSizeF& logical, double width, double height)
+{
+    QPicture recorded;
+    QCPPainter painter;
+    painter.begin(&recorded);
+    plot->toPainter(&painter, int(logical.width()), int(logical.height()));
+    painter.end();
+    picture(recorded, logical, width, height);
+}
+
+void ReportDocument::pageBreak()
+{
+    QTextBlockFormat block;
+    block.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
+    newBlock(block);
+}
+
+int ReportDocument::pageCount() const
+{
+    finish();
+    return doc_.pageCount();
+}
+
+bool ReportDocument::print(const QString& path, QString* error, const std::function<bool(int, int)>& progress) const
+{
+    // Through QSaveFile: an existing report is replaced only by a complete one.
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        if (error)
+            *error = QObject::tr("Cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    QPdfWriter writer(&file);
+    writer.setPageSize(pageSize_);
+    writer.setPageMargins(QMarginsF(0, 0, 0, 0));
+    writer.setResolution(int(kPdfDpi));
+    writer.setTitle(title_);
+    writer.setCreator(footer_);
+    finish();
+    QPainter painter;
+    if (!painter.begin(&writer)) {
+        if (error)
+            *error = QObject::tr("Cannot write %1: the PDF writer did not start").arg(path);
+        file.cancelWriting();
+        return false;
+    }
+    const double scale = kPdfDpi / kDocDpi;
+    painter.scale(scale, scale);
+    const int pages = doc_.pageCount();
+    const double pageW = contentWidth() + 2 * kSide, pageH = contentHeight() + kTop + kBottom;
+    // In pixels: the painter maps document units (96 per inch) to the page.
+    QFont small(QStringLiteral("DejaVu Sans"));
+    small.setPixelSize(qRound(7.0 * kDocDpi / 72));
+    for (int page = 0; page < pages; ++page) {
+        if (progress && !progress(page, pages)) {
+            painter.end();
+            file.cancelWriting();
+            if (error)
+                *error = QObject::tr("Cancelled");
+            return false;
+        }
+        if (page > 0)
+            writer.newPage();
+        // Running header (not on the cover) and footer.
+        painter.setFont(small);
+        painter.setPen(kMuted);
+        if (page > 0) {
+            const QRectF header(kSide, mm(9), pageW - 2 * kSide, mm(6));
+            painter.drawText(header, Qt::AlignLeft | Qt::AlignBottom,
+                             painter.fontMetrics().elidedText(title_, Qt::ElideRight, int(header.width())));
+            painter.setPen(QPen(kRule, 0.8));
+            painter.drawLine(QPointF(kSide, mm(16)), QPointF(pageW - kSide, mm(16)));
+        }
+        painter.setPen(kMuted);
+        const QRectF footer(kSide, pageH - mm(12), pageW - 2 * kSide, mm(6));
+        painter.drawText(footer, Qt::AlignLeft | Qt::AlignVCenter, footer_);
+        painter.drawText(footer, Qt::AlignRight | Qt::AlignVCenter,
+                         QObject::tr("Page %1 of %2").arg(page + 1).arg(pages));
+        // The page's slice of the document.
+        painter.save();
+        painter.translate(kSide, kTop - page * contentHeight());
+        const QRectF slice(0, page * contentHeight(), contentWidth(), contentHeight());
+        painter.setClipRect(slice);
+        QAbstractTextDocumentLayout::PaintContext context;
+        context.clip = slice;
+        context.palette.setColor(QPalette::Text, kInk);
+        doc_.documentLayout()->draw(&painter, context);
+        painter.restore();
+    }
+    if (progress)
+        progress(pages, pages);
+    if (!painter.end() || !file.commit()) {
+        if (error)
+            *error = QObject::tr("Cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+}  // namespace studio
+
+#include "report_document.moc"

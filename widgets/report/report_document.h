@@ -1,0 +1,78 @@
+#pragma once
+// A paginated PDF for design reviews: headings, paragraphs, tables that
+// repeat their header row across pages, and vector figures (plots and the
+// canvas recorded into QPictures), laid out by QTextDocument and printed on
+// QPdfWriter with a running header, and "Page N of M" in every footer.
+#include <QColor>
+#include <QPageSize>
+#include <QPicture>
+#include <QString>
+#include <QStringList>
+#include <QTextCursor>
+#include <QTextDocument>
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+class QCustomPlot;
+class QPainter;
+
+namespace studio {
+
+class PictureObject;
+
+struct ReportCell {
+    QString text;
+    enum Tone { Normal, Good, Bad, Muted, Heading } tone = Normal;
+    bool numeric = false;  // right-aligned
+    QString tip;           // a second, smaller line under the text (a delta, a source)
+};
+using ReportRow = std::vector<ReportCell>;
+
+class ReportDocument {
+public:
+    // `title` runs in every page's header; `footer` (the studio and its
+    // version) on the left of every footer.
+    ReportDocument(const QString& title, const QString& footer, QPageSize::PageSizeId pageSize);
+    ~ReportDocument();
+
+    // The width figures and tables span, in document units (1/96 inch).
+    double contentWidth() const;
+    double contentHeight() const;
+
+    void heading(const QString& text, int level = 1, bool newPage = false);
+    void paragraph(const QString& html, bool small = false);
+    // Column widths in percent of the content width (empty: equal).
+    void table(const QStringList& header, const std::vector<ReportRow>& rows, const std::vector<int>& widths = {});
+    // A vector figure `width` x `height` document units, centred.
+    void picture(const QPicture& picture, const QSizeF& logical, double width, double height);
+    // A plot laid out at `logical` size (as on screen) through a QCPPainter,
+    // shown `width` x `height`: vector output.
+    void plot(QCustomPlot* plot, const QSizeF& logical, double width, double height);
+    void pageBreak();
+
+    int pageCount() const;
+    // Prints every page; `progress(page, pages)` may cancel by returning false.
+    bool print(const QString& path, QString* error, const std::function<bool(int, int)>& progress = {}) const;
+
+    QTextDocument* document() { return &doc_; }
+
+private:
+    void newBlock(const QTextBlockFormat& block = {}, const QTextCharFormat& chars = {});
+    // Lays out once, when the content is complete: inserting cell by cell
+    // into a laid-out document re-lays each table on every cell.
+    void finish() const;
+    QString title_, footer_;
+    QPageSize pageSize_;
+    mutable QTextDocument doc_;
+    mutable QTextCursor cursor_;
+    mutable bool editing_ = true;
+    std::unique_ptr<PictureObject> pictures_;
+    bool empty_ = true;
+};
+
+// Tones for print: readable on white paper.
+QColor reportToneColor(ReportCell::Tone tone, bool background);
+
+}  // namespace studio
