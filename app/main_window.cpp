@@ -239,7 +239,11 @@ void MainWindow::createActions()
     std(action(file, tr("Save &As..."), [this] { saveAs(); }), QKeySequence::SaveAs);
     action(file, tr("Re&vert"), [this] { revert(); });
     file->addSeparator();
-    action(file, tr("Export &Report (PDF)..."), [this] { exportReport(); }, QKeySequence(Qt::CTRL | Qt::Key_E));
+    QAction* report =
+        action(file, tr("Export &Report (PDF)..."), [this] { exportReport(); }, QKeySequence(Qt::CTRL | Qt::Key_E));
+    report->setIconText(tr("Report"));
+    report->setToolTip(tr("Write the design-review PDF: key figures, canvas, bill of materials, every analysis, "
+                          "assumptions and sources (Ctrl+E)"));
     auto* pageMenu = file->addMenu(tr("Report &Page Size"));
     auto* pageGroup = new QActionGroup(this);
     for (const QString& name : {QStringLiteral("A4"), QStringLiteral("Letter")}) {
@@ -249,7 +253,11 @@ void MainWindow::createActions()
         pageGroup->addAction(a);
         connect(a, &QAction::triggered, this, [name] { QSettings().setValue("report/pageSize", name); });
     }
-    action(file, tr("Compare &Designs..."), [this] { showCompare(); }, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+    QAction* compare =
+        action(file, tr("Compare &Designs..."), [this] { showCompare(); }, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+    compare->setIconText(tr("Compare"));
+    compare->setToolTip(tr("Put this design beside others (files, presets): key figures with differences, the "
+                           "charts overlaid, bills of materials (Ctrl+Shift+C)"));
     file->addSeparator();
     std(action(file, tr("&Close"), [this] {
             if (maybeSave())
@@ -332,6 +340,9 @@ void MainWindow::createActions()
     gen->setIcon(partIcon(PartKind::Fabric));
     bar->addSeparator();
     bar->addAction(gen);
+    bar->addSeparator();
+    bar->addAction(compare);
+    bar->addAction(report);
     auto* alignMenu = design->addMenu(tr("&Align"));
     const char* names[] = {"Left Edges", "Right Edges", "Top Edges", "Bottom Edges", "Horizontal Centers",
                            "Vertical Centers"};

@@ -14,6 +14,35 @@ std::vector<ExplainedMetric> explainMetrics(const Analysis& a)
     const double gpusUsed = double(w.gpusUsed);
     const ExplainInput peak = g.trainingPeakTflops.as("peak per GPU (" + g.trainingPrecision + ")", "TFLOP/s");
 
+    // Counts: what the drawing holds, through replication, plus what each
+    // fabric needs to connect its endpoints.
+    const Inventory& inv = a.inventory;
+    const std::string counted = "the design, through replication";
+    add("inventory.gpus", {"every accelerator's count x the counts of the containers around it, summed",
+                           {{"nodes", double(inv.nodes), "", counted},
+                            {"GPUs per node", double(a.hardware.gpusPerNode), "", "the node platform"}}});
+    add("inventory.nodes", {"every node's count x the counts of the containers around it, summed",
+                            {{"nodes", double(inv.nodes), "", counted}, {"racks", double(inv.racks), "", counted}}});
+    add("inventory.racks", {"every rack's count x the counts of the containers around it, summed",
+                            {{"racks", double(inv.racks), "", counted}}});
+    {
+        Explanation e{"switches placed in the design + the leaf, spine and core switches each fabric needs (a fat "
+                      "tree sized from its endpoints and the switch's ports)", {}};
+        for (const char* tier : {"leaf", "spine", "core", "other"})
+            e.inputs.push_back({std::string(tier) + " switches", double(inv.switchesByTier.at(tier)), "",
+                                std::string_view(tier) == "other" ? counted : "fabric sizing (docs/model.md)"});
+        add("inventory.switches.total", std::move(e));
+    }
+    {
+        Explanation e{"each link's count per instance of its more replicated end, plus each fabric's inter-switch "
+                      "cables, by part", {}};
+        for (const auto& [part, n] : inv.cablesByPart)
+            e.inputs.push_back({part, double(n), "cables", counted + " and fabric sizing"});
+        if (e.inputs.empty())
+            e.inputs.push_back({"cables", 0, "", counted});
+        add("inventory.cables.total", std::move(e));
+    }
+
     add("compute.cluster_peak_pflops", {"GPUs x peak per GPU at the training precision",
                                         {{"GPUs", double(a.inventory.gpus), "", "the design"}, peak}});
     add("compute.peak_tflops_per_gpu", {"the accelerator's dense peak at the training precision", {peak}});

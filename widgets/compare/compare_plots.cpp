@@ -419,7 +419,7 @@ void drawCompareRoofline(QCustomPlot* plot, const std::vector<const Analysis*>& 
             t->position->setCoords(0, 0);
         } else {
             t->position->setType(QCPItemPosition::ptAxisRectRatio);
-            t->position->setCoords(1, 1);
+            t->position->setCoords(0.985, 0.96);  // clear of the axis and its ticks
         }
         below = t;
     };

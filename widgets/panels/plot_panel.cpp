@@ -64,8 +64,10 @@ std::vector<QCPBars*> addStack(QCPAxis* keyAxis, QCPAxis* valueAxis, std::initia
 void legendOutside(QCustomPlot* plot, int columns, bool above)
 {
     plot->legend->setVisible(true);
-    plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    // Wrap first: setting the fill order re-arranges items already in the
+    // legend by the wrap it has then.
     plot->legend->setWrap(columns);
+    plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
     plot->legend->setBorderPen(Qt::NoPen);
     if (above) {
         plot->plotLayout()->insertRow(0);

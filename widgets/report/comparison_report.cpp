@@ -5,6 +5,7 @@
 #include <qcustomplot.h>
 
 #include "core/compare/comparison.h"
+#include "core/metrics/explanations.h"
 #include "core/text.h"
 #include "core/version.h"
 #include "widgets/common/qt_string.h"
@@ -110,6 +111,22 @@ bool writeComparisonReport(const Comparison& c, const QString& path, const Repor
         bom.push_back(std::move(line));
     }
     doc.table(headerFor(c, QObject::tr("Part")), bom, widthsFor(c.designs.size(), 36));
+
+    // The formulas are the same for every design; the inputs are each
+    // design's own (its design-review report lists them).
+    doc.heading(QObject::tr("How each figure is computed"), 1, true);
+    const auto explained = explainMetrics(c.designs[c.baseline].analysis);
+    std::vector<ReportRow> formulas;
+    for (const auto& row : c.figures) {
+        const Explanation* e = findExplanation(explained, row.figure.key);
+        QStringList inputs;
+        if (e)
+            for (const auto& in : e->inputs)
+                inputs << q(in.name) + " (" + q(in.source) + ")";
+        formulas.push_back({{q(row.figure.label), ReportCell::Normal, false, q(row.figure.key)},
+                            {e ? q(e->formula) : QString(), ReportCell::Normal, false, inputs.join("; ")}});
+    }
+    doc.table({QObject::tr("Figure"), QObject::tr("Formula and its inputs")}, formulas, {26, 74});
     return doc.print(path, error, [&](int page, int pages) {
         return !progress || progress(step + page * 20 / std::max(1, pages), total);
     });
