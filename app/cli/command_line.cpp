@@ -7,6 +7,7 @@
 #include <QTextStream>
 
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <optional>
 
@@ -181,37 +182,54 @@ std::optional<int> loadForAnalysis(const QCommandLineParser& parser, const Desig
     return std::nullopt;
 }
 
-int runMetrics(const QStringList& args, const Verb& verb)
+// A verb that analyses one FILE (with --set, --gpus and --catalog): parses,
+// lets `usageOk` check the verb's own options (printing why not), loads the
+// design and hands it to `run`. Usage errors come before the file is read.
+int runOnOneDesign(QCommandLineParser& parser, const DesignOptions& opts, const QStringList& args, const Verb& verb,
+                   const std::function<bool()>& usageOk,
+                   const std::function<int(const DesignLoad& loaded, const QString& file)>& run)
 {
-    QCommandLineParser parser;
-    DesignOptions opts;
     opts.addTo(parser);
-    const QCommandLineOption format(QStringLiteral("format"), "Output format: json (default) or text.", "json|text", "json");
-    parser.addOption(format);
     parser.addOption(kCatalogOption);
-    parser.addPositionalArgument("FILE", "The design to analyse.");
     int code = kExitOk;
     if (!parseVerb(parser, args, verb, &code))
         return code;
-    const QStringList files = parser.positionalArguments();
-    if (files.size() != 1) {
-        err(std::string("metrics: expected one FILE\nusage: cluster-studio ") + verb.synopsis + "\n");
+    if (parser.positionalArguments().size() != 1) {
+        err(std::string(verb.name) + ": expected one FILE\nusage: cluster-studio " + verb.synopsis + "\n");
         return kExitUsage;
     }
-    const QString fmt = parser.value(format);
-    if (fmt != "json" && fmt != "text") {
-        err("--format " + fmt.toStdString() + ": expected json or text\n");
+    if (!usageOk())
         return kExitUsage;
-    }
     const auto catalog = catalogFor(parser);
     if (!catalog)
         return kExitInvalid;
+    const QString file = parser.positionalArguments().front();
     DesignLoad loaded;
-    if (auto stop = loadForAnalysis(parser, opts, files.front().toStdString(), *catalog, loaded))
+    if (auto stop = loadForAnalysis(parser, opts, file.toStdString(), *catalog, loaded))
         return *stop;
-    const Json metrics = computeMetrics(*loaded.design, *loaded.catalog);
-    out(fmt == "json" ? metrics.dump(2) + "\n" : metricsText(metrics));
-    return kExitOk;
+    return run(loaded, file);
+}
+
+int runMetrics(const QStringList& args, const Verb& verb)
+{
+    QCommandLineParser parser;
+    const QCommandLineOption format(QStringLiteral("format"), "Output format: json (default) or text.", "json|text", "json");
+    parser.addOption(format);
+    parser.addPositionalArgument("FILE", "The design to analyse.");
+    return runOnOneDesign(
+        parser, DesignOptions{}, args, verb,
+        [&] {
+            const QString fmt = parser.value(format);
+            if (fmt == "json" || fmt == "text")
+                return true;
+            err("--format " + fmt.toStdString() + ": expected json or text\n");
+            return false;
+        },
+        [&](const DesignLoad& loaded, const QString&) {
+            const Json metrics = computeMetrics(*loaded.design, *loaded.catalog);
+            out(parser.value(format) == "json" ? metrics.dump(2) + "\n" : metricsText(metrics));
+            return int(kExitOk);
+        });
 }
 
 // -o OUT and --page: the verbs that write a PDF.
@@ -249,38 +267,32 @@ bool writeText(const QString& path, const std::string& text)
 int runReport(const QStringList& args, const Verb& verb)
 {
     QCommandLineParser parser;
-    DesignOptions opts;
-    opts.addTo(parser);
     OutputOptions output;
     output.addTo(parser);
-    parser.addOption(kCatalogOption);
     parser.addPositionalArgument("FILE", "The design to report on.");
-    int code = kExitOk;
-    if (!parseVerb(parser, args, verb, &code))
-        return code;
-    const QStringList files = parser.positionalArguments();
-    if (files.size() != 1 || !parser.isSet(output.output)) {
-        err(std::string("report: expected one FILE and -o OUT.pdf\nusage: cluster-studio ") + verb.synopsis + "\n");
-        return kExitUsage;
-    }
-    const auto pageSize = output.pageSize(parser);
-    if (!pageSize)
-        return kExitUsage;
-    const auto catalog = catalogFor(parser);
-    if (!catalog)
-        return kExitInvalid;
-    DesignLoad loaded;
-    if (auto stop = loadForAnalysis(parser, opts, files.front().toStdString(), *catalog, loaded))
-        return *stop;
-    ReportOptions options;
-    options.pageSize = *pageSize;
-    options.source = files.front();
-    QString error;
-    if (!writeDesignReport(*loaded.design, loaded.catalog, parser.value(output.output), options, &error)) {
-        err(parser.value(output.output).toStdString() + ": " + error.toStdString() + "\n");
-        return kExitInvalid;
-    }
-    return kExitOk;
+    std::optional<QPageSize::PageSizeId> pageSize;
+    return runOnOneDesign(
+        parser, DesignOptions{}, args, verb,
+        [&] {
+            if (!parser.isSet(output.output)) {
+                err(std::string("report: expected -o OUT.pdf\nusage: cluster-studio ") + verb.synopsis + "\n");
+                return false;
+            }
+            pageSize = output.pageSize(parser);
+            return pageSize.has_value();
+        },
+        [&](const DesignLoad& loaded, const QString& file) {
+            ReportOptions options;
+            options.pageSize = *pageSize;
+            options.source = file;
+            QString error;
+            const QString target = parser.value(output.output);
+            if (!writeDesignReport(*loaded.design, loaded.catalog, target, options, &error)) {
+                err(target.toStdString() + ": " + error.toStdString() + "\n");
+                return int(kExitInvalid);
+            }
+            return int(kExitOk);
+        });
 }
 
 int runCompare(const QStringList& args, const Verb& verb)

@@ -90,7 +90,7 @@ private slots:
                                            << "--gpus many: expected a whole number of GPUs";
         QTest::newRow("gpus zero") << QStringList{"metrics", kH100, "--gpus", "0"}
                                    << "--gpus 0: expected a whole number of GPUs";
-        QTest::newRow("report without -o") << QStringList{"report", kH100} << "report: expected one FILE and -o OUT.pdf";
+        QTest::newRow("report without -o") << QStringList{"report", kH100} << "report: expected -o OUT.pdf";
         QTest::newRow("report page size") << QStringList{"report", kH100, "-o", "x.pdf", "--page", "a3"}
                                           << "--page a3: expected a4 or letter";
         QTest::newRow("compare one file") << QStringList{"compare", kH100} << "compare: expected 2 to 4 FILEs, got 1";

@@ -140,33 +140,6 @@ bool hasData(const QCPBars* bars, double value)
     return false;
 }
 
-QStringList csvFields(const QString& line)
-{
-    QStringList fields;
-    QString field;
-    bool quoted = false;
-    for (qsizetype i = 0; i < line.size(); ++i) {
-        const QChar c = line[i];
-        if (quoted) {
-            if (c == '"' && i + 1 < line.size() && line[i + 1] == '"')
-                field += '"', ++i;
-            else if (c == '"')
-                quoted = false;
-            else
-                field += c;
-        } else if (c == '"') {
-            quoted = true;
-        } else if (c == ',') {
-            fields << field;
-            field.clear();
-        } else {
-            field += c;
-        }
-    }
-    fields << field;
-    return fields;
-}
-
 // Pixels near a colour (antialiased edges blend into the background).
 int pixelsLike(const QImage& image, const QColor& color)
 {
@@ -519,14 +492,14 @@ private slots:
         QVERIFY2(w->exportCsv(path, &error), qPrintable(error));
         QFile f(path);
         QVERIFY(f.open(QIODevice::ReadOnly));
-        const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+        const auto rows = test::parseCsv(QString::fromUtf8(f.readAll()));
         const Comparison& c = *w->comparison();
-        QCOMPARE(lines.size(), 1 + int(c.figures.size() + c.bom.size()));
-        const QStringList head = csvFields(lines[0]);
+        QCOMPARE(rows.size(), 1 + int(c.figures.size() + c.bom.size()));
+        const QStringList& head = rows[0];
         QVERIFY(head.contains(QString::fromStdString(c.designs[0].label)));
         QVERIFY(head.contains(QString::fromStdString(c.designs[1].label)));
-        for (const QString& line : lines)
-            QCOMPARE(csvFields(line).size(), head.size());
+        for (const QStringList& row : rows)
+            QCOMPARE(row.size(), head.size());
         QVERIFY(!w->exportCsv(dir.filePath("missing/dir/comparison.csv"), &error));
         QVERIFY(error.contains("missing"));
     }

@@ -34,41 +34,6 @@ const FigureComparison& rowOf(const Comparison& c, const std::string& key)
     throw std::runtime_error("no row " + key);
 }
 
-// RFC 4180 fields: quoted fields may hold commas and doubled quotes.
-QList<QStringList> parseCsv(const QString& text)
-{
-    QList<QStringList> rows;
-    QStringList row;
-    QString field;
-    bool quoted = false;
-    for (int i = 0; i < text.size(); ++i) {
-        const QChar c = text[i];
-        if (quoted) {
-            if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
-                field += '"';
-                ++i;
-            } else if (c == '"') {
-                quoted = false;
-            } else {
-                field += c;
-            }
-        } else if (c == '"') {
-            quoted = true;
-        } else if (c == ',') {
-            row << field;
-            field.clear();
-        } else if (c == '\n') {
-            row << field;
-            rows << row;
-            row.clear();
-            field.clear();
-        } else {
-            field += c;
-        }
-    }
-    return rows;
-}
-
 }  // namespace
 
 class TestComparison : public QObject {
@@ -234,7 +199,7 @@ private slots:
                                              entryFor("dgx-b200-superpod-8su.cluster.json"),
                                              entryFor("gb200-nvl72-8rack.cluster.json")},
                                             0);
-        const auto rows = parseCsv(QString::fromStdString(comparisonCsv(c)));
+        const auto rows = test::parseCsv(QString::fromStdString(comparisonCsv(c)));
         QCOMPARE(rows.size(), qsizetype(1 + c.figures.size() + c.bom.size()));
         // figure, key, unit, 3 values, 2 x (delta, delta %)
         for (const auto& row : rows)

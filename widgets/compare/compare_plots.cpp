@@ -98,18 +98,6 @@ std::vector<std::string> mergeOrder(const std::vector<std::vector<std::string>>&
     return merged;
 }
 
-// Two lines for a long category name, split at the space nearest its middle.
-QString wrapped(const QString& name)
-{
-    if (name.size() <= 14)
-        return name;
-    qsizetype best = -1;
-    for (qsizetype i = name.indexOf(' '); i >= 0; i = name.indexOf(' ', i + 1))
-        if (best < 0 || std::abs(i - name.size() / 2) < std::abs(best - name.size() / 2))
-            best = i;
-    return best < 0 ? name : name.left(best) + "\n" + name.mid(best + 1);
-}
-
 QStringList qKeys(const std::vector<std::string>& keys)
 {
     QStringList out;
@@ -160,33 +148,6 @@ void resetPlot(QCustomPlot* plot)
     // Grids and axes are straight pixel lines: antialiasing them only costs.
     plot->setAntialiasedElements(QCP::aeAll);
     plot->setNotAntialiasedElements(QCP::aeGrid | QCP::aeSubGrid | QCP::aeAxes);
-}
-
-// Axes, grid and legend in the plot palette's colours, as PlotPanel styles
-// its plots, over every axis rect the chart made.
-void stylePlot(QCustomPlot* plot)
-{
-    const QPalette pal = plot->palette();
-    const QColor bg = pal.color(QPalette::Base), fg = pal.color(QPalette::WindowText);
-    QColor grid = pal.color(QPalette::Mid);
-    grid.setAlpha(70);
-    QColor subGrid = grid;
-    subGrid.setAlpha(28);
-    plot->setBackground(bg);
-    for (QCPAxisRect* rect : plot->axisRects())
-        for (QCPAxis* axis : rect->axes()) {
-            axis->setBasePen(QPen(fg, 1));
-            axis->setTickPen(QPen(fg, 1));
-            axis->setSubTickPen(QPen(fg, 1));
-            axis->setTickLabelColor(fg);
-            axis->setLabelColor(fg);
-            axis->grid()->setPen(QPen(grid, 1));
-            axis->grid()->setSubGridPen(QPen(subGrid, 1));
-            axis->grid()->setZeroLinePen(Qt::NoPen);
-        }
-    plot->legend->setBrush(QBrush(bg));
-    plot->legend->setTextColor(fg);
-    plot->legend->setBorderPen(Qt::NoPen);
 }
 
 QColor textColor(const QCustomPlot* plot, bool muted = false)
@@ -357,10 +318,7 @@ QColor designColor(int i)
 void drawCompareRoofline(QCustomPlot* plot, const std::vector<const Analysis*>& analyses, const QStringList& labels)
 {
     resetPlot(plot);
-    setLogAxis(plot->xAxis);
-    setLogAxis(plot->yAxis);
-    plot->xAxis->setLabel(QObject::tr("Arithmetic intensity (FLOP/byte)"));
-    plot->yAxis->setLabel(QObject::tr("Throughput per GPU (TFLOP/s)"));
+    setLogLog(plot, QObject::tr("Arithmetic intensity (FLOP/byte)"), QObject::tr("Throughput per GPU (TFLOP/s)"));
 
     double lo = 0.5, hi = 10, top = 1, bottom = 1e18;
     for (const Analysis* a : analyses) {
@@ -463,7 +421,7 @@ void drawCompareHierarchy(QCustomPlot* plot, const std::vector<const Analysis*>&
     plot->yAxis->setRange(bottom, decadeAbove(hi * 60));
     plot->xAxis->setRange(0.4, double(std::max<std::size_t>(keys.size(), 1)) + 0.6);
     for (std::size_t k = 0; k < keys.size(); ++k)
-        ticker->addTick(double(k + 1), wrapped(names[keys[k]]));
+        ticker->addTick(double(k + 1), twoLines(names[keys[k]], 14));
 
     QCPBarsGroup* group = barsGroup(plot);
     const std::size_t n = analyses.size();
@@ -579,7 +537,7 @@ void drawComparePower(QCustomPlot* plot, const std::vector<const Analysis*>& ana
     plot->xAxis->setRange(0.4, double(parts.size()) + 0.6);
     QStringList keys;
     for (std::size_t k = 0; k < parts.size(); ++k) {
-        ticker->addTick(double(k + 1), wrapped(QObject::tr(parts[k]->name)));
+        ticker->addTick(double(k + 1), twoLines(QObject::tr(parts[k]->name), 14));
         keys << parts[k]->key;
     }
     QCPBarsGroup* group = barsGroup(plot);
@@ -643,10 +601,7 @@ void drawComparePower(QCustomPlot* plot, const std::vector<const Analysis*>& ana
 void drawCompareMtbf(QCustomPlot* plot, const std::vector<const Analysis*>& analyses, const QStringList& labels)
 {
     resetPlot(plot);
-    setLogAxis(plot->xAxis);
-    setLogAxis(plot->yAxis);
-    plot->xAxis->setLabel(QObject::tr("GPUs"));
-    plot->yAxis->setLabel(QObject::tr("Cluster MTBF (hours)"));
+    setLogLog(plot, QObject::tr("GPUs"), QObject::tr("Cluster MTBF (hours)"));
     double xLo = 1e18, xHi = 0, yLo = 1e18, yHi = 0;
     const QColor bg = plot->palette().color(QPalette::Base);
     for (std::size_t i = 0; i < analyses.size(); ++i) {

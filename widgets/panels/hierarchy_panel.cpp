@@ -30,19 +30,6 @@ QString axesText(const std::vector<std::string>& axes, const Hierarchy& h)
     return out.join(", ");
 }
 
-// Two lines for a long tier name, split at the space nearest its middle, so
-// neighbouring tick labels do not run into each other.
-QString wrapped(const QString& name)
-{
-    if (name.size() <= 13)
-        return name;
-    qsizetype best = -1;
-    for (qsizetype i = name.indexOf(' '); i >= 0; i = name.indexOf(' ', i + 1))
-        if (best < 0 || std::abs(i - name.size() / 2) < std::abs(best - name.size() / 2))
-            best = i;
-    return best < 0 ? name : name.left(best) + "\n" + name.mid(best + 1);
-}
-
 QString latencyText(double us)
 {
     return us < 1 ? QString::fromStdString(formatReadable(us * 1000)) + " ns"
@@ -136,7 +123,7 @@ void HierarchyPanel::refresh(const Analysis& a)
             misplaced = misplaced || (x.tier == t.key && x.tooSlow);
         (misplaced ? badKeys : okKeys) << key;
         (misplaced ? badValues : okValues) << std::max(t.gbPerSPerGpu, bottom);
-        ticker->addTick(key, wrapped(q(t.name)) + "\n" +
+        ticker->addTick(key, twoLines(q(t.name), 13) + "\n" +
                                  (t.scopeGpus == 1 ? tr("1 GPU") : tr("%1 GPUs").arg(q(formatCount(t.scopeGpus)))));
 
         QCPItemText* v = label(plot_, valueLabels_, i);

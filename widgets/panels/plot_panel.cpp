@@ -31,6 +31,14 @@ void setLogAxis(QCPAxis* axis)
     axis->setNumberPrecision(0);
 }
 
+void setLogLog(QCustomPlot* plot, const QString& xLabel, const QString& yLabel)
+{
+    setLogAxis(plot->xAxis);
+    setLogAxis(plot->yAxis);
+    plot->xAxis->setLabel(xLabel);
+    plot->yAxis->setLabel(yLabel);
+}
+
 QSharedPointer<QCPAxisTickerText> setCategoryAxis(QCPAxis* axis)
 {
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
@@ -59,6 +67,45 @@ std::vector<QCPBars*> addStack(QCPAxis* keyAxis, QCPAxis* valueAxis, std::initia
         stack.push_back(b);
     }
     return stack;
+}
+
+void stylePlot(QCustomPlot* plot)
+{
+    const QPalette pal = plot->palette();
+    const QColor bg = pal.color(QPalette::Base), fg = pal.color(QPalette::WindowText);
+    // Solid, faint grid lines: a dotted log grid is thousands of dashes to
+    // stroke on every replot.
+    QColor grid = pal.color(QPalette::Mid);
+    grid.setAlpha(70);
+    QColor subGrid = grid;
+    subGrid.setAlpha(28);
+    plot->setBackground(bg);
+    for (QCPAxisRect* rect : plot->axisRects())
+        for (QCPAxis* axis : rect->axes()) {
+            axis->setBasePen(QPen(fg, 1));
+            axis->setTickPen(QPen(fg, 1));
+            axis->setSubTickPen(QPen(fg, 1));
+            axis->setTickLabelColor(fg);
+            axis->setLabelColor(fg);
+            axis->grid()->setPen(QPen(grid, 1));
+            axis->grid()->setSubGridPen(QPen(subGrid, 1));
+            axis->grid()->setZeroLinePen(Qt::NoPen);
+        }
+    // Legends sit outside the axes (legendOutside), on the plot's own background.
+    plot->legend->setBrush(QBrush(bg));
+    plot->legend->setTextColor(fg);
+    plot->legend->setBorderPen(Qt::NoPen);
+}
+
+QString twoLines(const QString& name, int maxOneLine)
+{
+    if (name.size() <= maxOneLine)
+        return name;
+    qsizetype best = -1;
+    for (qsizetype i = name.indexOf(' '); i >= 0; i = name.indexOf(' ', i + 1))
+        if (best < 0 || std::abs(i - name.size() / 2) < std::abs(best - name.size() / 2))
+            best = i;
+    return best < 0 ? name : name.left(best) + "\n" + name.mid(best + 1);
 }
 
 void legendOutside(QCustomPlot* plot, int columns, bool above)
@@ -140,10 +187,7 @@ FigureTable* PlotPanel::addFigureTable()
 QCustomPlot* PlotPanel::addLogLogPlot(const QString& name, const QString& xLabel, const QString& yLabel)
 {
     QCustomPlot* plot = addPlot(name);
-    setLogAxis(plot->xAxis);
-    setLogAxis(plot->yAxis);
-    plot->xAxis->setLabel(xLabel);
-    plot->yAxis->setLabel(yLabel);
+    setLogLog(plot, xLabel, yLabel);
     return plot;
 }
 
@@ -334,31 +378,8 @@ QColor PlotPanel::textColor(bool muted) const
 
 void PlotPanel::restyle()
 {
-    const QPalette pal = palette();
-    const QColor bg = pal.color(QPalette::Base), fg = pal.color(QPalette::WindowText);
-    // Solid, faint grid lines: a dotted log grid is thousands of dashes to
-    // stroke on every replot.
-    QColor grid = pal.color(QPalette::Mid);
-    grid.setAlpha(70);
-    QColor subGrid = grid;
-    subGrid.setAlpha(28);
-    for (QCustomPlot* p : plots_) {
-        p->setBackground(bg);
-        for (QCPAxisRect* rect : p->axisRects())
-            for (QCPAxis* axis : rect->axes()) {
-                axis->setBasePen(QPen(fg, 1));
-                axis->setTickPen(QPen(fg, 1));
-                axis->setSubTickPen(QPen(fg, 1));
-                axis->setTickLabelColor(fg);
-                axis->setLabelColor(fg);
-                axis->grid()->setPen(QPen(grid, 1));
-                axis->grid()->setSubGridPen(QPen(subGrid, 1));
-                axis->grid()->setZeroLinePen(Qt::NoPen);
-            }
-        p->legend->setBrush(QBrush(bg));
-        p->legend->setTextColor(fg);
-        p->legend->setBorderPen(QPen(grid));
-    }
+    for (QCustomPlot* p : plots_)
+        stylePlot(p);
 }
 
 QCPItemText* PlotPanel::label(QCustomPlot* plot, std::vector<QCPItemText*>& pool, std::size_t i)

@@ -94,6 +94,8 @@ private:
 
 // Log axes with decade ticks: plain numbers up to 1,000, then 10^n.
 void setLogAxis(QCPAxis* axis);
+// Both axes logarithmic and labelled with their units.
+void setLogLog(QCustomPlot* plot, const QString& xLabel, const QString& yLabel);
 // A category axis: keys 1, 2, 3 ... labelled by text ticks, no grid. The
 // returned ticker is cleared and refilled on each refresh.
 QSharedPointer<QCPAxisTickerText> setCategoryAxis(QCPAxis* axis);
@@ -101,6 +103,12 @@ QSharedPointer<QCPAxisTickerText> setCategoryAxis(QCPAxis* axis);
 std::size_t categoryOf(const QCPBars* bars, int dataIndex);
 // Bars stacked in the order named (objectName each), on one key.
 std::vector<QCPBars*> addStack(QCPAxis* keyAxis, QCPAxis* valueAxis, std::initializer_list<const char*> names);
+// Axes, grids and legend in the colours of the plot's palette (either
+// theme, or paper), over every axis rect it has.
+void stylePlot(QCustomPlot* plot);
+// A long category name on two lines, split at the space nearest its middle,
+// so neighbouring tick labels do not run into each other.
+QString twoLines(const QString& name, int maxOneLine);
 // The plot's legend in a row of its own below (or above) the axes.
 void legendOutside(QCustomPlot* plot, int columns, bool above = false);
 
