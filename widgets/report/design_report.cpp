@@ -223,7 +223,7 @@ void canvasAndInventory(ReportDocument& doc, DesignScene& scene, const Analysis&
 ReportRow sourcedRow(const QString& name, const Sourced& s, const QString& unit)
 {
     return {{name},
-            {q(formatReadable(s.value, 4)) + (unit.isEmpty() ? "" : " " + unit), ReportCell::Normal, true},
+            {q(formatReadable(s.value)) + (unit.isEmpty() ? "" : " " + unit), ReportCell::Normal, true},
             {q(s.source) + (s.uncertain ? QObject::tr(" (uncertain)") : QString()),
              s.uncertain ? ReportCell::Bad : ReportCell::Muted}};
 }
@@ -237,18 +237,18 @@ void assumptions(ReportDocument& doc, const Design& design, const Catalog& catal
     const Workload& w = design.workload;
     const WorkloadShape& s = a.workload;
     doc.heading(QObject::tr("Workload"), 2);
-    auto count = [](std::int64_t n) { return ReportCell{q(formatCount(n)), ReportCell::Normal, true}; };
+    // Left-aligned: the values mix names, numbers and layouts.
+    auto count = [](std::int64_t n) { return ReportCell{q(formatCount(n))}; };
     std::vector<ReportRow> workload = {
         {{QObject::tr("Model")}, {q(w.model.name)}},
-        {{QObject::tr("Parameters")}, {q(formatReadable(s.params / 1e9)) + " B", ReportCell::Normal, true}},
+        {{QObject::tr("Parameters")}, {q(formatReadable(s.params / 1e9)) + " B"}},
         {{QObject::tr("Layers, hidden, heads")},
          {QStringLiteral("%1, %2, %3").arg(q(formatCount(w.model.layers)), q(formatCount(w.model.hidden)),
-                                           q(formatCount(w.model.heads))),
-          ReportCell::Normal, true}},
+                                           q(formatCount(w.model.heads)))}},
         {{QObject::tr("Sequence length")}, count(w.model.seq_len)},
         {{QObject::tr("Global batch (sequences)")}, count(w.training.global_batch)},
         {{QObject::tr("Micro batch")}, count(w.training.micro_batch.value_or(1))},
-        {{QObject::tr("Tokens to train")}, {q(formatQuantity(w.training.tokens, "")), ReportCell::Normal, true}},
+        {{QObject::tr("Tokens to train")}, {q(formatQuantity(w.training.tokens, "tokens"))}},
         {{QObject::tr("Precision")}, {q(a.hardware.gpu.trainingPrecision)}},
         {{QObject::tr("Layout")},
          {QStringLiteral("tp %1, pp %2, dp %3, cp %4, ep %5, ZeRO %6")
@@ -275,7 +275,7 @@ void assumptions(ReportDocument& doc, const Design& design, const Catalog& catal
     doc.heading(QObject::tr("Failure rates"), 2);
     std::vector<ReportRow> failures;
     for (const auto& c : a.reliability.classes)
-        failures.push_back(sourcedRow(q(c.name) + QObject::tr(" (per %1, x %2)").arg(q(c.per), q(formatReadable(c.devices))),
+        failures.push_back(sourcedRow(q(c.name) + QObject::tr(" (per %1, x %2)").arg(q(c.per), q(formatValue(c.devices))),
                                       c.mttfH, QStringLiteral("h MTTF")));
     doc.table({QObject::tr("Failure class"), QObject::tr("MTTF"), QObject::tr("Source")}, failures, {30, 16, 54});
 
@@ -290,7 +290,7 @@ void assumptions(ReportDocument& doc, const Design& design, const Catalog& catal
         const bool fromDesign = file.contains(pointer) && file[pointer].is_number();
         const double value = fromDesign ? file[pointer].get<double>() : d.value;
         inputs.push_back({{q(std::string(d.pointer)), ReportCell::Muted},
-                          {q(formatReadable(value, 4)) + " " + q(std::string(d.unit)), ReportCell::Normal, true},
+                          {q(formatValue(value)) + " " + q(std::string(d.unit)), ReportCell::Normal, true},
                           {fromDesign ? QObject::tr("set in the design") : q(std::string(d.source)),
                            ReportCell::Muted}});
     }
@@ -305,7 +305,7 @@ void assumptions(ReportDocument& doc, const Design& design, const Catalog& catal
         figures.push_back({{q(part->name), ReportCell::Heading}, {q(part->origin), ReportCell::Heading}, {"", ReportCell::Heading}});
         for (const auto& [key, f] : part->figures)
             figures.push_back({{QStringLiteral("    ") + q(key)},
-                               {q(formatReadable(f.value, 4)), ReportCell::Normal, true},
+                               {q(formatValue(f.value)), ReportCell::Normal, true},  // as the catalog has it
                                {q(f.source) + (f.uncertain ? QObject::tr(" (uncertain)") : QString()) +
                                     (f.note.empty() ? QString() : QStringLiteral("; ") + q(f.note)),
                                 f.uncertain ? ReportCell::Bad : ReportCell::Muted}});
