@@ -56,14 +56,6 @@
 namespace studio {
 namespace {
 
-// A4, or Letter where the locale measures in inches, until the user picks.
-QString reportPageName()
-{
-    const QString fallback =
-        QLocale::system().measurementSystem() == QLocale::ImperialUSSystem ? QStringLiteral("Letter") : QStringLiteral("A4");
-    return QSettings().value("report/pageSize", fallback).toString();
-}
-
 constexpr int kMaxRecent = 10;
 
 // A design to start from: one pod and a small default workload.
@@ -249,9 +241,9 @@ void MainWindow::createActions()
     for (const QString& name : {QStringLiteral("A4"), QStringLiteral("Letter")}) {
         QAction* a = pageMenu->addAction(name);
         a->setCheckable(true);
-        a->setChecked(reportPageName() == name);
+        a->setChecked(preferredPageSizeName() == name.toLower());
         pageGroup->addAction(a);
-        connect(a, &QAction::triggered, this, [name] { QSettings().setValue("report/pageSize", name); });
+        connect(a, &QAction::triggered, this, [name] { setPreferredPageSize(name.toLower()); });
     }
     QAction* compare =
         action(file, tr("Compare &Designs..."), [this] { showCompare(); }, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
@@ -507,7 +499,7 @@ bool MainWindow::exportReport(QString path)
         QSettings().setValue("paths/lastReportDir", QFileInfo(path).absolutePath());
     }
     ReportOptions options;
-    pageSizeFromName(reportPageName(), &options.pageSize);
+    options.pageSize = preferredPageSize();
     options.source = doc_->filePath().startsWith(':') ? QString() : doc_->filePath();
     // Modal, so the design cannot change under the report; it shows only
     // if the report takes long enough to notice.

@@ -251,6 +251,19 @@ struct OutputOptions {
         }
         return id;
     }
+    // False, after saying so, when -o names one of the input designs: a
+    // report must never replace the design it reports on.
+    bool sparesInputs(const QCommandLineParser& parser) const
+    {
+        const QFileInfo target(parser.value(output));
+        for (const QString& file : parser.positionalArguments())
+            if (target.exists() && target.canonicalFilePath() == QFileInfo(file).canonicalFilePath()) {
+                err("-o " + parser.value(output).toStdString() + ": that is the design " + file.toStdString() +
+                    "; choose another file for the output\n");
+                return false;
+            }
+        return true;
+    }
 };
 
 // Writes `text` to `path` atomically; false after printing why not.
@@ -279,7 +292,7 @@ int runReport(const QStringList& args, const Verb& verb)
                 return false;
             }
             pageSize = output.pageSize(parser);
-            return pageSize.has_value();
+            return pageSize.has_value() && output.sparesInputs(parser);
         },
         [&](const DesignLoad& loaded, const QString& file) {
             ReportOptions options;
@@ -336,7 +349,7 @@ int runCompare(const QStringList& args, const Verb& verb)
         return kExitUsage;
     }
     const auto pageSize = output.pageSize(parser);
-    if (!pageSize)
+    if (!pageSize || !output.sparesInputs(parser))
         return kExitUsage;
     const auto catalog = catalogFor(parser);
     if (!catalog)

@@ -306,6 +306,25 @@ private slots:
         QVERIFY(!QFile::exists(out));
     }
 
+    void anOutputNeverReplacesTheDesign()
+    {
+        QTemporaryDir dir;
+        const QString design = dir.filePath("mine.cluster.json");
+        QVERIFY(QFile::copy(kH100, design));
+        const std::string before = studio::test::readBytes(design);
+        Run r = cli({"report", design, "-o", design});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("that is the design"), qPrintable(r.err));
+        QCOMPARE(studio::test::readBytes(design), before);
+        // A design may have any name, even one -o accepts.
+        const QString oddName = dir.filePath("candidate.csv");
+        QVERIFY(QFile::copy(kH100, oddName));
+        r = cli({"compare", kH100, oddName, "-o", dir.filePath("./candidate.csv")});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("that is the design"), qPrintable(r.err));
+        QCOMPARE(studio::test::readBytes(oddName), before);
+    }
+
     void compareJsonHasEveryDesignAndItsDeltas()
     {
         const QString b200 = sourcePath("presets/dgx-b200-superpod-8su.cluster.json");

@@ -166,11 +166,6 @@ QString figureTip(const Comparison& c, std::size_t row, std::size_t column,
     const ComparedDesign& d = c.designs[column];
     const QString value = cellData.value ? q(formatFigure(f, *cellData.value)) : QObject::tr("not available");
     QString html = explainHtml(q(f.label) + " \u2014 " + q(d.label), value, findExplanation(explained, f.key));
-    if (!findExplanation(explained, f.key) && f.key.rfind("inventory.", 0) == 0)
-        html += "<p><small>" +
-                QObject::tr("Counted from the design's components through their replication, fabric switches and "
-                            "cables as the core sizes them (the inventory).") +
-                "</small></p>";
     const FigureCell& base = fc.cells[c.baseline];
     const QString baseLabel = q(c.designs[c.baseline].label).toHtmlEscaped();
     if (cellData.verdict == Verdict::Baseline)
@@ -776,7 +771,9 @@ bool CompareWindow::exportPdf(const QString& path, QString* error) const
             *error = tr("There is nothing to export: add at least two designs.");
         return false;
     }
-    return writeComparisonReport(*comparison_, path, ReportOptions{}, error);
+    ReportOptions options;
+    options.pageSize = preferredPageSize();
+    return writeComparisonReport(*comparison_, path, options, error);
 }
 
 void CompareWindow::exportCsvFromDialog()

@@ -4,8 +4,10 @@
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QGridLayout>
+#include <QLocale>
 #include <QPainter>
 #include <QPicture>
+#include <QSettings>
 
 #include <qcustomplot.h>
 
@@ -351,6 +353,28 @@ bool pageSizeFromName(const QString& name, QPageSize::PageSizeId* id)
     return true;
 }
 
+QString preferredPageSizeName()
+{
+    const QString fallback = QLocale::system().measurementSystem() == QLocale::ImperialUSSystem
+                                 ? QStringLiteral("letter")
+                                 : QStringLiteral("a4");
+    const QString name = QSettings().value("report/pageSize", fallback).toString().toLower();
+    QPageSize::PageSizeId id;
+    return pageSizeFromName(name, &id) ? name : fallback;
+}
+
+QPageSize::PageSizeId preferredPageSize()
+{
+    QPageSize::PageSizeId id = QPageSize::A4;
+    pageSizeFromName(preferredPageSizeName(), &id);
+    return id;
+}
+
+void setPreferredPageSize(const QString& name)
+{
+    QSettings().setValue("report/pageSize", name.toLower());
+}
+
 bool writeDesignReport(const Design& design, std::shared_ptr<const Catalog> catalog, const QString& path,
                        const ReportOptions& options, QString* error, const ReportProgress& progress)
 {
@@ -364,7 +388,9 @@ bool writeDesignReport(const Design& design, std::shared_ptr<const Catalog> cata
     DesignScene scene(&document, &service);
     document.reset(design, catalog, options.source);
     service.recomputeNow();
-    QCoreApplication::processEvents();  // the scene routes its links on the next turn
+    // The scene routes its links on the next turn of the event loop; user
+    // input waits, so nothing reaches the window behind the report.
+    QCoreApplication::processEvents(QEventLoop::ExcludeUserInputEvents);
     const Analysis* a = service.analysis();
     if (!a) {
         if (error)

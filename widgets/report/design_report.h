@@ -24,6 +24,11 @@ struct ReportOptions {
 
 // Page sizes by name: "a4" or "letter" (any case); false for anything else.
 bool pageSizeFromName(const QString& name, QPageSize::PageSizeId* id);
+// The studio's page size for reports (QSettings report/pageSize): the
+// user's pick, else Letter where the locale measures in inches, else A4.
+QString preferredPageSizeName();  // "a4" or "letter"
+QPageSize::PageSizeId preferredPageSize();
+void setPreferredPageSize(const QString& name);
 
 // Progress over the whole report: `progress(done, total)` returns false to
 // cancel, and the file is then left as it was.
