@@ -144,6 +144,11 @@ private slots:
             const QString text = pdfText(out, page);
             QVERIFY2(text.contains(QStringLiteral("Page %1 of %2").arg(page).arg(pages)), qPrintable(title));
             QVERIFY2(text.contains("Design review: "), qPrintable(title + ": no running header"));
+            // The cover's contents send the reader to that page.
+            const QRegularExpression entry("^\\s*" + QRegularExpression::escape(title) + "\\s+" +
+                                               QString::number(page) + "\\s*$",
+                                           QRegularExpression::MultilineOption);
+            QVERIFY2(entry.match(cover).hasMatch(), qPrintable(title + " not listed at page " + QString::number(page)));
             previous = page;
         }
         const QString all = pdfText(out);

@@ -76,6 +76,8 @@ bool writeComparisonReport(const Comparison& c, const QString& path, const Repor
         rows.push_back(std::move(line));
     }
     doc.table(headerFor(c, QObject::tr("Figure")), rows, widthsFor(c.designs.size(), 28));
+    doc.heading(QObject::tr("Contents"), 2);
+    doc.contentsHere();
 
     std::vector<const Analysis*> analyses;
     for (const auto& d : c.designs)
@@ -90,7 +92,9 @@ bool writeComparisonReport(const Comparison& c, const QString& path, const Repor
         if (progress && !progress(step++, total))
             return false;
         // Two charts to a page.
-        doc.heading(compareChartTitle(charts[i]), 2, i % 2 == 0);
+        if (i == 0)
+            doc.heading(QObject::tr("The designs overlaid"), 1, true);
+        doc.heading(compareChartTitle(charts[i]), 2, i > 0 && i % 2 == 0);
         const QSizeF logical(kChartWidth, kChartWidth * kChartHeight / doc.contentWidth());
         plot.resize(logical.toSize());
         drawCompareChart(&plot, charts[i], analyses, labels);

@@ -161,6 +161,8 @@ void cover(ReportDocument& doc, const Design& design, const Analysis& a, const J
         doc.table({QObject::tr("Severity"), QObject::tr("Warning"), QObject::tr("Where")}, warningRows, {12, 68, 20});
     if (a.warnings.size() > top.size())
         doc.paragraph(QObject::tr("%n more in appendix A.", nullptr, int(a.warnings.size() - top.size())), true);
+    doc.heading(QObject::tr("Contents"), 2);
+    doc.contentsHere();
 }
 
 void canvasAndInventory(ReportDocument& doc, DesignScene& scene, const Analysis& a)

@@ -111,9 +111,35 @@ ReportDocument::ReportDocument(const QString& title, const QString& footer, QPag
 
 void ReportDocument::finish() const
 {
-    if (editing_) {
-        editing_ = false;
-        cursor_.endEditBlock();
+    if (!editing_)
+        return;
+    editing_ = false;
+    cursor_.endEditBlock();
+    if (!contents_ || sections_.empty())
+        return;
+    // The table goes in first with blank page numbers, so the layout that
+    // gives the pages already has it; numbers of a digit or two do not
+    // move anything after.
+    QTextCursor at = *contents_;
+    QTextTableFormat format;
+    format.setBorder(0);
+    format.setCellPadding(1.5);
+    format.setCellSpacing(0);
+    format.setWidth(QTextLength(QTextLength::PercentageLength, 60));
+    format.setColumnWidthConstraints(
+        {QTextLength(QTextLength::PercentageLength, 88), QTextLength(QTextLength::PercentageLength, 12)});
+    QTextTable* table = at.insertTable(int(sections_.size()), 2, format);
+    QTextCharFormat chars;
+    chars.setForeground(kInk);
+    for (std::size_t i = 0; i < sections_.size(); ++i)
+        table->cellAt(int(i), 0).firstCursorPosition().insertText(sections_[i].first, chars);
+    for (std::size_t i = 0; i < sections_.size(); ++i) {
+        const QRectF where = doc_.documentLayout()->blockBoundingRect(sections_[i].second.block());
+        QTextCursor cell = table->cellAt(int(i), 1).firstCursorPosition();
+        QTextBlockFormat right;
+        right.setAlignment(Qt::AlignRight);
+        cell.setBlockFormat(right);
+        cell.insertText(QString::number(int(where.top() / contentHeight()) + 1), chars);
     }
 }
 
@@ -154,7 +180,19 @@ void ReportDocument::heading(const QString& text, int level, bool newPage)
     chars.setFontPointSize(level == 1 ? 16 : level == 2 ? 11.5 : 9.5);
     chars.setForeground(kInk);
     newBlock(block, chars);
+    if (level == 1 && newPage) {
+        QTextCursor at = cursor_;
+        at.setKeepPositionOnInsert(true);  // stay in this block while the text goes in after it
+        sections_.emplace_back(text, at);
+    }
     cursor_.insertText(text, chars);
+}
+
+void ReportDocument::contentsHere()
+{
+    newBlock();
+    contents_ = cursor_;
+    contents_->setKeepPositionOnInsert(true);
 }
 
 void ReportDocument::paragraph(const QString& html, bool small)

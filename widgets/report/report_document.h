@@ -13,6 +13,8 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
+#include <utility>
 #include <vector>
 
 class QCustomPlot;
@@ -51,6 +53,9 @@ public:
     // shown `width` x `height`: vector output.
     void plot(QCustomPlot* plot, const QSizeF& logical, double width, double height);
     void pageBreak();
+    // Where the contents go: a table of every page-starting section and its
+    // page, filled in once the layout knows the pages.
+    void contentsHere();
 
     int pageCount() const;
     // Prints every page; `progress(page, pages)` may cancel by returning false.
@@ -68,6 +73,8 @@ private:
     mutable QTextDocument doc_;
     mutable QTextCursor cursor_;
     mutable bool editing_ = true;
+    std::optional<QTextCursor> contents_;
+    std::vector<std::pair<QString, QTextCursor>> sections_;  // cursors follow their text through later edits
     std::unique_ptr<PictureObject> pictures_;
     bool empty_ = true;
 };
