@@ -247,6 +247,22 @@ private slots:
         applyTheme(Theme::Light);
     }
 
+    // A new, empty design has nothing to plot: the report says so rather
+    // than failing or printing NaN.
+    void anEmptyDesignStillReports()
+    {
+        MainWindow window;
+        window.newDesign();
+        window.analysis()->recomputeNow();
+        QTemporaryDir dir;
+        const QString out = dir.filePath("empty.pdf");
+        QVERIFY(window.exportReport(out));
+        const QString text = pdfText(out);
+        QVERIFY(text.contains("Key figures"));
+        static const QRegularExpression notANumber("\\b(nan|-?inf)\\b", QRegularExpression::CaseInsensitiveOption);
+        QVERIFY2(!notANumber.match(text).hasMatch(), qPrintable(notANumber.match(text).captured(0)));
+    }
+
     void aComparisonHasEveryDesignItsDeltasAndTheCharts()
     {
         DesignLoad a = load("dgx-h100-superpod-4su.cluster.json");

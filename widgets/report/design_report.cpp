@@ -170,7 +170,9 @@ void canvasAndInventory(ReportDocument& doc, DesignScene& scene, const Analysis&
     doc.heading(QObject::tr("Canvas"), 1, true);
     QSizeF logical;
     const QPicture picture = scenePicture(scene, &logical);
-    if (!logical.isEmpty()) {
+    if (scene.items().isEmpty())
+        doc.paragraph(QObject::tr("The canvas is empty: drop parts from the palette to start the design."));
+    else if (!logical.isEmpty()) {
         // As wide as the page allows, no taller than half of it.
         const double scale = std::min(doc.contentWidth() / logical.width(), doc.contentHeight() * 0.5 / logical.height());
         doc.picture(picture, logical, logical.width() * scale, logical.height() * scale);
@@ -203,8 +205,11 @@ void canvasAndInventory(ReportDocument& doc, DesignScene& scene, const Analysis&
         parts.push_back({{q(line.name)}, {q(std::string(partKindName(line.kind))), ReportCell::Muted},
                          {q(line.part), ReportCell::Muted}, {q(formatCount(line.count)), ReportCell::Normal, true}});
     doc.heading(QObject::tr("Parts by catalog entry"), 3);
-    doc.table({QObject::tr("Part"), QObject::tr("Kind"), QObject::tr("Catalog id"), QObject::tr("Count")}, parts,
-              {42, 16, 30, 12});
+    if (parts.empty())
+        doc.paragraph(QObject::tr("None yet."));
+    else
+        doc.table({QObject::tr("Part"), QObject::tr("Kind"), QObject::tr("Catalog id"), QObject::tr("Count")}, parts,
+                  {42, 16, 30, 12});
     if (!inv.fabrics.empty()) {
         doc.heading(QObject::tr("Fabrics"), 3);
         std::vector<ReportRow> fabrics;
