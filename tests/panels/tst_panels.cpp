@@ -569,6 +569,28 @@ private slots:
         QVERIFY(tip.contains("Llama 3 Table 5"));  // where the MTTFs come from
     }
 
+    // Plots take their colours from the panel: a theme switch, or the light
+    // palette a report gives panels it prints, reaches every plot at once.
+    void plotsFollowThePanelsPalette()
+    {
+        applyTheme(Theme::Dark);
+        MainWindow w;
+        QVERIFY(w.openFile(test::sourcePath("presets/dgx-h100-superpod-4su.cluster.json")));
+        PlotPanel* panel = w.analysisArea()->panel("power");
+        const QColor darkText = QApplication::palette().color(QPalette::WindowText);
+        for (QCustomPlot* plot : panel->plots())
+            QCOMPARE(plot->xAxis->tickLabelColor(), darkText);
+        QPalette paper = QApplication::palette();
+        paper.setColor(QPalette::Base, Qt::white);
+        paper.setColor(QPalette::WindowText, Qt::black);
+        panel->setPalette(paper);
+        for (QCustomPlot* plot : panel->plots()) {
+            QCOMPARE(plot->xAxis->tickLabelColor(), QColor(Qt::black));
+            QCOMPARE(plot->legend->textColor(), QColor(Qt::black));
+        }
+        applyTheme(Theme::Light);
+    }
+
     void aDesignWithErrorsSaysSo()
     {
         MainWindow w;

@@ -392,7 +392,7 @@ void drawCompareRoofline(QCustomPlot* plot, const std::vector<const Analysis*>& 
         stackUp(text(plot, QObject::tr("peak, HBM, ridge (FLOP/byte) per GPU"), Qt::AlignRight | Qt::AlignBottom,
                      textColor(plot, true)));
     designLegend(plot, labels, true);
-    stylePlot(plot);
+    stylePlot(plot, plot->palette());
 }
 
 void drawCompareHierarchy(QCustomPlot* plot, const std::vector<const Analysis*>& analyses, const QStringList& labels)
@@ -439,7 +439,7 @@ void drawCompareHierarchy(QCustomPlot* plot, const std::vector<const Analysis*>&
         }
     }
     designLegend(plot, labels);
-    stylePlot(plot);
+    stylePlot(plot, plot->palette());
 }
 
 void drawCompareMfu(QCustomPlot* plot, const std::vector<const Analysis*>& analyses, const QStringList& labels)
@@ -501,7 +501,7 @@ void drawCompareMfu(QCustomPlot* plot, const std::vector<const Analysis*>& analy
         }
     }
     designLegend(plot, labels);
-    stylePlot(plot);
+    stylePlot(plot, plot->palette());
 }
 
 void drawComparePower(QCustomPlot* plot, const std::vector<const Analysis*>& analyses, const QStringList& labels)
@@ -595,7 +595,7 @@ void drawComparePower(QCustomPlot* plot, const std::vector<const Analysis*>& ana
         line->setPen(QPen(textColor(plot), 1.5, Qt::DashLine));
     }
     designLegend(plot, labels);
-    stylePlot(plot);
+    stylePlot(plot, plot->palette());
 }
 
 void drawCompareMtbf(QCustomPlot* plot, const std::vector<const Analysis*>& analyses, const QStringList& labels)
@@ -646,7 +646,7 @@ void drawCompareMtbf(QCustomPlot* plot, const std::vector<const Analysis*>& anal
     plot->xAxis->setRange(decadeBelow(xLo), decadeAbove(xHi * 1.01));
     plot->yAxis->setRange(decadeBelow(yLo), decadeAbove(yHi * 1.01));
     designLegend(plot, labels, true);
-    stylePlot(plot);
+    stylePlot(plot, plot->palette());
 }
 
 void drawCompareChart(QCustomPlot* plot, CompareChart chart, const std::vector<const Analysis*>& analyses,

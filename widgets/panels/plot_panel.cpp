@@ -69,9 +69,8 @@ std::vector<QCPBars*> addStack(QCPAxis* keyAxis, QCPAxis* valueAxis, std::initia
     return stack;
 }
 
-void stylePlot(QCustomPlot* plot)
+void stylePlot(QCustomPlot* plot, const QPalette& pal)
 {
-    const QPalette pal = plot->palette();
     const QColor bg = pal.color(QPalette::Base), fg = pal.color(QPalette::WindowText);
     // Solid, faint grid lines: a dotted log grid is thousands of dashes to
     // stroke on every replot.
@@ -378,8 +377,10 @@ QColor PlotPanel::textColor(bool muted) const
 
 void PlotPanel::restyle()
 {
+    // The panel's palette, not each plot's: a palette change reaches the
+    // panel before its children have resolved theirs.
     for (QCustomPlot* p : plots_)
-        stylePlot(p);
+        stylePlot(p, palette());
 }
 
 QCPItemText* PlotPanel::label(QCustomPlot* plot, std::vector<QCPItemText*>& pool, std::size_t i)

@@ -103,9 +103,9 @@ QSharedPointer<QCPAxisTickerText> setCategoryAxis(QCPAxis* axis);
 std::size_t categoryOf(const QCPBars* bars, int dataIndex);
 // Bars stacked in the order named (objectName each), on one key.
 std::vector<QCPBars*> addStack(QCPAxis* keyAxis, QCPAxis* valueAxis, std::initializer_list<const char*> names);
-// Axes, grids and legend in the colours of the plot's palette (either
-// theme, or paper), over every axis rect it has.
-void stylePlot(QCustomPlot* plot);
+// Axes, grids and legend in the colours of `palette` (either theme, or
+// paper), over every axis rect the plot has.
+void stylePlot(QCustomPlot* plot, const QPalette& palette);
 // A long category name on two lines, split at the space nearest its middle,
 // so neighbouring tick labels do not run into each other.
 QString twoLines(const QString& name, int maxOneLine);
