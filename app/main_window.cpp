@@ -532,9 +532,21 @@ CompareWindow* MainWindow::showCompare()
                 return std::nullopt;
             return CompareWindow::OpenDocument{doc_->design(), doc_->catalogPtr()};
         });
-        // Start from the design being edited; the user adds the others.
+        // Start from the design being edited, kept current as it is edited
+        // (a burst of edits updates it once); the user adds the others.
         if (analysis_->analysis())
-            compare_->addDesign(doc_->design(), doc_->catalogPtr(), tr("open document"));
+            compare_->addDesign(doc_->design(), doc_->catalogPtr(), CompareWindow::liveSource());
+        auto* follow = new QTimer(compare_);
+        follow->setSingleShot(true);
+        follow->setInterval(150);
+        connect(follow, &QTimer::timeout, compare_,
+                [this] { compare_->updateOpenDocument(doc_->design(), doc_->catalogPtr()); });
+        connect(analysis_, &AnalysisService::updated, follow, [this, follow] {
+            if (compare_->isVisible())
+                follow->start();
+        });
+    } else {
+        compare_->updateOpenDocument(doc_->design(), doc_->catalogPtr());  // edits made while it was closed
     }
     compare_->show();
     compare_->raise();

@@ -173,6 +173,10 @@ std::vector<Problem> validateDesign(const Design& d, const Catalog& catalog)
             r.error(componentPtr(i, "id"), "duplicate id " + inQuotes(c.id) + " (also /components/" +
                                                std::to_string(it->second) + ")");
         }
+        // The reader refuses these in files; a design built in memory (the
+        // studio, --set, a test) meets the same rule before any analysis divides by it.
+        if (c.count < 1)
+            r.error(componentPtr(i, "count"), "must be at least 1, got " + formatCount(c.count));
         const Part* part = catalog.find(c.part);
         if (!part) {
             r.error(componentPtr(i, "part"), "unknown catalog part " + inQuotes(c.part));
@@ -293,6 +297,8 @@ std::vector<Problem> validateDesign(const Design& d, const Catalog& catalog)
         else if (auto [it, fresh] = linkIds.emplace(l.id, i); !fresh)
             r.error(pointerAppend(base, "id"),
                     "duplicate link id " + inQuotes(l.id) + " (also /links/" + std::to_string(it->second) + ")");
+        if (l.count < 1)
+            r.error(pointerAppend(base, "count"), "must be at least 1, got " + formatCount(l.count));
         for (const auto* end : {&l.from, &l.to})
             if (!byId.count(*end))
                 r.error(pointerAppend(base, end == &l.from ? "from" : "to"),

@@ -328,7 +328,36 @@ private slots:
         addOpen->trigger();
         QCOMPARE(w.designCount(), 1);
         QCOMPARE(w.designTable()->item(0, 0)->text(), QString("Edited in the studio"));
-        QCOMPARE(w.designTable()->item(0, 4)->text(), QString("open document"));
+        QVERIFY(w.designTable()->item(0, 4)->text().startsWith("open document as of "));  // a snapshot
+    }
+
+    // The live entry follows the design being edited; snapshots and files
+    // stay as they were; a broken edit keeps the last valid state.
+    void theLiveOpenDocumentFollowsEdits()
+    {
+        CompareWindow w;
+        Loaded doc = load(kH100);
+        QVERIFY(w.addDesign(doc.design, doc.catalog, CompareWindow::liveSource()));
+        QVERIFY(w.addDesign(doc.design, doc.catalog, "open document as of 10:00:00"));
+        QVERIFY(w.addFile(test::sourcePath(kB200)));
+        auto pueOf = [&](int design) {
+            for (const auto& row : w.comparison()->figures)
+                if (row.figure.key == "power.pue")
+                    return *row.cells[std::size_t(design)].value;
+            return -1.0;
+        };
+        const double before = pueOf(0);
+        doc.design.facility.pue = before + 0.2;
+        QVERIFY(w.updateOpenDocument(doc.design, doc.catalog));
+        QCOMPARE(pueOf(0), before + 0.2);
+        QCOMPARE(pueOf(1), before);  // the snapshot
+        QCOMPARE(w.designCount(), 3);
+        Design broken = doc.design;
+        broken.components.front().count = 0;
+        QVERIFY(w.updateOpenDocument(broken, doc.catalog));
+        QCOMPARE(pueOf(0), before + 0.2);
+        w.removeDesign(0);
+        QVERIFY(!w.updateOpenDocument(doc.design, doc.catalog));  // nothing live left
     }
 
     void presetsAndBrokenFiles()

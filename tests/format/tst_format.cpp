@@ -11,6 +11,7 @@
 #include "core/catalog/part_schema.h"
 #include "core/design/defaults.h"
 #include "core/format/design_reader.h"
+#include "core/format/design_validator.h"
 #include "core/format/design_writer.h"
 #include "core/format/embedded_parts.h"
 #include "core/format/json_pointer.h"
@@ -282,6 +283,24 @@ private slots:
             for (const auto& l : lines)
                 qWarning("got: %s", l.c_str());
         QVERIFY2(found, qPrintable(expected));
+    }
+
+    // A design built in memory (the studio's edits, a compare or report
+    // caller) meets the same count rule as a file, before any analysis
+    // divides by it.
+    void countsBelowOneAreRefusedInMemoryToo()
+    {
+        DesignLoad l = loadDesignFile(test::sourcePath("tests/data/good/small-h100-pod.cluster.json").toStdString(),
+                                      Catalog::builtin());
+        QVERIFY(l.ok());
+        Design d = *l.design;
+        d.components[1].count = 0;
+        d.links[0].count = -2;
+        std::vector<std::string> lines;
+        for (const auto& p : validateDesign(d, *l.catalog))
+            lines.push_back(formatProblem("d", p));
+        QVERIFY(std::find(lines.begin(), lines.end(), "d: /components/1/count: must be at least 1, got 0") != lines.end());
+        QVERIFY(std::find(lines.begin(), lines.end(), "d: /links/0/count: must be at least 1, got -2") != lines.end());
     }
 
     void everyCorpusFileHasAnExpectedMessage()

@@ -244,6 +244,12 @@ private slots:
         QVERIFY(compare->comparison());
         QCOMPARE(compare->comparison()->designs[0].label, std::string("Edited before export"));
         QCOMPARE(window.showCompare(), compare);  // one compare view, raised again
+        // The open document's column follows the edits made in the studio.
+        Design renamed = window.document()->design();
+        renamed.name = "Edited after opening the comparison";
+        window.document()->reset(renamed, window.document()->catalogPtr(), window.document()->filePath());
+        window.analysis()->recomputeNow();
+        QTRY_COMPARE(compare->comparison()->designs[0].label, std::string("Edited after opening the comparison"));
         applyTheme(Theme::Light);
     }
 

@@ -23,6 +23,7 @@
 #include <QStyledItemDelegate>
 #include <QTableWidget>
 #include <QTabWidget>
+#include <QTime>
 #include <QToolBar>
 #include <QToolButton>
 #include <QToolTip>
@@ -427,6 +428,29 @@ bool CompareWindow::addDesign(const Design& design, std::shared_ptr<const Catalo
     return false;
 }
 
+QString CompareWindow::liveSource()
+{
+    return tr("open document (follows edits)");
+}
+
+bool CompareWindow::updateOpenDocument(const Design& design, std::shared_ptr<const Catalog> catalog)
+{
+    const std::string live = liveSource().toStdString();
+    auto isLive = [&](const Entry& e) { return e.compared.source == live; };
+    if (std::none_of(entries_.begin(), entries_.end(), isLive))
+        return false;
+    if (hasErrors(validateDesign(design, *catalog))) {
+        statusBar()->showMessage(tr("The open document has errors: compared as it was when last valid"), 4000);
+        return true;
+    }
+    const ComparedDesign now = compareEntry(design, *catalog, live);
+    for (Entry& e : entries_)
+        if (isLive(e))
+            e = {now, catalog};
+    recompute();
+    return true;
+}
+
 bool CompareWindow::addFile(const QString& path, QString* error)
 {
     if (full(error))
@@ -735,7 +759,8 @@ void CompareWindow::addOpenDocument()
         return refuse(
             tr("Cannot add a design"),
             tr("The open document cannot be compared as it is: it has errors (the Warnings dock lists them)."));
-    if (!addDesign(doc->design, doc->catalog, tr("open document"), &error))
+    const QString snapshot = tr("open document as of %1").arg(QTime::currentTime().toString("HH:mm:ss"));
+    if (!addDesign(doc->design, doc->catalog, snapshot, &error))
         refuse(tr("Cannot add a design"), error);
 }
 

@@ -47,6 +47,13 @@ public:
     // False with every problem, "FILE: /json/pointer: message", in `error`.
     bool addFile(const QString& path, QString* error = nullptr);
     void removeDesign(int index);
+    // The design being edited, kept current: entries added with this source
+    // follow every edit (updateOpenDocument); "Add Open Document" adds a
+    // snapshot instead, named by its time, to compare before with after.
+    static QString liveSource();
+    // Replaces the live entries with `design` and recomputes; a design with
+    // errors leaves them as they were last valid. False when there are none.
+    bool updateOpenDocument(const Design& design, std::shared_ptr<const Catalog> catalog);
     void setBaseline(int index);
 
     int designCount() const { return int(entries_.size()); }
