@@ -18,6 +18,7 @@
 #include <QPainter>
 #include <QSaveFile>
 #include <QScrollArea>
+#include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyledItemDelegate>
@@ -350,10 +351,14 @@ void CompareWindow::createActions()
 
     csvAction_ = new QAction(tr("Export CSV..."), this);
     csvAction_->setToolTip(tr("The key figures, differences and bills of materials as one CSV table"));
-    connect(csvAction_, &QAction::triggered, this, &CompareWindow::exportCsvFromDialog);
+    connect(csvAction_, &QAction::triggered, this, [this] {
+        exportFromDialog(tr("Export Comparison as CSV"), "csv", tr("CSV files (*.csv)"), &CompareWindow::exportCsv);
+    });
     pdfAction_ = new QAction(tr("Export PDF..."), this);
     pdfAction_->setToolTip(tr("A report of the comparison: key figures, charts and bills of materials"));
-    connect(pdfAction_, &QAction::triggered, this, &CompareWindow::exportPdfFromDialog);
+    connect(pdfAction_, &QAction::triggered, this, [this] {
+        exportFromDialog(tr("Export Comparison as PDF"), "pdf", tr("PDF files (*.pdf)"), &CompareWindow::exportPdf);
+    });
 
     baselineBox_ = new QComboBox(this);
     baselineBox_->setObjectName("baseline");
@@ -801,27 +806,19 @@ bool CompareWindow::exportPdf(const QString& path, QString* error) const
     return writeComparisonReport(*comparison_, path, options, error);
 }
 
-void CompareWindow::exportCsvFromDialog()
+void CompareWindow::exportFromDialog(const QString& title, const QString& suffix, const QString& filter,
+                                     bool (CompareWindow::*write)(const QString&, QString*) const)
 {
-    const QString path =
-        QFileDialog::getSaveFileName(this, tr("Export Comparison as CSV"), "comparison.csv", tr("CSV files (*.csv)"));
+    QSettings settings;
+    const QString dir = settings.value("paths/lastReportDir", settings.value("paths/lastDir")).toString();
+    QString path = QFileDialog::getSaveFileName(this, title, QDir(dir).filePath("comparison." + suffix), filter);
     if (path.isEmpty())
         return;
+    if (!path.endsWith("." + suffix, Qt::CaseInsensitive))
+        path += "." + suffix;
+    settings.setValue("paths/lastReportDir", QFileInfo(path).absolutePath());
     QString error;
-    if (exportCsv(path, &error))
-        statusBar()->showMessage(tr("Wrote %1").arg(QDir::toNativeSeparators(path)), 5000);
-    else
-        QMessageBox::critical(this, tr("Cannot export"), error);
-}
-
-void CompareWindow::exportPdfFromDialog()
-{
-    const QString path =
-        QFileDialog::getSaveFileName(this, tr("Export Comparison as PDF"), "comparison.pdf", tr("PDF files (*.pdf)"));
-    if (path.isEmpty())
-        return;
-    QString error;
-    if (exportPdf(path, &error))
+    if ((this->*write)(path, &error))
         statusBar()->showMessage(tr("Wrote %1").arg(QDir::toNativeSeparators(path)), 5000);
     else
         QMessageBox::critical(this, tr("Cannot export"), error);

@@ -103,8 +103,9 @@ private:
     void addPreset(const QString& resourcePath);
     void addOpenDocument();
     void removeSelected();
-    void exportCsvFromDialog();
-    void exportPdfFromDialog();
+    // Asks where (remembering the folder), writes with `write`, says how it went.
+    void exportFromDialog(const QString& title, const QString& suffix, const QString& filter,
+                          bool (CompareWindow::*write)(const QString&, QString*) const);
     void refuse(const QString& title, const QString& error);
     bool full(QString* error) const;
 
