@@ -301,7 +301,7 @@ int runReport(const QStringList& args, const Verb& verb)
             QString error;
             const QString target = parser.value(output.output);
             if (!writeDesignReport(*loaded.design, loaded.catalog, target, options, &error)) {
-                err(target.toStdString() + ": " + error.toStdString() + "\n");
+                err(error.toStdString() + "\n");  // names the file
                 return int(kExitInvalid);
             }
             return int(kExitOk);
@@ -376,7 +376,7 @@ int runCompare(const QStringList& args, const Verb& verb)
             ReportOptions options;
             options.pageSize = *pageSize;
             if (!writeComparisonReport(comparison, target, options, &error)) {
-                err(target.toStdString() + ": " + error.toStdString() + "\n");
+                err(error.toStdString() + "\n");  // names the file
                 return kExitInvalid;
             }
         }

@@ -311,7 +311,7 @@ bool ReportDocument::print(const QString& path, QString* error, const std::funct
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly)) {
         if (error)
-            *error = QObject::tr("Cannot write %1: %2").arg(path, file.errorString());
+            *error = QObject::tr("%1: cannot write: %2").arg(path, file.errorString());
         return false;
     }
     QPdfWriter writer(&file);
@@ -324,7 +324,7 @@ bool ReportDocument::print(const QString& path, QString* error, const std::funct
     QPainter painter;
     if (!painter.begin(&writer)) {
         if (error)
-            *error = QObject::tr("Cannot write %1: the PDF writer did not start").arg(path);
+            *error = QObject::tr("%1: cannot write: the PDF writer did not start").arg(path);
         file.cancelWriting();
         return false;
     }
@@ -375,7 +375,7 @@ bool ReportDocument::print(const QString& path, QString* error, const std::funct
         progress(pages, pages);
     if (!painter.end() || !file.commit()) {
         if (error)
-            *error = QObject::tr("Cannot write %1: %2").arg(path, file.errorString());
+            *error = QObject::tr("%1: cannot write: %2").arg(path, file.errorString());
         return false;
     }
     return true;
