@@ -1,7 +1,8 @@
 // How long a design review takes to write: the design-review PDF of the
 // 16,384-GPU preset (target: under 2 s), and the comparison PDF of four
 // presets, each built in-process N times (median, p95, max), plus the
-// `cluster-studio report` command end to end, process start included. Not a
+// `cluster-studio report` command end to end, process start included, and
+// how long the compare view takes to follow one edit. Not a
 // test: results go to docs/performance.md.
 //
 // Usage: bench_report PRESET_DIR [RUNS] [CLUSTER_STUDIO]
@@ -10,6 +11,7 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QProcess>
+#include <QTabWidget>
 #include <QTemporaryDir>
 
 #include <algorithm>
@@ -18,6 +20,7 @@
 
 #include "core/compare/comparison.h"
 #include "core/format/design_reader.h"
+#include "widgets/compare/compare_window.h"
 #include "widgets/report/comparison_report.h"
 #include "widgets/report/design_report.h"
 
@@ -89,6 +92,31 @@ int main(int argc, char** argv)
         ms.push_back(double(t.nsecsElapsed()) / 1e6);
     }
     report("comparison of four presets", ms, QFileInfo(compared).size());
+
+    // The compare view, shown with four designs, taking one edit of the open
+    // document: the recompute, its tables and its five charts repainted.
+    {
+        CompareWindow window;
+        window.addDesign(*big.design, big.catalog, CompareWindow::liveSource());
+        for (const char* name : {"dgx-h100-superpod-4su.cluster.json", "dgx-b200-superpod-8su.cluster.json",
+                                 "gb200-nvl72-8rack.cluster.json"})
+            window.addFile(presets.filePath(name));
+        window.show();
+        window.tabs()->setCurrentIndex(1);  // the charts: the costliest tab
+        QApplication::processEvents();
+        Design edited = *big.design;
+        ms.clear();
+        for (int i = 0; i < runs * 5; ++i) {
+            edited.facility.pue = 1.1 + 0.01 * (i % 20);
+            QElapsedTimer t;
+            t.start();
+            window.updateOpenDocument(edited, big.catalog);
+            window.repaint();
+            QApplication::processEvents();
+            ms.push_back(double(t.nsecsElapsed()) / 1e6);
+        }
+        report("compare view, one live update (4 designs)", ms, 0);
+    }
 
     if (argc > 3) {
         ms.clear();

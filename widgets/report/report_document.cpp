@@ -114,13 +114,13 @@ void ReportDocument::finish() const
     if (!editing_)
         return;
     editing_ = false;
-    cursor_.endEditBlock();
-    if (!contents_ || sections_.empty())
+    if (!contents_ || sections_.empty()) {
+        cursor_.endEditBlock();
         return;
-    // The table goes in first with blank page numbers, so the layout that
-    // gives the pages already has it; numbers of a digit or two do not
-    // move anything after.
-    QTextCursor at = *contents_;
+    }
+    // The contents table goes in with the rest, blank page numbers and all,
+    // so the one layout that gives the pages already has it; the numbers
+    // (a digit or two) then go in as one more edit, one more layout.
     QTextTableFormat format;
     format.setBorder(0);
     format.setCellPadding(1.5);
@@ -128,19 +128,25 @@ void ReportDocument::finish() const
     format.setWidth(QTextLength(QTextLength::PercentageLength, 60));
     format.setColumnWidthConstraints(
         {QTextLength(QTextLength::PercentageLength, 88), QTextLength(QTextLength::PercentageLength, 12)});
+    QTextCursor at = *contents_;
     QTextTable* table = at.insertTable(int(sections_.size()), 2, format);
     QTextCharFormat chars;
     chars.setForeground(kInk);
     for (std::size_t i = 0; i < sections_.size(); ++i)
         table->cellAt(int(i), 0).firstCursorPosition().insertText(sections_[i].first, chars);
-    for (std::size_t i = 0; i < sections_.size(); ++i) {
-        const QRectF where = doc_.documentLayout()->blockBoundingRect(sections_[i].second.block());
+    cursor_.endEditBlock();
+    std::vector<int> pages;
+    for (const auto& [title, at] : sections_)
+        pages.push_back(int(doc_.documentLayout()->blockBoundingRect(at.block()).top() / contentHeight()) + 1);
+    cursor_.beginEditBlock();
+    QTextBlockFormat right;
+    right.setAlignment(Qt::AlignRight);
+    for (std::size_t i = 0; i < pages.size(); ++i) {
         QTextCursor cell = table->cellAt(int(i), 1).firstCursorPosition();
-        QTextBlockFormat right;
-        right.setAlignment(Qt::AlignRight);
         cell.setBlockFormat(right);
-        cell.insertText(QString::number(int(where.top() / contentHeight()) + 1), chars);
+        cell.insertText(QString::number(pages[i]), chars);
     }
+    cursor_.endEditBlock();
 }
 
 ReportDocument::~ReportDocument() = default;
