@@ -136,8 +136,8 @@ void ReportDocument::finish() const
         table->cellAt(int(i), 0).firstCursorPosition().insertText(sections_[i].first, chars);
     cursor_.endEditBlock();
     std::vector<int> pages;
-    for (const auto& [title, at] : sections_)
-        pages.push_back(int(doc_.documentLayout()->blockBoundingRect(at.block()).top() / contentHeight()) + 1);
+    for (const auto& [title, heading] : sections_)
+        pages.push_back(int(doc_.documentLayout()->blockBoundingRect(heading.block()).top() / contentHeight()) + 1);
     cursor_.beginEditBlock();
     QTextBlockFormat right;
     right.setAlignment(Qt::AlignRight);
