@@ -214,6 +214,7 @@ private slots:
             return done < total / 2;  // cancel half way
         }));
         QVERIFY(calls > 1);
+        QCOMPARE(error, QString("Cancelled"));
         QCOMPARE(bytesOf(out), QByteArray("an earlier report"));
         const QString nowhere = dir.filePath("no/such/dir/report.pdf");
         QVERIFY(!writeDesignReport(*l.design, l.catalog, nowhere, {}, &error));

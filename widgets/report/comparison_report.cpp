@@ -89,8 +89,11 @@ bool writeComparisonReport(const Comparison& c, const QString& path, const Repor
     int step = 0;
     const int total = int(charts.size()) + 20;
     for (std::size_t i = 0; i < charts.size(); ++i) {
-        if (progress && !progress(step++, total))
+        if (progress && !progress(step++, total)) {
+            if (error)
+                *error = QObject::tr("Cancelled");
             return false;
+        }
         // Two charts to a page.
         if (i == 0)
             doc.heading(QObject::tr("The designs overlaid"), 1, true);

@@ -386,7 +386,13 @@ bool writeDesignReport(const Design& design, std::shared_ptr<const Catalog> cata
                        const ReportOptions& options, QString* error, const ReportProgress& progress)
 {
     int step = 0;
-    auto advance = [&] { return !progress || progress(step++, kBuildSteps + 20); };
+    auto advance = [&] {
+        if (!progress || progress(step++, kBuildSteps + 20))
+            return true;
+        if (error)
+            *error = QObject::tr("Cancelled");
+        return false;
+    };
     PrintColors paper;
     // The report's own document and views, so a report from the GUI is the
     // same as one from the command line, whatever the canvas shows.
