@@ -17,7 +17,7 @@ const std::vector<KeyFigure>& keyFigures()
         {"inventory.gpus", "GPUs", "", B::Neither},
         {"inventory.nodes", "Nodes", "", B::Neither},
         {"inventory.racks", "Racks", "", B::Neither},
-        {"compute.cluster_peak_pflops", "Peak at training precision", "PFLOP/s", B::Higher},
+        {"compute.cluster_peak_pflops", "Peak at training precision", "PFLOP/s", B::Higher, 1, true},
         {"training.mfu", "MFU", "%", B::Higher, 100},
         {"training.hfu", "HFU", "%", B::Higher, 100},
         {"training.step_time_s", "Step time", "s", B::Lower},
@@ -62,12 +62,9 @@ std::optional<double> figureValue(const Json& metrics, const KeyFigure& figure)
             break;
         start = dot + 1;
     }
-    // The cluster peak is listed per precision; the figure is the one the
-    // design trains at.
-    if (node->is_object() && figure.key == "compute.cluster_peak_pflops") {
-        const Json& compute = metrics["compute"];
-        const std::string precision = compute.value("precision", "");
-        if (!node->contains(precision))
+    if (figure.atTrainingPrecision) {
+        const std::string precision = metrics["compute"].value("precision", "");
+        if (!node->is_object() || !node->contains(precision))
             return std::nullopt;
         node = &(*node)[precision];
     }

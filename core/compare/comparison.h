@@ -25,6 +25,9 @@ struct KeyFigure {
     std::string unit;   // as shown: "%", "MW", "PFLOP/s"; "" for a count or ratio
     Better better = Better::Neither;
     double scale = 1;   // shown value = metrics value x scale (kW -> MW, fraction -> %)
+    // The metrics list it per precision ({"bf16": ..., "fp8": ...}): the
+    // figure is the one at the precision the design trains at.
+    bool atTrainingPrecision = false;
 };
 
 // The compare table's rows, in order.

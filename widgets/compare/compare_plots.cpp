@@ -32,16 +32,6 @@ QString readable(double v, int significant = 3)
     return QString::fromStdString(formatReadable(v, significant));
 }
 
-QString power(double kw)
-{
-    return QString::fromStdString(formatPowerKw(kw));
-}
-
-QString percent(double fraction)
-{
-    return readable(fraction * 100) + "%";
-}
-
 QString capitalized(std::string_view s)
 {
     QString t = q(s);

@@ -33,4 +33,14 @@ QString explainHtml(const QString& title, const QString& value, const Explanatio
     return html + "</table>";
 }
 
+QString percent(double fraction)
+{
+    return QString::fromStdString(formatReadable(fraction * 100)) + "%";
+}
+
+QString power(double kw)
+{
+    return QString::fromStdString(formatPowerKw(kw));
+}
+
 }  // namespace studio

@@ -13,5 +13,8 @@ struct Explanation;
 QString explainHtml(const QString& title, const QString& value, const Explanation* explanation);
 // A value and unit as the panels print them (core/text.h decides).
 QString quantity(double value, const std::string& unit);
+// A fraction as a percentage ("39.0%"), and kW as "20.4 kW" or "1.47 MW".
+QString percent(double fraction);
+QString power(double kw);
 
 }  // namespace studio

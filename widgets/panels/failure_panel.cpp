@@ -16,11 +16,6 @@
 namespace studio {
 namespace {
 
-QString percent(double fraction)
-{
-    return q(formatReadable(fraction * 100)) + "%";
-}
-
 QString duration(double hours)
 {
     return QString::fromStdString(formatDuration(hours));

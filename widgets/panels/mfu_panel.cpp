@@ -22,11 +22,6 @@ QString capitalized(std::string_view s)
     return t;
 }
 
-QString percent(double fraction)
-{
-    return QString::fromStdString(formatReadable(fraction * 100)) + "%";
-}
-
 // A loss too small to see is left out of the waterfall (its tip in the
 // MFU bar lists nothing: such losses are 0 in the model, e.g. CP with cp = 1).
 constexpr double kVisibleLoss = 5e-5;

@@ -12,15 +12,6 @@
 #include "widgets/style/theme.h"
 
 namespace studio {
-namespace {
-
-QString power(double kw)
-{
-    return q(formatPowerKw(kw));
-}
-
-}  // namespace
-
 PowerPanel::PowerPanel(AnalysisService* service, QWidget* parent) : PlotPanel(tr("Power and PUE"), service, parent)
 {
     racks_ = addPlot("racks");
