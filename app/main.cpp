@@ -9,8 +9,10 @@
 #include "app/cli/command_line.h"
 #include "app/cli/screenshot.h"
 #include "app/main_window.h"
+#include "app/studio_application.h"
 #include "core/version.h"
 #include "widgets/style/theme.h"
+#include "widgets/common/settings_keys.h"
 
 namespace {
 void describeApplication(const char* name = "Cluster Studio")
@@ -50,11 +52,12 @@ int main(int argc, char** argv)
         describeApplication();
         return studio::runCommandLine(app.arguments());
     }
-    QApplication app(argc, argv);
+    studio::StudioApplication app(argc, argv);
     describeApplication();
-    studio::applyTheme(studio::themeFromName(QSettings().value("view/theme").toString()));
+    studio::applyTheme(studio::themeFromName(QSettings().value(studio::settings::kTheme).toString()));
     QApplication::setWindowIcon(studio::appIcon());
     studio::MainWindow window;
+    QObject::connect(&app, &studio::StudioApplication::internalError, &window, &studio::MainWindow::showInternalError);
     const QStringList files = app.arguments().mid(1);
     window.show();
     if (!files.isEmpty())

@@ -39,9 +39,8 @@
 #include "widgets/compare/compare_window.h"
 #include "widgets/dialogs/fabric_dialog.h"
 #include "widgets/dialogs/preset_dialog.h"
-#include "widgets/document/commands.h"
 #include "widgets/document/design_document.h"
-#include "widgets/document/edit_check.h"
+#include "widgets/document/design_editor.h"
 #include "widgets/document/recovery.h"
 #include "widgets/inspector/inspector.h"
 #include "widgets/palette/part_mime.h"
@@ -52,6 +51,7 @@
 #include "widgets/style/theme.h"
 #include "widgets/warnings/warnings_panel.h"
 #include "widgets/workload/workload_panel.h"
+#include "widgets/common/settings_keys.h"
 
 namespace studio {
 namespace {
@@ -106,13 +106,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     kpis_ = new KpiStrip(analysis_, this);
     statusBar()->addPermanentWidget(kpis_);
 
-    QSettings settings;
+    QSettings stored;
     // A first start fills most of the screen, never more than it.
     const QRect screen = this->screen() ? this->screen()->availableGeometry() : QRect(0, 0, 1400, 880);
     resize(std::min(1400, screen.width()), std::min(880, screen.height()));
-    restoreGeometry(settings.value("window/geometry").toByteArray());
-    restoreState(settings.value("window/state").toByteArray());
-    autosaver_->setIntervalSeconds(settings.value("autosave/intervalSeconds", 60).toInt());
+    restoreGeometry(stored.value(settings::kWindowGeometry).toByteArray());
+    restoreState(stored.value(settings::kWindowState).toByteArray());
+    autosaver_->setIntervalSeconds(stored.value(settings::kAutosaveInterval, 60).toInt());
     newDesign();
     updateRecentMenu();
 }
@@ -220,7 +220,7 @@ void MainWindow::createActions()
                                if (!maybeSave())
                                    return;
                                const QString path = QFileDialog::getOpenFileName(
-                                   this, tr("Open Design"), QSettings().value("paths/lastDir").toString(),
+                                   this, tr("Open Design"), QSettings().value(settings::kLastDir).toString(),
                                    tr("Cluster designs (*.cluster.json);;JSON files (*.json);;All files (*)"));
                                if (!path.isEmpty())
                                    openFile(path);
@@ -297,14 +297,14 @@ void MainWindow::createActions()
     viewMenu->addSeparator();
     snap_ = action(viewMenu, tr("&Snap to Grid"), [this](bool on) {
         scene_->setSnapToGrid(on);
-        QSettings().setValue("view/snap", on);
+        QSettings().setValue(settings::kSnap, on);
     });
     snap_->setCheckable(true);
-    snap_->setChecked(QSettings().value("view/snap", true).toBool());
+    snap_->setChecked(QSettings().value(settings::kSnap, true).toBool());
     scene_->setSnapToGrid(snap_->isChecked());
     dark_ = action(viewMenu, tr("&Dark Theme"), [this](bool on) {
         applyTheme(on ? Theme::Dark : Theme::Light);
-        QSettings().setValue("view/theme", themeName(currentTheme()));
+        QSettings().setValue(settings::kTheme, themeName(currentTheme()));
         scene_->update();
         minimap_->refreshNow();
     });
@@ -336,14 +336,24 @@ void MainWindow::createActions()
     bar->addAction(compare);
     bar->addAction(report);
     auto* alignMenu = design->addMenu(tr("&Align"));
-    const char* names[] = {"Left Edges", "Right Edges", "Top Edges", "Bottom Edges", "Horizontal Centers",
-                           "Vertical Centers"};
-    for (int i = 0; i < 6; ++i)
-        action(alignMenu, tr(names[i]), [this, i] { align(i); });
+    for (const auto& [text, how] : {std::pair{tr("&Left Edges"), Alignment::Left},
+                                    std::pair{tr("&Right Edges"), Alignment::Right},
+                                    std::pair{tr("&Top Edges"), Alignment::Top},
+                                    std::pair{tr("&Bottom Edges"), Alignment::Bottom},
+                                    std::pair{tr("Centers in a &Row"), Alignment::CentersInRow},
+                                    std::pair{tr("Centers in a &Column"), Alignment::CentersInColumn}})
+        action(alignMenu, text, [this, how = how] { explainRefusal(scene_->editor().align(selectedSizedItems(), how)); });
+    auto* distributeMenu = design->addMenu(tr("D&istribute"));
+    for (const auto& [text, how] : {std::pair{tr("&Horizontally (equal gaps)"), Distribution::Horizontal},
+                                    std::pair{tr("&Vertically (equal gaps)"), Distribution::Vertical}})
+        action(distributeMenu, text,
+               [this, how = how] { explainRefusal(scene_->editor().distribute(selectedSizedItems(), how)); });
     action(design, tr("Collapse or &Expand"), [this] {
+        std::vector<std::string> ids;
         for (const QString& id : scene_->selectedComponentIds())
-            scene_->toggleCollapsed(id);
-    }, QKeySequence(Qt::CTRL | Qt::Key_E));
+            ids.push_back(id.toStdString());
+        explainRefusal(scene_->editor().toggleCollapsed(ids));
+    }, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
 
     action(help, tr("&About Cluster Studio"), [this] {
         QMessageBox::about(this, tr("About Cluster Studio"),
@@ -382,7 +392,7 @@ bool MainWindow::openFile(const QString& path)
     }
     palette_->setCatalog(doc_->catalog());
     addRecent(path);
-    QSettings().setValue("paths/lastDir", QFileInfo(path).absolutePath());
+    QSettings().setValue(settings::kLastDir, QFileInfo(path).absolutePath());
     updateTitle();
     QTimer::singleShot(0, view_, &DesignView::zoomToFit);
     return true;
@@ -450,7 +460,7 @@ bool MainWindow::saveAs()
 {
     QString suggested = doc_->filePath();
     if (suggested.isEmpty() || suggested.startsWith(':'))
-        suggested = QSettings().value("paths/lastDir").toString() + "/" + q(doc_->design().name) + ".cluster.json";
+        suggested = QSettings().value(settings::kLastDir).toString() + "/" + q(doc_->design().name) + ".cluster.json";
     QString path = QFileDialog::getSaveFileName(this, tr("Save Design"), suggested, tr("Cluster designs (*.cluster.json)"));
     if (path.isEmpty())
         return false;
@@ -489,14 +499,14 @@ bool MainWindow::exportReport(QString path)
                                  ? q(doc_->design().name)
                                  : source.fileName().section('.', 0, 0);
         path = QFileDialog::getSaveFileName(this, tr("Export Report"),
-                                            QSettings().value("paths/lastReportDir", QSettings().value("paths/lastDir"))
+                                            QSettings().value(settings::kLastReportDir, QSettings().value(settings::kLastDir))
                                                     .toString() + "/" + base + ".pdf",
                                             tr("PDF documents (*.pdf)"));
         if (path.isEmpty())
             return false;
         if (!path.endsWith(".pdf", Qt::CaseInsensitive))
             path += ".pdf";
-        QSettings().setValue("paths/lastReportDir", QFileInfo(path).absolutePath());
+        QSettings().setValue(settings::kLastReportDir, QFileInfo(path).absolutePath());
     }
     ReportOptions options;
     options.pageSize = preferredPageSize();
@@ -557,19 +567,19 @@ CompareWindow* MainWindow::showCompare()
 void MainWindow::addRecent(const QString& path)
 {
     QSettings s;
-    QStringList recent = s.value("recentFiles").toStringList();
+    QStringList recent = s.value(settings::kRecentFiles).toStringList();
     recent.removeAll(path);
     recent.prepend(path);
     while (recent.size() > kMaxRecent)
         recent.removeLast();
-    s.setValue("recentFiles", recent);
+    s.setValue(settings::kRecentFiles, recent);
     updateRecentMenu();
 }
 
 void MainWindow::updateRecentMenu()
 {
     recentMenu_->clear();
-    const QStringList recent = QSettings().value("recentFiles").toStringList();
+    const QStringList recent = QSettings().value(settings::kRecentFiles).toStringList();
     for (const QString& path : recent)
         connect(recentMenu_->addAction(QFileInfo(path).fileName() + "  (" + QFileInfo(path).absolutePath() + ")"),
                 &QAction::triggered, this, [this, path] {
@@ -586,8 +596,8 @@ void MainWindow::closeEvent(QCloseEvent* event)
         return;
     }
     QSettings s;
-    s.setValue("window/geometry", saveGeometry());
-    s.setValue("window/state", saveState());
+    s.setValue(settings::kWindowGeometry, saveGeometry());
+    s.setValue(settings::kWindowState, saveState());
     autosaver_->discard();
     event->accept();
 }
@@ -627,7 +637,7 @@ void MainWindow::setAutosaveInterval()
     if (!ok)
         return;
     autosaver_->setIntervalSeconds(seconds);
-    QSettings().setValue("autosave/intervalSeconds", seconds);
+    QSettings().setValue(settings::kAutosaveInterval, seconds);
 }
 
 void MainWindow::watchFile()
@@ -724,76 +734,41 @@ void MainWindow::duplicate()
 
 void MainWindow::pasteFragment(const Fragment& fragment, const QString& undoText)
 {
-    const Design& d = doc_->design();
-    std::set<std::string> inFragment, taken;
-    for (const auto& c : fragment.components)
-        inFragment.insert(c.id);
-    for (const auto& c : d.components)
-        taken.insert(c.id);
-    // New ids, unique in the design and among themselves.
-    std::map<std::string, std::string> idMap;
-    for (const auto& c : fragment.components) {
-        std::string id = c.id;
-        for (int n = 2; taken.count(id); ++n)
-            id = c.id + "-" + std::to_string(n);
-        taken.insert(id);
-        idMap[c.id] = id;
-    }
-    // Roots go into the selected container when one is selected, else
-    // where they came from if that exists here, else the top level.
+    // Roots go into the selected container when one is selected.
     std::string target;
     const QStringList selected = scene_->selectedComponentIds();
-    if (selected.size() == 1) {
-        ComponentItem* item = scene_->itemFor(selected.front());
-        if (item && item->isContainer() && !inFragment.count(selected.front().toStdString()))
+    if (selected.size() == 1)
+        if (ComponentItem* item = scene_->itemFor(selected.front()); item && item->isContainer())
             target = selected.front().toStdString();
-    }
-    std::vector<Component> add;
-    QStringList roots;
-    for (Component c : fragment.components) {
-        const bool root = !inFragment.count(c.parent);
-        c.id = idMap[c.id];
-        if (root) {
-            if (!target.empty())
-                c.parent = target;
-            else if (doc_->componentIndex(c.parent) < 0)
-                c.parent.clear();
-            c.position.x += 20;
-            c.position.y += 20;
-            roots << q(c.id);
-        } else {
-            c.parent = idMap[c.parent];
-        }
-        add.push_back(c);
-    }
-    std::vector<Link> links;
-    std::set<std::string> linkIds;
-    for (const auto& l : d.links)
-        linkIds.insert(l.id);
-    for (Link l : fragment.links) {
-        for (std::string* end : {&l.from, &l.to})
-            if (idMap.count(*end))
-                *end = idMap[*end];
-        if (doc_->componentIndex(l.from) < 0 && !taken.count(l.from))
-            continue;
-        if (doc_->componentIndex(l.to) < 0 && !taken.count(l.to))
-            continue;
-        std::string id = l.id;
-        for (int n = 2; linkIds.count(id); ++n)
-            id = l.id + "-" + std::to_string(n);
-        linkIds.insert(id);
-        l.id = id;
-        links.push_back(l);
-    }
-    Design proposed = d;
-    proposed.components.insert(proposed.components.end(), add.begin(), add.end());
-    proposed.links.insert(proposed.links.end(), links.begin(), links.end());
-    if (const QString why = refusalFor(*doc_, proposed); !why.isEmpty()) {
-        status(tr("Cannot paste: %1").arg(why));
+    std::vector<std::string> roots;
+    const EditResult r = scene_->editor().paste(fragment, target, undoText, &roots);
+    if (r.refused()) {
+        status(tr("Cannot paste: %1").arg(r.reason));
         return;
     }
-    doc_->undoStack()->push(new AddItemsCommand(doc_, add, links, undoText));
-    scene_->selectComponents(roots);
+    QStringList ids;
+    for (const auto& id : roots)
+        ids << q(id);
+    scene_->selectComponents(ids);
+}
+
+void MainWindow::showInternalError(const QString& what)
+{
+    status(tr("Internal error: %1").arg(what));
+    // One box at a time: an error that repeats (a paint) must not stack them.
+    if (std::exchange(showingInternalError_, true))
+        return;
+    QMessageBox::warning(this, tr("Internal error"),
+                         tr("An internal error stopped the last action: %1\n\nThe design is as the last finished "
+                            "edit left it; autosave keeps running. Please save your work and report this.")
+                             .arg(what));
+    showingInternalError_ = false;
+}
+
+void MainWindow::explainRefusal(const EditResult& result)
+{
+    if (result.refused())
+        status(result.reason);
 }
 
 void MainWindow::find()
@@ -819,46 +794,13 @@ void MainWindow::find()
     status(tr("%1 item(s) match '%2'").arg(hits.size()).arg(text));
 }
 
-void MainWindow::align(int how)
+std::vector<SizedItem> MainWindow::selectedSizedItems() const
 {
-    std::vector<ComponentItem*> items;
+    std::vector<SizedItem> items;
     for (const QString& id : scene_->selectedComponentIds())
         if (ComponentItem* item = scene_->itemFor(id))
-            items.push_back(item);
-    if (items.size() < 2) {
-        status(tr("Select two or more items to align"));
-        return;
-    }
-    const QGraphicsItem* parent = items.front()->parentItem();
-    for (auto* i : items)
-        if (i->parentItem() != parent) {
-            status(tr("Align works on items in the same container"));
-            return;
-        }
-    double ref = how % 2 == 0 ? 1e18 : -1e18;
-    for (auto* i : items) {
-        const QRectF r(i->pos(), i->frameRect().size());
-        const double v = how == 0 ? r.left() : how == 1 ? r.right() : how == 2 ? r.top() : how == 3 ? r.bottom()
-                                             : how == 4 ? r.center().y() : r.center().x();
-        ref = (how == 0 || how == 2) ? std::min(ref, v) : (how == 1 || how == 3) ? std::max(ref, v) : ref;
-        if (how >= 4 && ref == -1e18)
-            ref = v;  // centres align on the first item
-    }
-    std::vector<Component> changed;
-    for (auto* i : items) {
-        Component c = *i->component();
-        const QSizeF s = i->frameRect().size();
-        switch (how) {
-        case 0: c.position.x = ref; break;
-        case 1: c.position.x = ref - s.width(); break;
-        case 2: c.position.y = ref; break;
-        case 3: c.position.y = ref - s.height(); break;
-        case 4: c.position.y = ref - s.height() / 2; break;
-        case 5: c.position.x = ref - s.width() / 2; break;
-        }
-        changed.push_back(c);
-    }
-    doc_->undoStack()->push(new ChangeComponentsCommand(doc_, changed, tr("Align")));
+            items.push_back({id.toStdString(), {item->frameRect().width(), item->frameRect().height()}});
+    return items;
 }
 
 void MainWindow::generateFabric()
@@ -878,12 +820,13 @@ void MainWindow::generateFabric()
         if (c.parent == plan.fabric.parent)
             if (ComponentItem* item = scene_->itemFor(q(c.id)))
                 right = std::max(right, item->pos().x() + item->frameRect().width());
-    plan.fabric.position = {right + 40, scope.empty() ? 0.0 : ComponentItem::kHeader + 10};
-    doc_->undoStack()->push(new AddItemsCommand(doc_, {plan.fabric}, plan.links, tr("Generate fabric")));
-    status(tr("Fabric: %1 leaf, %2 spine, %3 core switches")
-               .arg(plan.sizing.leaf)
-               .arg(plan.sizing.spine)
-               .arg(plan.sizing.core));
+    const FatTree sizing = plan.sizing;
+    const EditResult r =
+        scene_->editor().addFabric(std::move(plan), {right + 40, scope.empty() ? 0.0 : ComponentItem::kHeader + 10});
+    if (r.refused())
+        status(tr("Cannot add the fabric: %1").arg(r.reason));
+    else
+        status(tr("Fabric: %1 leaf, %2 spine, %3 core switches").arg(sizing.leaf).arg(sizing.spine).arg(sizing.core));
 }
 
 }  // namespace studio

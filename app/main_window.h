@@ -2,6 +2,8 @@
 #include <QDateTime>
 #include <QMainWindow>
 
+#include <vector>
+
 class QAction;
 class QFileSystemWatcher;
 class QLabel;
@@ -22,13 +24,17 @@ class Minimap;
 class PartPalette;
 class WarningsPanel;
 class WorkloadPanel;
+struct EditResult;
 struct Fragment;
+struct SizedItem;
 
 // The studio's window: the canvas in the middle; the parts palette and the
 // overview on the left; the inspector and undo history on the right; the
 // analysis panels and warnings below, across the window; the workload dock
-// beside the inspector; the headline figures in the status bar. Layout, geometry, theme and recent
-// files persist in QSettings.
+// beside the inspector; the headline figures in the status bar. Layout,
+// geometry, theme and recent files persist in QSettings. Its actions (paste,
+// align, distribute, collapse, generate fabric) edit through the
+// DesignEditor like every view.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -40,6 +46,9 @@ public:
     void newDesign();
     // Restores a design an earlier session autosaved before it died, after asking.
     void offerRecovery();
+    // An exception stopped handling an event (StudioApplication): says so,
+    // once at a time, and keeps the design as the last finished edit left it.
+    void showInternalError(const QString& what);
     // Edit menu actions, also for tests: the clipboard carries a JSON
     // fragment, so they work between windows and studio processes.
     void copy();
@@ -75,7 +84,8 @@ private:
     bool saveAs();
     void revert();
     void find();
-    void align(int how);
+    // Selected items of one container, with the sizes the canvas draws them at.
+    std::vector<SizedItem> selectedSizedItems() const;
     void generateFabric();
     void setAutosaveInterval();
     void watchFile();
@@ -83,6 +93,8 @@ private:
     Fragment selectedFragment() const;
     void pasteFragment(const Fragment& fragment, const QString& undoText);
     void status(const QString& text);
+    // Says why an edit was refused, if it was.
+    void explainRefusal(const EditResult& result);
 
     DesignDocument* doc_;
     AnalysisService* analysis_;
@@ -101,6 +113,7 @@ private:
     QLabel* zoomLabel_;
     QMenu* recentMenu_ = nullptr;
     CompareWindow* compare_ = nullptr;
+    bool showingInternalError_ = false;
     QAction *undo_ = nullptr, *redo_ = nullptr, *snap_ = nullptr, *dark_ = nullptr;
 };
 

@@ -22,7 +22,7 @@
 
 #include "app/main_window.h"
 #include "widgets/analysis/analysis_service.h"
-#include "widgets/document/commands.h"
+#include "widgets/document/design_editor.h"
 #include "widgets/document/design_document.h"
 #include "widgets/panels/analysis_area.h"
 #include "widgets/panels/plot_panel.h"
@@ -93,19 +93,19 @@ void edit(DesignDocument* doc, int i)
     case 0: {
         Component rack = *d.component("rack");
         rack.count += (i / 4) % 2 ? -8 : 8;
-        doc->undoStack()->push(new ChangeComponentsCommand(doc, {rack}, "rack count"));
+        DesignEditor(doc).changeComponents({rack}, "rack count");
         break;
     }
     case 1: {
         DesignSettings s = DesignSettings::of(d);
         s.workload.parallelism.tp = s.workload.parallelism.tp.value_or(1) == 8 ? 4 : 8;
-        doc->undoStack()->push(new ChangeSettingsCommand(doc, s, "tp"));
+        DesignEditor(doc).changeSettings(s, "tp");
         break;
     }
     case 2: {
         DesignSettings s = DesignSettings::of(d);
         s.facility.pue = s.facility.pue.value_or(1.4) > 1.2 ? 1.1 : 1.3;
-        doc->undoStack()->push(new ChangeSettingsCommand(doc, s, "PUE"));
+        DesignEditor(doc).changeSettings(s, "PUE");
         break;
     }
     default: {
@@ -114,7 +114,7 @@ void edit(DesignDocument* doc, int i)
             nic.props.erase("port_gbps");
         else
             nic.props["port_gbps"] = 200;
-        doc->undoStack()->push(new ChangeComponentsCommand(doc, {nic}, "NIC speed"));
+        DesignEditor(doc).changeComponents({nic}, "NIC speed");
     }
     }
 }

@@ -22,6 +22,7 @@ using Json = nlohmann::ordered_json;
 inline constexpr std::int64_t kMaxCount = 10'000'000;          // per component or link
 inline constexpr std::int64_t kMaxInstances = 1'000'000'000;   // a component times its ancestors
 inline constexpr std::size_t kMaxNesting = 32;                  // containment depth
+inline constexpr double kMaxCoordinate = 1e7;  // canvas units, either sign; far beyond any drawing
 
 struct Point {
     double x = 0, y = 0;

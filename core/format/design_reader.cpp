@@ -1,18 +1,16 @@
 #include "core/format/design_reader.h"
 
+#include "core/format/design_fields.h"
 #include "core/format/design_validator.h"
 #include "core/format/format_version.h"
 #include "core/format/json_pointer.h"
 #include "core/format/json_reader.h"
 #include "core/format/json_text.h"
 #include "core/format/migrations.h"
-#include "core/format/workload_limits.h"
 #include "core/text.h"
 
 namespace studio {
 namespace {
-
-constexpr double kMaxCoordinate = 1e7;  // canvas units; far beyond any drawing
 
 class DesignJsonReader {
 public:
@@ -20,26 +18,20 @@ public:
 
     void readComponent(const Json& j, const std::string& ptr, Component& c)
     {
-        c.id = r_.string(j, ptr, "id", true).value_or("");
-        c.part = r_.string(j, ptr, "part", true).value_or("");
-        c.name = r_.string(j, ptr, "name", false, true).value_or("");
-        c.parent = r_.string(j, ptr, "parent", false, true).value_or("");
-        c.count = r_.integer(j, ptr, "count", false, 1, kMaxCount).value_or(1);
+        fields::read(r_, j, ptr, c, fields::component());
         if (auto p = j.find("position"); p != j.end()) {
             const std::string pptr = pointerAppend(ptr, "position");
             if (r_.isObject(*p, pptr)) {
-                c.position.x = r_.number(*p, pptr, "x", true, -kMaxCoordinate, kMaxCoordinate).value_or(0);
-                c.position.y = r_.number(*p, pptr, "y", true, -kMaxCoordinate, kMaxCoordinate).value_or(0);
+                fields::read(r_, *p, pptr, c.position, fields::position());
                 Json ignored;
-                r_.keepUnknown(*p, pptr, {"x", "y"}, ignored);
+                r_.keepUnknown(*p, pptr, fields::keys(fields::position()), ignored);
             }
         }
         if (auto s = j.find("size"); s != j.end()) {
             const std::string sptr = pointerAppend(ptr, "size");
             if (r_.isObject(*s, sptr)) {
-                Extent e;
-                e.w = r_.number(*s, sptr, "w", true, 0, kMaxCoordinate, true).value_or(1);
-                e.h = r_.number(*s, sptr, "h", true, 0, kMaxCoordinate, true).value_or(1);
+                Extent e{1, 1};
+                fields::read(r_, *s, sptr, e, fields::size());
                 c.size = e;
             }
         }
@@ -47,77 +39,23 @@ public:
         if (auto p = j.find("props"); p != j.end() && r_.isObject(*p, pointerAppend(ptr, "props")))
             for (auto it = p->begin(); it != p->end(); ++it)
                 c.props[it.key()] = it.value();
-        r_.keepUnknown(j, ptr, {"id", "part", "name", "parent", "count", "position", "size", "collapsed", "props"},
-                       c.extra);
+        r_.keepUnknown(j, ptr, fields::keys(fields::component(), {"position", "size", "collapsed", "props"}), c.extra);
     }
 
     void readLink(const Json& j, const std::string& ptr, Link& l)
     {
-        l.id = r_.string(j, ptr, "id", true).value_or("");
-        l.from = r_.string(j, ptr, "from", true).value_or("");
-        l.to = r_.string(j, ptr, "to", true).value_or("");
-        l.part = r_.string(j, ptr, "part", true).value_or("");
-        l.count = r_.integer(j, ptr, "count", false, 1, kMaxCount).value_or(1);
-        r_.keepUnknown(j, ptr, {"id", "from", "to", "part", "count"}, l.extra);
+        fields::read(r_, j, ptr, l, fields::link());
+        r_.keepUnknown(j, ptr, fields::keys(fields::link()), l.extra);
     }
 
     void readWorkload(const Json& j, const std::string& ptr, Workload& w)
     {
         if (!r_.isObject(j, ptr))
             return;
-        if (const Json* m = section(j, ptr, "model", true)) {
-            const std::string p = pointerAppend(ptr, "model");
-            auto& s = w.model;
-            s.name = r_.string(*m, p, "name", true).value_or("");
-            s.layers = r_.integer(*m, p, "layers", true, limits::kLayers.min, limits::kLayers.max).value_or(1);
-            s.hidden = r_.integer(*m, p, "hidden", true, limits::kHidden.min, limits::kHidden.max).value_or(1);
-            s.heads = r_.integer(*m, p, "heads", true, limits::kHeads.min, limits::kHeads.max).value_or(1);
-            s.kv_heads = r_.integer(*m, p, "kv_heads", false, limits::kHeads.min, limits::kHeads.max);
-            s.ffn_hidden = r_.integer(*m, p, "ffn_hidden", false, limits::kFfnHidden.min, limits::kFfnHidden.max);
-            s.ffn_type = r_.choice(*m, p, "ffn_type", {"gelu", "swiglu"}, false);
-            s.vocab = r_.integer(*m, p, "vocab", true, limits::kVocab.min, limits::kVocab.max).value_or(1);
-            s.seq_len = r_.integer(*m, p, "seq_len", true, limits::kSeqLen.min, limits::kSeqLen.max).value_or(1);
-            s.experts = r_.integer(*m, p, "experts", false, limits::kExperts.min, limits::kExperts.max);
-            s.experts_per_token = r_.integer(*m, p, "experts_per_token", false, limits::kExperts.min, limits::kExperts.max);
-            s.dropout = r_.number(*m, p, "dropout", false, 0, limits::kDropoutMax);
-            r_.keepUnknown(*m, p,
-                           {"name", "layers", "hidden", "heads", "kv_heads", "ffn_hidden", "ffn_type", "vocab",
-                            "seq_len", "experts", "experts_per_token", "dropout"},
-                           s.extra);
-        }
-        if (const Json* t = section(j, ptr, "training", true)) {
-            const std::string p = pointerAppend(ptr, "training");
-            auto& s = w.training;
-            s.global_batch = r_.integer(*t, p, "global_batch", true, limits::kGlobalBatch.min, limits::kGlobalBatch.max).value_or(1);
-            s.micro_batch = r_.integer(*t, p, "micro_batch", false, limits::kGlobalBatch.min, limits::kGlobalBatch.max);
-            s.tokens = r_.number(*t, p, "tokens", true, 0, limits::kTokensMax, true).value_or(1);
-            s.precision = r_.choice(*t, p, "precision", {"bf16", "fp16", "fp8"}, false);
-            s.attention_kernel = r_.choice(*t, p, "attention_kernel", {"flash", "unfused"}, false);
-            r_.keepUnknown(*t, p, {"global_batch", "micro_batch", "tokens", "precision", "attention_kernel"},
-                           s.extra);
-        }
-        if (const Json* q = section(j, ptr, "parallelism", false)) {
-            const std::string p = pointerAppend(ptr, "parallelism");
-            auto& s = w.parallelism;
-            s.tp = r_.integer(*q, p, "tp", false, limits::kParallel.min, limits::kParallel.max);
-            s.pp = r_.integer(*q, p, "pp", false, limits::kParallel.min, limits::kParallel.max);
-            s.dp = r_.integer(*q, p, "dp", false, limits::kDp.min, limits::kDp.max);
-            s.cp = r_.integer(*q, p, "cp", false, limits::kParallel.min, limits::kParallel.max);
-            s.ep = r_.integer(*q, p, "ep", false, limits::kParallel.min, limits::kParallel.max);
-            s.interleave = r_.integer(*q, p, "interleave", false, limits::kInterleave.min, limits::kInterleave.max);
-            s.zero = r_.integer(*q, p, "zero", false, limits::kZero.min, limits::kZero.max);
-            s.sequence_parallel = r_.boolean(*q, p, "sequence_parallel", false);
-            s.recompute = r_.choice(*q, p, "recompute", {"none", "selective", "full"}, false);
-            r_.keepUnknown(*q, p,
-                           {"tp", "pp", "dp", "cp", "ep", "interleave", "zero", "sequence_parallel", "recompute"},
-                           s.extra);
-        }
-        if (const Json* d = section(j, ptr, "data", false)) {
-            const std::string p = pointerAppend(ptr, "data");
-            w.data.bytes_per_token = r_.number(*d, p, "bytes_per_token", false, 0, limits::kBytesPerTokenMax, true);
-            w.data.file_mb = r_.number(*d, p, "file_mb", false, 0, limits::kFileMbMax, true);
-            r_.keepUnknown(*d, p, {"bytes_per_token", "file_mb"}, w.data.extra);
-        }
+        readSection(j, ptr, "model", true, w.model, fields::model());
+        readSection(j, ptr, "training", true, w.training, fields::training());
+        readSection(j, ptr, "parallelism", false, w.parallelism, fields::parallelism());
+        readSection(j, ptr, "data", false, w.data, fields::data());
         r_.keepUnknown(j, ptr, {"model", "training", "parallelism", "data"}, w.extra);
     }
 
@@ -125,55 +63,39 @@ public:
     {
         if (!r_.isObject(j, ptr))
             return;
-        f.pue = r_.number(j, ptr, "pue", false, 1, 5);
-        f.cooling = r_.choice(j, ptr, "cooling", {"air", "liquid", "hybrid"}, false);
-        f.electricity_usd_per_kwh = r_.number(j, ptr, "electricity_usd_per_kwh", false, 0, 100);
-        f.carbon_g_per_kwh = r_.number(j, ptr, "carbon_g_per_kwh", false, 0, 10'000);
-        r_.keepUnknown(j, ptr, {"pue", "cooling", "electricity_usd_per_kwh", "carbon_g_per_kwh"}, f.extra);
+        fields::read(r_, j, ptr, f, fields::facility());
+        r_.keepUnknown(j, ptr, fields::keys(fields::facility()), f.extra);
     }
 
     void readOperations(const Json& j, const std::string& ptr, Operations& o)
     {
         if (!r_.isObject(j, ptr))
             return;
-        if (const Json* m = section(j, ptr, "failure_mttf_h", false)) {
-            const std::string p = pointerAppend(ptr, "failure_mttf_h");
-            auto& s = o.failure_mttf_h;
-            constexpr double kMaxMttf = 1e12;
-            s.gpu = r_.number(*m, p, "gpu", false, 0, kMaxMttf, true);
-            s.hbm = r_.number(*m, p, "hbm", false, 0, kMaxMttf, true);
-            s.host = r_.number(*m, p, "host", false, 0, kMaxMttf, true);
-            s.nic = r_.number(*m, p, "nic", false, 0, kMaxMttf, true);
-            s.network = r_.number(*m, p, "network", false, 0, kMaxMttf, true);
-            s.psu = r_.number(*m, p, "psu", false, 0, kMaxMttf, true);
-            s.software = r_.number(*m, p, "software", false, 0, kMaxMttf, true);
-            r_.keepUnknown(*m, p, {"gpu", "hbm", "host", "nic", "network", "psu", "software"}, s.extra);
-        }
-        if (const Json* c = section(j, ptr, "checkpoint", false)) {
-            const std::string p = pointerAppend(ptr, "checkpoint");
-            o.checkpoint.interval_min = r_.number(*c, p, "interval_min", false, 0, 1e6);
-            o.checkpoint.async = r_.boolean(*c, p, "async", false);
-            o.checkpoint.restart_min = r_.number(*c, p, "restart_min", false, 0, 1e6);
-            r_.keepUnknown(*c, p, {"interval_min", "async", "restart_min"}, o.checkpoint.extra);
-        }
-        o.maintenance_fraction = r_.number(j, ptr, "maintenance_fraction", false, 0, 0.9);
-        o.straggler_cv = r_.number(j, ptr, "straggler_cv", false, 0, 1);
-        r_.keepUnknown(j, ptr, {"failure_mttf_h", "checkpoint", "maintenance_fraction", "straggler_cv"}, o.extra);
+        readSection(j, ptr, "failure_mttf_h", false, o.failure_mttf_h, fields::failureMttf());
+        readSection(j, ptr, "checkpoint", false, o.checkpoint, fields::checkpoint());
+        fields::read(r_, j, ptr, o, fields::operations());
+        r_.keepUnknown(j, ptr, fields::keys(fields::operations(), {"failure_mttf_h", "checkpoint"}), o.extra);
     }
 
     JsonReader& reader() { return r_; }
 
 private:
-    const Json* section(const Json& parent, const std::string& ptr, std::string_view key, bool required)
+    // A nested object of scalar fields, its unknown keys kept in its `extra`.
+    template <typename S>
+    void readSection(const Json& parent, const std::string& ptr, std::string_view key, bool required, S& out,
+                     const fields::Table<S>& table)
     {
         const auto it = parent.find(key);
         const std::string p = pointerAppend(ptr, key);
         if (it == parent.end()) {
             if (required)
-                r_.error(p, "missing (required)");
-            return nullptr;
+                r_.error(p, "missing (required)", "missing");
+            return;
         }
-        return r_.isObject(*it, p) ? &*it : nullptr;
+        if (!r_.isObject(*it, p))
+            return;
+        fields::read(r_, *it, p, out, table);
+        r_.keepUnknown(*it, p, fields::keys(table), out.extra);
     }
 
     JsonReader r_;
@@ -212,9 +134,7 @@ DesignLoad readDesignJson(Json doc, const Catalog& base)
 
     Design d;
     d.format_version = doc["format_version"].get<std::string>();
-    d.app_version = r.string(doc, "", "app_version", false, true).value_or("");
-    d.name = r.string(doc, "", "name", true).value_or("");
-    d.description = r.string(doc, "", "description", false, true).value_or("");
+    fields::read(r, doc, "", d, fields::designInfo());
 
     auto catalog = std::make_shared<Catalog>(base);
     if (auto c = doc.find("catalog"); c != doc.end() && !c->is_null()) {
@@ -225,7 +145,7 @@ DesignLoad readDesignJson(Json doc, const Catalog& base)
     }
 
     if (auto cs = doc.find("components"); cs == doc.end()) {
-        r.error("/components", "missing (required; may be [])");
+        r.error("/components", "missing (required; may be [])", "missing");
     } else if (r.isArray(*cs, "/components")) {
         d.components.resize(cs->size());
         for (std::size_t i = 0; i < cs->size(); ++i) {
@@ -243,7 +163,7 @@ DesignLoad readDesignJson(Json doc, const Catalog& base)
         }
     }
     if (auto w = doc.find("workload"); w == doc.end())
-        r.error("/workload", "missing (required)");
+        r.error("/workload", "missing (required)", "missing");
     else
         dr.readWorkload(*w, "/workload", d.workload);
     if (auto f = doc.find("facility"); f != doc.end())
@@ -251,8 +171,9 @@ DesignLoad readDesignJson(Json doc, const Catalog& base)
     if (auto o = doc.find("operations"); o != doc.end())
         dr.readOperations(*o, "/operations", d.operations);
     r.keepUnknown(doc, "",
-                  {"format", "format_version", "app_version", "name", "description", "components", "links",
-                   "workload", "facility", "operations", "catalog"},
+                  fields::keys(fields::designInfo(),
+                               {"format", "format_version", "components", "links", "workload", "facility",
+                                "operations", "catalog"}),
                   d.extra);
 
     // Whole-design checks only once every field read cleanly, so one typo

@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "core/catalog/part_schema.h"
+#include "core/format/design_fields.h"
 #include "core/format/json_pointer.h"
 #include "core/format/json_reader.h"
 #include "core/text.h"
@@ -45,8 +46,10 @@ void checkProps(JsonReader& r, const Component& c, const Part& part, std::size_t
         }
         const SettingSpec* s = findSettingSpec(part.kind, key);
         if (!s) {
-            r.warning(ptr, "unknown property " + inQuotes(key) + " for " + std::string(partKindLabel(part.kind)) +
-                               " (kept, not used)");
+            r.warning(ptr,
+                      "unknown property " + inQuotes(key) + " for " + std::string(partKindLabel(part.kind)) +
+                          " (kept, not used)",
+                      "unknown_property");
             continue;
         }
         switch (s->type) {
@@ -55,12 +58,12 @@ void checkProps(JsonReader& r, const Component& c, const Part& part, std::size_t
             break;
         case SettingType::Boolean:
             if (!value.is_boolean())
-                r.error(ptr, std::string("must be true or false, got ") + value.type_name());
+                r.error(ptr, std::string("must be true or false, got ") + value.type_name(), "wrong_type");
             break;
         case SettingType::String:
         case SettingType::PartRef: {
             if (!value.is_string()) {
-                r.error(ptr, std::string("must be a string, got ") + value.type_name());
+                r.error(ptr, std::string("must be a string, got ") + value.type_name(), "wrong_type");
                 break;
             }
             const std::string v = value.get<std::string>();
@@ -69,15 +72,16 @@ void checkProps(JsonReader& r, const Component& c, const Part& part, std::size_t
                 std::string list;
                 for (auto a : s->allowed)
                     list += (list.empty() ? "" : ", ") + inQuotes(a);
-                r.error(ptr, "must be one of " + list + ", got " + inQuotes(v));
+                r.error(ptr, "must be one of " + list + ", got " + inQuotes(v), "not_allowed");
             }
             if (s->type == SettingType::PartRef) {
                 const Part* target = catalog.find(v);
                 if (!target)
-                    r.error(ptr, "no part " + inQuotes(v) + " in the catalog");
+                    r.error(ptr, "no part " + inQuotes(v) + " in the catalog", "unknown_part");
                 else if (target->kind != *s->partRef)
                     r.error(ptr, inQuotes(v) + " is " + std::string(partKindLabel(target->kind)) + ", not " +
-                                     std::string(partKindLabel(*s->partRef)));
+                                     std::string(partKindLabel(*s->partRef)),
+                            "wrong_part_kind");
             }
             break;
         }
@@ -85,75 +89,62 @@ void checkProps(JsonReader& r, const Component& c, const Part& part, std::size_t
     }
     for (const auto& s : settingSpecs(part.kind))
         if (s.required && !c.props.count(std::string(s.key)))
-            r.error(pointerAppend(base, s.key), "missing (required for " + std::string(partKindLabel(part.kind)) +
-                                                    ": " + std::string(s.description) + ")");
+            r.error(pointerAppend(base, s.key),
+                    "missing (required for " + std::string(partKindLabel(part.kind)) + ": " +
+                        std::string(s.description) + ")",
+                    "missing");
 }
 
 void checkWorkload(JsonReader& r, const Workload& w)
 {
     const auto& m = w.model;
-    // Designs built in memory (the studio's edits) come here without the
-    // reader's range checks: the divisions below need these.
-    const struct { const char* ptr; std::int64_t value, min; } ranges[] = {
-        {"/workload/model/layers", m.layers, 1},
-        {"/workload/model/hidden", m.hidden, 1},
-        {"/workload/model/heads", m.heads, 1},
-        {"/workload/model/kv_heads", m.kv_heads.value_or(1), 1},
-        {"/workload/model/vocab", m.vocab, 1},
-        {"/workload/model/seq_len", m.seq_len, 1},
-        {"/workload/training/global_batch", w.training.global_batch, 1},
-        {"/workload/training/micro_batch", w.training.micro_batch.value_or(1), 1},
-        {"/workload/parallelism/tp", w.parallelism.tp.value_or(1), 1},
-        {"/workload/parallelism/pp", w.parallelism.pp.value_or(1), 1},
-        {"/workload/parallelism/cp", w.parallelism.cp.value_or(1), 1},
-        {"/workload/parallelism/ep", w.parallelism.ep.value_or(1), 1},
-        {"/workload/parallelism/interleave", w.parallelism.interleave.value_or(1), 1},
-        {"/workload/parallelism/dp", w.parallelism.dp.value_or(0), 0},
-    };
-    bool inRange = true;
-    for (const auto& x : ranges)
-        if (x.value < x.min) {
-            r.error(x.ptr, "must be at least " + formatCount(x.min) + ", got " + formatCount(x.value));
-            inRange = false;
-        }
-    if (!(w.training.tokens > 0)) {
-        r.error("/workload/training/tokens", "must be greater than 0");
-        inRange = false;
-    }
-    if (!inRange)
+    // Designs built in memory (the studio's edits, --set) meet the reader's
+    // field rules here; the divisions below need them to hold.
+    const std::size_t before = r.errorCount();
+    fields::check(r, w.model, "/workload/model", fields::model());
+    fields::check(r, w.training, "/workload/training", fields::training());
+    fields::check(r, w.parallelism, "/workload/parallelism", fields::parallelism());
+    fields::check(r, w.data, "/workload/data", fields::data());
+    if (r.errorCount() > before)
         return;
     if (m.hidden % m.heads != 0)
-        r.error("/workload/model/heads", formatCount(m.heads) + " heads do not divide hidden size " +
-                                             formatCount(m.hidden));
+        r.error("/workload/model/heads",
+                formatCount(m.heads) + " heads do not divide hidden size " + formatCount(m.hidden), "indivisible");
     const std::int64_t kv = m.kv_heads.value_or(m.heads);
     if (kv > m.heads)
-        r.error("/workload/model/kv_heads", formatCount(kv) + " KV heads is more than the " + formatCount(m.heads) +
-                                                " query heads");
+        r.error("/workload/model/kv_heads",
+                formatCount(kv) + " KV heads is more than the " + formatCount(m.heads) + " query heads", "too_many");
     else if (m.heads % kv != 0)
-        r.error("/workload/model/kv_heads", formatCount(kv) + " KV heads do not divide " + formatCount(m.heads) +
-                                                " query heads (grouped-query attention needs whole groups)");
+        r.error("/workload/model/kv_heads",
+                formatCount(kv) + " KV heads do not divide " + formatCount(m.heads) +
+                    " query heads (grouped-query attention needs whole groups)",
+                "indivisible");
     const std::int64_t experts = m.experts.value_or(0);
     const std::int64_t active = m.experts_per_token.value_or(0);
     if (experts == 0 && active > 0)
-        r.error("/workload/model/experts_per_token", "is " + formatCount(active) +
-                                                         " but the model is dense (experts is 0)");
+        r.error("/workload/model/experts_per_token",
+                "is " + formatCount(active) + " but the model is dense (experts is 0)", "dense_model");
     if (experts > 0 && active == 0)
-        r.error("/workload/model/experts_per_token", "must be at least 1 for a mixture-of-experts model");
+        r.error("/workload/model/experts_per_token", "must be at least 1 for a mixture-of-experts model",
+                "out_of_range");
     if (active > experts)
-        r.error("/workload/model/experts_per_token", formatCount(active) + " experts per token is more than the " +
-                                                         formatCount(experts) + " experts");
+        r.error("/workload/model/experts_per_token",
+                formatCount(active) + " experts per token is more than the " + formatCount(experts) + " experts",
+                "too_many");
     const std::int64_t ep = w.parallelism.ep.value_or(1);
     if (ep > 1 && experts == 0)
-        r.error("/workload/parallelism/ep", "expert parallelism of " + formatCount(ep) +
-                                                " needs a mixture-of-experts model (experts > 0)");
+        r.error("/workload/parallelism/ep",
+                "expert parallelism of " + formatCount(ep) + " needs a mixture-of-experts model (experts > 0)",
+                "dense_model");
     else if (ep > 1 && experts % ep != 0)
-        r.error("/workload/parallelism/ep", formatCount(ep) + " does not divide the " + formatCount(experts) +
-                                                " experts");
+        r.error("/workload/parallelism/ep", formatCount(ep) + " does not divide the " + formatCount(experts) + " experts",
+                "indivisible");
     const std::int64_t micro = w.training.micro_batch.value_or(1);
     if (micro > w.training.global_batch)
-        r.error("/workload/training/micro_batch", "micro-batch of " + formatCount(micro) +
-                                                      " is larger than the global batch of " +
-                                                      formatCount(w.training.global_batch));
+        r.error("/workload/training/micro_batch",
+                "micro-batch of " + formatCount(micro) + " is larger than the global batch of " +
+                    formatCount(w.training.global_batch),
+                "too_many");
 }
 
 }  // namespace
@@ -162,28 +153,38 @@ std::vector<Problem> validateDesign(const Design& d, const Catalog& catalog)
 {
     std::vector<Problem> problems;
     JsonReader r(problems);
+    // The file's field rules first (the reader has already applied them to a
+    // design read from a file; edits and --set come here without them).
+    fields::check(r, d, "", fields::designInfo());
 
     std::unordered_map<std::string, std::size_t> byId;
     std::vector<const Part*> parts(d.components.size(), nullptr);
     for (std::size_t i = 0; i < d.components.size(); ++i) {
         const Component& c = d.components[i];
-        if (!isValidId(c.id)) {
-            r.error(componentPtr(i, "id"), "id " + inQuotes(c.id) + " may only use letters, digits and . _ - :");
+        const std::string ptr = pointerAppend("/components", i);
+        fields::check(r, c, ptr, fields::component());
+        fields::check(r, c.position, pointerAppend(ptr, "position"), fields::position());
+        if (c.size)
+            fields::check(r, *c.size, pointerAppend(ptr, "size"), fields::size());
+        if (c.id.empty()) {
+            // "must not be empty", above
+        } else if (!isValidId(c.id)) {
+            r.error(componentPtr(i, "id"), "id " + inQuotes(c.id) + " may only use letters, digits and . _ - :",
+                    "invalid_id");
         } else if (auto [it, fresh] = byId.emplace(c.id, i); !fresh) {
-            r.error(componentPtr(i, "id"), "duplicate id " + inQuotes(c.id) + " (also /components/" +
-                                               std::to_string(it->second) + ")");
+            r.error(componentPtr(i, "id"),
+                    "duplicate id " + inQuotes(c.id) + " (also /components/" + std::to_string(it->second) + ")",
+                    "duplicate_id");
         }
-        // The reader refuses these in files; a design built in memory (the
-        // studio, --set, a test) meets the same rule before any analysis divides by it.
-        if (c.count < 1)
-            r.error(componentPtr(i, "count"), "must be at least 1, got " + formatCount(c.count));
         const Part* part = catalog.find(c.part);
         if (!part) {
-            r.error(componentPtr(i, "part"), "unknown catalog part " + inQuotes(c.part));
+            if (!c.part.empty())
+                r.error(componentPtr(i, "part"), "unknown catalog part " + inQuotes(c.part), "unknown_part");
             continue;
         }
         if (part->kind == PartKind::Link) {
-            r.error(componentPtr(i, "part"), inQuotes(c.part) + " is a link type; use it in /links, not as a component");
+            r.error(componentPtr(i, "part"), inQuotes(c.part) + " is a link type; use it in /links, not as a component",
+                    "wrong_part_kind");
             continue;
         }
         parts[i] = part;
@@ -198,16 +199,16 @@ std::vector<Problem> validateDesign(const Design& d, const Catalog& catalog)
             continue;
         if (c.parent.empty()) {
             if (!canBeTopLevel(parts[i]->kind))
-                r.error(componentPtr(i, "parent"), topLevelRefusal(parts[i]->kind));
+                r.error(componentPtr(i, "parent"), topLevelRefusal(parts[i]->kind), "nesting");
             continue;
         }
         const auto p = byId.find(c.parent);
         if (p == byId.end()) {
-            r.error(componentPtr(i, "parent"), "no component with id " + inQuotes(c.parent));
+            r.error(componentPtr(i, "parent"), "no component with id " + inQuotes(c.parent), "missing_parent");
             continue;
         }
         if (p->second == i) {
-            r.error(componentPtr(i, "parent"), "a component cannot contain itself");
+            r.error(componentPtr(i, "parent"), "a component cannot contain itself", "containment_cycle");
             continue;
         }
         const Part* parentPart = parts[p->second];
@@ -216,7 +217,8 @@ std::vector<Problem> validateDesign(const Design& d, const Catalog& catalog)
             r.error(componentPtr(i, "parent"),
                     nestingRefusal(parentPart->kind, parentPart->attribute("role"), parts[i]->kind,
                                    parts[i]->attribute("role")) +
-                        " (" + inQuotes(c.id) + " in " + inQuotes(c.parent) + ")");
+                        " (" + inQuotes(c.id) + " in " + inQuotes(c.parent) + ")",
+                    "nesting");
     }
     // Parent pointers form a forest unless there is a cycle: walk each chain
     // once (states: 0 new, 1 on the current path, 2 done), report each cycle
@@ -242,7 +244,8 @@ std::vector<Problem> validateDesign(const Design& d, const Catalog& catalog)
             std::string chain;
             for (auto k = first; k != path.end(); ++k)
                 chain += d.components[*k].id + " -> ";
-            r.error(componentPtr(reportAt, "parent"), "containment cycle: " + chain + d.components[at].id);
+            r.error(componentPtr(reportAt, "parent"), "containment cycle: " + chain + d.components[at].id,
+                    "containment_cycle");
         } else if (state[at] == 1 && !path.empty() && path.back() == at) {
             path.pop_back();  // a root or a self/dangling parent, reported above
             instances[at] = static_cast<double>(d.components[at].count);
@@ -276,44 +279,56 @@ std::vector<Problem> validateDesign(const Design& d, const Catalog& catalog)
     for (std::size_t i = 0; i < n; ++i) {
         const auto p = byId.find(d.components[i].parent);
         if (depth[i] > kMaxNesting && (p == byId.end() || depth[p->second] <= kMaxNesting))
-            r.error(componentPtr(i, "parent"), "nested " + std::to_string(depth[i]) + " levels deep, more than the " +
-                                                   std::to_string(kMaxNesting) + " a design may use");
+            r.error(componentPtr(i, "parent"),
+                    "nested " + std::to_string(depth[i]) + " levels deep, more than the " +
+                        std::to_string(kMaxNesting) + " a design may use",
+                    "too_deep");
     }
     // Report where the limit is first crossed, not again for everything inside.
     for (std::size_t i = 0; i < n; ++i)
         if (instances[i] > static_cast<double>(kMaxInstances) &&
             !(byId.count(d.components[i].parent) &&
               instances[byId.at(d.components[i].parent)] > static_cast<double>(kMaxInstances)))
-            r.error(componentPtr(i, "count"), "replicated " + formatValue(instances[i], 3) +
-                                                  " times with its containers, above the limit of " +
-                                                  formatCount(kMaxInstances));
+            r.error(componentPtr(i, "count"),
+                    "replicated " + formatValue(instances[i], 3) + " times with its containers, above the limit of " +
+                        formatCount(kMaxInstances),
+                    "too_many_instances");
 
     std::unordered_map<std::string, std::size_t> linkIds;
     for (std::size_t i = 0; i < d.links.size(); ++i) {
         const Link& l = d.links[i];
         const std::string base = pointerAppend("/links", i);
-        if (!isValidId(l.id))
-            r.error(pointerAppend(base, "id"), "id " + inQuotes(l.id) + " may only use letters, digits and . _ - :");
-        else if (auto [it, fresh] = linkIds.emplace(l.id, i); !fresh)
+        fields::check(r, l, base, fields::link());
+        if (l.id.empty()) {
+            // "must not be empty", above
+        } else if (!isValidId(l.id)) {
+            r.error(pointerAppend(base, "id"), "id " + inQuotes(l.id) + " may only use letters, digits and . _ - :",
+                    "invalid_id");
+        } else if (auto [it, fresh] = linkIds.emplace(l.id, i); !fresh) {
             r.error(pointerAppend(base, "id"),
-                    "duplicate link id " + inQuotes(l.id) + " (also /links/" + std::to_string(it->second) + ")");
-        if (l.count < 1)
-            r.error(pointerAppend(base, "count"), "must be at least 1, got " + formatCount(l.count));
+                    "duplicate link id " + inQuotes(l.id) + " (also /links/" + std::to_string(it->second) + ")",
+                    "duplicate_id");
+        }
         for (const auto* end : {&l.from, &l.to})
-            if (!byId.count(*end))
+            if (!end->empty() && !byId.count(*end))
                 r.error(pointerAppend(base, end == &l.from ? "from" : "to"),
-                        "no component with id " + inQuotes(*end) + " (dangling link)");
-        if (l.from == l.to)
-            r.error(pointerAppend(base, "to"), "a link cannot connect " + inQuotes(l.from) + " to itself");
+                        "no component with id " + inQuotes(*end) + " (dangling link)", "dangling_link");
+        if (l.from == l.to && !l.from.empty())
+            r.error(pointerAppend(base, "to"), "a link cannot connect " + inQuotes(l.from) + " to itself", "self_link");
         const Part* part = catalog.find(l.part);
-        if (!part)
-            r.error(pointerAppend(base, "part"), "unknown catalog part " + inQuotes(l.part));
-        else if (part->kind != PartKind::Link)
-            r.error(pointerAppend(base, "part"), inQuotes(l.part) + " is " + std::string(partKindLabel(part->kind)) +
-                                                     ", not a link type");
+        if (!part && !l.part.empty())
+            r.error(pointerAppend(base, "part"), "unknown catalog part " + inQuotes(l.part), "unknown_part");
+        else if (part && part->kind != PartKind::Link)
+            r.error(pointerAppend(base, "part"),
+                    inQuotes(l.part) + " is " + std::string(partKindLabel(part->kind)) + ", not a link type",
+                    "wrong_part_kind");
     }
 
     checkWorkload(r, d.workload);
+    fields::check(r, d.facility, "/facility", fields::facility());
+    fields::check(r, d.operations.failure_mttf_h, "/operations/failure_mttf_h", fields::failureMttf());
+    fields::check(r, d.operations.checkpoint, "/operations/checkpoint", fields::checkpoint());
+    fields::check(r, d.operations, "/operations", fields::operations());
     return problems;
 }
 

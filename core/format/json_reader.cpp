@@ -26,14 +26,14 @@ std::string typeName(const Json& v)
 
 }  // namespace
 
-void JsonReader::error(const std::string& pointer, std::string message)
+void JsonReader::error(const std::string& pointer, std::string message, std::string code)
 {
-    problems_.push_back({Severity::Error, pointer, std::move(message)});
+    problems_.push_back({Severity::Error, pointer, std::move(message), std::move(code)});
 }
 
-void JsonReader::warning(const std::string& pointer, std::string message)
+void JsonReader::warning(const std::string& pointer, std::string message, std::string code)
 {
-    problems_.push_back({Severity::Warning, pointer, std::move(message)});
+    problems_.push_back({Severity::Warning, pointer, std::move(message), std::move(code)});
 }
 
 bool JsonReader::failed() const
@@ -41,11 +41,17 @@ bool JsonReader::failed() const
     return hasErrors(problems_);
 }
 
+std::size_t JsonReader::errorCount() const
+{
+    return std::size_t(std::count_if(problems_.begin(), problems_.end(),
+                                     [](const Problem& p) { return p.severity == Severity::Error; }));
+}
+
 bool JsonReader::isObject(const Json& value, const std::string& pointer)
 {
     if (value.is_object())
         return true;
-    error(pointer, "must be an object, got " + typeName(value));
+    error(pointer, "must be an object, got " + typeName(value), "wrong_type");
     return false;
 }
 
@@ -53,7 +59,7 @@ bool JsonReader::isArray(const Json& value, const std::string& pointer)
 {
     if (value.is_array())
         return true;
-    error(pointer, "must be an array, got " + typeName(value));
+    error(pointer, "must be an array, got " + typeName(value), "wrong_type");
     return false;
 }
 
@@ -63,7 +69,7 @@ const Json* JsonReader::member(const Json& obj, const std::string& ptr, std::str
     if (it != obj.end())
         return &*it;
     if (required)
-        error(ptr, "missing (required)");
+        error(ptr, "missing (required)", "missing");
     return nullptr;
 }
 
@@ -75,30 +81,36 @@ std::optional<std::string> JsonReader::string(const Json& obj, const std::string
     if (!it)
         return std::nullopt;
     if (!it->is_string()) {
-        error(ptr, "must be a string, got " + typeName(*it));
+        error(ptr, "must be a string, got " + typeName(*it), "wrong_type");
         return std::nullopt;
     }
     std::string s = it->get<std::string>();
     if (s.empty() && !allowEmpty) {
-        error(ptr, "must not be empty");
+        error(ptr, "must not be empty", "empty");
         return std::nullopt;
     }
     return s;
 }
 
 std::optional<std::string> JsonReader::choice(const Json& obj, const std::string& pointer, std::string_view key,
-                                              std::initializer_list<std::string_view> allowed, bool required)
+                                              const std::vector<std::string_view>& allowed, bool required)
 {
     auto s = string(obj, pointer, key, required);
-    if (!s)
+    if (!s || !choiceValue(*s, pointerAppend(pointer, key), allowed))
         return std::nullopt;
-    if (std::find(allowed.begin(), allowed.end(), *s) != allowed.end())
-        return s;
+    return s;
+}
+
+bool JsonReader::choiceValue(const std::string& value, const std::string& pointer,
+                             const std::vector<std::string_view>& allowed)
+{
+    if (std::find(allowed.begin(), allowed.end(), value) != allowed.end())
+        return true;
     std::string list;
     for (auto a : allowed)
         list += (list.empty() ? "" : ", ") + inQuotes(a);
-    error(pointerAppend(pointer, key), "must be one of " + list + ", got " + inQuotes(*s));
-    return std::nullopt;
+    error(pointer, "must be one of " + list + ", got " + inQuotes(value), "not_allowed");
+    return false;
 }
 
 std::optional<std::int64_t> JsonReader::integer(const Json& obj, const std::string& pointer, std::string_view key,
@@ -118,27 +130,27 @@ std::optional<std::int64_t> JsonReader::integerValue(const Json& v, const std::s
     } else if (v.is_number_unsigned()) {
         const auto u = v.get<std::uint64_t>();
         if (u > static_cast<std::uint64_t>(max)) {
-            error(ptr, "is " + v.dump() + ", above the limit of " + formatCount(max));
+            error(ptr, "is " + v.dump() + ", above the limit of " + formatCount(max), "out_of_range");
             return std::nullopt;
         }
         n = static_cast<std::int64_t>(u);
     } else if (v.is_number_float()) {
         const double d = v.get<double>();
         if (!std::isfinite(d))
-            error(ptr, "must be a finite whole number");
+            error(ptr, "must be a finite whole number", "not_finite");
         else
-            error(ptr, "must be a whole number, got " + v.dump());
+            error(ptr, "must be a whole number, got " + v.dump(), "not_whole");
         return std::nullopt;
     } else {
-        error(ptr, "must be a whole number, got " + typeName(v));
+        error(ptr, "must be a whole number, got " + typeName(v), "wrong_type");
         return std::nullopt;
     }
     if (n < min) {
-        error(ptr, "must be at least " + formatCount(min) + ", got " + formatCount(n));
+        error(ptr, "must be at least " + formatCount(min) + ", got " + formatCount(n), "out_of_range");
         return std::nullopt;
     }
     if (n > max) {
-        error(ptr, "is " + formatCount(n) + ", above the limit of " + formatCount(max));
+        error(ptr, "is " + formatCount(n) + ", above the limit of " + formatCount(max), "out_of_range");
         return std::nullopt;
     }
     return n;
@@ -156,21 +168,22 @@ std::optional<double> JsonReader::numberValue(const Json& v, const std::string& 
                                               bool minExclusive)
 {
     if (!v.is_number()) {
-        error(ptr, "must be a number, got " + typeName(v));
+        error(ptr, "must be a number, got " + typeName(v), "wrong_type");
         return std::nullopt;
     }
     const double d = v.get<double>();
     if (!std::isfinite(d)) {
-        error(ptr, "must be a finite number");
+        error(ptr, "must be a finite number", "not_finite");
         return std::nullopt;
     }
     if (minExclusive ? d <= min : d < min) {
         error(ptr, std::string(minExclusive ? "must be greater than " : "must be at least ") + formatValue(min) +
-                       ", got " + formatValue(d));
+                       ", got " + formatValue(d),
+              "out_of_range");
         return std::nullopt;
     }
     if (d > max) {
-        error(ptr, "is " + formatValue(d) + ", above the limit of " + formatValue(max));
+        error(ptr, "is " + formatValue(d) + ", above the limit of " + formatValue(max), "out_of_range");
         return std::nullopt;
     }
     return d;
@@ -184,20 +197,21 @@ std::optional<bool> JsonReader::boolean(const Json& obj, const std::string& poin
     if (!it)
         return std::nullopt;
     if (!it->is_boolean()) {
-        error(ptr, "must be true or false, got " + typeName(*it));
+        error(ptr, "must be true or false, got " + typeName(*it), "wrong_type");
         return std::nullopt;
     }
     return it->get<bool>();
 }
 
-void JsonReader::keepUnknown(const Json& obj, const std::string& pointer,
-                             std::initializer_list<std::string_view> known, Json& extra)
+void JsonReader::keepUnknown(const Json& obj, const std::string& pointer, const std::vector<std::string_view>& known,
+                             Json& extra)
 {
     for (auto it = obj.begin(); it != obj.end(); ++it) {
         if (std::find(known.begin(), known.end(), it.key()) != known.end())
             continue;
         extra[it.key()] = it.value();
-        warning(pointerAppend(pointer, it.key()), "unknown key " + inQuotes(it.key()) + " (kept as is on save)");
+        warning(pointerAppend(pointer, it.key()), "unknown key " + inQuotes(it.key()) + " (kept as is on save)",
+                "unknown_key");
     }
 }
 

@@ -3,7 +3,6 @@
 // missing key or out-of-range value becomes a Problem at its JSON pointer,
 // and reading goes on so one pass reports every problem in a file.
 #include <cstdint>
-#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,9 +20,12 @@ class JsonReader {
 public:
     explicit JsonReader(std::vector<Problem>& problems) : problems_(problems) {}
 
-    void error(const std::string& pointer, std::string message);
-    void warning(const std::string& pointer, std::string message);
+    // `code` names the rule broken ("out_of_range", "missing", ...): callers
+    // compare problems by code and pointer, never by message text.
+    void error(const std::string& pointer, std::string message, std::string code = "invalid");
+    void warning(const std::string& pointer, std::string message, std::string code = "warning");
     bool failed() const;
+    std::size_t errorCount() const;
 
     // Checks `value` is an object; reports "must be an object, got array".
     bool isObject(const Json& value, const std::string& pointer);
@@ -34,7 +36,7 @@ public:
     std::optional<std::string> string(const Json& obj, const std::string& pointer, std::string_view key,
                                       bool required, bool allowEmpty = false);
     std::optional<std::string> choice(const Json& obj, const std::string& pointer, std::string_view key,
-                                      std::initializer_list<std::string_view> allowed, bool required);
+                                      const std::vector<std::string_view>& allowed, bool required);
     std::optional<std::int64_t> integer(const Json& obj, const std::string& pointer, std::string_view key,
                                         bool required, std::int64_t min, std::int64_t max);
     std::optional<double> number(const Json& obj, const std::string& pointer, std::string_view key, bool required,
@@ -46,10 +48,11 @@ public:
                                              std::int64_t max);
     std::optional<double> numberValue(const Json& v, const std::string& pointer, double min, double max,
                                       bool minExclusive = false);
+    bool choiceValue(const std::string& value, const std::string& pointer, const std::vector<std::string_view>& allowed);
 
     // Copies keys not in `known` into `extra` (kept on save) and warns about
     // each one, since a typo ("cuont") would otherwise pass silently.
-    void keepUnknown(const Json& obj, const std::string& pointer, std::initializer_list<std::string_view> known,
+    void keepUnknown(const Json& obj, const std::string& pointer, const std::vector<std::string_view>& known,
                      Json& extra);
 
 private:

@@ -2,12 +2,13 @@
 // edited design, and dies without cleaning up, as a crashed or killed
 // studio would. Usage: autosave_child RECOVERY_DIR DESIGN
 #include <QApplication>
+#include <QStandardPaths>
 
 #include <cstdio>
 #include <cstdlib>
 
 #include "core/format/design_writer.h"
-#include "widgets/document/commands.h"
+#include "widgets/document/design_editor.h"
 #include "widgets/document/design_document.h"
 #include "widgets/document/recovery.h"
 
@@ -15,6 +16,7 @@ using namespace studio;
 
 int main(int argc, char** argv)
 {
+    QStandardPaths::setTestModeEnabled(true);  // as the test that runs it
     QApplication app(argc, argv);
     if (argc != 3)
         return 2;
@@ -25,7 +27,7 @@ int main(int argc, char** argv)
     Component c = doc.design().components[1];
     c.count += 3;
     c.name = "edited before the crash";
-    doc.undoStack()->push(new ChangeComponentsCommand(&doc, {c}, "edit"));
+    DesignEditor(&doc).changeComponents({c}, "edit");
     if (!saver.autosaveNow())
         return 4;
     const std::string text = writeDesignText(doc.design());

@@ -29,6 +29,7 @@
 #include "core/compare/comparison.h"
 #include "core/format/design_reader.h"
 #include "core/text.h"
+#include "tests/gui_test_main.h"
 #include "tests/test_support.h"
 #include "widgets/compare/compare_plots.h"
 #include "widgets/compare/compare_window.h"
@@ -603,5 +604,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestCompareView)
+STUDIO_TEST_MAIN(TestCompareView)
 #include "tst_compare_view.moc"

@@ -61,6 +61,7 @@ struct Generator {
         const std::int64_t gpus = racks * perRack * gpn;
 
         auto& m = d.workload.model;
+        m.name = "random model";  // required, as in a file
         const std::int64_t headDim = oneOf(std::vector<std::int64_t>{64, 128});
         m.heads = oneOf(std::vector<std::int64_t>{8, 16, 32, 64, 96, 128});
         m.hidden = m.heads * headDim;

@@ -6,6 +6,7 @@
 #include <QTemporaryDir>
 
 #include "core/format/design_writer.h"
+#include "tests/gui_test_main.h"
 #include "tests/test_support.h"
 #include "widgets/document/design_document.h"
 
@@ -71,5 +72,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestDocument)
+STUDIO_TEST_MAIN(TestDocument)
 #include "tst_document.moc"

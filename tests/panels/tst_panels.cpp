@@ -20,11 +20,12 @@
 #include "app/main_window.h"
 #include "core/analysis/analysis.h"
 #include "core/text.h"
+#include "tests/gui_test_main.h"
 #include "tests/test_support.h"
 #include "widgets/analysis/analysis_service.h"
 #include "widgets/canvas/component_item.h"
 #include "widgets/canvas/design_scene.h"
-#include "widgets/document/commands.h"
+#include "widgets/document/design_editor.h"
 #include "widgets/document/design_document.h"
 #include "widgets/panels/analysis_area.h"
 #include "widgets/panels/figure_table.h"
@@ -227,6 +228,7 @@ class TestPanels : public QObject {
 private slots:
     void initTestCase()
     {
+        // Test mode (gui_test_main.h) keeps these away from the user's own.
         QCoreApplication::setOrganizationName("Cluster Studio tests");
         QCoreApplication::setApplicationName("tst_panels");
         QSettings().clear();
@@ -261,7 +263,7 @@ private slots:
         const double nicBefore = w.analysis()->analysis()->hardware.scaleOut.nicGbPerSPerGpu.value;
         Component nic = *doc->design().component("server.nic");
         nic.props["port_gbps"] = 50;
-        doc->undoStack()->push(new ChangeComponentsCommand(doc, {nic}, "NIC speed"));
+        DesignEditor(doc).changeComponents({nic}, "NIC speed");
         settle();
         QCOMPARE(w.analysis()->analysis()->hardware.scaleOut.nicGbPerSPerGpu.value, nicBefore / 2);
         checkPanelsMatchCore(w);
@@ -279,7 +281,7 @@ private slots:
         // A new PUE.
         DesignSettings s = DesignSettings::of(doc->design());
         s.facility.pue = 1.55;
-        doc->undoStack()->push(new ChangeSettingsCommand(doc, s, "PUE"));
+        DesignEditor(doc).changeSettings(s, "PUE");
         settle();
         QCOMPARE(w.analysis()->analysis()->power.pue.value, 1.55);
         checkPanelsMatchCore(w);
@@ -402,7 +404,7 @@ private slots:
         for (double pue : {1.2, 1.25, 1.3, 1.35}) {
             DesignSettings s = DesignSettings::of(doc->design());
             s.facility.pue = pue;
-            doc->undoStack()->push(new ChangeSettingsCommand(doc, s, "PUE", key));
+            DesignEditor(doc).changeSettings(s, "PUE", key);
         }
         settle();
         QCOMPARE(w.analysis()->recomputeCount(), recomputes + 1);
@@ -436,7 +438,7 @@ private slots:
         DesignDocument* doc = w.document();
         DesignSettings s = DesignSettings::of(doc->design());
         s.facility.pue = 1.7;
-        doc->undoStack()->push(new ChangeSettingsCommand(doc, s, "PUE"));
+        DesignEditor(doc).changeSettings(s, "PUE");
         settle();
         QCOMPARE(first->refreshCount(), firstBefore + 1);
         QCOMPARE(last->refreshCount(), lastBefore);
@@ -607,5 +609,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestPanels)
+STUDIO_TEST_MAIN(TestPanels)
 #include "tst_panels.moc"

@@ -16,6 +16,7 @@
 #include "core/text.h"
 #include "widgets/analysis/analysis_service.h"
 #include "widgets/document/design_document.h"
+#include "tests/gui_test_main.h"
 #include "tests/test_support.h"
 #include "app/main_window.h"
 #include "widgets/compare/compare_window.h"
@@ -300,5 +301,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestReport)
+STUDIO_TEST_MAIN(TestReport)
 #include "tst_report.moc"

@@ -6,6 +6,7 @@
 #include <QGraphicsObject>
 
 #include "core/catalog/part_kind.h"
+#include "widgets/canvas/item_metrics.h"
 
 namespace studio {
 
@@ -13,11 +14,10 @@ class DesignScene;
 struct Component;
 struct Part;
 
-class ComponentItem : public QGraphicsObject {
+class ComponentItem : public QGraphicsObject, public ItemMetrics {
     Q_OBJECT
 public:
     enum { Type = UserType + 1 };
-    static constexpr double kHeader = 30, kPad = 12, kTileW = 180, kTileH = 50, kFabricW = 270, kFabricH = 70;
 
     ComponentItem(DesignScene* scene, const QString& id);
     int type() const override { return Type; }

@@ -10,42 +10,19 @@
 #include <QMimeData>
 
 #include <cmath>
-#include <set>
 
-#include "core/catalog/cable_choice.h"
 #include "core/catalog/part_schema.h"
 #include "core/design/design_index.h"
 #include "widgets/common/qt_string.h"
 #include "widgets/analysis/analysis_service.h"
 #include "widgets/canvas/component_item.h"
 #include "widgets/canvas/link_item.h"
-#include "widgets/document/commands.h"
 #include "widgets/document/design_document.h"
-#include "widgets/document/edit_check.h"
 #include "widgets/palette/part_mime.h"
 #include "widgets/style/theme.h"
 
 namespace studio {
 namespace {
-
-std::string idPrefix(const Part& p)
-{
-    switch (p.kind) {
-    case PartKind::Accelerator: return "gpu";
-    case PartKind::Nic: return "nic";
-    case PartKind::Switch: return "switch";
-    case PartKind::Node: return "node";
-    case PartKind::Rack: return "rack";
-    case PartKind::Storage: return "storage";
-    case PartKind::Fabric: return "fabric";
-    case PartKind::Link: return "link";
-    case PartKind::Group: {
-        const std::string role = p.attribute("role");
-        return role == "scalable_unit" ? "su" : role == "nvlink_domain" ? "nvl" : role.empty() ? "group" : role;
-    }
-    }
-    return "item";
-}
 
 // A one-line editor for a count, committing on Enter or focus loss and
 // cancelling on Escape.
@@ -84,7 +61,7 @@ private:
 }  // namespace
 
 DesignScene::DesignScene(DesignDocument* document, AnalysisService* analysis, QObject* parent)
-    : QGraphicsScene(parent), doc_(document), analysis_(analysis)
+    : QGraphicsScene(parent), doc_(document), editor_(document), analysis_(analysis)
 {
     linkTimer_.setSingleShot(true);
     linkTimer_.setInterval(0);
@@ -306,168 +283,44 @@ QString DesignScene::refusalForParent(const QString& childPart, ComponentItem* t
 
 QString DesignScene::dropPart(const QString& partId, QPointF scenePos)
 {
-    const Catalog& cat = doc_->catalog();
-    const Part* part = cat.find(partId.toStdString());
-    if (!part)
-        return tr("No part %1 in the catalog").arg(partId);
     ComponentItem* target = containerAt(scenePos);
+    // Said before anything is built, and while dragging (dragMoveEvent).
     if (const QString why = refusalForParent(partId, target); !why.isEmpty())
         return why;
     QPointF local = snapped(target ? target->mapFromScene(scenePos) : scenePos);
     if (target && local.y() < ComponentItem::kHeader + 6)
         local.setY(ComponentItem::kHeader + 10);
     local.setX(std::max(local.x(), target ? ComponentItem::kPad : local.x()));
-
-    std::set<std::string> taken;
-    auto freshId = [&](const std::string& prefix) {
-        std::string id = doc_->uniqueComponentId(prefix);
-        for (int n = 2; taken.count(id); ++n)
-            id = doc_->uniqueComponentId(prefix + "-" + std::to_string(n));
-        taken.insert(id);
-        return id;
-    };
-    std::vector<Component> add;
-    Component c;
-    c.id = freshId(idPrefix(*part));
-    c.part = part->id;
-    c.name = part->name;
-    c.parent = target ? target->id().toStdString() : std::string();
-    c.position = {local.x(), local.y()};
-    if (part->kind == PartKind::Fabric) {
-        // A fabric needs a switch: the catalog's first of the right kind.
-        for (const Part& p : cat.parts())
-            if (p.kind == PartKind::Switch) {
-                c.props["switch"] = p.id;
-                break;
-            }
-    }
-    add.push_back(c);
-    if (part->kind == PartKind::Node) {
-        // A node platform arrives with what it carries: its GPUs, compute
-        // NICs and DPUs, as the catalog lists them.
-        const struct { const char* attr; const char* figure; const char* name; } contents[] = {
-            {"accelerator", "gpus", "GPU"}, {"nic", "compute_nics", "NIC"}, {"dpu", "dpus", "DPU"}};
-        double x = ComponentItem::kPad;
-        for (const auto& k : contents) {
-            const Part* child = cat.find(part->attribute(k.attr));
-            const Figure* n = part->figure(k.figure);
-            if (!child || !n || n->value < 1)
-                continue;
-            Component ch;
-            ch.id = freshId(c.id + "." + idPrefix(*child));
-            ch.part = child->id;
-            ch.name = k.name;
-            ch.parent = c.id;
-            ch.count = std::int64_t(n->value);
-            ch.position = {x, ComponentItem::kHeader + 10};
-            x += ComponentItem::kTileW + 10;
-            add.push_back(ch);
-        }
-    }
-    Design proposed = doc_->design();
-    proposed.components.insert(proposed.components.end(), add.begin(), add.end());
-    if (const QString why = refusalFor(*doc_, proposed); !why.isEmpty())
-        return why;
-    doc_->undoStack()->push(new AddItemsCommand(doc_, add, {}, tr("Add %1").arg(q(part->name))));
-    selectComponents({q(c.id)});
-    return {};
+    std::string id;
+    const EditResult r = editor_.addPart(partId.toStdString(), target ? target->id().toStdString() : std::string(),
+                                         {local.x(), local.y()}, &id);
+    if (r.applied())
+        selectComponents({q(id)});
+    return r.reason;
 }
 
 QString DesignScene::createLink(const QString& fromId, const QString& toId)
 {
-    if (fromId == toId)
-        return tr("A link joins two different items");
-    const int fi = doc_->componentIndex(fromId.toStdString()), ti = doc_->componentIndex(toId.toStdString());
-    if (fi < 0 || ti < 0)
-        return tr("A link needs an item at each end");
-    const Design& d = doc_->design();
-    const Catalog& cat = doc_->catalog();
-    const Component& from = d.components[std::size_t(fi)];
-    const Component& to = d.components[std::size_t(ti)];
-    const Part* fp = cat.find(from.part);
-    const Part* tp = cat.find(to.part);
-    for (const Part* p : {fp, tp})
-        if (p && (p->kind == PartKind::Group || p->kind == PartKind::Rack || p->kind == PartKind::Accelerator))
-            return tr("Links join NICs, nodes, switches, storage and fabrics, not %1")
-                .arg(q(std::string(partKindLabel(p->kind))) + "s");
-    // The cable: a fabric's own, else the slowest catalog cable that carries
-    // the NIC's speed on its protocol.
-    std::string cable;
-    for (const Component* c : {&to, &from})
-        if (auto it = c->props.find("cable"); it != c->props.end() && it->second.is_string())
-            cable = it->second.get<std::string>();
-    if (cable.empty()) {
-        double speed = 0;
-        std::string protocol;
-        for (const auto* c : {&from, &to}) {
-            const Part* p = cat.find(c->part);
-            if (p && (p->kind == PartKind::Nic || p->kind == PartKind::Switch)) {
-                speed = std::max(speed, p->figure("port_gbps") ? p->figure("port_gbps")->value : 0.0);
-                protocol = p->attribute("protocol");
-            }
-        }
-        cable = defaultCable(cat, speed, protocol);
-    }
-    Link l;
-    l.id = doc_->uniqueLinkId(from.id + "-" + to.id);
-    l.from = from.id;
-    l.to = to.id;
-    l.part = cable;
-    l.count = 1;
-    doc_->undoStack()->push(new AddItemsCommand(doc_, {}, {l}, tr("Connect %1 to %2").arg(q(from.name), q(to.name))));
-    return {};
+    return editor_.connect(fromId.toStdString(), toId.toStdString()).reason;
 }
 
 QString DesignScene::setCount(const QString& id, qint64 count)
 {
-    const int i = doc_->componentIndex(id.toStdString());
-    if (i < 0)
-        return tr("No such item");
-    if (count < 1 || count > kMaxCount)
-        return tr("A count must be between 1 and 10,000,000");
-    Component c = doc_->design().components[std::size_t(i)];
-    if (c.count == count)
-        return {};
-    c.count = count;
-    Design proposed = doc_->design();
-    proposed.components[std::size_t(i)] = c;
-    if (const QString why = refusalFor(*doc_, proposed); !why.isEmpty())
-        return why;
-    doc_->undoStack()->push(new ChangeComponentsCommand(doc_, {c}, tr("Set count of %1 to %2").arg(q(c.name)).arg(count)));
-    return {};
+    return editor_.setCount(id.toStdString(), count).reason;
 }
 
 QString DesignScene::moveSelectionBy(QPointF delta, int mergeKey)
 {
-    std::vector<Component> moved;
-    const QStringList ids = selectedComponentIds();
-    for (const QString& id : ids) {
-        ComponentItem* item = items_.value(id);
-        bool ancestorSelected = false;
-        for (QGraphicsItem* a = item ? item->parentItem() : nullptr; a; a = a->parentItem())
-            ancestorSelected = ancestorSelected || a->isSelected();
-        if (!item || ancestorSelected)
-            continue;
-        Component c = *item->component();
-        c.position.x += delta.x();
-        c.position.y += delta.y();
-        moved.push_back(c);
-    }
-    if (moved.empty())
-        return tr("Select items to move");
-    doc_->undoStack()->push(new ChangeComponentsCommand(doc_, moved, tr("Move"), mergeKey));
-    return {};
+    std::vector<std::string> ids;
+    for (const QString& id : selectedComponentIds())
+        ids.push_back(id.toStdString());
+    return editor_.moveBy(ids, {delta.x(), delta.y()}, mergeKey).reason;
 }
 
 void DesignScene::toggleCollapsed(const QString& id)
 {
-    const int i = doc_->componentIndex(id.toStdString());
-    if (i < 0)
-        return;
-    Component c = doc_->design().components[std::size_t(i)];
-    c.collapsed = !c.collapsed;
-    doc_->undoStack()->push(new ChangeComponentsCommand(
-        doc_, {c}, (c.collapsed ? tr("Collapse %1") : tr("Expand %1")).arg(q(c.name))));
+    if (const EditResult r = editor_.toggleCollapsed({id.toStdString()}); r.refused())
+        emit message(r.reason);
 }
 
 void DesignScene::removeSelection()
@@ -477,12 +330,8 @@ void DesignScene::removeSelection()
         comps.push_back(id.toStdString());
     for (const QString& id : selectedLinkIds())
         links.push_back(id.toStdString());
-    auto* cmd = new RemoveItemsCommand(doc_, comps, links, tr("Delete"));
-    if (cmd->isEmpty()) {
-        delete cmd;
-        return;
-    }
-    doc_->undoStack()->push(cmd);
+    if (const EditResult r = editor_.remove(comps, links, tr("Delete")); r.refused())
+        emit message(r.reason);
 }
 
 void DesignScene::commitMove(QPointF)
@@ -493,7 +342,7 @@ void DesignScene::commitMove(QPointF)
     for (QGraphicsItem* i : selectedItems())
         if (i->type() == ComponentItem::Type)
             moving.insert(static_cast<ComponentItem*>(i));
-    std::vector<Component> changed;
+    std::vector<Placement> placements;
     QString refusal;
     for (ComponentItem* item : std::as_const(moving)) {
         bool ancestorMoving = false;
@@ -504,7 +353,7 @@ void DesignScene::commitMove(QPointF)
             continue;
         const QPointF center = item->mapToScene(item->frameRect().center());
         ComponentItem* target = containerAt(center, moving);
-        Component next = *c;
+        Placement p{c->id, c->parent, {}};
         QPointF local = item->pos();
         if (target != item->parentItem()) {
             if (const QString why = refusalForParent(q(c->part), target); !why.isEmpty()) {
@@ -512,33 +361,21 @@ void DesignScene::commitMove(QPointF)
                 break;
             }
             local = target ? target->mapFromScene(item->scenePos()) : item->scenePos();
-            next.parent = target ? target->id().toStdString() : std::string();
+            p.parent = target ? target->id().toStdString() : std::string();
         }
         local = snapped(local);
         if (target && local.y() < ComponentItem::kHeader + 4)
             local.setY(ComponentItem::kHeader + 10);
-        next.position = {local.x(), local.y()};
-        if (!(next == *c))
-            changed.push_back(next);
+        p.position = {local.x(), local.y()};
+        placements.push_back(std::move(p));
     }
-    if (refusal.isEmpty() && !changed.empty()) {
-        Design proposed = doc_->design();
-        for (const auto& c : changed)
-            proposed.components[std::size_t(doc_->componentIndex(c.id))] = c;
-        refusal = refusalFor(*doc_, proposed);
-    }
+    if (refusal.isEmpty())
+        refusal = editor_.place(placements).reason;
     if (!refusal.isEmpty()) {
         emit message(refusal);
         for (ComponentItem* item : std::as_const(moving))
             syncItem(item->id());  // put it back where the document has it
-        return;
     }
-    if (changed.empty())
-        return;
-    bool reparent = false;
-    for (const auto& c : changed)
-        reparent = reparent || c.parent != items_.value(q(c.id))->component()->parent;
-    doc_->undoStack()->push(new ChangeComponentsCommand(doc_, changed, reparent ? tr("Move into container") : tr("Move")));
 }
 
 void DesignScene::beginLinkDrag(ComponentItem* from, QPointF scenePos)

@@ -2,12 +2,14 @@
 // The canvas's scene: one item per component (children inside their
 // container's item, so positions are relative as in the file) and one per
 // link, rebuilt from the document's signals. Gestures on the canvas (drops,
-// drags, link drags, in-place edits) become undo commands here; a refused
-// gesture says why through message().
+// drags, link drags, in-place edits) become edits through the DesignEditor;
+// a refused gesture says why through message().
 #include <QGraphicsScene>
 #include <QHash>
 #include <QSet>
 #include <QTimer>
+
+#include "widgets/document/design_editor.h"
 
 namespace studio {
 
@@ -24,6 +26,7 @@ public:
     DesignScene(DesignDocument* document, AnalysisService* analysis, QObject* parent = nullptr);
 
     DesignDocument* document() const { return doc_; }
+    DesignEditor& editor() { return editor_; }
     AnalysisService* analysis() const { return analysis_; }
     bool snapToGrid() const { return snap_; }
     void setSnapToGrid(bool on) { snap_ = on; }
@@ -81,6 +84,7 @@ private:
     QPointF snapped(QPointF p) const;
 
     DesignDocument* doc_;
+    DesignEditor editor_;
     AnalysisService* analysis_;
     QHash<QString, ComponentItem*> items_;
     QHash<QString, LinkItem*> links_;

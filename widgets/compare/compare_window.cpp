@@ -43,6 +43,7 @@
 #include "widgets/panels/explain_html.h"
 #include "widgets/report/comparison_report.h"
 #include "widgets/style/theme.h"
+#include "widgets/common/settings_keys.h"
 
 namespace studio {
 namespace {
@@ -809,14 +810,14 @@ bool CompareWindow::exportPdf(const QString& path, QString* error) const
 void CompareWindow::exportFromDialog(const QString& title, const QString& suffix, const QString& filter,
                                      bool (CompareWindow::*write)(const QString&, QString*) const)
 {
-    QSettings settings;
-    const QString dir = settings.value("paths/lastReportDir", settings.value("paths/lastDir")).toString();
+    QSettings stored;
+    const QString dir = stored.value(settings::kLastReportDir, stored.value(settings::kLastDir)).toString();
     QString path = QFileDialog::getSaveFileName(this, title, QDir(dir).filePath("comparison." + suffix), filter);
     if (path.isEmpty())
         return;
     if (!path.endsWith("." + suffix, Qt::CaseInsensitive))
         path += "." + suffix;
-    settings.setValue("paths/lastReportDir", QFileInfo(path).absolutePath());
+    stored.setValue(settings::kLastReportDir, QFileInfo(path).absolutePath());
     QString error;
     if ((this->*write)(path, &error))
         statusBar()->showMessage(tr("Wrote %1").arg(QDir::toNativeSeparators(path)), 5000);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "core/contract.h"
 #include "widgets/document/design_document.h"
 
 namespace studio {
@@ -17,8 +18,14 @@ int nextMergeKey()
 
 AddItemsCommand::AddItemsCommand(DesignDocument* doc, std::vector<Component> components, std::vector<Link> links,
                                  const QString& text)
-    : QUndoCommand(text), doc_(doc), components_(std::move(components)), links_(std::move(links))
+    : DesignCommand(text), doc_(doc), components_(std::move(components)), links_(std::move(links))
 {
+}
+
+void AddItemsCommand::preview(Design& d) const
+{
+    d.components.insert(d.components.end(), components_.begin(), components_.end());
+    d.links.insert(d.links.end(), links_.begin(), links_.end());
 }
 
 void AddItemsCommand::redo()
@@ -41,7 +48,7 @@ void AddItemsCommand::undo()
 
 RemoveItemsCommand::RemoveItemsCommand(DesignDocument* doc, const std::vector<std::string>& componentIds,
                                        const std::vector<std::string>& linkIds, const QString& text)
-    : QUndoCommand(text), doc_(doc)
+    : DesignCommand(text), doc_(doc)
 {
     const Design& d = doc->design();
     std::set<std::string> doomed(componentIds.begin(), componentIds.end());
@@ -61,6 +68,14 @@ RemoveItemsCommand::RemoveItemsCommand(DesignDocument* doc, const std::vector<st
         if (linkSet.count(l.id) || doomed.count(l.from) || doomed.count(l.to))
             links_.emplace_back(int(i), l);
     }
+}
+
+void RemoveItemsCommand::preview(Design& d) const
+{
+    for (auto it = links_.rbegin(); it != links_.rend(); ++it)
+        d.links.erase(d.links.begin() + it->first);
+    for (auto it = components_.rbegin(); it != components_.rend(); ++it)
+        d.components.erase(d.components.begin() + it->first);
 }
 
 void RemoveItemsCommand::redo()
@@ -88,15 +103,31 @@ const Component& at(DesignDocument* doc, const Component&, int i) { return doc->
 const Link& at(DesignDocument* doc, const Link&, int i) { return doc->design().links[std::size_t(i)]; }
 void replace(DesignDocument* doc, int i, const Component& c) { doc->replaceComponent(i, c); }
 void replace(DesignDocument* doc, int i, const Link& l) { doc->replaceLink(i, l); }
+std::vector<Component>& itemsOf(Design& d, const Component&) { return d.components; }
+std::vector<Link>& itemsOf(Design& d, const Link&) { return d.links; }
 }  // namespace
 
 template <typename Item>
 ChangeItemsCommand<Item>::ChangeItemsCommand(DesignDocument* doc, std::vector<Item> after, const QString& text,
                                              int mergeKey)
-    : QUndoCommand(text), doc_(doc), after_(std::move(after)), mergeKey_(mergeKey)
+    : DesignCommand(text), doc_(doc), after_(std::move(after)), mergeKey_(mergeKey)
 {
-    for (const auto& v : after_)
-        before_.push_back(at(doc, v, indexOf(doc, v)));
+    for (const auto& v : after_) {
+        const int i = indexOf(doc, v);
+        STUDIO_EXPECTS(i >= 0);
+        before_.push_back(at(doc, v, i));
+    }
+}
+
+template <typename Item>
+void ChangeItemsCommand<Item>::preview(Design& d) const
+{
+    for (const auto& v : after_) {
+        auto& items = itemsOf(d, v);
+        const auto it = std::find_if(items.begin(), items.end(), [&](const Item& x) { return x.id == v.id; });
+        STUDIO_EXPECTS(it != items.end());
+        *it = v;
+    }
 }
 
 template <typename Item>
@@ -151,9 +182,18 @@ DesignSettings DesignSettings::of(const Design& d)
 
 ChangeSettingsCommand::ChangeSettingsCommand(DesignDocument* doc, DesignSettings after, const QString& text,
                                              int mergeKey)
-    : QUndoCommand(text), doc_(doc), before_(DesignSettings::of(doc->design())), after_(std::move(after)),
+    : DesignCommand(text), doc_(doc), before_(DesignSettings::of(doc->design())), after_(std::move(after)),
       mergeKey_(mergeKey)
 {
+}
+
+void ChangeSettingsCommand::preview(Design& d) const
+{
+    d.name = after_.name;
+    d.description = after_.description;
+    d.workload = after_.workload;
+    d.facility = after_.facility;
+    d.operations = after_.operations;
 }
 
 void ChangeSettingsCommand::apply(const DesignSettings& s)

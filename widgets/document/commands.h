@@ -1,9 +1,10 @@
 #pragma once
 // Every edit of a design is one of these commands on the document's undo
-// stack. Commands keep only what they change (a few components, links or a
-// settings section), never a snapshot of the whole document. Consecutive
-// commands with the same merge key (one drag, typing into one field) merge
-// into one undo step.
+// stack, built and pushed by the DesignEditor (design_editor.h) only, after
+// it has checked the design the command makes (preview). Commands keep only
+// what they change (a few components, links or a settings section), never a
+// snapshot of the whole document. Consecutive commands with the same merge
+// key (one drag, typing into one field) merge into one undo step.
 #include <QUndoCommand>
 
 #include <string>
@@ -21,13 +22,22 @@ enum CommandId { kChangeComponentsId = 1001, kChangeLinksId, kChangeSettingsId }
 // A fresh merge key for a gesture (a drag, an arrow-key burst, a field).
 int nextMergeKey();
 
+class DesignCommand : public QUndoCommand {
+public:
+    using QUndoCommand::QUndoCommand;
+    // Makes on `design` the change redo() makes on the document, without
+    // signals: the editor checks the result before the command is pushed.
+    virtual void preview(Design& design) const = 0;
+};
+
 // Adds components (appended in order) and links.
-class AddItemsCommand : public QUndoCommand {
+class AddItemsCommand : public DesignCommand {
 public:
     AddItemsCommand(DesignDocument* doc, std::vector<Component> components, std::vector<Link> links,
                     const QString& text);
     void redo() override;
     void undo() override;
+    void preview(Design& design) const override;
 
 private:
     DesignDocument* doc_;
@@ -37,12 +47,13 @@ private:
 
 // Removes components with everything inside them, and every link that
 // touches a removed component, restoring them in place on undo.
-class RemoveItemsCommand : public QUndoCommand {
+class RemoveItemsCommand : public DesignCommand {
 public:
     RemoveItemsCommand(DesignDocument* doc, const std::vector<std::string>& componentIds,
                        const std::vector<std::string>& linkIds, const QString& text);
     void redo() override;
     void undo() override;
+    void preview(Design& design) const override;
     bool isEmpty() const { return components_.empty() && links_.empty(); }
 
 private:
@@ -54,11 +65,14 @@ private:
 // New values for existing components (position, parent, count, name,
 // props, ...) or links, matched by id.
 template <typename Item>
-class ChangeItemsCommand : public QUndoCommand {
+class ChangeItemsCommand : public DesignCommand {
 public:
+    // Every item of `after` must exist in the document (matched by id).
     ChangeItemsCommand(DesignDocument* doc, std::vector<Item> after, const QString& text, int mergeKey = 0);
     void redo() override;
     void undo() override;
+    void preview(Design& design) const override;
+    bool isEmpty() const { return before_ == after_; }
     int id() const override;
     bool mergeWith(const QUndoCommand* other) override;
 
@@ -83,11 +97,13 @@ struct DesignSettings {
     static DesignSettings of(const Design& d);
 };
 
-class ChangeSettingsCommand : public QUndoCommand {
+class ChangeSettingsCommand : public DesignCommand {
 public:
     ChangeSettingsCommand(DesignDocument* doc, DesignSettings after, const QString& text, int mergeKey = 0);
     void redo() override;
     void undo() override;
+    void preview(Design& design) const override;
+    bool isEmpty() const { return before_ == after_; }
     int id() const override { return mergeKey_ ? kChangeSettingsId : -1; }
     bool mergeWith(const QUndoCommand* other) override;
 

@@ -2,15 +2,13 @@
 
 #include <QSaveFile>
 
+#include "core/contract.h"
 #include "core/format/design_reader.h"
 #include "core/format/design_writer.h"
 #include "core/version.h"
 #include "widgets/common/qt_string.h"
 
 namespace studio {
-
-namespace {
-}  // namespace
 
 DesignDocument::DesignDocument(QObject* parent)
     : QObject(parent), catalog_(std::make_shared<Catalog>(Catalog::builtin()))
@@ -21,6 +19,7 @@ void DesignDocument::reset(Design design, std::shared_ptr<const Catalog> catalog
 {
     design_ = std::move(design);
     catalog_ = std::move(catalog);
+    ++revision_;
     undoStack_.clear();
     const bool pathChanged = filePath_ != filePath;
     filePath_ = filePath;
@@ -106,6 +105,8 @@ std::string DesignDocument::uniqueLinkId(const std::string& prefix) const
 
 void DesignDocument::insertComponent(int index, const Component& c)
 {
+    STUDIO_EXPECTS(index >= 0 && std::size_t(index) <= design_.components.size());
+    ++revision_;
     design_.components.insert(design_.components.begin() + index, c);
     emit componentAdded(q(c.id));
     emit changed();
@@ -113,6 +114,8 @@ void DesignDocument::insertComponent(int index, const Component& c)
 
 Component DesignDocument::takeComponent(int index)
 {
+    STUDIO_EXPECTS(index >= 0 && std::size_t(index) < design_.components.size());
+    ++revision_;
     Component c = design_.components[std::size_t(index)];
     design_.components.erase(design_.components.begin() + index);
     emit componentRemoved(q(c.id));
@@ -122,6 +125,8 @@ Component DesignDocument::takeComponent(int index)
 
 void DesignDocument::replaceComponent(int index, const Component& c)
 {
+    STUDIO_EXPECTS(index >= 0 && std::size_t(index) < design_.components.size());
+    ++revision_;
     design_.components[std::size_t(index)] = c;
     emit componentChanged(q(c.id));
     emit changed();
@@ -129,6 +134,8 @@ void DesignDocument::replaceComponent(int index, const Component& c)
 
 void DesignDocument::insertLink(int index, const Link& l)
 {
+    STUDIO_EXPECTS(index >= 0 && std::size_t(index) <= design_.links.size());
+    ++revision_;
     design_.links.insert(design_.links.begin() + index, l);
     emit linkAdded(q(l.id));
     emit changed();
@@ -136,6 +143,8 @@ void DesignDocument::insertLink(int index, const Link& l)
 
 Link DesignDocument::takeLink(int index)
 {
+    STUDIO_EXPECTS(index >= 0 && std::size_t(index) < design_.links.size());
+    ++revision_;
     Link l = design_.links[std::size_t(index)];
     design_.links.erase(design_.links.begin() + index);
     emit linkRemoved(q(l.id));
@@ -145,6 +154,8 @@ Link DesignDocument::takeLink(int index)
 
 void DesignDocument::replaceLink(int index, const Link& l)
 {
+    STUDIO_EXPECTS(index >= 0 && std::size_t(index) < design_.links.size());
+    ++revision_;
     design_.links[std::size_t(index)] = l;
     emit linkChanged(q(l.id));
     emit changed();
@@ -152,6 +163,7 @@ void DesignDocument::replaceLink(int index, const Link& l)
 
 void DesignDocument::replaceWorkload(const Workload& w)
 {
+    ++revision_;
     design_.workload = w;
     emit settingsChanged();
     emit changed();
@@ -159,6 +171,7 @@ void DesignDocument::replaceWorkload(const Workload& w)
 
 void DesignDocument::replaceFacility(const Facility& f)
 {
+    ++revision_;
     design_.facility = f;
     emit settingsChanged();
     emit changed();
@@ -166,6 +179,7 @@ void DesignDocument::replaceFacility(const Facility& f)
 
 void DesignDocument::replaceOperations(const Operations& o)
 {
+    ++revision_;
     design_.operations = o;
     emit settingsChanged();
     emit changed();
@@ -173,6 +187,7 @@ void DesignDocument::replaceOperations(const Operations& o)
 
 void DesignDocument::replaceInfo(const std::string& name, const std::string& description)
 {
+    ++revision_;
     design_.name = name;
     design_.description = description;
     emit settingsChanged();

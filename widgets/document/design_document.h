@@ -1,12 +1,15 @@
 #pragma once
 // The open design: owns the core Design, the catalog it resolves against,
-// its file path and its undo stack. Only undo commands (commands.h) call the
-// mutators; each mutator announces what changed, and views resync from the
-// signals (the Tiled pattern). The scene is never the document.
+// its file path and its undo stack. Views edit it through a DesignEditor
+// (design_editor.h), which checks each edit and pushes an undo command;
+// only those commands call the mutators. Each mutator announces what
+// changed, and views resync from the signals (the Tiled pattern). The scene
+// is never the document.
 #include <QObject>
 #include <QString>
 #include <QUndoStack>
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -37,6 +40,9 @@ public:
     QString filePath() const { return filePath_; }
     QUndoStack* undoStack() { return &undoStack_; }
     bool isModified() const { return !undoStack_.isClean(); }
+    // Changes on every mutation: what was derived from the design (the
+    // editor's validation of it) is current while this is unchanged.
+    std::uint64_t revision() const { return revision_; }
 
     // Lookups by id; -1 when absent.
     int componentIndex(const std::string& id) const;
@@ -45,7 +51,8 @@ public:
     std::string uniqueComponentId(const std::string& prefix) const;
     std::string uniqueLinkId(const std::string& prefix) const;
 
-    // --- mutators: for undo commands only.
+    // --- mutators: for undo commands only. An index out of range is a bug
+    // in the command and stops the program (core/contract.h).
     void insertComponent(int index, const Component& c);
     Component takeComponent(int index);
     void replaceComponent(int index, const Component& c);
@@ -74,6 +81,7 @@ private:
     std::shared_ptr<const Catalog> catalog_;
     QString filePath_;
     QUndoStack undoStack_;
+    std::uint64_t revision_ = 0;
 };
 
 }  // namespace studio

@@ -19,9 +19,8 @@
 #include "core/text.h"
 #include "widgets/common/qt_string.h"
 #include "widgets/canvas/design_scene.h"
-#include "widgets/document/commands.h"
+#include "core/format/design_fields.h"
 #include "widgets/document/design_document.h"
-#include "widgets/document/edit_check.h"
 #include "widgets/style/theme.h"
 
 namespace studio {
@@ -80,7 +79,7 @@ std::optional<double> parsed(const QLineEdit* e)
 }  // namespace
 
 Inspector::Inspector(DesignDocument* document, DesignScene* scene, QWidget* parent)
-    : QWidget(parent), doc_(document), scene_(scene)
+    : QWidget(parent), doc_(document), editor_(document), scene_(scene)
 {
     scroll_ = new QScrollArea(this);
     scroll_->setWidgetResizable(true);
@@ -148,22 +147,16 @@ void Inspector::buildComponents(const QStringList& ids)
     // command, refusing edits that would make the design invalid.
     auto apply = [this, sid](const QString& text, int mergeKey, const std::function<void(Component&)>& edit) {
         std::vector<Component> after;
-        Design proposed = doc_->design();
-        for (const auto& id : sid) {
-            const int i = doc_->componentIndex(id);
-            if (i < 0)
-                continue;
-            Component c = doc_->design().components[std::size_t(i)];
-            edit(c);
-            proposed.components[std::size_t(i)] = c;
-            after.push_back(c);
-        }
-        if (const QString why = refusalFor(*doc_, proposed); !why.isEmpty()) {
-            emit message(why);
-            return false;
-        }
-        doc_->undoStack()->push(new ChangeComponentsCommand(doc_, after, text, mergeKey));
-        return true;
+        for (const auto& id : sid)
+            if (const Component* now = doc_->design().component(id)) {
+                Component c = *now;
+                edit(c);
+                after.push_back(std::move(c));
+            }
+        const EditResult r = editor_.changeComponents(std::move(after), text, mergeKey);
+        if (r.refused())
+            emit message(r.reason);
+        return !r.refused();
     };
     auto current = [this, sid]() -> const Component* {
         const int i = doc_->componentIndex(sid.front());
@@ -371,7 +364,8 @@ void Inspector::buildLink(const QString& id)
         if (const Link* now = current()) {
             Link next = *now;
             edit(next);
-            doc_->undoStack()->push(new ChangeLinksCommand(doc_, {next}, text, key));
+            if (const EditResult r = editor_.changeLinks({next}, text, key); r.refused())
+                emit message(r.reason);
         }
     };
     auto* cable = new QComboBox(body_);
@@ -412,8 +406,8 @@ void Inspector::buildDesign()
     auto push = [this](const QString& text, int key, const std::function<void(DesignSettings&)>& edit) {
         DesignSettings s = DesignSettings::of(doc_->design());
         edit(s);
-        if (!(s == DesignSettings::of(doc_->design())))
-            doc_->undoStack()->push(new ChangeSettingsCommand(doc_, s, text, key));
+        if (const EditResult r = editor_.changeSettings(std::move(s), text, key); r.refused())
+            emit message(r.reason);
     };
     auto* name = new QLineEdit(body_);
     const int nameKey = nextMergeKey();
@@ -428,8 +422,9 @@ void Inspector::buildDesign()
     form_->addRow(tr("Name"), name);
 
     // Optional numeric inputs with their documented defaults.
-    auto optional = [&](const QString& label, const SourcedDefault& def, double min, double max,
+    auto optional = [&](const QString& label, const SourcedDefault& def, const auto& rule,
                         std::function<std::optional<double>&(DesignSettings&)> field) {
+        const double min = rule.min, max = rule.max;
         auto* e = numberEdit(min, max, num(def.value), body_);
         e->setToolTip(tr("Empty: the default %1 %2<br>Source: %3")
                           .arg(num(def.value), q(def.unit), q(def.source).toHtmlEscaped()));
@@ -451,10 +446,12 @@ void Inspector::buildDesign()
         form_->addRow(label, e);
     };
     addSection(tr("Facility"));
-    optional(tr("PUE"), defaults::kPue, 1, 5, [](DesignSettings& s) -> auto& { return s.facility.pue; });
-    optional(tr("Electricity (USD/kWh)"), defaults::kElectricityPrice, 0, 100,
+    // The ranges the file format allows (core/format/design_fields.h).
+    const auto facility = [](std::string_view key) { return fields::find(fields::facility(), key); };
+    optional(tr("PUE"), defaults::kPue, facility("pue"), [](DesignSettings& s) -> auto& { return s.facility.pue; });
+    optional(tr("Electricity (USD/kWh)"), defaults::kElectricityPrice, facility("electricity_usd_per_kwh"),
              [](DesignSettings& s) -> auto& { return s.facility.electricity_usd_per_kwh; });
-    optional(tr("Carbon (gCO2/kWh)"), defaults::kCarbon, 0, 10000,
+    optional(tr("Carbon (gCO2/kWh)"), defaults::kCarbon, facility("carbon_g_per_kwh"),
              [](DesignSettings& s) -> auto& { return s.facility.carbon_g_per_kwh; });
     auto* cooling = new QComboBox(body_);
     cooling->addItem(tr("(not set)"), QString());
@@ -472,13 +469,15 @@ void Inspector::buildDesign()
     });
     form_->addRow(tr("Cooling"), cooling);
     addSection(tr("Operations"));
-    optional(tr("Restart (min)"), defaults::kRestart, 0, 1e6,
+    const auto checkpoint = [](std::string_view key) { return fields::find(fields::checkpoint(), key); };
+    const auto operations = [](std::string_view key) { return fields::find(fields::operations(), key); };
+    optional(tr("Restart (min)"), defaults::kRestart, checkpoint("restart_min"),
              [](DesignSettings& s) -> auto& { return s.operations.checkpoint.restart_min; });
-    optional(tr("Checkpoint interval (min)"), defaults::kCheckpointInterval, 0, 1e6,
+    optional(tr("Checkpoint interval (min)"), defaults::kCheckpointInterval, checkpoint("interval_min"),
              [](DesignSettings& s) -> auto& { return s.operations.checkpoint.interval_min; });
-    optional(tr("Maintenance (fraction)"), defaults::kMaintenance, 0, 0.9,
+    optional(tr("Maintenance (fraction)"), defaults::kMaintenance, operations("maintenance_fraction"),
              [](DesignSettings& s) -> auto& { return s.operations.maintenance_fraction; });
-    optional(tr("Straggler CV"), defaults::kStragglerCv, 0, 1,
+    optional(tr("Straggler CV"), defaults::kStragglerCv, operations("straggler_cv"),
              [](DesignSettings& s) -> auto& { return s.operations.straggler_cv; });
     auto* async = new QCheckBox(tr("Asynchronous checkpoints"), body_);
     connect(async, &QCheckBox::toggled, this, [=, this](bool on) {

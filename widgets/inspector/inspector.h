@@ -10,6 +10,8 @@
 #include <functional>
 #include <vector>
 
+#include "widgets/document/design_editor.h"
+
 class QFormLayout;
 class QLabel;
 class QScrollArea;
@@ -36,6 +38,7 @@ private:
     void addSection(const QString& title);
 
     DesignDocument* doc_;
+    DesignEditor editor_;
     DesignScene* scene_;
     QScrollArea* scroll_;
     QPointer<QWidget> body_;

@@ -19,6 +19,7 @@
 #include "widgets/panels/mfu_panel.h"
 #include "widgets/panels/power_panel.h"
 #include "widgets/panels/roofline_panel.h"
+#include "widgets/common/settings_keys.h"
 
 namespace studio {
 
@@ -68,13 +69,13 @@ AnalysisArea::AnalysisArea(AnalysisService* service, QWidget* parent) : QWidget(
     connect(buttons_, &QButtonGroup::idClicked, this, [this](int id) { setMode(Mode(id)); });
     connect(tabs_, &QTabWidget::currentChanged, this, [this](int i) {
         if (mode_ == Mode::Tabs && i >= 0)
-            QSettings().setValue("analysis/tab", keys_.value(i));
+            QSettings().setValue(settings::kAnalysisTab, keys_.value(i));
     });
 
-    QSettings settings;
-    mode_ = settings.value("analysis/layout").toString() == "grid" ? Mode::Grid : Mode::Tabs;
+    QSettings stored;
+    mode_ = stored.value(settings::kAnalysisLayout).toString() == "grid" ? Mode::Grid : Mode::Tabs;
     arrange();
-    showPanel(settings.value("analysis/tab", "roofline").toString());
+    showPanel(stored.value(settings::kAnalysisTab, "roofline").toString());
 }
 
 PlotPanel* AnalysisArea::panel(const QString& key) const
@@ -100,7 +101,7 @@ void AnalysisArea::setMode(Mode mode)
         return;
     const QString current = currentKey();
     mode_ = mode;
-    QSettings().setValue("analysis/layout", mode == Mode::Grid ? "grid" : "tabs");
+    QSettings().setValue(settings::kAnalysisLayout, mode == Mode::Grid ? "grid" : "tabs");
     arrange();
     if (!current.isEmpty())
         showPanel(current);

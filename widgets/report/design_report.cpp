@@ -33,6 +33,7 @@
 #include "widgets/panels/roofline_panel.h"
 #include "widgets/report/report_document.h"
 #include "widgets/style/theme.h"
+#include "widgets/common/settings_keys.h"
 
 namespace studio {
 namespace {
@@ -365,7 +366,7 @@ QString preferredPageSizeName()
     const QString fallback = QLocale::system().measurementSystem() == QLocale::ImperialUSSystem
                                  ? QStringLiteral("letter")
                                  : QStringLiteral("a4");
-    const QString name = QSettings().value("report/pageSize", fallback).toString().toLower();
+    const QString name = QSettings().value(settings::kReportPageSize, fallback).toString().toLower();
     QPageSize::PageSizeId id;
     return pageSizeFromName(name, &id) ? name : fallback;
 }
@@ -379,7 +380,7 @@ QPageSize::PageSizeId preferredPageSize()
 
 void setPreferredPageSize(const QString& name)
 {
-    QSettings().setValue("report/pageSize", name.toLower());
+    QSettings().setValue(settings::kReportPageSize, name.toLower());
 }
 
 bool writeDesignReport(const Design& design, std::shared_ptr<const Catalog> catalog, const QString& path,

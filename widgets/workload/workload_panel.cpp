@@ -19,9 +19,7 @@
 #include "core/text.h"
 #include "widgets/common/qt_string.h"
 #include "widgets/analysis/analysis_service.h"
-#include "widgets/document/commands.h"
 #include "widgets/document/design_document.h"
-#include "widgets/document/edit_check.h"
 #include "widgets/style/theme.h"
 #include "widgets/workload/checked_spin_box.h"
 
@@ -54,7 +52,7 @@ public:
 }  // namespace
 
 WorkloadPanel::WorkloadPanel(DesignDocument* document, AnalysisService* service, QWidget* parent)
-    : QWidget(parent), doc_(document), service_(service)
+    : QWidget(parent), doc_(document), editor_(document), service_(service)
 {
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
@@ -321,8 +319,8 @@ QString WorkloadPanel::refusalOf(const Workload& proposed) const
 {
     Design d = doc_->design();
     d.workload = proposed;
-    if (const QString why = refusalFor(*doc_, d); !why.isEmpty())
-        return why;
+    if (const auto problem = editor_.newError(d))
+        return editor_.describe(*problem);
     const Analysis* a = service_->analysis();
     if (!a)
         return {};
@@ -349,9 +347,11 @@ bool WorkloadPanel::apply(const QString& undoText, int mergeKey, const std::func
         showRefusal(tr("%1 refused: %2").arg(undoText, why));
         return false;
     }
-    showRefusal({});
-    doc_->undoStack()->push(new ChangeSettingsCommand(doc_, s, undoText, mergeKey));
-    return true;
+    // Checked above with the layout rules too: the editor's own check is the
+    // same validation, so this push cannot be refused for another reason.
+    const EditResult r = editor_.changeSettings(std::move(s), undoText, mergeKey);
+    showRefusal(r.refused() ? tr("%1 refused: %2").arg(undoText, r.reason) : QString());
+    return !r.refused();
 }
 
 void WorkloadPanel::usePreset(int index)

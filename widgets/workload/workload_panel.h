@@ -1,10 +1,10 @@
 #pragma once
 // The workload dock: the model (from a preset or by hand), training sizes,
 // the parallel layout and the data pipeline, every `workload` field of the
-// file format. Each change is an undo command like a canvas edit. Values
-// that cannot run are refused with the reason (tp x pp x cp does not divide
-// the GPUs, heads do not split over tp, ...), and the layout fields' arrows
-// step over them.
+// file format. Each change goes through the DesignEditor like a canvas
+// edit. Values that cannot run are refused with the reason (tp x pp x cp
+// does not divide the GPUs, heads do not split over tp, ...), and the
+// layout fields' arrows step over them.
 #include <QHash>
 #include <QWidget>
 
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/design/design.h"
+#include "widgets/document/design_editor.h"
 
 class QComboBox;
 class QFormLayout;
@@ -57,6 +58,7 @@ private:
                      const QString& help);
 
     DesignDocument* doc_;
+    DesignEditor editor_;
     AnalysisService* service_;
     QFormLayout* form_;
     QComboBox* preset_;

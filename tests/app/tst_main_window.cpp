@@ -1,0 +1,177 @@
+// The main window as a whole: no two actions share a shortcut, its Design
+// menu lines items up through the editor, an exception in an event handler
+// never reaches the event loop, and tests never touch the user's settings.
+#include <QtTest>
+
+#include <QDirIterator>
+#include <QMenuBar>
+#include <QStatusBar>
+#include <QSettings>
+#include <QTimer>
+
+#include <map>
+#include <stdexcept>
+
+#include "app/main_window.h"
+#include "app/studio_application.h"
+#include "tests/gui_test_main.h"
+#include "tests/test_support.h"
+#include "widgets/canvas/component_item.h"
+#include "widgets/canvas/design_scene.h"
+#include "widgets/document/design_document.h"
+
+using namespace studio;
+
+namespace {
+
+// An object whose event handler fails, as a bug in a slot or a paint would.
+class Thrower : public QObject {
+public:
+    bool event(QEvent* e) override
+    {
+        if (e->type() == QEvent::User)
+            throw std::runtime_error("a bug in an event handler");
+        return QObject::event(e);
+    }
+};
+
+QAction* actionNamed(QWidget* window, const QString& text)
+{
+    for (QAction* a : window->findChildren<QAction*>())
+        if (QString(a->text()).remove('&') == text)
+            return a;
+    return nullptr;
+}
+
+}  // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+private slots:
+    void noTwoActionsShareAShortcut()
+    {
+        // Two actions on one key fire neither (Qt calls it ambiguous): Export
+        // Report and Collapse or Expand once both had Ctrl+E.
+        MainWindow w;
+        std::map<QString, QStringList> byKey;
+        for (QAction* a : w.findChildren<QAction*>())
+            for (const QKeySequence& k : a->shortcuts())
+                if (!k.isEmpty())
+                    byKey[k.toString(QKeySequence::PortableText)] << QString(a->text()).remove('&');
+        QStringList clashes;
+        for (const auto& [key, actions] : byKey)
+            if (actions.size() > 1)
+                clashes << key + ": " + actions.join(", ");
+        QVERIFY2(clashes.isEmpty(), qPrintable(clashes.join("; ")));
+        QVERIFY(byKey.size() > 20);  // the menus were all there to look at
+        QCOMPARE(byKey["Ctrl+E"], QStringList{"Export Report (PDF)..."});
+        QCOMPARE(byKey["Ctrl+Shift+E"], QStringList{"Collapse or Expand"});
+    }
+
+    void theCollapseShortcutFires()
+    {
+        MainWindow w;
+        QVERIFY(w.openPreset(":/presets/budget-8node-100gbe.cluster.json"));
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        w.scene()->selectComponents({"rack"});
+        QVERIFY(!w.document()->design().component("rack")->collapsed);
+        QTest::keySequence(&w, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+        QVERIFY(w.document()->design().component("rack")->collapsed);
+        QCOMPARE(w.document()->undoStack()->undoText(), QString("Collapse %1").arg(
+                     QString::fromStdString(w.document()->design().component("rack")->name)));
+    }
+
+    void theDesignMenuAlignsAndDistributesThroughTheEditor()
+    {
+        // The budget preset's room holds a rack (y 40), storage (y 40) and a
+        // fabric (y 130).
+        MainWindow w;
+        QVERIFY(w.openPreset(":/presets/budget-8node-100gbe.cluster.json"));
+        const QStringList siblings{"rack", "storage", "fabric"};
+        auto y = [&](const QString& id) { return w.document()->design().component(id.toStdString())->position.y; };
+        QCOMPARE(y("fabric"), 130.0);
+        w.scene()->selectComponents(siblings);
+        actionNamed(&w, "Top Edges")->trigger();
+        for (const QString& id : siblings)
+            QCOMPARE(y(id), 40.0);
+        QCOMPARE(w.document()->undoStack()->undoText(), QString("Align"));
+        // Centres on one line: the action that once sent items to y = 1e18.
+        w.document()->undoStack()->undo();
+        actionNamed(&w, "Centers in a Row")->trigger();
+        for (const QString& id : siblings) {
+            const ComponentItem* item = w.scene()->itemFor(id);
+            QVERIFY(std::abs(y(id)) < 1e4);
+            QCOMPARE(y(id) + item->frameRect().height() / 2,
+                     y("rack") + w.scene()->itemFor("rack")->frameRect().height() / 2);
+        }
+        // Distribute with two items says why it does nothing.
+        const int steps = w.document()->undoStack()->count();
+        w.scene()->selectComponents(siblings.mid(0, 2));
+        actionNamed(&w, "Horizontally (equal gaps)")->trigger();
+        QCOMPARE(w.document()->undoStack()->count(), steps);
+        QCOMPARE(w.statusBar()->currentMessage(), QString("Distribute: select three or more items"));
+    }
+
+    void anExceptionInAnEventHandlerDoesNotReachTheEventLoop()
+    {
+        auto* app = qobject_cast<StudioApplication*>(qApp);
+        QVERIFY(app);
+        QSignalSpy said(app, &StudioApplication::internalError);
+        const int before = app->internalErrorCount();
+        Thrower thrower;
+        QEvent event(QEvent::User);
+        QVERIFY(!QCoreApplication::sendEvent(&thrower, &event));  // unhandled, not thrown
+        QCOMPARE(app->internalErrorCount(), before + 1);
+        // From the event loop itself: a timer's slot throws, the loop goes on.
+        bool after = false;
+        QTimer::singleShot(0, [] { throw std::runtime_error("a bug in a slot"); });
+        QTimer::singleShot(5, [&after] { after = true; });
+        QTRY_VERIFY(after);
+        QCOMPARE(app->internalErrorCount(), before + 2);
+        QTRY_COMPARE(said.count(), 2);
+        QCOMPARE(said[0][0].toString(), QString("a bug in an event handler"));
+        QCOMPARE(said[1][0].toString(), QString("a bug in a slot"));
+    }
+
+    void testsNeverTouchTheUsersSettings()
+    {
+        // Settings and autosaves of a test go to Qt's test location.
+        QVERIFY2(QSettings().fileName().contains("/.qttest/"), qPrintable(QSettings().fileName()));
+        QVERIFY(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation).contains("/.qttest/"));
+        // And every test that opens widgets starts that way.
+        QStringList unsafe;
+        QDirIterator it(test::sourcePath("tests"), {"*.cpp"}, QDir::Files, QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            const QString path = it.next();
+            const QString text = QString::fromStdString(test::readBytes(path));
+            if (text.contains(QStringLiteral("QTEST_") + "MAIN(") ||
+                (text.contains("QApplication app(") && !text.contains("setTestModeEnabled(true)")))
+                unsafe << QFileInfo(path).fileName();
+        }
+        QVERIFY2(unsafe.isEmpty(), qPrintable("GUI tests without test mode: " + unsafe.join(", ")));
+    }
+
+    void settingsKeysLiveInOnePlace()
+    {
+        // A key spelled out at its use could drift from settings_keys.h.
+        QStringList literal;
+        for (const QString& folder : {QStringLiteral("widgets"), QStringLiteral("app")}) {
+            QDirIterator it(test::sourcePath(folder), {"*.cpp"}, QDir::Files, QDirIterator::Subdirectories);
+            // A call with a quoted key: ".value(\"" or ".setValue(\"".
+            const QRegularExpression use(QStringLiteral("\\.(value|setValue)\\(\""));
+            while (it.hasNext()) {
+                const QString path = it.next();
+                const QString text = QString::fromStdString(test::readBytes(path));
+                if (text.contains("QSettings") && text.contains(use))
+                    literal << QFileInfo(path).fileName();
+            }
+        }
+        QVERIFY2(literal.isEmpty(), qPrintable(literal.join(", ")));
+    }
+};
+
+STUDIO_TEST_MAIN_WITH(TestMainWindow, StudioApplication)
+#include "tst_main_window.moc"
