@@ -136,11 +136,13 @@ HardwareProfile profileHardware(const DesignIndex& index, const Inventory& inv, 
             hw.scaleupDomainGpus = inDomain;
             const auto limit = index.figure(*at, "max_gpus");
             const std::int64_t partLimit = std::int64_t(g.scaleupDomainGpus.value);
-            if (inDomain > partLimit || (limit && double(inDomain) > *limit))
+            // The tighter of the GPU's and the group's limits is the one to name.
+            const std::int64_t supported = limit ? std::min(partLimit, std::int64_t(*limit)) : partLimit;
+            if (inDomain > supported)
                 warnings.push_back({Severity::Warning, pointerAppend("/components", *at),
                                     "NVLink domain " + inQuotes(index.component(*at).id) + " joins " +
-                                        formatCount(inDomain) + " GPUs, more than the " +
-                                        formatCount(limit ? std::int64_t(*limit) : partLimit) + " the hardware supports",
+                                        formatCount(inDomain) + " GPUs, more than the " + formatCount(supported) +
+                                        " the hardware supports",
                                     "nvlink_domain_too_large"});
             break;
         }

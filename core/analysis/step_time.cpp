@@ -46,6 +46,8 @@ double memorySizeFactor(double bytes)
 
 namespace {
 
+// docs/model.md §5 "The machine": one GPU's roofline at the training
+// precision, with the part's efficiencies scaled by kernel size.
 struct Machine {
     double peak;       // FLOP/s for GEMMs at the training precision
     double peak16;     // FLOP/s at 16-bit (attention)
@@ -63,6 +65,49 @@ struct Machine {
     }
 };
 
+Machine machineOf(const AcceleratorProfile& g)
+{
+    Machine mc;
+    mc.peak = g.trainingPeakTflops.value * 1e12;
+    mc.peak16 = g.bf16PeakTflops * 1e12;
+    mc.gemmEff = g.gemmEfficiency.value;
+    mc.attnEff = g.attentionEfficiency.value;
+    mc.hbm = g.hbmTbPerS.value * 1e12;
+    mc.hbmEff = g.hbmEfficiency.value;
+    return mc;
+}
+
+// The sizes of one micro-batch as this GPU sees them, shared by the block,
+// its communication, the output layer and the FLOP count so they cannot
+// disagree.
+struct MicroBatch {
+    double b, s, h, f;
+    double t, c;
+    double heads, kv, dh, V;
+    double T;  // tokens of a micro-batch on this GPU
+    double r;  // tokens in the norm/dropout regions (split by tp under sequence parallelism)
+    double k;  // experts a token visits (1 for a dense model)
+};
+
+MicroBatch microBatchOf(const WorkloadShape& w)
+{
+    MicroBatch mb;
+    mb.b = double(w.microBatch);
+    mb.s = double(w.seq);
+    mb.h = double(w.hidden);
+    mb.f = double(w.ffn);
+    mb.t = double(w.tp);
+    mb.c = double(w.cp);
+    mb.heads = double(w.heads);
+    mb.kv = w.kvDim;
+    mb.dh = w.headDim;
+    mb.V = double(w.vocab);
+    mb.T = mb.b * mb.s / mb.c;
+    mb.r = w.sequenceParallel ? mb.T / mb.t : mb.T;
+    mb.k = w.moe() ? double(w.expertsPerToken) : 1;
+    return mb;
+}
+
 // Time of one layer's compute on one GPU for one micro-batch.
 struct LayerCost {
     double gemmF = 0, gemmB = 0;
@@ -72,35 +117,18 @@ struct LayerCost {
     double modelFlops = 0, recomputeFlops = 0;  // forward FLOPs on this GPU
 };
 
-}  // namespace
-
-StepTime modelStepTime(const HardwareProfile& hw, const Hierarchy& hier, const WorkloadShape& w, double stragglerCv,
-                       bool explain)
+// docs/model.md §5 "One transformer block": every operation of the block
+// in forward order (Korthikanti et al. 2022, Fig. 2/4), each also a roofline
+// point in `ops`.
+LayerCost modelBlock(const Machine& mc, const WorkloadShape& w, const MicroBatch& mb, std::vector<OpPoint>& ops)
 {
-    StepTime st;
-    const auto& g = hw.gpu;
-    if (hw.gpus <= 0 || !g.component || g.trainingPeakTflops.value <= 0 || g.hbmTbPerS.value <= 0)
-        return st;
-
-    Machine mc;
-    mc.peak = g.trainingPeakTflops.value * 1e12;
-    mc.peak16 = g.bf16PeakTflops * 1e12;
-    mc.gemmEff = g.gemmEfficiency.value;
-    mc.attnEff = g.attentionEfficiency.value;
-    mc.hbm = g.hbmTbPerS.value * 1e12;
-    mc.hbmEff = g.hbmEfficiency.value;
-
-    const double b = double(w.microBatch), s = double(w.seq), h = double(w.hidden), f = double(w.ffn);
-    const double t = double(w.tp), c = double(w.cp);
-    const double heads = double(w.heads), kv = w.kvDim, dh = w.headDim, V = double(w.vocab);
-    const double T = b * s / c;                      // tokens of a micro-batch on this GPU
-    const double r = w.sequenceParallel ? T / t : T;  // tokens in the norm/dropout regions
+    const double b = mb.b, s = mb.s, h = mb.h, f = mb.f, t = mb.t, c = mb.c;
+    const double heads = mb.heads, kv = mb.kv, dh = mb.dh;
+    const double T = mb.T, r = mb.r, k = mb.k;
     const bool dropout = w.dropout > 0;
     const bool full = w.fullRecompute, selective = w.selectiveRecompute;
 
     LayerCost L;
-    std::vector<OpPoint> ops;
-    ops.reserve(24);
     // A GEMM M x K x N (times `batch`): backward is a data-gradient and a
     // weight-gradient GEMM, the latter accumulating into fp32 main grads.
     // Attention's batched GEMMs multiply activations by activations: no
@@ -131,7 +159,6 @@ StepTime modelStepTime(const HardwareProfile& hw, const Hierarchy& hier, const W
         ops.push_back({name, "memory", n * 4 /* a few FLOPs per element */, n * fwPasses * kBytes, fw});
     };
 
-    // --- one transformer block, forward (Korthikanti et al. 2022, Fig. 2/4).
     elementwise("attention norm", r * h, 2, 3, full);
     gemm("QKV projection", T, h, (h + 2 * kv) / t, 1, false, full);
     const double attnHeads = b * heads / t;
@@ -162,7 +189,6 @@ StepTime modelStepTime(const HardwareProfile& hw, const Hierarchy& hier, const W
         elementwise("dropout", r * h, 2.5, 2.5, full);
     elementwise("residual add", r * h, 3, 2, full);
     elementwise("MLP norm", r * h, 2, 3, full);
-    const double k = w.moe() ? double(w.expertsPerToken) : 1;
     if (w.moe()) {
         gemm("router", T, h, double(w.experts), 1, false, full);
         elementwise("router softmax", T * double(w.experts), 2, 3, full);
@@ -181,76 +207,120 @@ StepTime modelStepTime(const HardwareProfile& hw, const Hierarchy& hier, const W
     if (dropout)
         elementwise("dropout", r * h, 2.5, 2.5, full);
     elementwise("residual add", r * h, 3, 2, full);
+    return L;
+}
 
-    // --- communication per layer per micro-batch.
+struct LayerComm {
+    double tpF = 0, tpB = 0, tpRe = 0;
+    double epF = 0, epB = 0;
+    double cpF = 0, cpB = 0;  // exposed: what attention compute does not hide
+};
+
+// docs/model.md §5 "Communication per layer per micro-batch": each axis on
+// the tier its group spans. None of it overlaps compute except CP, which
+// ring attention hides behind the block's attention.
+LayerComm modelLayerComm(const Hierarchy& hier, const WorkloadShape& w, const MicroBatch& mb, const LayerCost& L)
+{
+    const double b = mb.b, s = mb.s, h = mb.h, t = mb.t, c = mb.c, kv = mb.kv;
+    const double T = mb.T, k = mb.k;
+    const bool full = w.fullRecompute;
+
+    LayerComm comm;
     const Tier& tpTier = hier.tierForSpan(w.tp);
     const double tpBuffer = T * h * kBytes;
-    double tpF = 0, tpB = 0, tpRe = 0;
     if (w.tp > 1) {
         if (w.sequenceParallel) {
             // all-gather + reduce-scatter twice forward; their conjugates
             // backward, plus the all-gathers redone for weight gradients.
             const double one = ringGatherSeconds(tpBuffer, w.tp, tpTier.collectiveBytesPerS, tpTier.alphaS);
-            tpF = 4 * one;
-            tpB = 6 * one;
-            tpRe = full ? 4 * one : 0;
+            comm.tpF = 4 * one;
+            comm.tpB = 6 * one;
+            comm.tpRe = full ? 4 * one : 0;
         } else {
             const double one = ringAllReduceSeconds(tpBuffer, w.tp, tpTier.collectiveBytesPerS, tpTier.alphaS);
-            tpF = 2 * one;
-            tpB = 2 * one;
-            tpRe = full ? 2 * one : 0;
+            comm.tpF = 2 * one;
+            comm.tpB = 2 * one;
+            comm.tpRe = full ? 2 * one : 0;
         }
     }
-    double epF = 0, epB = 0;
     if (w.moe() && w.ep > 1) {
         const Tier& epTier = hier.tierForSpan(w.tp * w.cp * w.ep);
         const double one = allToAllSeconds(T * k * h * kBytes / t, w.ep, epTier.collectiveBytesPerS, epTier.alphaS);
-        epF = 2 * one;
-        epB = 2 * one + (full ? 2 * one : 0);
+        comm.epF = 2 * one;
+        comm.epB = 2 * one + (full ? 2 * one : 0);
     }
-    double cpF = 0, cpB = 0;
     if (w.cp > 1) {
         // Ring attention: K and V blocks travel c-1 steps, hidden behind the
         // attention compute where it is long enough.
         const Tier& cpTier = hier.tierForSpan(w.tp * w.cp);
         const double kvBytes = 2 * b * (s / c) * kv / t * kBytes;
         const double ring = double(w.cp - 1) * sendSeconds(kvBytes, cpTier.collectiveBytesPerS, cpTier.alphaS);
-        cpF = std::max(0.0, ring - L.attnF);
-        cpB = std::max(0.0, 2 * ring - L.attnB) + (full ? cpF : 0);
+        comm.cpF = std::max(0.0, ring - L.attnF);
+        comm.cpB = std::max(0.0, 2 * ring - L.attnB) + (full ? comm.cpF : 0);
     }
+    return comm;
+}
 
-    // --- the slowest stage: its layers plus the output layer (last stage).
+// One micro-batch through the slowest stage, forward and backward, by part.
+struct Slot {
+    double gemm = 0, attn = 0, mem = 0, re = 0, tp = 0, ep = 0, cp = 0, out = 0;
+    double ppSends = 0;
+    double total = 0;
+    double bubble = 0;
+};
+
+// docs/model.md §5 "The pipeline": the slowest stage's layers, the output
+// layer and loss (charged to the last stage: the first stage's embedding
+// lookup is lighter), the stage-to-stage sends, and the 1F1B bubble.
+Slot modelPipeline(const Machine& mc, const Hierarchy& hier, const WorkloadShape& w, const MicroBatch& mb,
+                   const LayerCost& L, const LayerComm& comm, std::vector<OpPoint>& ops)
+{
+    const double h = mb.h, t = mb.t, V = mb.V, T = mb.T;
     const double layers = w.layersPerStage;
     const double logitsFlops = 2 * T * h * V / t;
     const double logitsBytes = (T * h + h * V / t + T * V / t) * kBytes;
     const double outF = mc.gemmS(logitsFlops, logitsBytes) + mc.memS(T * V / t * 3 * kBytes);
-    const double outB = 2 * mc.gemmS(logitsFlops, logitsBytes + h * V / t * 2 * kGradBytes) + mc.memS(T * V / t * 2 * kBytes);
+    // Backward: the data gradient, then the weight gradient, which alone
+    // accumulates into the fp32 main grads (as every block GEMM).
+    const double outB = mc.gemmS(logitsFlops, logitsBytes) +
+                        mc.gemmS(logitsFlops, logitsBytes + h * V / t * 2 * kGradBytes) + mc.memS(T * V / t * 2 * kBytes);
     ops.push_back({"output layer (logits)", "gemm", logitsFlops, logitsBytes, mc.gemmS(logitsFlops, logitsBytes)});
-    // The first stage's embedding is lighter than the output layer, so the
-    // last stage is the slowest.
 
-    double ppPerSlot = 0;
+    Slot slot;
     if (w.pp > 1) {
         const Tier& ppTier = hier.tierForSpan(std::min<std::int64_t>(w.gpusUsed, 2 * w.tp * w.cp * w.dp));
         const double act = T * h * kBytes / (w.sequenceParallel ? t : 1);
-        ppPerSlot = 2 * double(w.interleave) * sendSeconds(act, ppTier.collectiveBytesPerS, ppTier.alphaS);
+        slot.ppSends = 2 * double(w.interleave) * sendSeconds(act, ppTier.collectiveBytesPerS, ppTier.alphaS);
     }
+    slot.gemm = layers * (L.gemmF + L.gemmB);
+    slot.attn = layers * (L.attnF + L.attnB);
+    slot.mem = layers * (L.memF + L.memB);
+    slot.re = layers * L.recompute;
+    slot.tp = layers * (comm.tpF + comm.tpB + comm.tpRe);
+    slot.ep = layers * (comm.epF + comm.epB);
+    slot.cp = layers * (comm.cpF + comm.cpB);
+    slot.out = outF + outB;
+    slot.total = slot.gemm + slot.attn + slot.mem + slot.re + slot.tp + slot.ep + slot.cp + slot.out + slot.ppSends;
+    // Interleaving divides the bubble by v (Narayanan et al. 2021).
+    slot.bubble = double(w.pp - 1) / double(w.interleave) * slot.total;
+    return slot;
+}
 
-    // One micro-batch through the slowest stage, forward and backward.
-    const double slotGemm = layers * (L.gemmF + L.gemmB);
-    const double slotAttn = layers * (L.attnF + L.attnB);
-    const double slotMem = layers * (L.memF + L.memB);
-    const double slotRe = layers * L.recompute;
-    const double slotTp = layers * (tpF + tpB + tpRe);
-    const double slotEp = layers * (epF + epB);
-    const double slotCp = layers * (cpF + cpB);
-    const double slotOut = outF + outB;
-    const double slot = slotGemm + slotAttn + slotMem + slotRe + slotTp + slotEp + slotCp + slotOut + ppPerSlot;
+struct StepTotals {
+    double dpExposed = 0;
+    double optimizerS = 0;
+    double beforeStragglers = 0;
+    double stragglerFactor = 1;
+    double stepS = 0;
+};
+
+// docs/model.md §5 "Data parallelism, optimizer, stragglers", and the step
+// time they close: the pipeline, what of the gradient reduction one slot
+// cannot hide, the optimizer step, all stretched by the slowest rank.
+StepTotals modelDataParallel(const Machine& mc, const HardwareProfile& hw, const Hierarchy& hier,
+                             const WorkloadShape& w, const Slot& slot, double stragglerCv, std::vector<OpPoint>& ops)
+{
     const double m = w.microBatches;
-    const double v = double(w.interleave);
-    const double bubble = double(w.pp - 1) / v * slot;
-
-    // --- data parallelism: gradients reduced over dp x cp ranks.
     const double paramsPerGpu = w.paramsPerGpu;
     const std::int64_t dpRanks = w.dp * w.cp;
     double dpS = 0;
@@ -279,40 +349,51 @@ StepTime modelStepTime(const HardwareProfile& hw, const Hierarchy& hier, const W
         if (w.zero >= 3)  // FSDP gathers the weights for every micro-batch, forward and backward
             dpS += 2 * m * hierarchical(weights, false);
     }
+    StepTotals tot;
     // Gradient reduction overlaps the last micro-batch's backward; the
     // weight all-gather the next step's first forward.
-    const double overlapWindow = slot - ppPerSlot;
-    const double dpExposed = std::max(0.0, dpS - overlapWindow);
+    const double overlapWindow = slot.total - slot.ppSends;
+    tot.dpExposed = std::max(0.0, dpS - overlapWindow);
 
     const double optimizerParams = paramsPerGpu / (w.zero >= 1 ? double(dpRanks) : 1);
-    const double optimizerS = mc.memS(optimizerParams * kOptimizerBytes);
+    tot.optimizerS = mc.memS(optimizerParams * kOptimizerBytes);
     ops.push_back({"optimizer step (Adam)", "optimizer", optimizerParams * kOptimizerFlops,
-                   optimizerParams * kOptimizerBytes, optimizerS});
+                   optimizerParams * kOptimizerBytes, tot.optimizerS});
 
-    const double beforeStragglers = m * slot + bubble + dpExposed + optimizerS;
+    tot.beforeStragglers = m * slot.total + slot.bubble + tot.dpExposed + tot.optimizerS;
     // A synchronous step waits for the slowest of N ranks: mean x (1 + c sqrt(2 ln N)).
-    st.stragglerFactor = 1 + stragglerCv * std::sqrt(2 * std::log(std::max<double>(1, double(w.gpusUsed))));
-    st.stepS = beforeStragglers * st.stragglerFactor;
-    st.slotS = slot;
-    st.microBatches = m;
-    st.bubbleFraction = bubble / (m * slot + bubble);
+    tot.stragglerFactor = 1 + stragglerCv * std::sqrt(2 * std::log(std::max<double>(1, double(w.gpusUsed))));
+    tot.stepS = tot.beforeStragglers * tot.stragglerFactor;
+    return tot;
+}
 
-    st.breakdown = {{"GEMMs", m * slotGemm, true},
-                    {"attention", m * slotAttn, true},
-                    {"memory-bound ops", m * slotMem, true},
-                    {"output layer and loss", m * slotOut, true},
-                    {"recompute", m * slotRe},
-                    {"TP communication", m * slotTp},
-                    {"CP communication (exposed)", m * slotCp},
-                    {"EP communication", m * slotEp},
-                    {"PP communication", m * ppPerSlot},
-                    {"pipeline bubble", bubble},
-                    {"DP communication (exposed)", dpExposed},
-                    {"optimizer step", optimizerS},
-                    {"stragglers", st.stepS - beforeStragglers}};
+// docs/model.md §5 "Breakdown": every micro-batch's share of each slot part,
+// then the once-per-step terms; stragglers take the rest so the parts sum to
+// the step time. `compute` marks what §11 counts as running kernels.
+std::vector<StepPart> breakdownOf(const Slot& slot, double m, const StepTotals& tot)
+{
+    return {{"GEMMs", m * slot.gemm, true},
+            {"attention", m * slot.attn, true},
+            {"memory-bound ops", m * slot.mem, true},
+            {"output layer and loss", m * slot.out, true},
+            {"recompute", m * slot.re},
+            {"TP communication", m * slot.tp},
+            {"CP communication (exposed)", m * slot.cp},
+            {"EP communication", m * slot.ep},
+            {"PP communication", m * slot.ppSends},
+            {"pipeline bubble", slot.bubble},
+            {"DP communication (exposed)", tot.dpExposed},
+            {"optimizer step", tot.optimizerS},
+            {"stragglers", tot.stepS - tot.beforeStragglers}};
+}
 
-    // --- FLOPs: model FLOPs are forward + backward (3x forward) with full
-    // attention counted; hardware FLOPs add what recompute runs again.
+// docs/model.md §5 "FLOPs, MFU and throughput": model FLOPs are forward +
+// backward (3x forward) of the model as defined, full attention counted;
+// hardware FLOPs add what recompute runs again. Needs st.stepS.
+void countFlops(StepTime& st, const Machine& mc, const WorkloadShape& w, const MicroBatch& mb)
+{
+    const double s = mb.s, h = mb.h, f = mb.f, kv = mb.kv, V = mb.V, k = mb.k;
+    const bool full = w.fullRecompute, selective = w.selectiveRecompute;
     const double seqs = double(w.globalBatch);
     const double perSeqLayerFwd = 2 * s * h * (h + 2 * kv) + 2 * s * h * h + 4 * s * s * h +
                                   k * (w.swiglu ? 6 : 4) * s * h * f + (w.moe() ? 2 * s * h * double(w.experts) : 0);
@@ -332,18 +413,19 @@ StepTime modelStepTime(const HardwareProfile& hw, const Hierarchy& hier, const W
     st.computeAtPeakS = st.modelFlopsPerStep / (gpus * mc.peak);
     st.tokensPerS = w.tokensPerStep / st.stepS;
     st.daysToTrain = w.tokens / st.tokensPerS / 86400;
-    st.ops = std::move(ops);
-    st.valid = true;
-    if (!explain)
-        return st;
+}
 
+void explainStepTime(StepTime& st, const AcceleratorProfile& g, const WorkloadShape& w, const Slot& slot,
+                     const StepTotals& tot, double stragglerCv)
+{
+    const double m = w.microBatches, v = double(w.interleave), gpus = double(w.gpusUsed);
     st.explainStep = {"step = (micro-batches + (pp - 1) / interleave) x slot + exposed DP + optimizer, x (1 + cv sqrt(2 ln N))",
                       {{"micro-batches per pipeline", m, "", "global_batch / (micro_batch x dp)"},
                        {"pipeline stages", double(w.pp), "", "/workload/parallelism/pp"},
                        {"interleave", v, "", "/workload/parallelism/interleave"},
-                       {"slot: one micro-batch through the slowest stage", slot, "s", "sum of its operations (docs/model.md)"},
-                       {"exposed DP communication", dpExposed, "s", "gradient reduction beyond the last backward"},
-                       {"optimizer step", optimizerS, "s", "18 bytes per parameter at HBM speed"},
+                       {"slot: one micro-batch through the slowest stage", slot.total, "s", "sum of its operations (docs/model.md)"},
+                       {"exposed DP communication", tot.dpExposed, "s", "gradient reduction beyond the last backward"},
+                       {"optimizer step", tot.optimizerS, "s", "18 bytes per parameter at HBM speed"},
                        {"straggler cv", stragglerCv, "", "/operations/straggler_cv"},
                        {"GPUs", gpus, "", "tp x pp x cp x dp"}}};
     st.explainMfu = {"MFU = model FLOPs per step / (step time x GPUs x peak)",
@@ -352,9 +434,42 @@ StepTime modelStepTime(const HardwareProfile& hw, const Hierarchy& hier, const W
                       {"GPUs", gpus, "", "tp x pp x cp x dp"},
                       g.trainingPeakTflops.as("peak (" + g.trainingPrecision + ", dense)", "TFLOP/s")}};
     st.explainTokens = {"tokens/s = global batch x sequence length / step time",
-                        {{"global batch", seqs, "sequences", "/workload/training/global_batch"},
-                         {"sequence length", s, "tokens", "/workload/model/seq_len"},
+                        {{"global batch", double(w.globalBatch), "sequences", "/workload/training/global_batch"},
+                         {"sequence length", double(w.seq), "tokens", "/workload/model/seq_len"},
                          {"step time", st.stepS, "s", "this model"}}};
+}
+
+}  // namespace
+
+StepTime modelStepTime(const HardwareProfile& hw, const Hierarchy& hier, const WorkloadShape& w, double stragglerCv,
+                       bool explain)
+{
+    StepTime st;
+    const auto& g = hw.gpu;
+    if (hw.gpus <= 0 || !g.component || g.trainingPeakTflops.value <= 0 || g.hbmTbPerS.value <= 0)
+        return st;
+
+    const Machine mc = machineOf(g);
+    const MicroBatch mb = microBatchOf(w);
+    std::vector<OpPoint> ops;
+    ops.reserve(24);
+    const LayerCost layer = modelBlock(mc, w, mb, ops);
+    const LayerComm comm = modelLayerComm(hier, w, mb, layer);
+    const Slot slot = modelPipeline(mc, hier, w, mb, layer, comm, ops);
+    const StepTotals tot = modelDataParallel(mc, hw, hier, w, slot, stragglerCv, ops);
+
+    const double m = w.microBatches;
+    st.stragglerFactor = tot.stragglerFactor;
+    st.stepS = tot.stepS;
+    st.slotS = slot.total;
+    st.microBatches = m;
+    st.bubbleFraction = slot.bubble / (m * slot.total + slot.bubble);
+    st.breakdown = breakdownOf(slot, m, tot);
+    countFlops(st, mc, w, mb);
+    st.ops = std::move(ops);
+    st.valid = true;
+    if (explain)
+        explainStepTime(st, g, w, slot, tot, stragglerCv);
     return st;
 }
 

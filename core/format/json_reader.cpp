@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "core/format/json_pointer.h"
 #include "core/text.h"
@@ -125,15 +126,17 @@ std::optional<std::int64_t> JsonReader::integerValue(const Json& v, const std::s
                                                      std::int64_t max)
 {
     std::int64_t n = 0;
-    if (v.is_number_integer()) {
-        n = v.get<std::int64_t>();
-    } else if (v.is_number_unsigned()) {
+    // Unsigned first: nlohmann counts an unsigned number as an integer too,
+    // and 2^64 - 1 read as int64 would be -1.
+    if (v.is_number_unsigned()) {
         const auto u = v.get<std::uint64_t>();
-        if (u > static_cast<std::uint64_t>(max)) {
+        if (u > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
             error(ptr, "is " + v.dump() + ", above the limit of " + formatCount(max), "out_of_range");
             return std::nullopt;
         }
         n = static_cast<std::int64_t>(u);
+    } else if (v.is_number_integer()) {
+        n = v.get<std::int64_t>();
     } else if (v.is_number_float()) {
         const double d = v.get<double>();
         if (!std::isfinite(d))
