@@ -26,6 +26,7 @@
 #include <QUndoView>
 
 #include <set>
+#include <tuple>
 
 #include "core/format/design_reader.h"
 #include "core/format/design_writer.h"
@@ -265,11 +266,22 @@ void MainWindow::createActions()
     redo_ = doc_->undoStack()->createRedoAction(this, tr("&Redo"));
     redo_->setShortcuts(QKeySequence::Redo);
     redo_->setIcon(QIcon::fromTheme("edit-redo"));
+
     edit->addAction(undo_);
     edit->addAction(redo_);
     bar->addSeparator();
-    bar->addAction(undo_);
-    bar->addAction(redo_);
+    // The toolbar's buttons say "Undo" and "Redo" whatever the step: the
+    // stack's own actions rename themselves on every edit, and a toolbar
+    // lays the whole window out again whenever one of its actions changes.
+    // The Edit menu names the step.
+    for (auto [text, icon, slot, can] :
+         {std::tuple{tr("Undo"), "edit-undo", &QUndoStack::undo, &QUndoStack::canUndoChanged},
+          std::tuple{tr("Redo"), "edit-redo", &QUndoStack::redo, &QUndoStack::canRedoChanged}}) {
+        auto* button = bar->addAction(QIcon::fromTheme(icon), text);
+        connect(button, &QAction::triggered, doc_->undoStack(), slot);
+        connect(doc_->undoStack(), can, button, &QAction::setEnabled);
+        button->setEnabled(false);
+    }
     edit->addSeparator();
     std(action(edit, tr("Cu&t"), [this] { cut(); }), QKeySequence::Cut);
     std(action(edit, tr("&Copy"), [this] { copy(); }), QKeySequence::Copy);

@@ -25,7 +25,7 @@
 #include "widgets/document/design_editor.h"
 #include "widgets/document/design_document.h"
 #include "widgets/panels/analysis_area.h"
-#include "widgets/panels/plot_panel.h"
+#include "widgets/charts/chart_view.h"
 #include "widgets/style/theme.h"
 
 using namespace studio;
@@ -160,7 +160,7 @@ int main(int argc, char** argv)
 
     // Cold starts first, each a fresh process.
     std::vector<double> startMs, rssMb, peakMb;
-    for (int run = 0; run < 10; ++run) {
+    for (int run = 0; run < (qEnvironmentVariableIsSet("BENCH_LAYOUT") ? 0 : 10); ++run) {
         QProcess child;
         child.start(QString::fromLocal8Bit(argv[0]), {"--startup", preset});
         if (!child.waitForFinished(60000) || child.exitCode() != 0) {
@@ -202,7 +202,10 @@ int main(int argc, char** argv)
                               {"grid, 1600x1000 (panels in view)", AnalysisArea::Mode::Grid, {1600, 1000}, 360},
                               {"grid, 2560x1600 (all five in view)", AnalysisArea::Mode::Grid, {2560, 1600}, 1000}};
     auto* analysisDock = window.findChild<QDockWidget*>("analysis");
+    const int only = qEnvironmentVariableIsSet("BENCH_LAYOUT") ? qEnvironmentVariableIntValue("BENCH_LAYOUT") : -1;
     for (const Layout& layout : layouts) {
+        if (only >= 0 && &layout != &layouts[only])
+            continue;
         window.resize(layout.window);
         window.resizeDocks({analysisDock}, {layout.dockHeight}, Qt::Vertical);
         window.analysisArea()->setMode(layout.mode);
@@ -215,7 +218,13 @@ int main(int argc, char** argv)
         std::vector<double> total, recompute;
         std::vector<std::vector<double>> byKind(4);
         QElapsedTimer clock;
+        const int kind = qEnvironmentVariableIsSet("BENCH_KIND") ? qEnvironmentVariableIntValue("BENCH_KIND") : -1;
         for (int i = 0; i < edits; ++i) {
+            if (kind >= 0 && i % 4 != kind) {
+                edit(doc, i);
+                untilRepainted();
+                continue;
+            }
             clock.start();
             edit(doc, i);
             untilRepainted();
@@ -229,7 +238,7 @@ int main(int argc, char** argv)
             recompute.push_back(double(clock.nsecsElapsed()) / 1e6);
         }
         int onScreen = 0;
-        for (PlotPanel* p : window.analysisArea()->panels())
+        for (ChartView* p : window.analysisArea()->panels())
             onScreen += p->isOnScreen();
         auto row = [&layout](const char* what, const Stats& s) {
             std::printf("| %s | %s | %.2f | %.2f | %.2f |\n", layout.name, what, s.p50, s.p95, s.max);

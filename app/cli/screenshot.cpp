@@ -12,6 +12,7 @@
 #include "app/main_window.h"
 #include "widgets/canvas/design_scene.h"
 #include "widgets/canvas/design_view.h"
+#include "widgets/charts/analysis_registry.h"
 #include "widgets/panels/analysis_area.h"
 #include "widgets/style/theme.h"
 
@@ -26,10 +27,11 @@ int runScreenshot(const QStringList& args)
     const QCommandLineOption size(QStringLiteral("size"), "Window size (default 1600x1000).", "WxH", "1600x1000");
     const QCommandLineOption select(QStringLiteral("select"), "Select this component first (repeatable).", "ID");
     const QCommandLineOption theme(QStringLiteral("theme"), "light (default) or dark.", "THEME", "light");
+    const QStringList panels = analysisKeys() << QStringLiteral("grid");
     const QCommandLineOption panel(QStringLiteral("panel"),
-                                   "The analysis panel to show: roofline (default), hierarchy, mfu, power, failures; "
-                                   "or grid for all of them.",
-                                   "PANEL", "roofline");
+                                   "The analysis panel to show: " + panels.mid(0, panels.size() - 1).join(", ") +
+                                       " (the first is the default); or grid for all of them.",
+                                   "PANEL", panels.front());
     parser.addOption(output);
     parser.addOption(size);
     parser.addOption(select);
@@ -40,7 +42,8 @@ int runScreenshot(const QStringList& args)
     parser.addOption(raise);
     parser.addPositionalArgument("FILE", "The design to show.");
     const QString usage = "usage: cluster-studio screenshot FILE -o OUT.png [--size WxH] [--select ID]... "
-                          "[--theme light|dark] [--panel roofline|hierarchy|mfu|power|failures|grid] [--raise DOCK]\n";
+                          "[--theme light|dark] [--panel " +
+                          panels.join('|') + "] [--raise DOCK]\n";
     if (!parser.parse(args.mid(1))) {
         std::fprintf(stderr, "%s\n%s", qPrintable(parser.errorText()), qPrintable(usage));
         return kExitUsage;
@@ -56,7 +59,6 @@ int runScreenshot(const QStringList& args)
         return kExitUsage;
     }
     const QString panelKey = parser.value(panel);
-    const QStringList panels{"roofline", "hierarchy", "mfu", "power", "failures", "grid"};
     if (!panels.contains(panelKey)) {
         std::fprintf(stderr, "screenshot: --panel must be one of %s\n%s", qPrintable(panels.join(", ")),
                      qPrintable(usage));

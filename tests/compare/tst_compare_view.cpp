@@ -5,9 +5,9 @@
 // file and a design with errors are refused with the reason; the same design
 // twice is told apart; the open document comes from the studio when asked;
 // the bill of materials shows a part only one design has with 0 for the
-// other; every overlay chart draws one named series per design with the
-// analyses' numbers, redraws cleanly on the same plot, paints offscreen and
-// explains itself on hover; the CSV is one rectangular table and the PDF a
+// other; every analysis' overlay draws a series per design with the
+// analyses' numbers, redraws cleanly, paints offscreen and explains itself
+// on hover; the CSV is one rectangular table and the PDF a
 // PDF; tinted cells follow the theme and stay readable in both.
 // STUDIO_COMPARE_SHOTS=DIR saves screenshots of every tab in both themes and
 // the PDF there, to look at.
@@ -29,13 +29,20 @@
 #include "core/compare/comparison.h"
 #include "core/format/design_reader.h"
 #include "core/text.h"
+#include "tests/chart_support.h"
 #include "tests/gui_test_main.h"
 #include "tests/test_support.h"
-#include "widgets/compare/compare_plots.h"
+#include "widgets/charts/analysis_registry.h"
+#include "widgets/charts/chart_style.h"
+#include "widgets/charts/chart_view.h"
 #include "widgets/compare/compare_window.h"
 #include "widgets/style/theme.h"
 
 using namespace studio;
+using test::legendNames;
+using test::legendSeries;
+using test::named;
+using test::pixelsLike;
 
 namespace {
 
@@ -112,25 +119,15 @@ double contrast(const QColor& a, const QColor& b)
     return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
 }
 
-// The plottables a chart lists in its legend, by name.
-QStringList legendNames(QCustomPlot* plot)
+// A plot of the compare view's chart of an analysis, drawn now (a chart
+// draws when seen; the tests look without showing the window).
+QCustomPlot* chartPlot(const CompareWindow& w, const QString& key, const QString& plot)
 {
-    QStringList names;
-    for (int i = 0; i < plot->legend->itemCount(); ++i)
-        if (auto* item = qobject_cast<QCPPlottableLegendItem*>(plot->legend->item(i)))
-            names << item->plottable()->name();
-    return names;
-}
-
-// The legend's series of a design (the one plottable named after it that
-// the legend lists).
-QCPAbstractPlottable* legendSeries(QCustomPlot* plot, const QString& label)
-{
-    for (int i = 0; i < plot->legend->itemCount(); ++i)
-        if (auto* item = qobject_cast<QCPPlottableLegendItem*>(plot->legend->item(i));
-            item && item->plottable()->name() == label)
-            return item->plottable();
-    return nullptr;
+    ChartView* view = w.chart(key);
+    if (!view)
+        qFatal("no chart %s", qPrintable(key));
+    view->refreshNow();
+    return view->plot(plot);
 }
 
 bool hasData(const QCPBars* bars, double value)
@@ -139,21 +136,6 @@ bool hasData(const QCPBars* bars, double value)
         if (std::fabs(it->value - value) <= 1e-9 * std::max(1.0, std::fabs(value)))
             return true;
     return false;
-}
-
-// Pixels near a colour (antialiased edges blend into the background).
-int pixelsLike(const QImage& image, const QColor& color)
-{
-    int n = 0;
-    for (int y = 0; y < image.height(); ++y)
-        for (int x = 0; x < image.width(); ++x) {
-            const QColor p = image.pixelColor(x, y);
-            if (std::abs(p.red() - color.red()) + std::abs(p.green() - color.green()) +
-                    std::abs(p.blue() - color.blue()) <
-                40)
-                ++n;
-        }
-    return n;
 }
 
 } // namespace
@@ -303,7 +285,7 @@ private slots:
         QVERIFY(w.addFile(test::sourcePath(kH100)));
         const QString name = QString::fromStdString(h.design.name);
         const QStringList expected{name, name + " (2)"};
-        QCOMPARE(legendNames(w.chart(CompareChart::Mtbf)), expected);
+        QCOMPARE(legendNames(chartPlot(w, "failures", "mtbf")), expected);
         QCOMPARE(w.figureTable()->horizontalHeaderItem(1)->text().replace('\n', ' '), name + " (2)");
         // Identical designs differ in nothing: "=" and no tint.
         const QTableWidgetItem* mfu = w.figureTable()->item(rowOf(w.figureTable(), "MFU"), 1);
@@ -418,10 +400,15 @@ private slots:
         QStringList labels;
         for (const auto& d : w->comparison()->designs)
             labels << QString::fromStdString(d.label);
-        for (CompareChart c : compareCharts()) {
-            QCustomPlot* plot = w->chart(c);
-            QVERIFY(plot);
-            QCOMPARE(legendNames(plot), labels);
+        QCOMPARE(int(w->charts().size()), int(analysisRegistry().size()));
+        // The plots whose legend names the designs, each in its colour.
+        const std::pair<const char*, const char*> legends[] = {{"roofline", "roofline"}, {"hierarchy", "hierarchy"},
+                                                              {"mfu", "waterfall"},      {"failures", "mtbf"},
+                                                              {"failures", "goodput"},   {"failures", "failures by class"}};
+        for (const auto& [key, name] : legends) {
+            QCustomPlot* plot = chartPlot(*w, key, name);
+            QVERIFY2(plot, name);
+            QVERIFY2(legendNames(plot) == labels, qPrintable(QString(name) + ": " + legendNames(plot).join(", ")));
             for (int i = 0; i < 2; ++i) {
                 QCPAbstractPlottable* p = legendSeries(plot, labels[i]);
                 QVERIFY(p);
@@ -430,59 +417,102 @@ private slots:
             }
         }
         // The numbers are the analyses'.
+        QCustomPlot* memory = chartPlot(*w, "mfu", "memory");
+        QCustomPlot* racks = chartPlot(*w, "power", "racks");
+        QCustomPlot* facility = chartPlot(*w, "power", "facility");
+        auto at = [](QCPBars* bars, double key) {
+            for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it)
+                if (it->key == key)
+                    return it->value;
+            return -1.0;
+        };
         for (int i = 0; i < 2; ++i) {
             const Analysis& a = *analyses[std::size_t(i)];
-            auto* roof = static_cast<QCPGraph*>(legendSeries(w->chart(CompareChart::Roofline), labels[i]));
+            auto* roof = static_cast<QCPGraph*>(legendSeries(chartPlot(*w, "roofline", "roofline"), labels[i]));
             QCOMPARE(roof->data()->size(), 3);
             QCOMPARE(roof->data()->at(1)->key, a.roofline.ridgeFlopPerByte);
             QCOMPARE(roof->data()->at(1)->value, a.roofline.peakTflops);
-            auto* tiers = static_cast<QCPBars*>(legendSeries(w->chart(CompareChart::Hierarchy), labels[i]));
+            auto* tiers = static_cast<QCPBars*>(legendSeries(chartPlot(*w, "hierarchy", "hierarchy"), labels[i]));
             for (const auto& tier : a.hierarchy.tiers)
                 QVERIFY(tier.gbPerSPerGpu <= 0 || hasData(tiers, tier.gbPerSPerGpu));
-            auto* steps = static_cast<QCPBars*>(legendSeries(w->chart(CompareChart::Mfu), labels[i]));
+            auto* steps = static_cast<QCPBars*>(legendSeries(chartPlot(*w, "mfu", "waterfall"), labels[i]));
             QVERIFY(hasData(steps, a.utilization.mfu * 100));
             QVERIFY(hasData(steps, a.utilization.delivered * 100));
-            auto* power = static_cast<QCPBars*>(legendSeries(w->chart(CompareChart::Power), labels[i]));
-            QVERIFY(hasData(power, a.power.facilityKw / 1000)); // both designs draw megawatts
-            QVERIFY(hasData(power, a.power.itKw / 1000));
-            auto* mtbf = static_cast<QCPGraph*>(legendSeries(w->chart(CompareChart::Mtbf), labels[i]));
+            // A memory column and a facility row per design, in column order.
+            const double key = i + 1;
+            QCOMPARE(at(named<QCPBars>(memory, "activations"), key), a.memory.activationsGb);
+            QCOMPARE(at(named<QCPBars>(memory, "weights"), key), a.memory.weightsGb);
+            QCOMPARE(at(named<QCPBars>(facility, "compute"), key), a.power.computeKw / 1000);  // both in megawatts
+            QCOMPARE(at(named<QCPBars>(facility, "facility overhead"), key), a.power.overheadKw / 1000);
+            bool densest = false;
+            for (int p = 0; p < racks->plottableCount(); ++p)
+                if (auto* bars = qobject_cast<QCPBars*>(racks->plottable(p)); bars && bars->name() == labels[i])
+                    densest = at(bars, key) == a.power.maxRackKw;
+            QVERIFY(densest);
+            auto* mtbf = static_cast<QCPGraph*>(legendSeries(chartPlot(*w, "failures", "mtbf"), labels[i]));
             QCOMPARE(mtbf->data()->size(), int(a.reliability.mtbfCurve.size()));
+            auto* perDay = static_cast<QCPBars*>(legendSeries(chartPlot(*w, "failures", "failures by class"), labels[i]));
+            for (const auto& c : a.reliability.classes)
+                QVERIFY2(hasData(perDay, c.perDay), c.key.c_str());
         }
         // Tiers line up by key: the HBM bars of both designs share a category.
-        auto* h0 = static_cast<QCPBars*>(legendSeries(w->chart(CompareChart::Hierarchy), labels[0]));
-        auto* h1 = static_cast<QCPBars*>(legendSeries(w->chart(CompareChart::Hierarchy), labels[1]));
+        QCustomPlot* hierarchy = chartPlot(*w, "hierarchy", "hierarchy");
+        auto* h0 = static_cast<QCPBars*>(legendSeries(hierarchy, labels[0]));
+        auto* h1 = static_cast<QCPBars*>(legendSeries(hierarchy, labels[1]));
         QCOMPARE(h0->data()->at(0)->key, h1->data()->at(0)->key);
         QCOMPARE(h0->data()->at(0)->value, h.hierarchy.tiers[0].gbPerSPerGpu);
         QCOMPARE(h1->data()->at(0)->value, b.hierarchy.tiers[0].gbPerSPerGpu);
     }
 
-    void chartsRedrawOnOnePlotOffscreen()
+    void chartsRedrawCleanlyOffscreen()
     {
         auto w = twoPresets();
         const Comparison& c = *w->comparison();
-        // A plot never shown, drawn chart after chart as the report does.
-        QCustomPlot plot;
-        for (int round = 0; round < 2; ++round)
-            for (CompareChart chart : compareCharts()) {
-                drawCompareChart(&plot, chart, c);
-                QCOMPARE(legendNames(&plot).size(), 2);
-                QCOMPARE(plot.axisRects().size(), chart == CompareChart::Power ? 2 : 1);
-                QImage image(900, 520, QImage::Format_RGB32);
+        std::vector<ChartDesign> two;
+        for (const auto& d : c.designs)
+            two.push_back({&d.analysis, QString::fromStdString(d.label)});
+        // Views never shown, as the report draws them: every analysis paints
+        // both designs' colours.
+        for (const AnalysisEntry& entry : analysisRegistry()) {
+            ChartView view(entry, false);
+            view.setAttribute(Qt::WA_DontShowOnScreen);
+            view.resize(900, 560);
+            view.setDesigns(two);
+            view.refreshNow();
+            std::vector<int> found(2, 0);
+            for (QCustomPlot* plot : view.plots()) {
+                QImage image(std::max(plot->width(), 300), std::max(plot->height(), 200), QImage::Format_RGB32);
                 image.fill(Qt::white);
                 QCPPainter painter(&image);
-                plot.toPainter(&painter, image.width(), image.height());
+                plot->toPainter(&painter, image.width(), image.height());
                 painter.end();
                 for (int i = 0; i < 2; ++i)
-                    QVERIFY2(pixelsLike(image, designColor(i)) > 150,
-                             qPrintable(compareChartTitle(chart) + " lacks design " + QString::number(i)));
+                    found[std::size_t(i)] += pixelsLike(image, designColor(i));
             }
-        // Drawn again, nothing piles up.
-        drawCompareChart(&plot, CompareChart::Mfu, c);
-        const int plottables = plot.plottableCount(), items = plot.itemCount();
-        drawCompareChart(&plot, CompareChart::Mfu, c);
-        QCOMPARE(plot.plottableCount(), plottables);
-        QCOMPARE(plot.itemCount(), items);
-        QCOMPARE(plot.findChildren<QCPBarsGroup*>().size(), 1);
+            for (int i = 0; i < 2; ++i)
+                QVERIFY2(found[std::size_t(i)] > 150, qPrintable(entry.key + " lacks design " + QString::number(i)));
+            // Drawn again and again, one design between (the view keeps the
+            // one-design picture it made, hidden): nothing piles up.
+            auto counts = [&view] {
+                std::vector<int> n;
+                for (QCustomPlot* plot : view.plots())
+                    n.push_back(plot->plottableCount() * 1000 + plot->itemCount() +
+                                int(plot->findChildren<QCPBarsGroup*>().size()) * 100000);
+                return n;
+            };
+            auto cycle = [&] {
+                view.setDesigns({two.front()});
+                view.refreshNow();
+                view.setDesigns(two);
+                view.refreshNow();
+                return counts();
+            };
+            const auto once = cycle();
+            QCOMPARE(cycle(), once);
+            view.setDesigns(two);
+            view.refreshNow();
+            QCOMPARE(counts(), once);
+        }
     }
 
     void chartsExplainThemselvesOnHover()
@@ -494,23 +524,25 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(w.get()));
         const QString label = QString::fromStdString(w->comparison()->designs[1].label);
 
-        QCustomPlot* hierarchy = w->chart(CompareChart::Hierarchy);
+        ChartView* view = w->chart("hierarchy");
+        QCustomPlot* hierarchy = chartPlot(*w, "hierarchy", "hierarchy");
         hierarchy->replot();
         auto* bars = static_cast<QCPBars*>(legendSeries(hierarchy, label));
-        const QPointF top = bars->dataPixelPosition(0); // HBM, the first tier
-        QString tip = w->chartTipAt(CompareChart::Hierarchy, top + QPointF(0, 6));
+        const QPointF top = bars->dataPixelPosition(0);  // HBM, the first tier
+        QString tip = view->tipAt(hierarchy, top + QPointF(0, 6));
         QVERIFY2(tip.contains(label + ": HBM"), qPrintable(tip));
         QVERIFY(tip.contains("GB/s per GPU"));
 
-        QCustomPlot* mtbf = w->chart(CompareChart::Mtbf);
+        view = w->chart("failures");
+        QCustomPlot* mtbf = chartPlot(*w, "failures", "mtbf");
         mtbf->replot();
         const Analysis& b = w->comparison()->designs[1].analysis;
         const QPointF at(mtbf->xAxis->coordToPixel(double(b.inventory.gpus)),
                          mtbf->yAxis->coordToPixel(b.reliability.clusterMtbfH));
-        tip = w->chartTipAt(CompareChart::Mtbf, at);
+        tip = view->tipAt(mtbf, at);
         QVERIFY2(tip.contains("cluster MTBF = 1 / sum over classes of devices / MTTF"), qPrintable(tip));
         QVERIFY(tip.contains(label));
-        QVERIFY(w->chartTipAt(CompareChart::Mtbf, QPointF(2, 2)).isEmpty());
+        QVERIFY(view->tipAt(mtbf, QPointF(2, 2)).isEmpty());
     }
 
     void csvIsOneRectangularTable()
@@ -559,7 +591,8 @@ private slots:
         const double lightBase = luminance(t->item(rowOf(t, "MFU"), 1)->background().color());
         applyTheme(Theme::Dark);
         QTRY_VERIFY(luminance(t->item(rowOf(t, "MFU"), 1)->background().color()) < lightBase / 3);
-        QCOMPARE(w->chart(CompareChart::Roofline)->xAxis->labelColor(), qApp->palette().color(QPalette::WindowText));
+        QTRY_COMPARE(chartPlot(*w, "roofline", "roofline")->xAxis->labelColor(),
+                     qApp->palette().color(QPalette::WindowText));
         applyTheme(Theme::Light);
     }
 

@@ -20,6 +20,7 @@
 #include "app/main_window.h"
 #include "core/analysis/analysis.h"
 #include "core/text.h"
+#include "tests/chart_support.h"
 #include "tests/gui_test_main.h"
 #include "tests/test_support.h"
 #include "widgets/analysis/analysis_service.h"
@@ -28,46 +29,19 @@
 #include "widgets/document/design_editor.h"
 #include "widgets/document/design_document.h"
 #include "widgets/panels/analysis_area.h"
-#include "widgets/panels/figure_table.h"
+#include "widgets/charts/chart_view.h"
+#include "widgets/charts/figure_table.h"
 #include "widgets/panels/kpi_strip.h"
-#include "widgets/panels/mfu_panel.h"
-#include "widgets/panels/power_panel.h"
-#include "widgets/panels/roofline_panel.h"
 #include "widgets/style/theme.h"
 #include "widgets/workload/checked_spin_box.h"
 #include "widgets/workload/workload_panel.h"
 
 using namespace studio;
+using test::keys;
+using test::named;
+using test::values;
 
 namespace {
-
-template <typename T>
-T* named(QCustomPlot* plot, const QString& name)
-{
-    for (int i = 0; i < plot->plottableCount(); ++i)
-        if (auto* p = qobject_cast<T*>(plot->plottable(i)); p && p->objectName() == name)
-            return p;
-    for (int i = 0; i < plot->itemCount(); ++i)
-        if (auto* p = qobject_cast<T*>(plot->item(i)); p && p->objectName() == name)
-            return p;
-    return nullptr;
-}
-
-// The values (or keys) a plottable holds, in order.
-template <typename Container>
-QVector<double> values(const Container& data, bool keys = false)
-{
-    QVector<double> out;
-    for (auto it = data->constBegin(); it != data->constEnd(); ++it)
-        out << (keys ? it->key : it->value);
-    return out;
-}
-
-template <typename Container>
-QVector<double> keys(const Container& data)
-{
-    return values(data, true);
-}
 
 // Key -> value over bar series that split one category axis between them
 // (within and over a limit, fine and misplaced).
@@ -98,12 +72,12 @@ void checkPanelsMatchCore(MainWindow& w)
 {
     const Analysis a = analyzeDesign(w.document()->design(), w.document()->catalog());
     AnalysisArea* area = w.analysisArea();
-    for (PlotPanel* p : area->panels())
+    for (ChartView* p : area->panels())
         p->refreshNow();
 
     // Roofline: one ceiling per distinct peak, the HBM slope ending at the
     // ridge, every operation at its achieved throughput.
-    auto* roof = static_cast<RooflinePanel*>(area->panel("roofline"));
+    ChartView* roof = area->panel("roofline");
     QCustomPlot* rp = roof->plot("roofline");
     std::set<double> ceilings, plotted;
     for (const auto& c : a.roofline.ceilings)
@@ -138,8 +112,9 @@ void checkPanelsMatchCore(MainWindow& w)
     QCOMPARE(shown.size(), achieved.size());
     for (auto s = shown.begin(), c = achieved.begin(); s != shown.end(); ++s, ++c)
         QVERIFY(near(*s, *c));
-    QVERIFY(near(roof->ridgeLabel()->position->coords().x(), a.roofline.ridgeFlopPerByte));
-    QVERIFY(near(roof->ridgeLabel()->position->coords().y(), a.roofline.peakTflops));
+    auto* ridgeLabel = named<QCPItemText>(rp, "ridge label");
+    QVERIFY(near(ridgeLabel->position->coords().x(), a.roofline.ridgeFlopPerByte));
+    QVERIFY(near(ridgeLabel->position->coords().y(), a.roofline.peakTflops));
 
     // Hierarchy: a bar per tier at its GB/s per GPU, in order.
     QCustomPlot* hp = area->panel("hierarchy")->plot("hierarchy");
@@ -151,7 +126,7 @@ void checkPanelsMatchCore(MainWindow& w)
 
     // MFU: levels and losses at the waterfall's fractions; the step figures;
     // memory parts against the HBM line.
-    auto* mfu = static_cast<MfuPanel*>(area->panel("mfu"));
+    ChartView* mfu = area->panel("mfu");
     QCustomPlot* wp = mfu->plot("waterfall");
     QVector<double> levels = values(named<QCPBars>(wp, "levels")->data());
     QVector<double> losses = values(named<QCPBars>(wp, "losses")->data());
@@ -168,32 +143,37 @@ void checkPanelsMatchCore(MainWindow& w)
             ++visible;
         }
     QCOMPARE(losses.size(), visible);
-    QCOMPARE(mfu->figures()->valueOf("MFU"), q(formatReadable(a.step.mfu * 100)) + "%");
-    QCOMPARE(mfu->figures()->valueOf("Step time"), q(formatQuantity(a.step.stepS, "s")));
+    QCOMPARE(mfu->figureTable()->valueOf("MFU"), q(formatReadable(a.step.mfu * 100)) + "%");
+    QCOMPARE(mfu->figureTable()->valueOf("Step time"), q(formatQuantity(a.step.stepS, "s")));
     QCustomPlot* mp = mfu->plot("memory");
     QVERIFY(near(values(named<QCPBars>(mp, "activations")->data()).front(), a.memory.activationsGb));
     QVERIFY(near(values(named<QCPBars>(mp, "weights")->data()).front(), a.memory.weightsGb));
-    QVERIFY(near(mfu->capacityLine()->point1->coords().y(), a.memory.capacityGb));
+    QVERIFY(near(named<QCPItemStraightLine>(mp, "hbm capacity")->point1->coords().y(), a.memory.capacityGb));
 
     // Power: kW per rack, the 30 kW air line, IT by category plus overhead.
-    auto* power = static_cast<PowerPanel*>(area->panel("power"));
+    ChartView* power = area->panel("power");
     QCustomPlot* pp = power->plot("racks");
     std::map<double, double> racks = barsByKey(pp, {"racks within their limit", "racks over their limit"});
     QCOMPARE(racks.size(), a.power.racks.size());
     for (std::size_t i = 0; i < a.power.racks.size(); ++i)
         QVERIFY(near(racks[double(i + 1)], a.power.racks[i].kwEach));
-    QCOMPARE(power->airLine()->point1->coords().y(), 30.0);
-    QCOMPARE(power->airLine()->point2->coords().y(), 30.0);
+    auto* air = named<QCPItemStraightLine>(pp, "air-cooling limit");
+    QCOMPARE(air->point1->coords().y(), 30.0);
+    QCOMPARE(air->point2->coords().y(), 30.0);
+    // In MW from a megawatt on, the axis says so.
     QCustomPlot* fp = power->plot("facility");
-    QVERIFY(near(values(named<QCPBars>(fp, "compute")->data()).front(), a.power.computeKw));
-    QVERIFY(near(values(named<QCPBars>(fp, "network")->data()).front(), a.power.networkKw));
-    QVERIFY(near(values(named<QCPBars>(fp, "facility overhead")->data()).front(), a.power.facilityKw - a.power.itKw));
-    QCOMPARE(power->figures()->valueOf("PUE"), q(formatReadable(a.power.pue.value)));
-    QCOMPARE(power->figures()->valueOf("Facility load"), q(formatPowerKw(a.power.facilityKw)));
+    const double unit = a.power.facilityKw >= 1000 ? 1000 : 1;
+    QCOMPARE(fp->xAxis->label(), unit > 1 ? QString("Power (MW)") : QString("Power (kW)"));
+    QVERIFY(near(values(named<QCPBars>(fp, "compute")->data()).front() * unit, a.power.computeKw));
+    QVERIFY(near(values(named<QCPBars>(fp, "network")->data()).front() * unit, a.power.networkKw));
+    QVERIFY(near(values(named<QCPBars>(fp, "facility overhead")->data()).front() * unit,
+                 a.power.facilityKw - a.power.itKw));
+    QCOMPARE(power->figureTable()->valueOf("PUE"), q(formatReadable(a.power.pue.value)));
+    QCOMPARE(power->figureTable()->valueOf("Facility load"), q(formatPowerKw(a.power.facilityKw)));
 
     // Failures: the MTBF curve with this design on it, failures per class,
     // goodput against the interval.
-    PlotPanel* failures = area->panel("failures");
+    ChartView* failures = area->panel("failures");
     QCustomPlot* mtbf = failures->plot("mtbf");
     QCOMPARE(values(named<QCPGraph>(mtbf, "mtbf curve")->data()).size(), qsizetype(a.reliability.mtbfCurve.size()));
     QCPGraph* design = named<QCPGraph>(mtbf, "this design");
@@ -304,15 +284,16 @@ private slots:
         w.analysisArea()->setMode(AnalysisArea::Mode::Tabs);
         w.analysisArea()->showPanel("roofline");
         settle();
-        auto* roof = static_cast<RooflinePanel*>(w.analysisArea()->panel("roofline"));
+        ChartView* roof = w.analysisArea()->panel("roofline");
+        QCustomPlot* rp = roof->plot("roofline");
         // Seed R1: H100 BF16 989.4 TFLOP/s over 3.35 TB/s.
-        const QPointF knee = roof->ridgeLabel()->position->coords();
+        auto* ridgeLabel = named<QCPItemText>(rp, "ridge label");
+        const QPointF knee = ridgeLabel->position->coords();
         QCOMPARE(qRound(knee.x() * 10), 2953);
         QCOMPARE(knee.y(), 989.4);
-        QCOMPARE(roof->ridgeLabel()->text(), QString("ridge 295.3 FLOP/byte"));
+        QCOMPARE(ridgeLabel->text(), QString("ridge 295.3 FLOP/byte"));
         // The knee is on the roof: the marker's pixel is where the HBM slope
         // meets the BF16 ceiling.
-        QCustomPlot* rp = roof->plot("roofline");
         rp->replot();
         const QPointF pixel(rp->xAxis->coordToPixel(knee.x()), rp->yAxis->coordToPixel(knee.y()));
         QVERIFY(rp->axisRect()->rect().contains(pixel.toPoint()));
@@ -320,12 +301,13 @@ private slots:
 
         w.analysisArea()->showPanel("power");
         settle();
-        auto* power = static_cast<PowerPanel*>(w.analysisArea()->panel("power"));
+        ChartView* power = w.analysisArea()->panel("power");
         QCustomPlot* pp = power->plot("racks");
         pp->replot();
         const double y = pp->yAxis->coordToPixel(30);
         QCOMPARE(pp->yAxis->pixelToCoord(y), 30.0);
-        QVERIFY(power->airLine()->selectTest(QPointF(pp->axisRect()->center().x(), y), false) < 1);
+        QVERIFY(named<QCPItemStraightLine>(pp, "air-cooling limit")->selectTest(QPointF(pp->axisRect()->center().x(), y),
+                                                                              false) < 1);
         QVERIFY(power->tipAt(pp, QPointF(pp->axisRect()->left() + 5, y)).contains("air"));
     }
 
@@ -360,7 +342,7 @@ private slots:
             } else {
                 w.analysisArea()->showPanel(key);
                 settle();
-                PlotPanel* panel = w.analysisArea()->panel(key);
+                ChartView* panel = w.analysisArea()->panel(key);
                 QVERIFY(!panel->isDirty());
                 shown = panel;
             }
@@ -394,8 +376,8 @@ private slots:
         w.analysisArea()->setMode(AnalysisArea::Mode::Tabs);
         w.analysisArea()->showPanel("mfu");
         settle();
-        PlotPanel* mfu = w.analysisArea()->panel("mfu");
-        PlotPanel* power = w.analysisArea()->panel("power");
+        ChartView* mfu = w.analysisArea()->panel("mfu");
+        ChartView* power = w.analysisArea()->panel("power");
         const int mfuBefore = mfu->refreshCount(), powerBefore = power->refreshCount();
         const int recomputes = w.analysis()->recomputeCount();
         // A burst of edits (typing into a field): one recompute, one redraw.
@@ -415,7 +397,7 @@ private slots:
         settle();
         QCOMPARE(power->refreshCount(), powerBefore + 1);
         QVERIFY(!power->isDirty());
-        QCOMPARE(static_cast<PowerPanel*>(power)->figures()->valueOf("PUE"), QString("1.35"));
+        QCOMPARE(power->figureTable()->valueOf("PUE"), QString("1.35"));
     }
 
     void panelsScrolledOutOfTheGridWaitUntilSeen()
@@ -430,8 +412,8 @@ private slots:
         QVERIFY(scroll);
         scroll->verticalScrollBar()->setValue(0);
         settle();
-        PlotPanel* first = w.analysisArea()->panel("roofline");
-        PlotPanel* last = w.analysisArea()->panel("failures");
+        ChartView* first = w.analysisArea()->panel("roofline");
+        ChartView* last = w.analysisArea()->panel("failures");
         QVERIFY(first->isOnScreen());
         QVERIFY2(!last->isOnScreen(), "the dock is too tall for this test: the last panel is in view");
         const int firstBefore = first->refreshCount(), lastBefore = last->refreshCount();
@@ -466,7 +448,7 @@ private slots:
             QCOMPARE(w.analysisArea()->mode(), AnalysisArea::Mode::Grid);
             w.show();
             settle();
-            for (PlotPanel* p : w.analysisArea()->panels())
+            for (ChartView* p : w.analysisArea()->panels())
                 QVERIFY(p->isVisible());  // a grid shows them all
             w.analysisArea()->setMode(AnalysisArea::Mode::Tabs);
             w.analysisArea()->showPanel("failures");
@@ -542,7 +524,7 @@ private slots:
         w.show();
         w.analysisArea()->showPanel("failures");
         settle();
-        PlotPanel* panel = w.analysisArea()->panel("failures");
+        ChartView* panel = w.analysisArea()->panel("failures");
         QCustomPlot* plot = panel->plot("goodput");
         QTemporaryDir dir;
         for (const char* suffix : {"png", "svg", "pdf"}) {
@@ -578,7 +560,7 @@ private slots:
         applyTheme(Theme::Dark);
         MainWindow w;
         QVERIFY(w.openFile(test::sourcePath("presets/dgx-h100-superpod-4su.cluster.json")));
-        PlotPanel* panel = w.analysisArea()->panel("power");
+        ChartView* panel = w.analysisArea()->panel("power");
         const QColor darkText = QApplication::palette().color(QPalette::WindowText);
         for (QCustomPlot* plot : panel->plots())
             QCOMPARE(plot->xAxis->tickLabelColor(), darkText);
@@ -602,7 +584,7 @@ private slots:
         w.document()->reset(bad, std::make_shared<Catalog>(Catalog::builtin()), {});
         settle();
         QVERIFY(!w.analysis()->analysis());
-        PlotPanel* panel = w.analysisArea()->panel(w.analysisArea()->currentKey());
+        ChartView* panel = w.analysisArea()->panel(w.analysisArea()->currentKey());
         QVERIFY(panel);
         QVERIFY(!panel->plots().front()->isVisible());
         QCOMPARE(w.kpis()->text("mfu"), QString::fromUtf8("\u2014"));

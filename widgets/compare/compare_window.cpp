@@ -40,7 +40,10 @@
 #include "core/text.h"
 #include "widgets/common/qt_string.h"
 #include "widgets/dialogs/preset_dialog.h"
-#include "widgets/panels/explain_html.h"
+#include "widgets/charts/analysis_registry.h"
+#include "widgets/charts/chart_style.h"
+#include "widgets/charts/chart_view.h"
+#include "widgets/charts/explain_html.h"
 #include "widgets/report/comparison_report.h"
 #include "widgets/style/theme.h"
 #include "widgets/common/settings_keys.h"
@@ -246,39 +249,35 @@ CompareWindow::CompareWindow(QWidget* parent) : QMainWindow(parent)
     auto* grid = new QGridLayout(plots);
     grid->setContentsMargins(6, 6, 6, 6);
     grid->setSpacing(10);
-    // The MFU breakdown has the most rows (a dozen steps, a bar per design
-    // each): it gets the tall cell.
-    const std::pair<CompareChart, std::array<int, 3>> places[] = {{CompareChart::Roofline, {0, 0, 1}},
-                                                                  {CompareChart::Hierarchy, {0, 1, 1}},
-                                                                  {CompareChart::Mfu, {1, 0, 2}},
-                                                                  {CompareChart::Power, {1, 1, 1}},
-                                                                  {CompareChart::Mtbf, {2, 1, 1}}};
-    for (const auto& [chart, at] : places) {
+    // Two to a row in the registry's order; an analysis of several plots
+    // takes a row of its own, and the last one the rest of its row.
+    int row = 0, column = 0;
+    const auto& entries = analysisRegistry();
+    for (std::size_t e = 0; e < entries.size(); ++e) {
         auto* box = new QWidget(plots);
         auto* layout = new QVBoxLayout(box);
         layout->setContentsMargins(0, 0, 0, 0);
         layout->setSpacing(2);
-        auto* title = new QLabel(compareChartTitle(chart), box);
+        auto* title = new QLabel(entries[e].title, box);
         QFont bold = title->font();
         bold.setBold(true);
         title->setFont(bold);
-        auto* plot = new QCustomPlot(box);
-        plot->setObjectName(compareChartName(chart));
-        plot->setMinimumSize(420, 330);
-        plot->setMouseTracking(true);
-        connect(plot, &QCustomPlot::mouseMove, this, [this, chart = chart](QMouseEvent* e) {
-            const QString tip = chartTipAt(chart, e->position());
-            if (tip.isEmpty())
-                QToolTip::hideText();
-            else
-                QToolTip::showText(e->globalPosition().toPoint(), tip, this->chart(chart));
-        });
+        auto* view = new ChartView(entries[e], false, box);
+        // Several plots share a view: they get the height of a tall cell.
+        view->setMinimumSize(560, view->plots().size() > 1 ? 600 : 440);
         layout->addWidget(title);
-        layout->addWidget(plot, 1);
-        grid->addWidget(box, at[0], at[1], at[2], 1);
-        charts_.emplace_back(chart, plot);
+        layout->addWidget(view, 1);
+        const bool wide = view->plots().size() > 1 || (e + 1 == entries.size() && column == 0);
+        if (wide && column == 1)
+            ++row, column = 0;
+        grid->addWidget(box, row, column, 1, wide ? 2 : 1);
+        if (wide || column == 1)
+            ++row, column = 0;
+        else
+            ++column;
+        charts_.push_back(view);
     }
-    for (int r = 0; r < 3; ++r)
+    for (int r = 0; r <= row; ++r)
         grid->setRowStretch(r, 1);
     auto* scroll = new QScrollArea(this);
     scroll->setWidget(plots);
@@ -517,25 +516,12 @@ void CompareWindow::setOpenDocumentProvider(std::function<std::optional<OpenDocu
     addOpenAction_->setVisible(bool(openDocument_));
 }
 
-QCustomPlot* CompareWindow::chart(CompareChart chart) const
+ChartView* CompareWindow::chart(const QString& key) const
 {
-    for (const auto& [c, plot] : charts_)
-        if (c == chart)
-            return plot;
+    for (ChartView* view : charts_)
+        if (view->key() == key)
+            return view;
     return nullptr;
-}
-
-QString CompareWindow::chartTipAt(CompareChart which, const QPointF& pixel) const
-{
-    if (!comparison_)
-        return {};
-    std::vector<const Analysis*> analyses;
-    QStringList labels;
-    for (const auto& d : comparison_->designs) {
-        analyses.push_back(&d.analysis);
-        labels << q(d.label);
-    }
-    return compareChartTip(chart(which), analyses, labels, pixel);
 }
 
 void CompareWindow::recompute()
@@ -711,16 +697,15 @@ void CompareWindow::fillBom()
 
 void CompareWindow::drawCharts()
 {
-    std::vector<const Analysis*> analyses;
-    QStringList labels;
+    std::vector<ChartDesign> designs;
     if (comparison_)
-        for (const auto& d : comparison_->designs) {
-            analyses.push_back(&d.analysis);
-            labels << q(d.label);
-        }
-    for (const auto& [which, plot] : charts_) {
-        drawCompareChart(plot, which, analyses, labels);
-        plot->replot(QCustomPlot::rpQueuedReplot);
+        for (const auto& d : comparison_->designs)
+            designs.push_back({&d.analysis, q(d.label)});
+    for (ChartView* view : charts_) {
+        if (designs.empty())
+            view->setMessage(tr("Add two to four designs to compare."));
+        else
+            view->setDesigns(designs);
     }
 }
 

@@ -2,9 +2,9 @@
 // The compare view: two to four candidate designs side by side. The open
 // document, design files and the shipped presets go in; out come the key
 // figures with each design's difference from a chosen baseline (better in
-// green, worse in red, every cell explaining itself on hover), the five
-// analysis charts overlaid, one colour per design, and the bills of
-// materials part by part. Exports the comparison as CSV and as the
+// green, worse in red, every cell explaining itself on hover), every
+// analysis of the registry overlaid, one colour per design (the same
+// renderers as the panels), and the bills of materials part by part. Exports the comparison as CSV and as the
 // comparison PDF. Non-modal; recomputes whenever the set or the baseline
 // changes.
 #include <QMainWindow>
@@ -17,11 +17,9 @@
 #include <vector>
 
 #include "core/compare/comparison.h"
-#include "widgets/compare/compare_plots.h"
 
 class QAction;
 class QComboBox;
-class QCustomPlot;
 class QLabel;
 class QMenu;
 class QStackedWidget;
@@ -31,6 +29,7 @@ class QTabWidget;
 namespace studio {
 
 class Catalog;
+class ChartView;
 
 class CompareWindow : public QMainWindow {
     Q_OBJECT
@@ -76,10 +75,10 @@ public:
     QTableWidget* designTable() const { return designs_; }
     QTableWidget* figureTable() const { return figures_; }
     QTableWidget* bomTable() const { return bom_; }
-    QCustomPlot* chart(CompareChart chart) const;
+    // The overlaid charts of an analysis, by its registry key ("roofline", ...).
+    ChartView* chart(const QString& key) const;
+    const std::vector<ChartView*>& charts() const { return charts_; }
     QComboBox* baselineBox() const { return baselineBox_; }
-    // The hover tip of a chart at a pixel ("" where nothing is).
-    QString chartTipAt(CompareChart chart, const QPointF& pixel) const;
 
 signals:
     // After every recompute: a design added or removed, the baseline moved.
@@ -122,7 +121,7 @@ private:
     QTabWidget* tabs_;
     QTableWidget* figures_;
     QTableWidget* bom_;
-    std::vector<std::pair<CompareChart, QCustomPlot*>> charts_;
+    std::vector<ChartView*> charts_;
     QAction* addOpenAction_ = nullptr;
     QAction* removeAction_ = nullptr;
     QAction* csvAction_ = nullptr;

@@ -14,22 +14,21 @@
 
 #include <algorithm>
 
-#include "widgets/panels/failure_panel.h"
-#include "widgets/panels/hierarchy_panel.h"
-#include "widgets/panels/mfu_panel.h"
-#include "widgets/panels/power_panel.h"
-#include "widgets/panels/roofline_panel.h"
+#include "widgets/analysis/analysis_service.h"
+#include "widgets/charts/analysis_registry.h"
+#include "widgets/charts/chart_view.h"
 #include "widgets/common/settings_keys.h"
 
 namespace studio {
 
-AnalysisArea::AnalysisArea(AnalysisService* service, QWidget* parent) : QWidget(parent)
+AnalysisArea::AnalysisArea(AnalysisService* service, QWidget* parent) : QWidget(parent), service_(service)
 {
-    panels_ = {new RooflinePanel(service), new HierarchyPanel(service), new MfuPanel(service), new PowerPanel(service),
-               new FailurePanel(service)};
-    keys_ = {"roofline", "hierarchy", "mfu", "power", "failures"};
-    for (int i = 0; i < panels_.size(); ++i)
-        panels_[i]->setObjectName(keys_[i]);
+    for (const AnalysisEntry& entry : analysisRegistry()) {
+        panels_ << new ChartView(entry, true);
+        keys_ << entry.key;
+    }
+    connect(service_, &AnalysisService::updated, this, &AnalysisArea::feed);
+    feed();
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -78,7 +77,19 @@ AnalysisArea::AnalysisArea(AnalysisService* service, QWidget* parent) : QWidget(
     showPanel(stored.value(settings::kAnalysisTab, "roofline").toString());
 }
 
-PlotPanel* AnalysisArea::panel(const QString& key) const
+void AnalysisArea::feed()
+{
+    const Analysis* a = service_->analysis();
+    for (ChartView* view : std::as_const(panels_)) {
+        if (a)
+            view->setDesigns({{a, QString()}});
+        else
+            view->setMessage(tr("The design has errors (see the Warnings dock): there is nothing to analyse until "
+                                "they are fixed."));
+    }
+}
+
+ChartView* AnalysisArea::panel(const QString& key) const
 {
     const int i = int(keys_.indexOf(key));
     return i >= 0 ? panels_[i] : nullptr;
@@ -86,7 +97,7 @@ PlotPanel* AnalysisArea::panel(const QString& key) const
 
 void AnalysisArea::showPanel(const QString& key)
 {
-    if (PlotPanel* p = panel(key); p && mode_ == Mode::Tabs)
+    if (ChartView* p = panel(key); p && mode_ == Mode::Tabs)
         tabs_->setCurrentWidget(p);
 }
 
@@ -114,7 +125,7 @@ void AnalysisArea::arrange()
     if (mode_ == Mode::Tabs) {
         {
             const QSignalBlocker block(tabs_);
-            for (PlotPanel* p : panels_) {
+            for (ChartView* p : std::as_const(panels_)) {
                 tabs_->addTab(p, p->title());  // takes it out of its grid frame
                 p->setMinimumSize(0, 0);
             }

@@ -1,8 +1,9 @@
 #pragma once
-// The five analysis panels, as tabs or as a grid, the user's choice (kept in
-// QSettings with the tab last shown). In tabs only the current panel redraws
-// on an edit; the others redraw when shown. The grid has as many columns as
-// fit at a readable width and scrolls below that.
+// The analysis panels (one chart view per entry of the analysis registry,
+// fed the open design's analysis), as tabs or as a grid, the user's choice
+// (kept in QSettings with the tab last shown). In tabs only the current
+// panel redraws on an edit; the others redraw when shown. The grid has as
+// many columns as fit at a readable width and scrolls below that.
 #include <QList>
 #include <QWidget>
 
@@ -14,7 +15,7 @@ class QTabWidget;
 namespace studio {
 
 class AnalysisService;
-class PlotPanel;
+class ChartView;
 
 class AnalysisArea : public QWidget {
     Q_OBJECT
@@ -24,9 +25,9 @@ public:
 
     Mode mode() const { return mode_; }
     void setMode(Mode mode);
-    const QList<PlotPanel*>& panels() const { return panels_; }
-    // By key: roofline, hierarchy, mfu, power, failures.
-    PlotPanel* panel(const QString& key) const;
+    const QList<ChartView*>& panels() const { return panels_; }
+    // By the analysis' key (analysis_registry.h): roofline, hierarchy, ...
+    ChartView* panel(const QString& key) const;
     void showPanel(const QString& key);
     QString currentKey() const;
 
@@ -40,7 +41,9 @@ private:
     static constexpr int kGridCellWidth = 720;
     void arrange();
     void reflow();
-    QList<PlotPanel*> panels_;
+    void feed();
+    AnalysisService* service_;
+    QList<ChartView*> panels_;
     QStringList keys_;
     QStackedWidget* stack_;
     QTabWidget* tabs_;

@@ -1,97 +1,180 @@
 #include "widgets/panels/kpi_strip.h"
 
-#include <QFrame>
-#include <QHBoxLayout>
+#include <QEvent>
 #include <QHelpEvent>
-#include <QLabel>
+#include <QPainter>
 #include <QToolTip>
-#include <QTextDocumentFragment>
 
 #include "core/text.h"
 #include "widgets/analysis/analysis_service.h"
-#include "widgets/panels/explain_html.h"
+#include "widgets/charts/explain_html.h"
+#include "widgets/common/qt_string.h"
 
 namespace studio {
+namespace {
+
+constexpr int kGap = 4;        // between a figure's name and its value
+constexpr int kSpacing = 21;   // between figures, a rule in the middle
+
+QFont boldOf(QFont f)
+{
+    f.setBold(true);
+    return f;
+}
+
+}  // namespace
 
 KpiStrip::KpiStrip(AnalysisService* service, QWidget* parent) : QWidget(parent), service_(service)
 {
-    auto* layout = new QHBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(10);
-    for (const char* key : {"gpus", "peak", "mfu", "days", "facility", "mtbf"}) {
-        if (!labels_.isEmpty()) {
-            auto* bar = new QFrame(this);
-            bar->setFrameShape(QFrame::VLine);
-            bar->setFrameShadow(QFrame::Sunken);
-            layout->addWidget(bar);
-        }
-        auto* l = new QLabel(this);
-        l->setObjectName(key);
-        l->installEventFilter(this);  // tips built when asked for
-        l->setTextFormat(Qt::RichText);
-        labels_.insert(key, l);
-        layout->addWidget(l);
-    }
+    for (const char* key : {"gpus", "peak", "mfu", "days", "facility", "mtbf"})
+        figures_.push_back({key, {}, {}, {}, {}, {}, 0});
     connect(service_, &AnalysisService::updated, this, &KpiStrip::refresh);
     refresh();
 }
 
-QString KpiStrip::text(const QString& key) const
+const KpiStrip::Figure* KpiStrip::figure(const QString& key) const
 {
-    const QLabel* l = labels_.value(key);
-    return l ? QTextDocumentFragment::fromHtml(l->text()).toPlainText() : QString();
+    for (const Figure& f : figures_)
+        if (f.key == key)
+            return &f;
+    return nullptr;
 }
 
-bool KpiStrip::eventFilter(QObject* watched, QEvent* event)
+QString KpiStrip::text(const QString& key) const
 {
-    if (event->type() == QEvent::ToolTip) {
-        auto* l = qobject_cast<QLabel*>(watched);
-        const QString key = l ? l->property("explainKey").toString() : QString();
-        const QString tip = !service_->analysis() ? tr("The design has errors: see the Warnings dock")
-                                                  : explainHtml(l->property("explainTitle").toString(),
-                                                                l->property("explainValue").toString(),
-                                                                service_->explanation(key.toStdString()));
-        QToolTip::showText(static_cast<QHelpEvent*>(event)->globalPos(), tip, l);
-        return true;
-    }
-    return QWidget::eventFilter(watched, event);
+    const Figure* f = figure(key);
+    if (!f)
+        return {};
+    return f->name.isEmpty() ? f->value : f->name + " " + f->value;
 }
 
 QString KpiStrip::tip(const QString& key) const
 {
-    const QLabel* l = labels_.value(key);
-    if (!l || !service_->analysis())
+    const Figure* f = figure(key);
+    if (!f || !service_->analysis())
         return {};
-    return explainHtml(l->property("explainTitle").toString(), l->property("explainValue").toString(),
-                       service_->explanation(l->property("explainKey").toString().toStdString()));
+    return explainHtml(f->name, f->value, service_->explanation(f->explainKey));
+}
+
+void KpiStrip::measure(Figure& f) const
+{
+    f.nameText = QStaticText(f.name);
+    f.valueText = QStaticText(f.value);
+    for (QStaticText* t : {&f.nameText, &f.valueText})
+        t->setTextFormat(Qt::PlainText);
+    const QFontMetrics normal(font()), bold(boldOf(font()));
+    f.width = (f.name.isEmpty() ? 0 : normal.horizontalAdvance(f.name) + kGap) + bold.horizontalAdvance(f.value);
 }
 
 void KpiStrip::refresh()
 {
     const Analysis* a = service_->analysis();
-    auto set = [this](const char* key, const QString& name, const QString& value, std::string_view explainKey) {
-        QLabel* l = labels_.value(key);
-        const QString text = name + " <b>" + value.toHtmlEscaped() + "</b>";
-        if (l->text() != text)  // a new text relays the status bar out
-            l->setText(text);
-        l->setProperty("explainKey", QString::fromUtf8(explainKey.data(), qsizetype(explainKey.size())));
-        l->setProperty("explainTitle", name);
-        l->setProperty("explainValue", value);
+    auto set = [this](const char* key, const QString& name, const QString& value, std::string explainKey) {
+        for (Figure& f : figures_)
+            if (f.key == QLatin1String(key)) {
+                if (f.name == name && f.value == value)
+                    return;
+                f.name = name;
+                f.value = value;
+                f.explainKey = std::move(explainKey);
+                measure(f);
+            }
     };
     if (!a) {
-        for (QLabel* l : labels_)
-            l->setText(QStringLiteral("\u2014"));
-        return;
+        for (Figure& f : figures_) {
+            f.name.clear();
+            f.value = QStringLiteral("\u2014");
+            measure(f);
+        }
+    } else {
+        set("gpus", tr("GPUs"), q(formatCount(a->inventory.gpus)), "compute.cluster_peak_pflops");
+        set("peak", tr("Peak"), quantity(a->clusterPeakPflops, "PFLOP/s"), "compute.cluster_peak_pflops");
+        const bool step = a->step.valid;
+        set("mfu", tr("MFU"), step ? q(formatReadable(a->step.mfu * 100)) + "%" : tr("n/a"), "training.mfu");
+        set("days", tr("Days to train"), step ? quantity(a->reliability.wallDays, "") : tr("n/a"),
+            "reliability.wall_days");
+        set("facility", tr("Facility"), q(formatPowerKw(a->power.facilityKw)), "power.facility_kw");
+        set("mtbf", tr("MTBF"), q(formatDuration(a->reliability.clusterMtbfH)), "reliability.cluster_mtbf_h");
     }
-    set("gpus", tr("GPUs"), QString::fromStdString(formatCount(a->inventory.gpus)), "compute.cluster_peak_pflops");
-    set("peak", tr("Peak"), quantity(a->clusterPeakPflops, "PFLOP/s"), "compute.cluster_peak_pflops");
-    const bool step = a->step.valid;
-    set("mfu", tr("MFU"), step ? QString::fromStdString(formatReadable(a->step.mfu * 100)) + "%" : tr("n/a"),
-        "training.mfu");
-    set("days", tr("Days to train"), step ? quantity(a->reliability.wallDays, "") : tr("n/a"), "reliability.wall_days");
-    set("facility", tr("Facility"), QString::fromStdString(formatPowerKw(a->power.facilityKw)), "power.facility_kw");
-    set("mtbf", tr("MTBF"), QString::fromStdString(formatDuration(a->reliability.clusterMtbfH)),
-        "reliability.cluster_mtbf_h");
+    int needed = 0;
+    for (const Figure& f : figures_)
+        needed += f.width + kSpacing;
+    if (needed > width_) {
+        width_ = needed;
+        updateGeometry();  // the only time the status bar lays out again
+    }
+    update();
+}
+
+QSize KpiStrip::sizeHint() const
+{
+    return {width_, fontMetrics().height() + 4};
+}
+
+void KpiStrip::paintEvent(QPaintEvent*)
+{
+    QPainter p(this);
+    const QFont normal = font(), bold = boldOf(font());
+    const int y = (height() - fontMetrics().height()) / 2;
+    // Right-aligned, as the status bar's permanent widgets are.
+    int x = width() - width_ + kSpacing / 2;
+    const QColor rule = palette().color(QPalette::Mid);
+    for (std::size_t i = 0; i < figures_.size(); ++i) {
+        const Figure& f = figures_[i];
+        if (i > 0) {
+            p.setPen(rule);
+            p.drawLine(x - kSpacing / 2, 3, x - kSpacing / 2, height() - 4);
+        }
+        p.setPen(palette().color(QPalette::WindowText));
+        int at = x;
+        if (!f.name.isEmpty()) {
+            p.setFont(normal);
+            p.drawStaticText(at, y, f.nameText);
+            at += QFontMetrics(normal).horizontalAdvance(f.name) + kGap;
+        }
+        p.setFont(bold);
+        p.drawStaticText(at, y, f.valueText);
+        x += f.width + kSpacing;
+    }
+}
+
+int KpiStrip::figureAt(int px) const
+{
+    int x = width() - width_ + kSpacing / 2;
+    for (std::size_t i = 0; i < figures_.size(); ++i) {
+        if (px >= x - kSpacing / 2 && px < x + figures_[i].width + kSpacing / 2)
+            return int(i);
+        x += figures_[i].width + kSpacing;
+    }
+    return -1;
+}
+
+bool KpiStrip::event(QEvent* event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const int i = figureAt(help->pos().x());
+        const QString text = !service_->analysis() ? tr("The design has errors: see the Warnings dock")
+                             : i >= 0             ? tip(figures_[std::size_t(i)].key)
+                                                  : QString();
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), text, this);
+        return true;
+    }
+    return QWidget::event(event);
+}
+
+void KpiStrip::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange) {
+        for (Figure& f : figures_)
+            measure(f);
+        width_ = 0;
+        refresh();
+    }
 }
 
 }  // namespace studio

@@ -1,11 +1,15 @@
 #pragma once
 // The headline figures in the status bar: GPUs, peak PFLOP/s, MFU, days to
 // train, facility MW and MTBF, each explaining itself on hover (the tip is
-// built when asked for, not on every edit).
-#include <QHash>
+// built when asked for, not on every edit). It paints its figures itself
+// and asks the status bar for more room only when a figure outgrows what
+// it has: an edit that changes a number must not lay the window out again.
+#include <QStaticText>
+#include <QString>
 #include <QWidget>
 
-class QLabel;
+#include <string>
+#include <vector>
 
 namespace studio {
 
@@ -18,14 +22,28 @@ public:
     // The text shown for a figure (gpus, peak, mfu, days, facility, mtbf).
     QString text(const QString& key) const;
     QString tip(const QString& key) const;
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override { return sizeHint(); }
 
 protected:
-    bool eventFilter(QObject* watched, QEvent* event) override;
+    void paintEvent(QPaintEvent* event) override;
+    bool event(QEvent* event) override;
+    void changeEvent(QEvent* event) override;
 
 private:
+    struct Figure {
+        QString key, name, value;  // "MFU", "39.0%"
+        std::string explainKey;
+        QStaticText nameText, valueText;
+        int width = 0;  // name, gap and value
+    };
     void refresh();
+    void measure(Figure& f) const;
+    const Figure* figure(const QString& key) const;
+    int figureAt(int x) const;
     AnalysisService* service_;
-    QHash<QString, QLabel*> labels_;
+    std::vector<Figure> figures_;
+    int width_ = 0;  // the room asked for: grows, never shrinks while open
 };
 
 }  // namespace studio

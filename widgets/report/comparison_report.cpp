@@ -9,7 +9,8 @@
 #include "core/text.h"
 #include "core/version.h"
 #include "widgets/common/qt_string.h"
-#include "widgets/compare/compare_plots.h"
+#include "widgets/charts/analysis_registry.h"
+#include "widgets/charts/chart_view.h"
 #include "widgets/report/report_document.h"
 #include "widgets/style/theme.h"
 
@@ -17,6 +18,7 @@ namespace studio {
 namespace {
 
 constexpr double kChartHeight = 360;
+constexpr double kTallChartHeight = 600;  // a chart of several plots, alone on its page
 // Charts lay out at a screen plot's width, legends and all, and are scaled
 // to the page.
 constexpr double kChartWidth = 900;
@@ -79,29 +81,35 @@ bool writeComparisonReport(const Comparison& c, const QString& path, const Repor
     doc.heading(QObject::tr("Contents"), 2);
     doc.contentsHere();
 
-    std::vector<const Analysis*> analyses;
+    std::vector<ChartDesign> designs;
     for (const auto& d : c.designs)
-        analyses.push_back(&d.analysis);
-    QCustomPlot plot;
-    plot.setAttribute(Qt::WA_DontShowOnScreen);
-    plot.setPalette(PrintColors::palette());
-    const auto& charts = compareCharts();
+        designs.push_back({&d.analysis, q(d.label)});
+    const auto& entries = analysisRegistry();
     int step = 0;
-    const int total = int(charts.size()) + 20;
-    for (std::size_t i = 0; i < charts.size(); ++i) {
+    const int total = int(entries.size()) + 20;
+    int onPage = 0;  // charts on the current page
+    for (std::size_t i = 0; i < entries.size(); ++i) {
         if (progress && !progress(step++, total)) {
             if (error)
                 *error = QObject::tr("Cancelled");
             return false;
         }
-        // Two charts to a page.
+        ChartView view(entries[i], false);
+        view.setAttribute(Qt::WA_DontShowOnScreen);
+        view.setPalette(PrintColors::palette());
+        view.setDesigns(designs);
+        // Two one-plot charts to a page; a chart of several plots gets a page.
+        const bool tall = view.plots().size() > 1;
+        const bool newPage = i == 0 || tall || onPage != 1;
         if (i == 0)
             doc.heading(QObject::tr("The designs overlaid"), 1, true);
-        doc.heading(compareChartTitle(charts[i]), 2, i > 0 && i % 2 == 0);
-        const QSizeF logical(kChartWidth, kChartWidth * kChartHeight / doc.contentWidth());
-        plot.resize(logical.toSize());
-        drawCompareChart(&plot, charts[i], analyses, labels);
-        doc.plot(&plot, logical, doc.contentWidth(), kChartHeight);
+        doc.heading(entries[i].title, 2, newPage && i > 0);
+        onPage = newPage ? 1 : onPage + 1;
+        if (tall)
+            onPage = 2;  // the next chart starts a page too
+        const double height = tall ? kTallChartHeight : kChartHeight;
+        const QSizeF logical(kChartWidth, kChartWidth * height / doc.contentWidth());
+        doc.chart(view, logical, doc.contentWidth(), height);
     }
 
     doc.heading(QObject::tr("Bill of materials"), 1, true);

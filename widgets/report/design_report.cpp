@@ -3,7 +3,6 @@
 #include <QApplication>
 #include <QCoreApplication>
 #include <QFileInfo>
-#include <QGridLayout>
 #include <QLocale>
 #include <QPainter>
 #include <QPicture>
@@ -25,12 +24,9 @@
 #include "widgets/common/qt_string.h"
 #include "widgets/canvas/design_scene.h"
 #include "widgets/document/design_document.h"
-#include "widgets/panels/failure_panel.h"
-#include "widgets/panels/figure_table.h"
-#include "widgets/panels/hierarchy_panel.h"
-#include "widgets/panels/mfu_panel.h"
-#include "widgets/panels/power_panel.h"
-#include "widgets/panels/roofline_panel.h"
+#include "widgets/charts/analysis_registry.h"
+#include "widgets/charts/chart_view.h"
+#include "widgets/charts/figure_table.h"
 #include "widgets/report/report_document.h"
 #include "widgets/style/theme.h"
 #include "widgets/common/settings_keys.h"
@@ -42,39 +38,11 @@ namespace {
 // title and table of numbers it fits one A4 or Letter page.
 constexpr double kPanelHeight = 540;
 constexpr double kPanelWidth = 860;
-// Steps the progress reports: building (cover to assumptions), then pages.
-constexpr int kBuildSteps = 8;
-
-// A panel's plots recorded where its layout puts them, figure table left
-// out (the report prints the numbers as a table): one vector picture.
-QPicture panelPicture(PlotPanel* panel, const QSizeF& size)
+// Steps the progress reports: building (the cover, the canvas, a page per
+// analysis, the assumptions), then pages.
+int buildSteps()
 {
-    if (FigureTable* table = panel->figureTable()) {
-        table->hide();
-        // Its column would stay reserved by its stretch factor.
-        if (auto* grid = qobject_cast<QGridLayout*>(panel->layout())) {
-            int row, column, rows, columns;
-            grid->getItemPosition(grid->indexOf(table), &row, &column, &rows, &columns);
-            grid->setColumnStretch(column, 0);
-        }
-    }
-    panel->resize(size.toSize());
-    panel->layout()->activate();
-    panel->refreshNow();
-    QPicture picture;
-    QCPPainter painter;
-    painter.begin(&picture);
-    painter.fillRect(QRectF(QPointF(0, 0), size), Qt::white);
-    for (QCustomPlot* plot : panel->plots()) {
-        if (plot->isHidden())
-            continue;
-        painter.save();
-        painter.translate(plot->geometry().topLeft());
-        plot->toPainter(&painter, plot->width(), plot->height());
-        painter.restore();
-    }
-    painter.end();
-    return picture;
+    return 3 + int(analysisRegistry().size());
 }
 
 QPicture scenePicture(DesignScene& scene, QSizeF* size)
@@ -388,7 +356,7 @@ bool writeDesignReport(const Design& design, std::shared_ptr<const Catalog> cata
 {
     int step = 0;
     auto advance = [&] {
-        if (!progress || progress(step++, kBuildSteps + 20))
+        if (!progress || progress(step++, buildSteps() + 20))
             return true;
         if (error)
             *error = QObject::tr("Cancelled");
@@ -424,24 +392,22 @@ bool writeDesignReport(const Design& design, std::shared_ptr<const Catalog> cata
         return false;
     canvasAndInventory(doc, scene, *a);
 
-    RooflinePanel roofline(&service);
-    HierarchyPanel hierarchy(&service);
-    MfuPanel mfu(&service);
-    PowerPanel power(&service);
-    FailurePanel failures(&service);
-    for (PlotPanel* panel : std::initializer_list<PlotPanel*>{&roofline, &hierarchy, &mfu, &power, &failures}) {
+    for (const AnalysisEntry& entry : analysisRegistry()) {
+        if (!entry.appliesTo(workloadKindOf(*a)))
+            continue;
         if (!advance())
             return false;
-        panel->setAttribute(Qt::WA_DontShowOnScreen);
-        panel->setPalette(PrintColors::palette());
-        doc.heading(panel->title(), 1, true);
+        ChartView view(entry, false);
+        view.setAttribute(Qt::WA_DontShowOnScreen);
+        view.setPalette(PrintColors::palette());
+        view.setDesigns({{a, QString()}});
+        doc.heading(entry.title, 1, true);
         // Drawn at a screen panel's width and scaled to the page, so legends
         // and labels lay out as they do in the studio.
         const QSizeF size(kPanelWidth, kPanelWidth * kPanelHeight / doc.contentWidth());
-        doc.picture(panelPicture(panel, size), size, doc.contentWidth(), kPanelHeight);
-        if (FigureTable* table = panel->figureTable())
-            doc.table({QObject::tr("Figure"), QObject::tr("Value"), QObject::tr("How it is computed")},
-                      figureRows(table->figures(), explained), {34, 18, 48});
+        doc.chart(view, size, doc.contentWidth(), kPanelHeight);
+        doc.table({QObject::tr("Figure"), QObject::tr("Value"), QObject::tr("How it is computed")},
+                  figureRows(entry.figures(*a), explained), {34, 18, 48});
     }
     if (!advance())
         return false;
@@ -449,7 +415,7 @@ bool writeDesignReport(const Design& design, std::shared_ptr<const Catalog> cata
     appendices(doc, *a, explained);
     const int built = step;
     return doc.print(path, error, [&](int page, int pages) {
-        return !progress || progress(built + page * 20 / std::max(1, pages), kBuildSteps + 20);
+        return !progress || progress(built + page * 20 / std::max(1, pages), buildSteps() + 20);
     });
 }
 

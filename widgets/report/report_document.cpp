@@ -12,6 +12,8 @@
 
 #include <qcustomplot.h>
 
+#include "widgets/charts/chart_view.h"
+
 namespace studio {
 namespace {
 
@@ -288,12 +290,27 @@ void ReportDocument::picture(const QPicture& picture, const QSizeF& logical, dou
     cursor_.insertText(QString(QChar::ObjectReplacementCharacter), object);
 }
 
-void ReportDocument::plot(QCustomPlot* plot, const QSizeF& logical, double width, double height)
+void ReportDocument::chart(ChartView& view, const QSizeF& logical, double width, double height)
 {
+    // Laid out, drawn at that size (legends fit their plots' widths), and
+    // laid out again: a draw may change a plot's size limits (a column per
+    // design).
+    view.resize(logical.toSize());
+    view.layout()->activate();
+    view.refreshNow();
+    view.layout()->activate();
     QPicture recorded;
     QCPPainter painter;
     painter.begin(&recorded);
-    plot->toPainter(&painter, int(logical.width()), int(logical.height()));
+    painter.fillRect(QRectF(QPointF(0, 0), logical), Qt::white);
+    for (QCustomPlot* plot : view.plots()) {
+        if (plot->isHidden())
+            continue;
+        painter.save();
+        painter.translate(plot->geometry().topLeft());
+        plot->toPainter(&painter, plot->width(), plot->height());
+        painter.restore();
+    }
     painter.end();
     picture(recorded, logical, width, height);
 }

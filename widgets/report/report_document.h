@@ -17,11 +17,11 @@
 #include <utility>
 #include <vector>
 
-class QCustomPlot;
 class QPainter;
 
 namespace studio {
 
+class ChartView;
 class PictureObject;
 
 struct ReportCell {
@@ -49,9 +49,9 @@ public:
     void table(const QStringList& header, const std::vector<ReportRow>& rows, const std::vector<int>& widths = {});
     // A vector figure `width` x `height` document units, centred.
     void picture(const QPicture& picture, const QSizeF& logical, double width, double height);
-    // A plot laid out at `logical` size (as on screen) through a QCPPainter,
-    // shown `width` x `height`: vector output.
-    void plot(QCustomPlot* plot, const QSizeF& logical, double width, double height);
+    // A chart view's plots laid out at `logical` size (as on screen), drawn
+    // through a QCPPainter and shown `width` x `height`: vector output.
+    void chart(ChartView& view, const QSizeF& logical, double width, double height);
     void pageBreak();
     // Where the contents go: a table of every page-starting section and its
     // page, filled in once the layout knows the pages.

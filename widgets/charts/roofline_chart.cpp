@@ -1,4 +1,4 @@
-#include "widgets/panels/roofline_panel.h"
+#include "widgets/charts/roofline_chart.h"
 
 #include <QGridLayout>
 
@@ -10,22 +10,14 @@
 #include "core/analysis/analysis.h"
 #include "core/analysis/fleet_formulas.h"
 #include "core/text.h"
+#include "widgets/charts/chart_style.h"
+#include "widgets/charts/chart_text.h"
+#include "widgets/charts/chart_view.h"
+#include "widgets/charts/explain_html.h"
 #include "widgets/common/qt_string.h"
-#include "widgets/panels/explain_html.h"
-#include "widgets/panels/figure_table.h"
 
 namespace studio {
 namespace {
-
-double decadeBelow(double v)
-{
-    return std::pow(10.0, std::floor(std::log10(v)));
-}
-
-double decadeAbove(double v)
-{
-    return std::pow(10.0, std::ceil(std::log10(v)));
-}
 
 // Attainable TFLOP/s of a slope at an intensity (the core's formula).
 double onSlope(double intensity, double gbPerS, double peakTflops)
@@ -35,7 +27,7 @@ double onSlope(double intensity, double gbPerS, double peakTflops)
 
 QString precisionName(const std::string& p)
 {
-    QString s = QString::fromStdString(p).toUpper();
+    QString s = q(p).toUpper();
     return s.replace("_TENSOR", " tensor");
 }
 
@@ -50,77 +42,92 @@ constexpr Marker kMarkers[] = {{"gemm", "GEMM", QCPScatterStyle::ssDisc},
                                {"optimizer", "optimizer", QCPScatterStyle::ssTriangle},
                                {"decode", "decode (inference)", QCPScatterStyle::ssCrossCircle}};
 
+std::string slopeKey(const Slope& s)
+{
+    return s.key == "nic" ? "hierarchy.leaf" : "hierarchy." + s.key;
+}
+
+bool hasRoof(const Roofline& rf)
+{
+    return rf.peakTflops > 0 && rf.hbm.gbPerS > 0;
+}
+
 }  // namespace
 
-RooflinePanel::RooflinePanel(AnalysisService* service, QWidget* parent)
-    : PlotPanel(tr("Roofline"), service, parent)
+void RooflineChart::setUp(ChartView& view)
 {
-    plot_ = addLogLogPlot("roofline", tr("Arithmetic intensity (FLOP/byte)"), tr("Throughput per GPU (TFLOP/s)"));
+    view_ = &view;
+    plot_ = view.addPlot("roofline");
+    setLogLog(plot_, QObject::tr("Arithmetic intensity (FLOP/byte)"), QObject::tr("Throughput per GPU (TFLOP/s)"));
     // The legend in a row above the plot: inside, it would cover the slopes
     // or the ridge at some size.
     legendOutside(plot_, 5, true);
     for (const Marker& m : kMarkers) {
         QCPGraph* g = plot_->addGraph();
-        g->setName(tr(m.label));
+        g->setName(QObject::tr(m.label));
         g->setLineStyle(QCPGraph::lsNone);
         g->setObjectName(QString("ops ") + m.kind);
         ops_[m.kind] = g;
         const std::string kind = m.kind;
-        setTip(g, [this, kind](int i) {
-            const Analysis* a = analysis();
+        view.setTip(g, [this, kind](int i) {
+            const auto& designs = view_->designs();
             const auto& idx = opIndex_[kind];
-            if (!a || i < 0 || i >= int(idx.size()))
+            if (designs.empty() || i < 0 || i >= int(idx.size()))
                 return QString();
+            const Analysis& a = *designs.front().analysis;
             const int at = idx[std::size_t(i)];
-            const RooflinePoint& p = a->roofline.points[std::size_t(at)];
+            const RooflinePoint& p = a.roofline.points[std::size_t(at)];
             QString html = "<p style='white-space:pre'><b>" + q(p.name).toHtmlEscaped() + "</b> (" + q(p.kind) +
                            ", forward, one micro-batch)</p><table>";
             auto row = [&html](const QString& k, const QString& v) {
                 html += "<tr><td>" + k + "</td><td align='right'><b>" + v + "</b></td></tr>";
             };
-            row(tr("intensity"), quantity(p.intensity, "FLOP/byte"));
-            row(tr("attainable, min(peak, I x HBM)"), quantity(p.attainableTflops, "TFLOP/s"));
-            row(tr("achieved in the model"), quantity(p.achievedTflops, "TFLOP/s"));
-            row(tr("bound"), q(p.bound));
-            if (std::size_t(at) < a->step.ops.size()) {
-                const OpPoint& op = a->step.ops[std::size_t(at)];
-                row(tr("FLOPs"), quantity(op.flops, "FLOP"));
-                row(tr("bytes moved"), quantity(op.bytes, "B"));
-                row(tr("time"), quantity(op.seconds * 1e6, "us"));
+            row(QObject::tr("intensity"), quantity(p.intensity, "FLOP/byte"));
+            row(QObject::tr("attainable, min(peak, I x HBM)"), quantity(p.attainableTflops, "TFLOP/s"));
+            row(QObject::tr("achieved in the model"), quantity(p.achievedTflops, "TFLOP/s"));
+            row(QObject::tr("bound"), q(p.bound));
+            if (std::size_t(at) < a.step.ops.size()) {
+                const OpPoint& op = a.step.ops[std::size_t(at)];
+                row(QObject::tr("FLOPs"), quantity(op.flops, "FLOP"));
+                row(QObject::tr("bytes moved"), quantity(op.bytes, "B"));
+                row(QObject::tr("time"), quantity(op.seconds * 1e6, "us"));
             }
             return html + "</table><p><small>" +
-                   tr("Achieved = FLOPs / modelled time: the roofline bound times the size-dependent kernel "
-                      "efficiency (docs/model.md).") +
+                   QObject::tr("Achieved = FLOPs / modelled time: the roofline bound times the size-dependent "
+                               "kernel efficiency (docs/model.md).") +
                    "</small></p>";
         });
     }
     ridge_ = plot_->addGraph();
+    ridge_->setObjectName("ridge");
     ridge_->setLineStyle(QCPGraph::lsNone);
     ridge_->removeFromLegend();
-    setTip(ridge_, [this](int) {
-        const Analysis* a = analysis();
-        return a ? tip(tr("Ridge point"), quantity(a->roofline.ridgeFlopPerByte, "FLOP/byte"),
-                       "compute.ridge_flop_per_byte")
-                 : QString();
+    view.setTip(ridge_, [this](int) {
+        const auto& designs = view_->designs();
+        return designs.empty() ? QString()
+                               : view_->tip(0, QObject::tr("Ridge point"),
+                                            quantity(designs.front().analysis->roofline.ridgeFlopPerByte, "FLOP/byte"),
+                                            "compute.ridge_flop_per_byte");
     });
-    ridgeLabel_ = new QCPItemText(plot_);
+    ridgeLabel_ = new ChartText(plot_);
+    ridgeLabel_->setObjectName("ridge label");
     ridgeLabel_->position->setType(QCPItemPosition::ptPlotCoords);
     // Above the roof, left of the knee: the one corner no line or point uses.
     ridgeLabel_->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
     ridgeLabel_->setPadding(QMargins(2, 2, 10, 8));
     ridgeLabel_->setClipToAxisRect(false);
-    connect(plot_, &QCustomPlot::afterLayout, this, &RooflinePanel::placeLabels);
-
-    figures_ = addFigureTable();
-    grid()->addWidget(plot_, 0, 0);
-    grid()->addWidget(figures_, 0, 1);
-    grid()->setColumnStretch(0, 4);
-    grid()->setColumnStretch(1, 1);
-    figures_->setMinimumWidth(270);
-    figures_->setMaximumWidth(360);
+    QObject::connect(plot_, &QCustomPlot::afterLayout, plot_, [this] { placeLabels(); });
+    view.grid()->addWidget(plot_, 0, 0);
+    view.grid()->setColumnStretch(0, 4);
+    if (FigureTable* table = view.figureTable()) {
+        view.grid()->addWidget(table, 0, 1);
+        view.grid()->setColumnStretch(1, 1);
+        table->setMinimumWidth(270);
+        table->setMaximumWidth(360);
+    }
 }
 
-QCPGraph* RooflinePanel::line(std::vector<QCPGraph*>& pool, std::size_t i)
+QCPGraph* RooflineChart::line(std::vector<QCPGraph*>& pool, std::size_t i)
 {
     while (pool.size() <= i) {
         QCPGraph* g = plot_->addGraph();
@@ -131,7 +138,37 @@ QCPGraph* RooflinePanel::line(std::vector<QCPGraph*>& pool, std::size_t i)
     return pool[i];
 }
 
-void RooflinePanel::refresh(const Analysis& a)
+void RooflineChart::draw(ChartView& view, const std::vector<ChartDesign>& designs)
+{
+    overlay_.clear(plot_);
+    if (designs.size() == 1) {
+        showOne(true);
+        drawOne(view, *designs.front().analysis);
+    } else {
+        showOne(false);
+        drawOverlay(view, designs);
+    }
+}
+
+void RooflineChart::showOne(bool shown)
+{
+    one_ = shown;
+    if (shown)
+        return;  // drawOne shows what it uses
+    for (auto* pool : {&ceilings_, &slopes_})
+        for (QCPGraph* g : *pool)
+            g->setVisible(false);
+    for (auto& [kind, g] : ops_) {
+        g->setVisible(false);
+        g->removeFromLegend();
+    }
+    ridge_->setVisible(false);
+    ridgeLabel_->setVisible(false);
+    for (auto* pool : {&ceilingLabels_, &slopeLabels_, &opLabels_})
+        ChartView::hideFrom(*pool, 0);
+}
+
+void RooflineChart::drawOne(ChartView& view, const Analysis& a)
 {
     const Roofline& rf = a.roofline;
     const std::string& training = a.hardware.gpu.trainingPrecision;
@@ -171,7 +208,7 @@ void RooflinePanel::refresh(const Analysis& a)
         if (peak != a.hardware.gpu.peaksTflops.end())
             it->sources.push_back(&peak->second);
     }
-    const QColor fg = textColor(), muted = textColor(true);
+    const QColor fg = view.textColor(), muted = view.textColor(true);
     const QColor roof = seriesColor(0);
     for (std::size_t i = 0; i < levels.size(); ++i) {
         const Level& l = levels[i];
@@ -179,29 +216,29 @@ void RooflinePanel::refresh(const Analysis& a)
         g->setObjectName("ceiling " + l.names.join('/'));
         g->setData({l.ridge, xMax_}, {l.tflops, l.tflops}, true);
         g->setPen(l.training ? QPen(roof, 2.5) : QPen(muted, 1.2, Qt::DashLine));
-        QCPItemText* t = label(plot_, ceilingLabels_, i);
+        QCPItemText* t = view.label(plot_, ceilingLabels_, i);
         t->position->setType(QCPItemPosition::ptPlotCoords);
         t->position->setCoords(xMax_, l.tflops);
         t->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
         t->setClipToAxisRect(true);
-        t->setText(l.names.join(" / ") + "  " + QString::fromStdString(formatReadable(l.tflops)) + " TFLOP/s");
+        t->setText(l.names.join(" / ") + "  " + readable(l.tflops) + " TFLOP/s");
         t->setColor(l.training ? fg : muted);
         const QString names = l.names.join(" / ");
         std::vector<std::pair<QString, std::string>> sources;
         for (std::size_t k = 0; k < l.sources.size(); ++k)
             sources.emplace_back(l.names.value(int(k)), l.sources[k]->source);
         const double tflops = l.tflops;
-        setTip(g, [names, tflops, sources](int) {
+        view.setTip(g, [names, tflops, sources](int) {
             QString html = "<p style='white-space:pre'><b>" + names + " ceiling</b>: " + quantity(tflops, "TFLOP/s") +
                            " dense, per GPU</p>";
             for (const auto& [n, src] : sources)
-                html += "<p><small>" + n + ": " + QString::fromStdString(src).toHtmlEscaped() + "</small></p>";
+                html += "<p><small>" + n + ": " + q(src).toHtmlEscaped() + "</small></p>";
             return html;
         });
     }
     for (std::size_t i = levels.size(); i < ceilings_.size(); ++i)
         ceilings_[i]->setVisible(false);
-    hideFrom(ceilingLabels_, levels.size());
+    ChartView::hideFrom(ceilingLabels_, levels.size());
 
     // Slopes: HBM up to the highest ceiling; the fleet's up to the training
     // peak (an operation fed from that tier cannot beat the slope).
@@ -212,38 +249,41 @@ void RooflinePanel::refresh(const Analysis& a)
     };
     std::vector<SlopeLine> lines{{&rf.hbm, top, "compute.ridge_flop_per_byte"}};
     for (const auto& s : rf.fleet)
-        lines.push_back({&s, rf.peakTflops,
-                         s.key == "nic" ? "hierarchy.leaf" : "hierarchy." + s.key});
+        lines.push_back({&s, rf.peakTflops, slopeKey(s)});
     for (std::size_t i = 0; i < lines.size(); ++i) {
         const Slope& s = *lines[i].slope;
         QCPGraph* g = line(slopes_, i);
-        g->setObjectName("slope " + QString::fromStdString(s.key));
+        g->setObjectName("slope " + q(s.key));
         const double end = fleet::ridgeFlopPerByte(lines[i].peak * 1e12, s.gbPerS * 1e9);
         g->setData({xMin_, end}, {onSlope(xMin_, s.gbPerS, lines[i].peak), lines[i].peak}, true);
         g->setPen(i == 0 ? QPen(roof, 2.5) : QPen(seriesColor(int(i) + 1), 1.6, Qt::DashLine));
-        QCPItemText* t = label(plot_, slopeLabels_, i);
-        t->setText(QString::fromStdString(s.name) + "  " + QString::fromStdString(formatReadable(s.gbPerS)) + " GB/s");
+        QCPItemText* t = view.label(plot_, slopeLabels_, i);
+        t->setText(q(s.name) + "  " + readable(s.gbPerS) + " GB/s");
         t->setColor(i == 0 ? fg : seriesColor(int(i) + 1));
         t->setClipToAxisRect(true);
-        const QString name = QString::fromStdString(s.name);
+        const QString name = q(s.name);
         const double gb = s.gbPerS, ridge = s.ridgeFlopPerByte;
         const std::string key = lines[i].explainKey;
-        setTip(g, [this, name, gb, ridge, key](int) {
-            return tip(name, quantity(gb, "GB/s per GPU") + ", " + tr("ridge at %1").arg(quantity(ridge, "FLOP/byte")),
-                       key);
+        view.setTip(g, [this, name, gb, ridge, key](int) {
+            return view_->tip(0, name,
+                              quantity(gb, "GB/s per GPU") + ", " +
+                                  QObject::tr("ridge at %1").arg(quantity(ridge, "FLOP/byte")),
+                              key);
         });
     }
     for (std::size_t i = lines.size(); i < slopes_.size(); ++i)
         slopes_[i]->setVisible(false);
-    hideFrom(slopeLabels_, lines.size());
+    ChartView::hideFrom(slopeLabels_, lines.size());
 
     // The ridge of the training precision against HBM.
+    ridge_->setVisible(true);
     ridge_->setData({rf.ridgeFlopPerByte}, {rf.peakTflops}, true);
-    ridge_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, fg, palette().color(QPalette::Base), 9));
+    ridge_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, fg, view.palette().color(QPalette::Base), 9));
+    ridgeLabel_->setVisible(true);
     ridgeLabel_->position->setCoords(rf.ridgeFlopPerByte, rf.peakTflops);
-    ridgeLabel_->setText(tr("ridge %1 FLOP/byte").arg(QString::fromStdString(formatReadable(rf.ridgeFlopPerByte, 4))));
+    ridgeLabel_->setText(QObject::tr("ridge %1 FLOP/byte").arg(readable(rf.ridgeFlopPerByte, 4)));
     ridgeLabel_->setColor(fg);
-    QFont bold = font();
+    QFont bold = view.font();
     bold.setBold(true);
     ridgeLabel_->setFont(bold);
 
@@ -284,45 +324,150 @@ void RooflinePanel::refresh(const Analysis& a)
     });
     opLabelPoint_ = order;
     for (std::size_t i = 0; i < order.size(); ++i) {
-        QCPItemText* t = label(plot_, opLabels_, i);
+        QCPItemText* t = view.label(plot_, opLabels_, i);
         t->setText(q(rf.points[std::size_t(order[i])].name));
         t->position->setType(QCPItemPosition::ptAbsolute);
         t->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
         t->setColor(muted);
         t->setClipToAxisRect(true);
     }
-    hideFrom(opLabels_, order.size());
-
-    const auto& g = a.hardware.gpu;
-    std::vector<FigureRow> rows{
-        {tr("%1, one GPU").arg(QString::fromStdString(g.name)), {}, {}, FigureRow::Heading},
-        explained(tr("Peak (%1)").arg(precisionName(training)), quantity(rf.peakTflops, "TFLOP/s"),
-            "compute.peak_tflops_per_gpu"),
-        explained(tr("HBM bandwidth"), quantity(rf.hbm.gbPerS, "GB/s"), "hierarchy.hbm"),
-        explained(tr("Ridge point"), quantity(rf.ridgeFlopPerByte, "FLOP/byte"), "compute.ridge_flop_per_byte"),
-        {tr("Fleet slopes per GPU"), {}, {}, FigureRow::Heading}};
-    for (const auto& s : rf.fleet)
-        rows.push_back(explained(QString::fromStdString(s.name), quantity(s.gbPerS, "GB/s"),
-                           s.key == "nic" ? "hierarchy.leaf" : "hierarchy." + s.key));
-    rows.push_back({tr("Decode (inference)"), {}, {}, FigureRow::Heading});
-    rows.push_back(explained(tr("Batch-1 decode, tokens/s"), quantity(rf.decodeTokensPerS, "tokens/s"),
-                       "roofline.decode_tokens_per_s"));
-    rows.push_back(explained(tr("Batch at the ridge"), quantity(rf.ridgeBatch, "sequences"),
-                       "roofline.ridge_batch"));
-    figures_->setFigures(rows);
+    ChartView::hideFrom(opLabels_, order.size());
+    setLegendColumns(plot_, 5);
 }
 
-void RooflinePanel::placeLabels()
+void RooflineChart::drawOverlay(ChartView& view, const std::vector<ChartDesign>& designs)
 {
-    const Analysis* a = analysis();
-    if (!a || isDirty())
+    double lo = 0.5, hi = 10, top = 1, bottom = 1e18;
+    for (const ChartDesign& d : designs) {
+        const Roofline& rf = d.analysis->roofline;
+        if (!hasRoof(rf))
+            continue;
+        hi = std::max(hi, rf.ridgeFlopPerByte * 10);
+        lo = std::min(lo, rf.ridgeFlopPerByte / 30);
+        top = std::max(top, rf.peakTflops);
+        bottom = std::min(bottom, rf.peakTflops / 1e3);
+    }
+    if (bottom > top)
+        bottom = top / 1e3;
+    const double xMin = decadeBelow(lo), xMax = decadeAbove(hi);
+    plot_->xAxis->setRange(xMin, xMax);
+    plot_->yAxis->setRange(decadeBelow(bottom), decadeAbove(top * 2));
+
+    const QColor bg = view.palette().color(QPalette::Base);
+    std::vector<QString> names;
+    for (std::size_t i = 0; i < designs.size(); ++i) {
+        const Roofline& rf = designs[i].analysis->roofline;
+        names.push_back(designs[i].label);
+        QCPGraph* roof = overlay_.add(plot_->addGraph());
+        roof->setObjectName("roof");
+        roof->setName(designs[i].label);
+        roof->setPen(designPen(int(i), 2.5));
+        const auto tip = [this, i](int) {
+            const Analysis& a = *view_->designs()[i].analysis;
+            const Roofline& r = a.roofline;
+            return view_->tip(i, QObject::tr("roofline of %1").arg(q(a.hardware.gpu.name)),
+                              QObject::tr("peak %1, HBM %2, ridge at %3")
+                                  .arg(quantity(r.peakTflops, "TFLOP/s"), quantity(r.hbm.gbPerS, "GB/s"),
+                                       quantity(r.ridgeFlopPerByte, "FLOP/byte")),
+                              "compute.ridge_flop_per_byte");
+        };
+        view.setTip(roof, tip);
+        if (!hasRoof(rf))
+            continue;
+        // The HBM slope up to the ridge, then the training precision's ceiling.
+        roof->setData({xMin, rf.ridgeFlopPerByte, xMax}, {onSlope(xMin, rf.hbm.gbPerS, rf.peakTflops), rf.peakTflops,
+                                                          rf.peakTflops},
+                      true);
+        QCPGraph* ridge = overlay_.add(plot_->addGraph());
+        ridge->setObjectName("ridge");
+        ridge->removeFromLegend();
+        ridge->setLineStyle(QCPGraph::lsNone);
+        ridge->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(designColor(int(i)), 2), bg, 9));
+        ridge->setData({rf.ridgeFlopPerByte}, {rf.peakTflops}, true);
+        view.setTip(ridge, tip);
+    }
+    // Each roof's numbers in a small table in the bottom-right corner, which
+    // no roof reaches: labels on the ceilings would pile up where peaks are
+    // close, and how close they land depends on the size drawn at.
+    std::vector<std::size_t> order;
+    for (std::size_t i = 0; i < designs.size(); ++i)
+        if (hasRoof(designs[i].analysis->roofline))
+            order.push_back(i);
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t l, std::size_t r) {
+        return designs[l].analysis->roofline.peakTflops < designs[r].analysis->roofline.peakTflops;
+    });
+    QCPItemText* below = nullptr;
+    auto stackUp = [&](const QString& s, const QColor& color) {
+        auto* t = overlay_.add(new ChartText(plot_));
+        t->setText(s);
+        t->setColor(color);
+        t->setPadding(QMargins(2, 1, 2, 1));
+        QFont f = view.font();
+        f.setPointSizeF(f.pointSizeF() * 0.85);
+        t->setFont(f);
+        t->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+        t->setBrush(bg);
+        if (below) {
+            t->position->setParentAnchor(below->topRight);
+            t->position->setCoords(0, 0);
+        } else {
+            t->position->setType(QCPItemPosition::ptAxisRectRatio);
+            t->position->setCoords(0.985, 0.96);  // clear of the axis and its ticks
+        }
+        below = t;
+    };
+    for (std::size_t i : order) {
+        const Roofline& rf = designs[i].analysis->roofline;
+        stackUp(QObject::tr("%1 %2 TFLOP/s   %3 GB/s   %4")
+                    .arg(precisionName(designs[i].analysis->hardware.gpu.trainingPrecision), readable(rf.peakTflops),
+                         readable(rf.hbm.gbPerS), readable(rf.ridgeFlopPerByte)),
+                designColor(int(i)));
+    }
+    if (below)
+        stackUp(QObject::tr("peak, HBM, ridge (FLOP/byte) per GPU"), view.textColor(true));
+    setLegendColumns(plot_, legendColumnsFor(plot_, names));
+}
+
+std::vector<FigureRow> RooflineChart::figures(const Analysis& a)
+{
+    const Roofline& rf = a.roofline;
+    const auto& g = a.hardware.gpu;
+    std::vector<FigureRow> rows{
+        {QObject::tr("%1, one GPU").arg(q(g.name)), {}, {}, FigureRow::Heading},
+        explained(QObject::tr("Peak (%1)").arg(precisionName(g.trainingPrecision)), quantity(rf.peakTflops, "TFLOP/s"),
+                  "compute.peak_tflops_per_gpu"),
+        explained(QObject::tr("HBM bandwidth"), quantity(rf.hbm.gbPerS, "GB/s"), "hierarchy.hbm"),
+        explained(QObject::tr("Ridge point"), quantity(rf.ridgeFlopPerByte, "FLOP/byte"), "compute.ridge_flop_per_byte"),
+        {QObject::tr("Fleet slopes per GPU"), {}, {}, FigureRow::Heading}};
+    for (const auto& s : rf.fleet)
+        rows.push_back(explained(q(s.name), quantity(s.gbPerS, "GB/s"), slopeKey(s)));
+    rows.push_back({QObject::tr("Decode (inference)"), {}, {}, FigureRow::Heading});
+    rows.push_back(explained(QObject::tr("Batch-1 decode, tokens/s"), quantity(rf.decodeTokensPerS, "tokens/s"),
+                             "roofline.decode_tokens_per_s"));
+    rows.push_back(explained(QObject::tr("Batch at the ridge"), quantity(rf.ridgeBatch, "sequences"),
+                             "roofline.ridge_batch"));
+    return rows;
+}
+
+void RooflineChart::placeLabels()
+{
+    // After a layout with what was last drawn only: a resize before a new
+    // analysis is drawn must not place labels from points it no longer has.
+    if (!one_ || view_->isDirty() || view_->designs().size() != 1)
         return;
+    const Analysis& a = *view_->designs().front().analysis;
     const QRect area = plot_->axisRect()->rect();
     std::vector<QRectF> taken;
-    auto textRect = [](const QCPItemText* t, QPointF topLeft) {
-        const QFontMetricsF fm(t->font());
-        const QSizeF size = fm.size(0, t->text()) + QSizeF(t->padding().left() + t->padding().right(),
-                                                           t->padding().top() + t->padding().bottom());
+    // Sizes are measured once per text and font: this runs on every layout.
+    if (textSizes_.size() > 512)
+        textSizes_.clear();
+    auto textRect = [this](const QCPItemText* t, QPointF topLeft) {
+        const QString key = t->font().key() + QChar(0x1f) + t->text();
+        auto it = textSizes_.find(key);
+        if (it == textSizes_.end())
+            it = textSizes_.insert(key, QFontMetricsF(t->font()).size(0, t->text()));
+        const QSizeF size = *it + QSizeF(t->padding().left() + t->padding().right(),
+                                         t->padding().top() + t->padding().bottom());
         return QRectF(topLeft, size);
     };
     // Fixed labels first: the ridge label and the ceiling labels.
@@ -337,7 +482,7 @@ void RooflinePanel::placeLabels()
         }
     // Slope labels lie along their lines, a third of the way up from where
     // each enters the plot.
-    const Roofline& rf = a->roofline;
+    const Roofline& rf = a.roofline;
     const double yBottom = plot_->yAxis->range().lower;
     for (std::size_t i = 0; i < slopeLabels_.size() && i < slopes_.size(); ++i) {
         QCPItemText* t = slopeLabels_[i];

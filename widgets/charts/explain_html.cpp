@@ -1,4 +1,4 @@
-#include "widgets/panels/explain_html.h"
+#include "widgets/charts/explain_html.h"
 
 #include "core/analysis/explanation.h"
 #include "core/text.h"

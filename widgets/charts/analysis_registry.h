@@ -1,0 +1,40 @@
+#pragma once
+// The analyses the studio shows, in the order it shows them. The panel tabs
+// and grid, the compare view's charts, the design review's pages and the
+// comparison report's charts are all made from this list: a new analysis
+// is one entry here and one renderer (chart_renderer.h).
+#include <QString>
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "widgets/charts/chart_renderer.h"
+#include "widgets/charts/figure_table.h"
+
+namespace studio {
+
+struct Analysis;
+
+// What a design's workload is for. Every design trains today; serving
+// designs (sized for inference) get their own analyses beside these.
+enum class WorkloadKind { Training, Serving };
+WorkloadKind workloadKindOf(const Analysis& analysis);
+
+struct AnalysisEntry {
+    QString key;    // "roofline": object names, settings, `screenshot --panel`, export file names
+    QString title;  // "Roofline": tabs, frames, report sections
+    std::function<std::unique_ptr<ChartRenderer>()> makeRenderer;
+    // The table of numbers a panel shows beside its plots and a design
+    // review prints under them, each row explaining itself.
+    std::function<std::vector<FigureRow>(const Analysis&)> figures;
+    std::vector<WorkloadKind> workloads;  // the workloads it applies to
+    bool appliesTo(WorkloadKind kind) const;
+};
+
+const std::vector<AnalysisEntry>& analysisRegistry();
+// nullptr when no analysis has that key.
+const AnalysisEntry* findAnalysis(const QString& key);
+QStringList analysisKeys();
+
+}  // namespace studio

@@ -1,0 +1,116 @@
+#pragma once
+// The axis, legend, colour and bar helpers every chart uses, so all of them
+// look alike whichever view draws them (a panel, the compare view, a report).
+#include <QColor>
+#include <QObject>
+#include <QPen>
+#include <QPointer>
+#include <QSharedPointer>
+#include <QString>
+
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <vector>
+
+class QCustomPlot;
+class QCPAxis;
+class QCPAxisRect;
+class QCPAxisTickerText;
+class QCPBars;
+class QCPBarsGroup;
+class QCPItemText;
+class QPalette;
+
+namespace studio {
+
+// --- Colours
+
+// Series colours of one design's own chart (a tier, a memory part): the
+// theme's palette of eight (light or dark, or paper while a report draws).
+QColor seriesColor(int i);
+// The i-th design's colour when designs are overlaid: the same on screen,
+// in either theme, and on white paper, told apart by the common colour
+// vision deficiencies.
+QColor designColor(int i);
+// Lines of different designs can coincide (two designs on one GPU share a
+// roof): a dash per design keeps each colour visible where they overlap.
+QPen designPen(int i, double width);
+
+// --- Axes
+
+// Log axes with decade ticks: plain numbers up to 1,000, then 10^n.
+void setLogAxis(QCPAxis* axis);
+// Both axes logarithmic and labelled with their units.
+void setLogLog(QCustomPlot* plot, const QString& xLabel, const QString& yLabel);
+// A category axis: keys 1, 2, 3 ... labelled by text ticks, no grid. The
+// returned ticker is cleared and refilled on each draw.
+QSharedPointer<QCPAxisTickerText> setCategoryAxis(QCPAxis* axis);
+QSharedPointer<QCPAxisTickerText> categoryTicker(QCPAxis* axis);
+double decadeBelow(double v);
+double decadeAbove(double v);
+// Axes, grids and legend in the colours of `palette` (either theme, or
+// paper), over every axis rect the plot has.
+void stylePlot(QCustomPlot* plot, const QPalette& palette);
+
+// --- Legends and text
+
+// The plot's legend in a row of its own below (or above) the axes; or none,
+// the row it took given back to the axes.
+void legendOutside(QCustomPlot* plot, int columns, bool above = false);
+void hideLegend(QCustomPlot* plot);
+// Design names as a legend of `plot`: as many side by side as its width
+// holds, each name whole.
+int legendColumnsFor(QCustomPlot* plot, const std::vector<QString>& names);
+// A legend already laid out, re-flowed into `columns`.
+void setLegendColumns(QCustomPlot* plot, int columns);
+// A design's name where it labels a category (a memory column, a power
+// row): its name before any bracketed details, on two lines if long.
+QString designTick(const QString& label);
+// A long category name on two lines, split at the space nearest its middle,
+// so neighbouring tick labels do not run into each other.
+QString twoLines(const QString& name, int maxOneLine);
+// "Kernel efficiency" from "kernel efficiency" (but "MFU" stays as it is).
+QString capitalized(std::string_view s);
+QString readable(double v, int significant = 3);
+
+// --- Bars
+
+// The category (0-based) of a bar's data point on such an axis.
+std::size_t categoryOf(const QCPBars* bars, int dataIndex);
+// Bars stacked in the order named (objectName each), on one key.
+std::vector<QCPBars*> addStack(QCPAxis* keyAxis, QCPAxis* valueAxis, std::initializer_list<const char*> names);
+// Grouped bars, one series per design side by side within a category: the
+// width of each, and the key offset of design i's bar from its category's
+// centre, in the plot coordinates the group lays them out in.
+double groupedBarWidth(std::size_t designs);
+double groupedBarOffset(std::size_t design, std::size_t designs);
+QCPBarsGroup* newBarsGroup(QCustomPlot* plot);
+// Design i's series in a group: its colour, its label in the legend.
+QCPBars* designBars(QCPAxis* keyAxis, QCPAxis* valueAxis, QCPBarsGroup* group, std::size_t i, std::size_t n,
+                    const QString& label, const char* what);
+// Fill and outline of a bar series in `color`; `alpha` lightens the fill.
+void styleBars(QCPBars* bars, const QColor& color, int alpha = 255);
+
+// Every category each design has, each design's order kept: a key a design
+// has and earlier ones lack goes in right after that design's previous key.
+std::vector<std::string> mergeOrder(const std::vector<std::vector<std::string>>& sequences);
+
+// What a draw of several designs adds to a plot (a series per design, its
+// labels, bar groups, an extra axis rect), taken out again before the next
+// draw: the number of designs can change from one draw to the next.
+class Transient {
+public:
+    template <typename T>
+    T* add(T* object)
+    {
+        objects_.emplace_back(object);
+        return object;
+    }
+    void clear(QCustomPlot* plot);
+
+private:
+    std::vector<QPointer<QObject>> objects_;
+};
+
+}  // namespace studio

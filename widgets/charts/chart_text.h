@@ -1,0 +1,38 @@
+#pragma once
+// A plot's text item that lays its text out once. QCustomPlot's own item
+// measures and shapes its text on every replot; a chart has dozens of labels
+// and a live edit replots several charts, so that was a third of an edit's
+// time. On screen this draws cached static text; into a PDF, SVG or picture
+// (a report, an export) it draws as the base item does, so text stays text.
+#include <QFont>
+#include <QStaticText>
+#include <QString>
+
+#include <vector>
+
+#include <qcustomplot.h>
+
+namespace studio {
+
+class ChartText : public QCPItemText {
+public:
+    explicit ChartText(QCustomPlot* plot) : QCPItemText(plot) {}
+
+protected:
+    void draw(QCPPainter* painter) override;
+
+private:
+    void layOut(const QFont& font);
+    // What the layout below was made for.
+    QString laidText_;
+    QFont laidFont_;
+    Qt::Alignment laidAlignment_;
+    QRect textRect_;  // at the origin, as QFontMetrics::boundingRect gives it
+    struct Line {
+        QStaticText text;
+        int x = 0;  // within textRect_, by the text alignment
+    };
+    std::vector<Line> lines_;
+};
+
+}  // namespace studio
