@@ -127,6 +127,10 @@ MainWindow::~MainWindow()
     delete view_;
     delete scene_;
     delete analysis_;
+    // The document goes after this window's own part (it is a child): its
+    // undo stack must not call back into a window that is no longer one.
+    doc_->disconnect(this);
+    doc_->undoStack()->disconnect(this);
 }
 
 void MainWindow::createDocks()

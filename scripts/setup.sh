@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Shared set-up for the two README commands: installs the Debian 12 packages
-# that are missing, then configures (once) and builds the Release tree in
-# build/. Re-running is cheap: nothing is reinstalled and Ninja rebuilds only
-# what changed.
+# that are missing, then configures (once, or again when CI needs warnings as
+# errors) and builds the Release tree in build/. Re-running is cheap:
+# nothing is reinstalled and Ninja rebuilds only what changed.
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -32,7 +32,17 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
 fi
 
-if [ ! -f "$build_dir/build.ninja" ]; then
-  cmake -S "$repo" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release
+# CI (CI=true) builds with warnings as errors. A tree configured without it
+# is reconfigured once; otherwise a configured tree keeps its cache, so
+# re-runs skip CMake and a developer's own options stay.
+cmake_args=(-DCMAKE_BUILD_TYPE=Release)
+reconfigure=false
+[ -f "$build_dir/build.ninja" ] || reconfigure=true
+if [ "${CI:-}" = "true" ]; then
+  cmake_args+=(-DSTUDIO_WARNINGS_AS_ERRORS=ON)
+  grep -qx 'STUDIO_WARNINGS_AS_ERRORS:BOOL=ON' "$build_dir/CMakeCache.txt" 2>/dev/null || reconfigure=true
+fi
+if [ "$reconfigure" = true ]; then
+  cmake -S "$repo" -B "$build_dir" -G Ninja "${cmake_args[@]}"
 fi
 cmake --build "$build_dir" --parallel "$(nproc)"

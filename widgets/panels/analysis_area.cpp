@@ -37,13 +37,15 @@ AnalysisArea::AnalysisArea(AnalysisService* service, QWidget* parent) : QWidget(
     tabs_ = new QTabWidget;
     tabs_->setDocumentMode(true);
     stack_->addWidget(tabs_);
-    gridScroll_ = new QScrollArea;
+    // The grid page owns its scroll area from the start: tabs mode never
+    // lays it out, and it must not outlive the area unowned.
+    auto* gridPage = new QWidget;
+    gridScroll_ = new QScrollArea(gridPage);
     gridScroll_->setWidgetResizable(true);
     gridScroll_->setFrameShape(QFrame::NoFrame);
     gridBody_ = new QWidget;
     gridScroll_->setWidget(gridBody_);
     gridScroll_->viewport()->installEventFilter(this);
-    auto* gridPage = new QWidget;
     auto* gridLayout = new QVBoxLayout(gridPage);
     gridLayout->setContentsMargins(0, 0, 0, 0);
     gridLayout->setSpacing(0);
