@@ -29,6 +29,7 @@
 #include "widgets/document/design_editor.h"
 #include "widgets/document/design_document.h"
 #include "widgets/panels/analysis_area.h"
+#include "widgets/charts/analysis_registry.h"
 #include "widgets/charts/chart_view.h"
 #include "widgets/charts/figure_table.h"
 #include "widgets/panels/kpi_strip.h"
@@ -368,6 +369,76 @@ private slots:
         applyTheme(Theme::Light);
     }
 
+    void everyViewComesFromTheRegistry()
+    {
+        // The tabs and the grid are the registry's analyses, in its order,
+        // each view drawing through its entry's renderer.
+        MainWindow w;
+        QStringList keys;
+        for (ChartView* p : w.analysisArea()->panels())
+            keys << p->key();
+        QCOMPARE(keys, analysisKeys());
+        QCOMPARE(keys, (QStringList{"roofline", "hierarchy", "mfu", "power", "failures"}));
+        for (ChartView* p : w.analysisArea()->panels()) {
+            QCOMPARE(&p->entry(), findAnalysis(p->key()));
+            QVERIFY(p->figureTable());
+            QVERIFY(!p->plots().isEmpty());
+        }
+        QVERIFY(!findAnalysis("nonsense"));
+    }
+
+    void onlyPlotsWhoseContentChangedAreDrawnAgain()
+    {
+        // A new PUE changes the facility's bar and nothing the other charts
+        // show: only the power chart's facility plot is drawn again.
+        MainWindow w;
+        w.resize(1400, 900);
+        QVERIFY(w.openFile(test::sourcePath("presets/dgx-h100-superpod-4su.cluster.json")));
+        w.show();
+        w.analysisArea()->setMode(AnalysisArea::Mode::Grid);
+        settle();
+        std::map<QString, int> before;
+        for (ChartView* p : w.analysisArea()->panels()) {
+            p->refreshNow();
+            before[p->key()] = p->replotCount();
+        }
+        DesignDocument* doc = w.document();
+        DesignSettings s = DesignSettings::of(doc->design());
+        s.facility.pue = 1.45;
+        QVERIFY(DesignEditor(doc).changeSettings(s, "PUE").applied());
+        settle();
+        for (ChartView* p : w.analysisArea()->panels())
+            p->refreshNow();  // the ones scrolled out of view too
+        ChartView* power = w.analysisArea()->panel("power");
+        QCOMPARE(power->replotCount(), before["power"] + 1);
+        for (const QString key : {"roofline", "hierarchy", "mfu", "failures"})
+            QVERIFY2(w.analysisArea()->panel(key)->replotCount() == before[key], qPrintable(key));
+        // And the figure that changed shows the new value.
+        QCOMPARE(power->figureTable()->valueOf("PUE"), QString("1.45"));
+        // A new tp reaches the step's charts, not the power chart's plots.
+        s.workload.parallelism.tp = 4;
+        QVERIFY(DesignEditor(doc).changeSettings(s, "tp").applied());
+        settle();
+        for (ChartView* p : w.analysisArea()->panels())
+            p->refreshNow();
+        QVERIFY(w.analysisArea()->panel("mfu")->replotCount() > before["mfu"]);
+        QCOMPARE(power->replotCount(), before["power"] + 1);
+        w.analysisArea()->setMode(AnalysisArea::Mode::Tabs);
+    }
+
+    void figureTablesCopyTheirRows()
+    {
+        MainWindow w;
+        QVERIFY(w.openFile(test::sourcePath("presets/dgx-h100-superpod-4su.cluster.json")));
+        settle();
+        ChartView* power = w.analysisArea()->panel("power");
+        power->refreshNow();
+        const QString text = power->figureTable()->text();
+        QVERIFY2(text.startsWith("Load\nIT load\t"), qPrintable(text));
+        QVERIFY(text.contains("PUE\t1.30\n"));
+        QVERIFY(text.contains("\nPer year\n"));
+    }
+
     void hiddenTabsWaitUntilShown()
     {
         MainWindow w;
@@ -515,6 +586,30 @@ private slots:
         QVERIFY(doc->design().workload == before);
         settle();
         QCOMPARE(preset->currentData().toString(), QString("llama3-70b"));
+    }
+
+    void theWorkloadSummaryCatchesUpWhenShown()
+    {
+        // Tabbed away, the dock does not lay itself out on every edit; shown,
+        // it says what the design is now.
+        MainWindow w;
+        QVERIFY(w.openFile(test::sourcePath("presets/dgx-h100-superpod-4su.cluster.json")));
+        w.show();
+        auto raise = [&](const char* name) {
+            w.findChild<QDockWidget*>(name)->raise();
+            settle();
+        };
+        raise("workload");
+        QVERIFY2(w.workload()->summary().contains("tp 8 x pp"), qPrintable(w.workload()->summary()));
+        raise("inspector");
+        QVERIFY(w.workload()->visibleRegion().isEmpty());  // a tab behind the inspector
+        DesignSettings s = DesignSettings::of(w.document()->design());
+        s.workload.parallelism.tp = 4;
+        QVERIFY(DesignEditor(w.document()).changeSettings(s, "tp").applied());
+        settle();
+        QVERIFY(w.workload()->summary().contains("tp 8 x pp"));  // not laid out while unseen
+        raise("workload");
+        QVERIFY2(w.workload()->summary().contains("tp 4 x pp"), qPrintable(w.workload()->summary()));
     }
 
     void plotsExportAndTipsExplain()

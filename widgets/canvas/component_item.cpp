@@ -27,7 +27,8 @@ QString elided(const QFontMetricsF& fm, const QString& text, double width)
 
 ComponentItem::ComponentItem(DesignScene* scene, const QString& id) : scene_(scene), id_(id)
 {
-    setFlags(ItemIsSelectable | ItemIsMovable | ItemSendsGeometryChanges);
+    // The extended option carries the exposed rect paint() fills within.
+    setFlags(ItemIsSelectable | ItemIsMovable | ItemSendsGeometryChanges | ItemUsesExtendedStyleOption);
     setAcceptHoverEvents(true);
     // Painted once into a pixmap at screen resolution and blitted after: an
     // edit elsewhere on the canvas repaints none of this item's text
@@ -87,7 +88,16 @@ void ComponentItem::syncFromDocument()
         child->setVisible(!c->collapsed);
     analysisShown_.clear();  // the next analysis sets the tip and badges again
     relayout();
-    update();
+    // A container whose count or name changed repaints its header strip
+    // only: redrawing a large container is most of a rack-count edit's time.
+    const bool headerOnly = drawn_ && isContainer() && !c->collapsed && !drawn_->collapsed &&
+                            drawn_->part == c->part && drawn_->props == c->props &&
+                            (drawn_->count > 1) == (c->count > 1);
+    if (headerOnly)
+        update(analysisRect());
+    else
+        update();
+    drawn_ = *c;
 }
 
 void ComponentItem::relayout()
@@ -196,7 +206,7 @@ QString ComponentItem::totalsText() const
     return parts.join(QStringLiteral(" \u00b7 ")) + (c && c->count > 1 && !parts.isEmpty() ? tr(" each") : QString());
 }
 
-void ComponentItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*)
+void ComponentItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*)
 {
     const Component* c = component();
     const Part* p = part();
@@ -207,22 +217,39 @@ void ComponentItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QW
     const QRectF r = frameRect();
     painter->setRenderHint(QPainter::Antialiasing);
     const double radius = isContainer() ? 8 : 6;
+    // A large container's fill is most of its cost, and an update often
+    // exposes only its header strip: fill just the exposed part of a shape,
+    // then stroke its whole outline (cheap: the outline is thin).
+    const QRectF exposed = option->exposedRect.isValid() ? option->exposedRect : boundingRect();
+    auto rounded = [&](const QRectF& rect, const QBrush& brush, const QPen& pen) {
+        QPainterPath shape;
+        shape.addRoundedRect(rect, radius, radius);
+        if (exposed.contains(rect)) {
+            painter->fillPath(shape, brush);
+        } else if (exposed.intersects(rect)) {
+            QPainterPath visible;
+            visible.addRect(exposed);
+            painter->fillPath(shape.intersected(visible), brush);
+        }
+        painter->strokePath(shape, pen);
+    };
 
+    // Outlines are one device pixel (cosmetic): the raster engine strokes
+    // those, dashed or not, without building a polygon per dash, which made
+    // a pod's dashed border the dearest thing on the canvas to repaint.
+    QPen thin(col.border, 1);
+    thin.setCosmetic(true);
     // Replicated components draw a stack behind them.
-    if (c->count > 1) {
-        painter->setPen(QPen(col.border, 1));
-        painter->setBrush(isContainer() ? col.containerHeader : col.tileFill);
+    if (c->count > 1)
         for (int k = 2; k >= 1; --k)
-            painter->drawRoundedRect(r.translated(4 * k, -4 * k), radius, radius);
-    }
+            rounded(r.translated(4 * k, -4 * k), isContainer() ? col.containerHeader : col.tileFill, thin);
 
-    QPen border(isSelected() ? col.selection : (dropHighlight_ ? col.dropTarget : accent.darker(110)),
-                isSelected() || dropHighlight_ ? 2.2 : 1.2);
+    const bool marked = isSelected() || dropHighlight_;
+    QPen border(isSelected() ? col.selection : (dropHighlight_ ? col.dropTarget : accent.darker(110)), marked ? 2.2 : 1);
+    border.setCosmetic(!marked);
     if (p->kind == PartKind::Group)
         border.setStyle(Qt::DashLine);
-    painter->setPen(border);
-    painter->setBrush(isContainer() ? col.containerFill : col.tileFill);
-    painter->drawRoundedRect(r, radius, radius);
+    rounded(r, isContainer() ? col.containerFill : col.tileFill, border);
 
     QFont bold = painter->font();
     bold.setBold(true);

@@ -5,13 +5,15 @@
 // turns them into undo commands.
 #include <QGraphicsObject>
 
+#include <optional>
+
 #include "core/catalog/part_kind.h"
+#include "core/design/design.h"
 #include "widgets/canvas/item_metrics.h"
 
 namespace studio {
 
 class DesignScene;
-struct Component;
 struct Part;
 
 class ComponentItem : public QGraphicsObject, public ItemMetrics {
@@ -70,6 +72,7 @@ private:
     bool hover_ = false;
     bool dropHighlight_ = false;
     QString analysisShown_;
+    std::optional<Component> drawn_;  // the component as last synced, to repaint only what changed
 };
 
 }  // namespace studio

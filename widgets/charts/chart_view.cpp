@@ -118,6 +118,13 @@ std::uint64_t fingerprint(QCustomPlot* plot)
     for (int i = 0; i < plot->itemCount(); ++i) {
         QCPAbstractItem* item = plot->item(i);
         f.pointer(item);
+        // A label placed after layout (ChartView::kPlacedAfterLayout) is
+        // where the layout put it: its text is content, its place is not.
+        if (item->property(ChartView::kPlacedAfterLayout).toBool()) {
+            if (auto* t = qobject_cast<QCPItemText*>(item))
+                f.text(t->text());
+            continue;
+        }
         f.integer(item->visible());
         for (QCPItemPosition* pos : item->positions()) {
             f.number(pos->coords().x());
@@ -219,6 +226,12 @@ QCustomPlot* ChartView::addPlot(const QString& name)
     // Grids and axes are straight pixel lines: antialiasing them only costs.
     plot->setAntialiasedElements(QCP::aeAll);
     plot->setNotAntialiasedElements(QCP::aeGrid | QCP::aeSubGrid | QCP::aeAxes);
+    // A replot schedules a paint with the window's others (QCustomPlot's
+    // default repaints at once: each plot a paint and flush of its own),
+    // into one buffer (no chart uses the overlay layer, which would get a
+    // second buffer to clear and blit on every replot).
+    plot->setPlottingHint(QCP::phImmediateRefresh, false);
+    plot->layer(QStringLiteral("overlay"))->setMode(QCPLayer::lmLogical);
     plot->setContextMenuPolicy(Qt::CustomContextMenu);
     plot->setMouseTracking(true);
     connect(plot, &QWidget::customContextMenuRequested, this, [this, plot, name](const QPoint& pos) {

@@ -73,6 +73,9 @@ public:
     QString tipAt(QCustomPlot* plot, const QPointF& pixel) const;
 
     // --- for renderers
+    // A property of items a renderer places after the plot's layout (labels
+    // that find room around points): where they end up is no change of content.
+    static constexpr char kPlacedAfterLayout[] = "placedAfterLayout";
     QCustomPlot* addPlot(const QString& name);
     QGridLayout* grid() const { return grid_; }
     // Tips for a plottable (by data index) or an item, built when hovered.

@@ -258,6 +258,7 @@ void RooflineChart::drawOne(ChartView& view, const Analysis& a)
         g->setData({xMin_, end}, {onSlope(xMin_, s.gbPerS, lines[i].peak), lines[i].peak}, true);
         g->setPen(i == 0 ? QPen(roof, 2.5) : QPen(seriesColor(int(i) + 1), 1.6, Qt::DashLine));
         QCPItemText* t = view.label(plot_, slopeLabels_, i);
+        t->setProperty(ChartView::kPlacedAfterLayout, true);
         t->setText(q(s.name) + "  " + readable(s.gbPerS) + " GB/s");
         t->setColor(i == 0 ? fg : seriesColor(int(i) + 1));
         t->setClipToAxisRect(true);
@@ -325,6 +326,7 @@ void RooflineChart::drawOne(ChartView& view, const Analysis& a)
     opLabelPoint_ = order;
     for (std::size_t i = 0; i < order.size(); ++i) {
         QCPItemText* t = view.label(plot_, opLabels_, i);
+        t->setProperty(ChartView::kPlacedAfterLayout, true);
         t->setText(q(rf.points[std::size_t(order[i])].name));
         t->position->setType(QCPItemPosition::ptAbsolute);
         t->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);

@@ -5,6 +5,7 @@
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QLabel>
+#include <QTimer>
 #include <QLineEdit>
 #include <QScrollArea>
 #include <QSignalBlocker>
@@ -400,6 +401,36 @@ void WorkloadPanel::refreshValues()
     }
     for (const auto& r : refreshers_)
         r();
+    refreshSummary();
+}
+
+QString WorkloadPanel::summary() const
+{
+    return summary_->text();
+}
+
+void WorkloadPanel::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    refreshSummary();
+}
+
+void WorkloadPanel::paintEvent(QPaintEvent* event)
+{
+    QWidget::paintEvent(event);
+    // A dock tab brought to the front is painted, not shown again.
+    if (summaryStale_)
+        QTimer::singleShot(0, this, &WorkloadPanel::refreshSummary);
+}
+
+void WorkloadPanel::refreshSummary()
+{
+    // A new summary lays the dock out again (its labels wrap): not while
+    // the dock is tabbed away, which is most edits' case. Seen, it catches up.
+    summaryStale_ = !isVisible() || visibleRegion().isEmpty();
+    if (summaryStale_)
+        return;
+    const Workload& w = doc_->design().workload;
     const Analysis* a = service_->analysis();
     if (!a) {
         summary_->setText(tr("The design has errors: see the Warnings dock."));

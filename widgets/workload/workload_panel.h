@@ -33,17 +33,24 @@ public:
     QComboBox* presetBox() const { return preset_; }
     // Why the last edit was refused ("" when it was applied).
     QString lastRefusal() const { return refusal_; }
+    // The model and layout in a sentence, as shown (rich text).
+    QString summary() const;
     // "" when `proposed` may replace the design's workload, else why not.
     QString refusalOf(const Workload& proposed) const;
 
 signals:
     void message(const QString& text);
 
+protected:
+    void showEvent(QShowEvent* event) override;
+    void paintEvent(QPaintEvent* event) override;
+
 private:
     // Applies `edit` to a copy of the workload; pushes it unless refused.
     bool apply(const QString& undoText, int mergeKey, const std::function<void(Workload&)>& edit);
     void usePreset(int index);
     void refreshValues();
+    void refreshSummary();
     void showRefusal(const QString& why);
     void addSection(const QString& title);
     void addRow(const QString& label, const QString& pointer, QWidget* field, const QString& help);
@@ -63,6 +70,7 @@ private:
     QFormLayout* form_;
     QComboBox* preset_;
     QLabel *summary_, *refusalLabel_;
+    bool summaryStale_ = false;
     QHash<QString, QWidget*> fields_;
     std::vector<std::function<void()>> refreshers_;
     QString refusal_;
