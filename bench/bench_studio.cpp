@@ -5,18 +5,22 @@
 //
 // Usage: bench_studio PRESET.cluster.json [EDITS]
 //        bench_studio --startup PRESET.cluster.json   (one cold start; run by the first form)
-#include <QAbstractEventDispatcher>
+// For profiling: BENCH_LAYOUT=0|1|2 runs one layout (and no cold starts),
+// BENCH_KIND=0..3 one kind of edit, BENCH_PAINTS=1 adds the pixels each
+// widget paints per edit.
 #include <QAbstractEventDispatcher>
 #include <QApplication>
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QPaintEvent>
 #include <QProcess>
 #include <QSettings>
 
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
+#include <map>
 #include <unistd.h>
 #include <vector>
 
@@ -69,6 +73,29 @@ double residentMb(const char* field)
             return line.mid(int(qstrlen(field))).trimmed().split(' ').front().toDouble() / 1024;
     return -1;
 }
+
+// With BENCH_PAINTS set: the pixels each widget paints per edit (the sum
+// of its paint regions' rectangles), named by its class and object name.
+// What a change to update regions is measured by.
+class PaintArea : public QObject {
+public:
+    std::map<QString, double> pixels;
+    bool eventFilter(QObject* o, QEvent* e) override
+    {
+        if (e->type() == QEvent::Paint && o->isWidgetType()) {
+            double area = 0;
+            for (const QRect& r : static_cast<QPaintEvent*>(e)->region())
+                area += double(r.width()) * r.height();
+            auto named = [](const QObject* x) {
+                return QString(x->metaObject()->className()) +
+                       (x->objectName().isEmpty() ? QString() : " \"" + x->objectName() + "\"");
+            };
+            const QString name = named(o) + (o->parent() ? " in " + named(o->parent()) : QString());
+            pixels[name] += area;
+        }
+        return false;
+    }
+};
 
 // Until the edit has been recomputed, the visible panels redrawn and every
 // region the edit dirtied painted: the event loop runs until it is idle (the
@@ -215,6 +242,9 @@ int main(int argc, char** argv)
             edit(doc, i);
             untilRepainted();
         }
+        PaintArea paints;
+        if (qEnvironmentVariableIsSet("BENCH_PAINTS"))
+            app.installEventFilter(&paints);
         std::vector<double> total, recompute;
         std::vector<std::vector<double>> byKind(4);
         QElapsedTimer clock;
@@ -229,6 +259,10 @@ int main(int argc, char** argv)
             total.push_back(ms);
             byKind[std::size_t(i % 4)].push_back(ms);
         }
+        app.removeEventFilter(&paints);
+        for (const auto& [name, pixels] : paints.pixels)
+            std::printf("| %s | pixels painted per edit: %s | %.0f | | |\n", layout.name, qPrintable(name),
+                        pixels / double(std::max<std::size_t>(1, total.size())));
         for (int i = 0; i < 200; ++i) {
             clock.start();
             window.analysis()->recomputeNow();

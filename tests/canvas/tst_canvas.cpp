@@ -19,6 +19,7 @@
 #include "widgets/canvas/component_item.h"
 #include "widgets/canvas/design_scene.h"
 #include "widgets/canvas/design_view.h"
+#include "widgets/canvas/link_item.h"
 #include "widgets/document/design_editor.h"
 #include "widgets/document/design_document.h"
 #include "widgets/document/recovery.h"
@@ -170,6 +171,63 @@ private slots:
         QCOMPARE(l.part, std::string("link.ib-ndr-optical"));  // carries the NIC's 400G on InfiniBand
         s.analysis.recomputeNow();
         QCOMPARE(s.analysis.analysis()->inventory.fabrics.front().tree.endpoints, std::int64_t(8));
+    }
+
+    // A count edit repaints the container's header strip and the labels that
+    // changed, not the container or the links' routes (the whole of each was
+    // repainted while the overview listened to QGraphicsScene::changed).
+    void aCountEditRepaintsOnlyWhatItChanged()
+    {
+        Studio s;
+        // The view first, as in the window: the edits below reach it as they happen.
+        DesignView view(&s.scene);
+        view.resize(1400, 800);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        s.drop("rack.air-42u", {0, 0});
+        s.drop("node.dgx-h100", s.inside(s.byPart("rack.air-42u")->id));
+        s.drop("fabric.rail-optimized", {900, 60});
+        const QString rackId = QString::fromStdString(s.byPart("rack.air-42u")->id);
+        QVERIFY(DesignEditor(&s.doc).connect(s.byPart("nic.connectx-7")->id, s.byPart("fabric.rail-optimized")->id).applied());
+        QCOMPARE(s.scene.setCount(rackId, 2), QString());  // drawn as a stack from two on
+        view.zoomTo100();
+        s.analysis.recomputeNow();
+        QTest::qWait(20);
+        const LinkItem* link = s.scene.linkItemFor(QString::fromStdString(s.doc.design().links.front().id));
+        QVERIFY(link);
+        const QString labelBefore = link->label();
+
+        struct Painted : QObject {
+            QRegion region;
+            bool eventFilter(QObject*, QEvent* e) override
+            {
+                if (e->type() == QEvent::Paint)
+                    region += static_cast<QPaintEvent*>(e)->region();
+                return false;
+            }
+        } painted;
+        view.viewport()->installEventFilter(&painted);
+        QSignalSpy drawing(&s.scene, &DesignScene::drawingChanged);
+        QCOMPARE(s.scene.setCount(rackId, 4), QString());
+        s.analysis.recomputeNow();
+        QTRY_VERIFY(!painted.region.isEmpty());
+        QCoreApplication::processEvents();
+
+        QVERIFY(link->label() != labelBefore);  // twice the cables
+        QVERIFY(!drawing.isEmpty());            // the overview hears of it
+        ComponentItem* rack = s.scene.itemFor(rackId);
+        const QRect rackOnView = view.mapFromScene(rack->mapToScene(rack->frameRect())).boundingRect();
+        const QRect header = view.mapFromScene(rack->mapToScene(rack->analysisRect())).boundingRect();
+        QVERIFY(painted.region.intersects(header));
+        const double rackArea = double(rackOnView.width()) * rackOnView.height();
+        double paintedInRack = 0;
+        for (const QRect& r : painted.region.intersected(rackOnView))
+            paintedInRack += double(r.width()) * r.height();
+        QVERIFY2(paintedInRack < 0.5 * rackArea,
+                 qPrintable(QString("painted %1 of the rack's %2 pixels").arg(paintedInRack).arg(rackArea)));
+        // The route away from its label is not repainted.
+        const QPointF routeStart = link->mapToScene(link->path().pointAtPercent(0.02));
+        QVERIFY(!painted.region.contains(view.mapFromScene(routeStart)));
     }
 
     void dragsAndTypingMergeIntoOneStep()

@@ -670,6 +670,38 @@ private slots:
         applyTheme(Theme::Light);
     }
 
+    // A plot's paint is a copy of its buffer, cleared to the background: it
+    // is opaque (nothing under it paints first), its corners are the panel's
+    // background in either theme, and an exported picture keeps it.
+    void plotsPaintOpaqueOnTheirBackground()
+    {
+        applyTheme(Theme::Dark);
+        MainWindow w;
+        QVERIFY(w.openFile(test::sourcePath("presets/dgx-h100-superpod-4su.cluster.json")));
+        w.show();
+        w.analysisArea()->showPanel("power");
+        settle();
+        ChartView* panel = w.analysisArea()->panel("power");
+        const QColor dark = QApplication::palette().color(QPalette::Base);
+        for (QCustomPlot* plot : panel->plots()) {
+            plot->replot();
+            QVERIFY(plot->testAttribute(Qt::WA_OpaquePaintEvent));
+            QCOMPARE(plot->grab().toImage().pixelColor(2, 2), dark);
+        }
+        QPalette paper = QApplication::palette();
+        paper.setColor(QPalette::Base, Qt::white);
+        panel->setPalette(paper);
+        QTemporaryDir dir;
+        for (QCustomPlot* plot : panel->plots()) {
+            plot->replot();
+            QCOMPARE(plot->grab().toImage().pixelColor(2, 2), QColor(Qt::white));
+            const QString file = dir.filePath(plot->objectName() + ".png");
+            QVERIFY(panel->exportPlot(plot, file));
+            QCOMPARE(QImage(file).pixelColor(2, 2), QColor(Qt::white));
+        }
+        applyTheme(Theme::Light);
+    }
+
     void aDesignWithErrorsSaysSo()
     {
         MainWindow w;

@@ -76,11 +76,13 @@ DesignScene::DesignScene(DesignDocument* document, AnalysisService* analysis, QO
     connect(doc_, &DesignDocument::linkAdded, this, &DesignScene::addLinkItem);
     connect(doc_, &DesignDocument::linkRemoved, this, [this](const QString& id) {
         delete links_.take(id);
+        scheduleLinkUpdate();  // the others keep their routes; the drawing changed
     });
     connect(doc_, &DesignDocument::linkChanged, this, [this](const QString&) { scheduleLinkUpdate(); });
     connect(analysis_, &AnalysisService::updated, this, [this] {
         // Only items whose tip, badges or problem marks changed redraw: most
         // edits (a PUE, a tp) change none, and the canvas stays as painted.
+        bool changed = false;
         for (ComponentItem* item : std::as_const(items_)) {
             QStringList tip;
             if (const Part* p = item->part())
@@ -94,7 +96,10 @@ DesignScene::DesignScene(DesignDocument* document, AnalysisService* analysis, QO
             item->setToolTip(tip.join("<br>"));
             item->relayout();
             item->update(item->analysisRect());
+            changed = true;
         }
+        if (changed)
+            emit drawingChanged();
     });
     rebuild();
 }
@@ -208,6 +213,7 @@ void DesignScene::updateLinks()
         l->route(index);
     // Keep room around the drawing for drops beyond its edge.
     setSceneRect(itemsBoundingRect().adjusted(-400, -300, 600, 400).united(QRectF(-200, -150, 1400, 900)));
+    emit drawingChanged();
 }
 
 ComponentItem* DesignScene::visibleItemFor(const QString& id) const

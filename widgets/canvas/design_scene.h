@@ -62,6 +62,11 @@ public:
 
 signals:
     void message(const QString& text);
+    // The drawing changed: items added, removed, moved, resized or given
+    // new badges. For views of the whole drawing (the overview); a listener
+    // on QGraphicsScene::changed instead would make every view repaint the
+    // whole of each changed item, not the part that changed.
+    void drawingChanged();
 
 protected:
     void dragEnterEvent(QGraphicsSceneDragDropEvent* event) override;

@@ -14,6 +14,7 @@ class DesignView : public QGraphicsView {
     Q_OBJECT
 public:
     explicit DesignView(DesignScene* scene, QWidget* parent = nullptr);
+    DesignScene* designScene() const { return scene_; }
 
     void zoomIn() { zoomBy(1.25); }
     void zoomOut() { zoomBy(1 / 1.25); }

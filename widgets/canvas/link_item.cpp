@@ -62,23 +62,40 @@ void LinkItem::route(const DesignIndex& designIndex)
     }
     const double lane = 8 * (index % 4);
     channel += lane;
-    prepareGeometryChange();
     const QPainterPath p = orthogonalRoute(a, b, channel, lane);
-    setPath(p);
     // The label sits on the channel, a third of the way along.
-    labelAt_ = QPointF(a.center().x() + (b.x() - a.center().x()) / 3, channel);
+    const QPointF labelAt(a.center().x() + (b.x() - a.center().x()) / 3, channel);
     // "400G x 1,024": the cable speed and how many cables the link stands for.
     QString speed;
     if (const Part* cable = doc->catalog().find(l.part); cable && cable->figure("gbps"))
         speed = QString::fromStdString(formatValue(cable->figure("gbps")->value)) + "G";
-    label_ = speed + QStringLiteral(" \u00d7 ") + QString::fromStdString(formatCount(cablesOf(l, designIndex)));
+    const QString label = speed + QStringLiteral(" \u00d7 ") + QString::fromStdString(formatCount(cablesOf(l, designIndex)));
     setToolTip(QString::fromStdString(l.id) + ": " + QString::fromStdString(l.from) + " \u2192 " +
                QString::fromStdString(l.to));
+    // Every edit re-routes every link; one that did not move repaints its
+    // label at most (a rack-count edit changes the cable counts, not the
+    // routes, and repainting whole routes was most of its canvas repaint).
+    if (p == path() && labelAt == labelAt_) {
+        if (label != label_) {
+            label_ = label;
+            update(labelRect());
+        }
+        return;
+    }
+    prepareGeometryChange();
+    setPath(p);
+    labelAt_ = labelAt;
+    label_ = label;
+}
+
+QRectF LinkItem::labelRect() const
+{
+    return QRectF(labelAt_ - QPointF(60, 12), QSizeF(120, 24));
 }
 
 QRectF LinkItem::boundingRect() const
 {
-    return QGraphicsPathItem::boundingRect().united(QRectF(labelAt_ - QPointF(60, 12), QSizeF(120, 24))).adjusted(-4, -4, 4, 4);
+    return QGraphicsPathItem::boundingRect().united(labelRect()).adjusted(-4, -4, 4, 4);
 }
 
 void LinkItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*)

@@ -15,6 +15,8 @@ public:
     LinkItem(DesignScene* scene, const QString& id);
     int type() const override { return Type; }
     QString id() const { return id_; }
+    // "400G x 1,024", as drawn.
+    QString label() const { return label_; }
 
     // Re-routes between the endpoints' current rectangles.
     void route(const DesignIndex& index);
@@ -22,6 +24,9 @@ public:
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 
 private:
+    // Where the label may paint; within boundingRect().
+    QRectF labelRect() const;
+
     DesignScene* scene_;
     QString id_;
     QString label_;

@@ -6,6 +6,7 @@
 #include <QPainter>
 #include <QScrollBar>
 
+#include "widgets/canvas/design_scene.h"
 #include "widgets/canvas/design_view.h"
 #include "widgets/style/theme.h"
 
@@ -19,7 +20,7 @@ Minimap::Minimap(DesignView* main, QWidget* parent) : QWidget(parent), main_(mai
     timer_.setInterval(250);
     connect(&timer_, &QTimer::timeout, this, &Minimap::refreshNow);
     // Not restarted by further changes: a long drag still refreshes it.
-    connect(main_->scene(), &QGraphicsScene::changed, this, [this] {
+    connect(main_->designScene(), &DesignScene::drawingChanged, this, [this] {
         if (!timer_.isActive())
             timer_.start();
     });

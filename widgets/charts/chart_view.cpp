@@ -1,5 +1,7 @@
 #include "widgets/charts/chart_view.h"
 
+#include "widgets/charts/chart_plot.h"
+
 #include <QEvent>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -17,6 +19,7 @@
 
 #include "core/analysis/analysis.h"
 #include "widgets/charts/analysis_registry.h"
+#include "widgets/charts/chart_plot.h"
 #include "widgets/charts/chart_style.h"
 #include "widgets/charts/chart_text.h"
 #include "widgets/charts/explain_html.h"
@@ -220,18 +223,9 @@ void ChartView::setMessage(const QString& text)
 
 QCustomPlot* ChartView::addPlot(const QString& name)
 {
-    auto* plot = new QCustomPlot(this);
+    auto* plot = new ChartPlot(this);
     plot->setObjectName(name);
     plot->setMinimumSize(240, 170);
-    // Grids and axes are straight pixel lines: antialiasing them only costs.
-    plot->setAntialiasedElements(QCP::aeAll);
-    plot->setNotAntialiasedElements(QCP::aeGrid | QCP::aeSubGrid | QCP::aeAxes);
-    // A replot schedules a paint with the window's others (QCustomPlot's
-    // default repaints at once: each plot a paint and flush of its own),
-    // into one buffer (no chart uses the overlay layer, which would get a
-    // second buffer to clear and blit on every replot).
-    plot->setPlottingHint(QCP::phImmediateRefresh, false);
-    plot->layer(QStringLiteral("overlay"))->setMode(QCPLayer::lmLogical);
     plot->setContextMenuPolicy(Qt::CustomContextMenu);
     plot->setMouseTracking(true);
     connect(plot, &QWidget::customContextMenuRequested, this, [this, plot, name](const QPoint& pos) {

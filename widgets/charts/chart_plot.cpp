@@ -1,0 +1,74 @@
+#include "widgets/charts/chart_plot.h"
+
+namespace studio {
+
+namespace {
+
+// The first paint buffer, the one every logical layer draws into. QCustomPlot
+// clears it to transparent before a replot; this one clears it to the plot's
+// background when that is a solid, opaque colour, and then stays an opaque
+// pixmap (no alpha channel to blend).
+class OpaqueBuffer : public QCPPaintBufferPixmap {
+public:
+    OpaqueBuffer(const QSize& size, double ratio, std::function<QColor()> background)
+        : QCPPaintBufferPixmap(size, ratio), background_(std::move(background))
+    {
+    }
+    void clear(const QColor& color) override
+    {
+        const QColor bg = background_();
+        opaque_ = bg.isValid();
+        mBuffer.fill(opaque_ ? bg : color);
+    }
+    bool opaque() const { return opaque_; }
+
+private:
+    std::function<QColor()> background_;
+    bool opaque_ = false;
+};
+
+}  // namespace
+
+ChartPlot::ChartPlot(QWidget* parent) : QCustomPlot(parent)
+{
+    // Grids and axes are straight pixel lines: antialiasing them only costs.
+    setAntialiasedElements(QCP::aeAll);
+    setNotAntialiasedElements(QCP::aeGrid | QCP::aeSubGrid | QCP::aeAxes);
+    // A replot schedules a paint with the window's others (QCustomPlot's
+    // default repaints at once: each plot a paint and flush of its own),
+    // into one buffer (no chart uses the overlay layer, which would get a
+    // second buffer to clear and blit on every replot).
+    setPlottingHint(QCP::phImmediateRefresh, false);
+    layer(QStringLiteral("overlay"))->setMode(QCPLayer::lmLogical);
+    // QCustomPlot makes its first buffer on the first replot and keeps it;
+    // this one is made first, so it is kept instead.
+    mPaintBuffers.clear();
+    mPaintBuffers.append(QSharedPointer<QCPAbstractPaintBuffer>(
+        new OpaqueBuffer(viewport().size(), bufferDevicePixelRatio(), [this]() -> QColor {
+            const bool solid = mBackgroundBrush.style() == Qt::SolidPattern && mBackgroundBrush.color().alpha() == 255;
+            return solid && mBackgroundPixmap.isNull() ? mBackgroundBrush.color() : QColor();
+        })));
+    // Nothing under an opaque plot needs painting before it.
+    connect(this, &QCustomPlot::afterReplot, this, [this] { setAttribute(Qt::WA_OpaquePaintEvent, paintsOpaque()); });
+}
+
+bool ChartPlot::paintsOpaque() const
+{
+    const auto* first = mPaintBuffers.isEmpty() ? nullptr : dynamic_cast<const OpaqueBuffer*>(mPaintBuffers.front().data());
+    return first && first->opaque();
+}
+
+void ChartPlot::paintEvent(QPaintEvent* event)
+{
+    if (!paintsOpaque()) {
+        QCustomPlot::paintEvent(event);
+        return;
+    }
+    QCPPainter painter(this);
+    if (!painter.isActive())
+        return;
+    for (const QSharedPointer<QCPAbstractPaintBuffer>& buffer : std::as_const(mPaintBuffers))
+        buffer->draw(&painter);
+}
+
+}  // namespace studio
