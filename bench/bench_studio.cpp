@@ -75,11 +75,11 @@ double residentMb(const char* field)
 }
 
 // With BENCH_PAINTS set: the pixels each widget paints per edit (the sum
-// of its paint regions' rectangles), named by its class and object name.
+// of its paint regions' rectangles) and how many paints that took, named by its class and object name.
 // What a change to update regions is measured by.
 class PaintArea : public QObject {
 public:
-    std::map<QString, double> pixels;
+    std::map<QString, std::pair<double, int>> pixels;  // pixels, paints
     bool eventFilter(QObject* o, QEvent* e) override
     {
         if (e->type() == QEvent::Paint && o->isWidgetType()) {
@@ -91,7 +91,8 @@ public:
                        (x->objectName().isEmpty() ? QString() : " \"" + x->objectName() + "\"");
             };
             const QString name = named(o) + (o->parent() ? " in " + named(o->parent()) : QString());
-            pixels[name] += area;
+            pixels[name].first += area;
+            ++pixels[name].second;
         }
         return false;
     }
@@ -99,7 +100,7 @@ public:
 
 // Until the edit has been recomputed, the visible panels redrawn and every
 // region the edit dirtied painted: the event loop runs until it is idle (the
-// recompute and the queued replots are zero-timers, the paints update
+// recompute and the link routing are posted calls, the paints update
 // requests). What the user waits for.
 void untilRepainted()
 {
@@ -260,9 +261,10 @@ int main(int argc, char** argv)
             byKind[std::size_t(i % 4)].push_back(ms);
         }
         app.removeEventFilter(&paints);
-        for (const auto& [name, pixels] : paints.pixels)
-            std::printf("| %s | pixels painted per edit: %s | %.0f | | |\n", layout.name, qPrintable(name),
-                        pixels / double(std::max<std::size_t>(1, total.size())));
+        const double n = double(std::max<std::size_t>(1, total.size()));
+        for (const auto& [name, painted] : paints.pixels)
+            std::printf("| %s | painted per edit: %s | %.0f px | %.2f paints | |\n", layout.name, qPrintable(name),
+                        painted.first / n, painted.second / n);
         for (int i = 0; i < 200; ++i) {
             clock.start();
             window.analysis()->recomputeNow();

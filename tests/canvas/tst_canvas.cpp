@@ -199,10 +199,13 @@ private slots:
 
         struct Painted : QObject {
             QRegion region;
+            int paints = 0;
             bool eventFilter(QObject*, QEvent* e) override
             {
-                if (e->type() == QEvent::Paint)
+                if (e->type() == QEvent::Paint) {
                     region += static_cast<QPaintEvent*>(e)->region();
+                    ++paints;
+                }
                 return false;
             }
         } painted;
@@ -228,6 +231,22 @@ private slots:
         // The route away from its label is not repainted.
         const QPointF routeStart = link->mapToScene(link->path().pointAtPercent(0.02));
         QVERIFY(!painted.region.contains(view.mapFromScene(routeStart)));
+
+        // Left to the event loop, as an edit from the inspector is: the
+        // recompute (the rack's marks) and the link routing (its label) run
+        // before the canvas paints, so the edit reaches the screen in one
+        // paint, not one for the edit and another for what it recomputed.
+        painted.region = {};
+        painted.paints = 0;
+        const int recomputes = s.analysis.recomputeCount();
+        QCOMPARE(s.scene.setCount(rackId, 6), QString());
+        QTRY_VERIFY(painted.paints > 0 && s.analysis.recomputeCount() > recomputes);
+        QTest::qWait(50);
+        QCOMPARE(painted.paints, 1);
+        QCOMPARE(s.analysis.recomputeCount(), recomputes + 1);
+        QVERIFY(painted.region.intersects(header));
+        const QRect label = view.mapFromScene(link->mapToScene(link->labelRect())).boundingRect();
+        QVERIFY(painted.region.intersects(label));
     }
 
     void dragsAndTypingMergeIntoOneStep()

@@ -7,16 +7,13 @@ namespace studio {
 
 AnalysisService::AnalysisService(DesignDocument* document, QObject* parent) : QObject(parent), doc_(document)
 {
-    timer_.setSingleShot(true);
-    timer_.setInterval(0);
-    connect(&timer_, &QTimer::timeout, this, &AnalysisService::recomputeNow);
-    connect(doc_, &DesignDocument::changed, &timer_, qOverload<>(&QTimer::start));
+    connect(doc_, &DesignDocument::changed, this, [this] { recompute_.request(); });
     recomputeNow();
 }
 
 void AnalysisService::recomputeNow()
 {
-    timer_.stop();
+    recompute_.cancel();
     ++recomputes_;
     explained_.reset();
     const Design& d = doc_->design();

@@ -1,11 +1,11 @@
 #pragma once
 // Recomputes the design's analyses after edits: a burst of edits (a drag,
 // typing) triggers one recompute when control returns to the event loop,
-// not one per change. Holds the validation problems and analysis warnings
-// that the canvas marks on items and the warnings dock lists.
+// not one per change, and before the canvas paints the edit (a PostedCall).
+// Holds the validation problems and analysis warnings that the canvas marks
+// on items and the warnings dock lists.
 #include <QHash>
 #include <QObject>
-#include <QTimer>
 
 #include <optional>
 #include <vector>
@@ -13,6 +13,7 @@
 #include "core/analysis/analysis.h"
 #include "core/metrics/explanations.h"
 #include "core/problem.h"
+#include "widgets/common/posted_call.h"
 
 namespace studio {
 
@@ -46,7 +47,7 @@ signals:
 
 private:
     DesignDocument* doc_;
-    QTimer timer_;
+    PostedCall recompute_{this, [this] { recomputeNow(); }};
     std::optional<Analysis> analysis_;
     std::vector<Problem> problems_;
     QHash<QString, int> componentIndex_;

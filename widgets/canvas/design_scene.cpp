@@ -63,9 +63,6 @@ private:
 DesignScene::DesignScene(DesignDocument* document, AnalysisService* analysis, QObject* parent)
     : QGraphicsScene(parent), doc_(document), editor_(document), analysis_(analysis)
 {
-    linkTimer_.setSingleShot(true);
-    linkTimer_.setInterval(0);
-    connect(&linkTimer_, &QTimer::timeout, this, &DesignScene::updateLinks);
     connect(doc_, &DesignDocument::designReset, this, &DesignScene::rebuild);
     connect(doc_, &DesignDocument::componentAdded, this, [this](const QString& id) {
         addItemFor(id);
@@ -203,11 +200,12 @@ void DesignScene::addLinkItem(const QString& id)
 
 void DesignScene::scheduleLinkUpdate()
 {
-    linkTimer_.start();
+    routeLinks_.request();
 }
 
 void DesignScene::updateLinks()
 {
+    routeLinks_.cancel();
     const DesignIndex index(doc_->design(), doc_->catalog());
     for (LinkItem* l : std::as_const(links_))
         l->route(index);

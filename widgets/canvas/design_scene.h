@@ -7,8 +7,8 @@
 #include <QGraphicsScene>
 #include <QHash>
 #include <QSet>
-#include <QTimer>
 
+#include "widgets/common/posted_call.h"
 #include "widgets/document/design_editor.h"
 
 namespace studio {
@@ -93,7 +93,7 @@ private:
     AnalysisService* analysis_;
     QHash<QString, ComponentItem*> items_;
     QHash<QString, LinkItem*> links_;
-    QTimer linkTimer_;
+    PostedCall routeLinks_{this, [this] { updateLinks(); }};
     bool snap_ = true;
     bool dragging_ = false;
     ComponentItem* dropTarget_ = nullptr;

@@ -17,6 +17,8 @@ public:
     QString id() const { return id_; }
     // "400G x 1,024", as drawn.
     QString label() const { return label_; }
+    // Where the label may paint; within boundingRect().
+    QRectF labelRect() const;
 
     // Re-routes between the endpoints' current rectangles.
     void route(const DesignIndex& index);
@@ -24,9 +26,6 @@ public:
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 
 private:
-    // Where the label may paint; within boundingRect().
-    QRectF labelRect() const;
-
     DesignScene* scene_;
     QString id_;
     QString label_;
