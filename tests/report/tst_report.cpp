@@ -24,6 +24,7 @@
 #include "widgets/report/comparison_report.h"
 #include "widgets/style/theme.h"
 #include "widgets/report/design_report.h"
+#include "widgets/report/report_document.h"
 
 using namespace studio;
 
@@ -168,6 +169,44 @@ private slots:
         for (const auto& line : metrics["inventory"]["bom"])
             QVERIFY2(all.contains(QString::fromStdString(line["part"].get<std::string>())),
                      line["part"].get<std::string>().c_str());
+    }
+
+    // The cover and the body are laid out apart (numbering the contents
+    // re-lays the cover alone): a cover of two pages moves every section
+    // two pages on, in the contents, the footers and the page count.
+    void aLongCoverNumbersTheSectionsAfterIt()
+    {
+        ReportDocument doc("Running title", "Footer", QPageSize::A4);
+        doc.heading("Cover title");
+        for (int i = 0; i < 60; ++i)
+            doc.paragraph(QStringLiteral("Cover paragraph %1, long enough to take a line of its own.").arg(i));
+        doc.heading("Contents", 2);
+        doc.contentsHere();
+        doc.heading("First section", 1, true);
+        doc.paragraph("One page.");
+        doc.heading("Second section", 1, true);
+        for (int i = 0; i < 60; ++i)
+            doc.paragraph(QStringLiteral("Body paragraph %1, long enough to take a line of its own.").arg(i));
+        doc.heading("Third section", 1, true);
+        doc.paragraph("The last page.");
+        QTemporaryDir dir;
+        const QString out = dir.filePath("long-cover.pdf");
+        QString error;
+        QVERIFY2(doc.print(out, &error), qPrintable(error));
+        QCOMPARE(doc.pageCount(), 6);  // cover 2, first 1, second 2, third 1
+        QCOMPARE(pageObjects(bytesOf(out)), 6);
+        QVERIFY(pdfText(out, 2).contains("Cover paragraph 59"));
+        const QString cover = pdfText(out, 1) + pdfText(out, 2);
+        const std::pair<const char*, int> sections[] = {{"First section", 3}, {"Second section", 4}, {"Third section", 6}};
+        for (const auto& [title, page] : sections) {
+            const QString text = pdfText(out, page);
+            QVERIFY2(text.contains(title), title);
+            QVERIFY2(text.contains(QStringLiteral("Page %1 of 6").arg(page)), title);
+            const QRegularExpression entry(QStringLiteral("^\\s*%1\\s+%2\\s*$").arg(title).arg(page),
+                                           QRegularExpression::MultilineOption);
+            QVERIFY2(entry.match(cover).hasMatch(), title);
+        }
+        QVERIFY(pdfText(out, 5).contains("Body paragraph 59"));
     }
 
     void theCoverShowsTheThreeMostImportantWarnings()

@@ -97,18 +97,20 @@ QPaintDevice* layoutDevice()
 }  // namespace
 
 ReportDocument::ReportDocument(const QString& title, const QString& footer, QPageSize::PageSizeId pageSize)
-    : title_(title), footer_(footer), pageSize_(pageSize), cursor_(&doc_), pictures_(std::make_unique<PictureObject>())
+    : title_(title), footer_(footer), pageSize_(pageSize), cursor_(&cover_), pictures_(std::make_unique<PictureObject>())
 {
-    doc_.documentLayout()->setPaintDevice(layoutDevice());
-    doc_.setDocumentMargin(0);
-    doc_.setUseDesignMetrics(true);
-    QFont font(QStringLiteral("DejaVu Sans"));
-    font.setPointSizeF(8.5);
-    doc_.setDefaultFont(font);
-    doc_.setPageSize(QSizeF(contentWidth(), contentHeight()));
-    doc_.documentLayout()->registerHandler(kPictureType, pictures_.get());
-    doc_.setUndoRedoEnabled(false);
-    cursor_.beginEditBlock();
+    for (QTextDocument* doc : {&cover_, &body_}) {
+        doc->documentLayout()->setPaintDevice(layoutDevice());
+        doc->setDocumentMargin(0);
+        doc->setUseDesignMetrics(true);
+        QFont font(QStringLiteral("DejaVu Sans"));
+        font.setPointSizeF(8.5);
+        doc->setDefaultFont(font);
+        doc->setPageSize(QSizeF(contentWidth(), contentHeight()));
+        doc->documentLayout()->registerHandler(kPictureType, pictures_.get());
+        doc->setUndoRedoEnabled(false);
+        QTextCursor(doc).beginEditBlock();
+    }
 }
 
 void ReportDocument::finish() const
@@ -116,13 +118,15 @@ void ReportDocument::finish() const
     if (!editing_)
         return;
     editing_ = false;
+    // The body first: its one layout gives every section its page.
+    QTextCursor(&body_).endEditBlock();
     if (!contents_ || sections_.empty()) {
-        cursor_.endEditBlock();
+        QTextCursor(&cover_).endEditBlock();
         return;
     }
-    // The contents table goes in with the rest, blank page numbers and all,
-    // so the one layout that gives the pages already has it; the numbers
-    // (a digit or two) then go in as one more edit, one more layout.
+    // The contents table goes in with the rest of the cover, blank page
+    // numbers and all, so the cover's layout knows its own pages; the numbers
+    // then go in as one more edit, which re-lays the cover alone.
     QTextTableFormat format;
     format.setBorder(0);
     format.setCellPadding(1.5);
@@ -136,19 +140,20 @@ void ReportDocument::finish() const
     chars.setForeground(kInk);
     for (std::size_t i = 0; i < sections_.size(); ++i)
         table->cellAt(int(i), 0).firstCursorPosition().insertText(sections_[i].first, chars);
-    cursor_.endEditBlock();
-    std::vector<int> pages;
-    for (const auto& [title, heading] : sections_)
-        pages.push_back(int(doc_.documentLayout()->blockBoundingRect(heading.block()).top() / contentHeight()) + 1);
-    cursor_.beginEditBlock();
+    QTextCursor(&cover_).endEditBlock();
+    const int coverPages = pagesOf(cover_);
+    QTextCursor edit(&cover_);
+    edit.beginEditBlock();
     QTextBlockFormat right;
     right.setAlignment(Qt::AlignRight);
-    for (std::size_t i = 0; i < pages.size(); ++i) {
+    for (std::size_t i = 0; i < sections_.size(); ++i) {
+        const QTextBlock heading = sections_[i].second.block();
+        const int page = coverPages + int(body_.documentLayout()->blockBoundingRect(heading).top() / contentHeight()) + 1;
         QTextCursor cell = table->cellAt(int(i), 1).firstCursorPosition();
         cell.setBlockFormat(right);
-        cell.insertText(QString::number(pages[i]), chars);
+        cell.insertText(QString::number(page), chars);
     }
-    cursor_.endEditBlock();
+    edit.endEditBlock();
 }
 
 ReportDocument::~ReportDocument() = default;
@@ -161,6 +166,13 @@ double ReportDocument::contentWidth() const
 double ReportDocument::contentHeight() const
 {
     return pageSize_.sizePoints().height() / 72.0 * kDocDpi - kTop - kBottom;
+}
+
+int ReportDocument::pagesOf(const QTextDocument& doc) const
+{
+    if (&doc == &cover_)
+        return coverEmpty_ ? 0 : cover_.pageCount();
+    return cursor_.document() == &body_ ? body_.pageCount() : 0;  // no body: no page of it
 }
 
 void ReportDocument::newBlock(const QTextBlockFormat& block, const QTextCharFormat& chars)
@@ -181,6 +193,13 @@ void ReportDocument::heading(const QString& text, int level, bool newPage)
     block.setTopMargin(level == 1 ? 4 : 12);
     block.setBottomMargin(level == 1 ? 8 : 4);
     block.setHeadingLevel(level);
+    if (newPage && cursor_.document() == &cover_) {
+        // The cover ends here: the body is a document of its own, so that
+        // numbering the cover's contents does not re-lay the whole report.
+        coverEmpty_ = empty_;
+        cursor_ = QTextCursor(&body_);
+        empty_ = true;
+    }
     if (newPage && !empty_)
         block.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
     QTextCharFormat chars;
@@ -315,17 +334,10 @@ void ReportDocument::chart(ChartView& view, const QSizeF& logical, double width,
     picture(recorded, logical, width, height);
 }
 
-void ReportDocument::pageBreak()
-{
-    QTextBlockFormat block;
-    block.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
-    newBlock(block);
-}
-
 int ReportDocument::pageCount() const
 {
     finish();
-    return doc_.pageCount();
+    return pagesOf(cover_) + pagesOf(body_);
 }
 
 bool ReportDocument::print(const QString& path, QString* error, const std::function<bool(int, int)>& progress) const
@@ -353,7 +365,8 @@ bool ReportDocument::print(const QString& path, QString* error, const std::funct
     }
     const double scale = kPdfDpi / kDocDpi;
     painter.scale(scale, scale);
-    const int pages = doc_.pageCount();
+    const int coverPages = pagesOf(cover_);
+    const int pages = coverPages + pagesOf(body_);
     const double pageW = contentWidth() + 2 * kSide, pageH = contentHeight() + kTop + kBottom;
     // In pixels: the painter maps document units (96 per inch) to the page.
     QFont small(QStringLiteral("DejaVu Sans"));
@@ -383,15 +396,17 @@ bool ReportDocument::print(const QString& path, QString* error, const std::funct
         painter.drawText(footer, Qt::AlignLeft | Qt::AlignVCenter, footer_);
         painter.drawText(footer, Qt::AlignRight | Qt::AlignVCenter,
                          QObject::tr("Page %1 of %2").arg(page + 1).arg(pages));
-        // The page's slice of the document.
+        // The page's slice of the cover or the body.
+        const QTextDocument& doc = page < coverPages ? cover_ : body_;
+        const int local = page < coverPages ? page : page - coverPages;
         painter.save();
-        painter.translate(kSide, kTop - page * contentHeight());
-        const QRectF slice(0, page * contentHeight(), contentWidth(), contentHeight());
+        painter.translate(kSide, kTop - local * contentHeight());
+        const QRectF slice(0, local * contentHeight(), contentWidth(), contentHeight());
         painter.setClipRect(slice);
         QAbstractTextDocumentLayout::PaintContext context;
         context.clip = slice;
         context.palette.setColor(QPalette::Text, kInk);
-        doc_.documentLayout()->draw(&painter, context);
+        doc.documentLayout()->draw(&painter, context);
         painter.restore();
     }
     if (progress)

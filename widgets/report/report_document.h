@@ -52,27 +52,28 @@ public:
     // A chart view's plots laid out at `logical` size (as on screen), drawn
     // through a QCPPainter and shown `width` x `height`: vector output.
     void chart(ChartView& view, const QSizeF& logical, double width, double height);
-    void pageBreak();
-    // Where the contents go: a table of every page-starting section and its
-    // page, filled in once the layout knows the pages.
+    // Where the contents go, on the cover: a table of every page-starting
+    // section and its page, filled in once the layout knows the pages.
     void contentsHere();
 
     int pageCount() const;
     // Prints every page; `progress(page, pages)` may cancel by returning false.
     bool print(const QString& path, QString* error, const std::function<bool(int, int)>& progress = {}) const;
 
-    QTextDocument* document() { return &doc_; }
-
 private:
     void newBlock(const QTextBlockFormat& block = {}, const QTextCharFormat& chars = {});
     // Lays out once, when the content is complete: inserting cell by cell
     // into a laid-out document re-lays each table on every cell.
     void finish() const;
+    int pagesOf(const QTextDocument& doc) const;
     QString title_, footer_;
     QPageSize pageSize_;
-    mutable QTextDocument doc_;
-    mutable QTextCursor cursor_;
+    // What comes before the first heading that starts a page is the cover;
+    // the rest is the body, printed after it.
+    mutable QTextDocument cover_, body_;
+    mutable QTextCursor cursor_;  // where content goes: the cover, then the body
     mutable bool editing_ = true;
+    bool coverEmpty_ = false;
     std::optional<QTextCursor> contents_;
     std::vector<std::pair<QString, QTextCursor>> sections_;  // cursors follow their text through later edits
     std::unique_ptr<PictureObject> pictures_;
