@@ -11,16 +11,16 @@
 #include "app/main_window.h"
 #include "app/studio_application.h"
 #include "core/version.h"
-#include "widgets/style/theme.h"
 #include "widgets/common/settings_keys.h"
+#include "widgets/style/theme.h"
 
 namespace {
 void describeApplication(const char* name = "Cluster Studio")
 {
     QCoreApplication::setApplicationName(name);
     QCoreApplication::setOrganizationName("Cluster Studio");
-    QCoreApplication::setApplicationVersion(QString::fromUtf8(studio::kAppVersion.data(),
-                                                              static_cast<int>(studio::kAppVersion.size())));
+    QCoreApplication::setApplicationVersion(
+        QString::fromUtf8(studio::kAppVersion.data(), static_cast<int>(studio::kAppVersion.size())));
 }
 }  // namespace
 

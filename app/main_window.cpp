@@ -11,8 +11,8 @@
 #include <QFileInfo>
 #include <QFileSystemWatcher>
 #include <QInputDialog>
-#include <QLocale>
 #include <QLabel>
+#include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -31,12 +31,13 @@
 #include "core/format/design_reader.h"
 #include "core/format/design_writer.h"
 #include "core/text.h"
-#include "widgets/common/qt_string.h"
 #include "widgets/analysis/analysis_service.h"
 #include "widgets/canvas/component_item.h"
 #include "widgets/canvas/design_scene.h"
 #include "widgets/canvas/design_view.h"
 #include "widgets/canvas/minimap.h"
+#include "widgets/common/qt_string.h"
+#include "widgets/common/settings_keys.h"
 #include "widgets/compare/compare_window.h"
 #include "widgets/dialogs/fabric_dialog.h"
 #include "widgets/dialogs/preset_dialog.h"
@@ -52,7 +53,6 @@
 #include "widgets/style/theme.h"
 #include "widgets/warnings/warnings_panel.h"
 #include "widgets/workload/workload_panel.h"
-#include "widgets/common/settings_keys.h"
 
 namespace studio {
 namespace {
@@ -209,35 +209,40 @@ void MainWindow::createActions()
         return a;
     };
 
-    bar->addAction(std(action(file, tr("&New"), [this] {
-                               if (maybeSave())
-                                   newDesign();
-                           }),
+    bar->addAction(std(action(file, tr("&New"),
+                              [this] {
+                                  if (maybeSave())
+                                      newDesign();
+                              }),
                        QKeySequence::New, "document-new"));
-    action(file, tr("New from &Preset..."), [this] {
-        if (!maybeSave())
-            return;
-        PresetDialog dialog(this);
-        if (dialog.exec() == QDialog::Accepted && !dialog.selectedPreset().isEmpty())
-            openPreset(dialog.selectedPreset());
-    }, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_N));
-    bar->addAction(std(action(file, tr("&Open..."), [this] {
-                               if (!maybeSave())
-                                   return;
-                               const QString path = QFileDialog::getOpenFileName(
-                                   this, tr("Open Design"), QSettings().value(settings::kLastDir).toString(),
-                                   tr("Cluster designs (*.cluster.json);;JSON files (*.json);;All files (*)"));
-                               if (!path.isEmpty())
-                                   openFile(path);
-                           }),
+    action(
+        file, tr("New from &Preset..."),
+        [this] {
+            if (!maybeSave())
+                return;
+            PresetDialog dialog(this);
+            if (dialog.exec() == QDialog::Accepted && !dialog.selectedPreset().isEmpty())
+                openPreset(dialog.selectedPreset());
+        },
+        QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_N));
+    bar->addAction(std(action(file, tr("&Open..."),
+                              [this] {
+                                  if (!maybeSave())
+                                      return;
+                                  const QString path = QFileDialog::getOpenFileName(
+                                      this, tr("Open Design"), QSettings().value(settings::kLastDir).toString(),
+                                      tr("Cluster designs (*.cluster.json);;JSON files (*.json);;All files (*)"));
+                                  if (!path.isEmpty())
+                                      openFile(path);
+                              }),
                        QKeySequence::Open, "document-open"));
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     bar->addAction(std(action(file, tr("&Save"), [this] { save(); }), QKeySequence::Save, "document-save"));
     std(action(file, tr("Save &As..."), [this] { saveAs(); }), QKeySequence::SaveAs);
     action(file, tr("Re&vert"), [this] { revert(); });
     file->addSeparator();
-    QAction* report =
-        action(file, tr("Export &Report (PDF)..."), [this] { exportReport(); }, QKeySequence(Qt::CTRL | Qt::Key_E));
+    QAction* report = action(
+        file, tr("Export &Report (PDF)..."), [this] { exportReport(); }, QKeySequence(Qt::CTRL | Qt::Key_E));
     report->setIconText(tr("Report"));
     report->setToolTip(tr("Write the design-review PDF: key figures, canvas, bill of materials, every analysis, "
                           "assumptions and sources (Ctrl+E)"));
@@ -250,16 +255,17 @@ void MainWindow::createActions()
         pageGroup->addAction(a);
         connect(a, &QAction::triggered, this, [name] { setPreferredPageSize(name.toLower()); });
     }
-    QAction* compare =
-        action(file, tr("Compare &Designs..."), [this] { showCompare(); }, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+    QAction* compare = action(
+        file, tr("Compare &Designs..."), [this] { showCompare(); }, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
     compare->setIconText(tr("Compare"));
     compare->setToolTip(tr("Put this design beside others (files, presets): key figures with differences, the "
                            "charts overlaid, bills of materials (Ctrl+Shift+C)"));
     file->addSeparator();
-    std(action(file, tr("&Close"), [this] {
-            if (maybeSave())
-                newDesign();
-        }),
+    std(action(file, tr("&Close"),
+               [this] {
+                   if (maybeSave())
+                       newDesign();
+               }),
         QKeySequence::Close);
     file->addSeparator();
     std(action(file, tr("&Quit"), [this] { close(); }), QKeySequence::Quit);
@@ -290,14 +296,16 @@ void MainWindow::createActions()
     std(action(edit, tr("Cu&t"), [this] { cut(); }), QKeySequence::Cut);
     std(action(edit, tr("&Copy"), [this] { copy(); }), QKeySequence::Copy);
     std(action(edit, tr("&Paste"), [this] { paste(); }), QKeySequence::Paste);
-    action(edit, tr("D&uplicate"), [this] { duplicate(); }, QKeySequence(Qt::CTRL | Qt::Key_D));
+    action(
+        edit, tr("D&uplicate"), [this] { duplicate(); }, QKeySequence(Qt::CTRL | Qt::Key_D));
     std(action(edit, tr("&Delete"), [this] { scene_->removeSelection(); }), QKeySequence::Delete);
     edit->addSeparator();
-    std(action(edit, tr("Select &All"), [this] {
-            for (QGraphicsItem* i : scene_->items())
-                if (i->isVisible() && (i->flags() & QGraphicsItem::ItemIsSelectable))
-                    i->setSelected(true);
-        }),
+    std(action(edit, tr("Select &All"),
+               [this] {
+                   for (QGraphicsItem* i : scene_->items())
+                       if (i->isVisible() && (i->flags() & QGraphicsItem::ItemIsSelectable))
+                           i->setSelected(true);
+               }),
         QKeySequence::SelectAll);
     std(action(edit, tr("&Find..."), [this] { find(); }), QKeySequence::Find);
     edit->addSeparator();
@@ -305,11 +313,14 @@ void MainWindow::createActions()
 
     bar->addSeparator();
     bar->addAction(std(action(viewMenu, tr("Zoom &In"), [this] { view_->zoomIn(); }), QKeySequence::ZoomIn, "zoom-in"));
-    bar->addAction(std(action(viewMenu, tr("Zoom &Out"), [this] { view_->zoomOut(); }), QKeySequence::ZoomOut, "zoom-out"));
-    auto* fit = action(viewMenu, tr("Zoom to &Fit"), [this] { view_->zoomToFit(); }, QKeySequence(Qt::CTRL | Qt::Key_0));
+    bar->addAction(
+        std(action(viewMenu, tr("Zoom &Out"), [this] { view_->zoomOut(); }), QKeySequence::ZoomOut, "zoom-out"));
+    auto* fit = action(
+        viewMenu, tr("Zoom to &Fit"), [this] { view_->zoomToFit(); }, QKeySequence(Qt::CTRL | Qt::Key_0));
     fit->setIcon(QIcon::fromTheme("zoom-fit-best"));
     bar->addAction(fit);
-    action(viewMenu, tr("Zoom &100%"), [this] { view_->zoomTo100(); }, QKeySequence(Qt::CTRL | Qt::Key_1));
+    action(
+        viewMenu, tr("Zoom &100%"), [this] { view_->zoomTo100(); }, QKeySequence(Qt::CTRL | Qt::Key_1));
     viewMenu->addSeparator();
     snap_ = action(viewMenu, tr("&Snap to Grid"), [this](bool on) {
         scene_->setSnapToGrid(on);
@@ -328,23 +339,23 @@ void MainWindow::createActions()
     dark_->setChecked(currentTheme() == Theme::Dark);
     auto* layoutMenu = viewMenu->addMenu(tr("&Analysis Panels"));
     auto* layoutGroup = new QActionGroup(this);
-    for (const auto& [text, mode] : {std::pair{tr("As &Tabs"), AnalysisArea::Mode::Tabs},
-                                     std::pair{tr("As a &Grid"), AnalysisArea::Mode::Grid}}) {
+    for (const auto& [text, mode] :
+         {std::pair{tr("As &Tabs"), AnalysisArea::Mode::Tabs}, std::pair{tr("As a &Grid"), AnalysisArea::Mode::Grid}}) {
         QAction* a = layoutMenu->addAction(text);
         a->setCheckable(true);
         a->setChecked(analysisArea_->mode() == mode);
         layoutGroup->addAction(a);
         connect(a, &QAction::triggered, this, [this, mode = mode] { analysisArea_->setMode(mode); });
-        connect(analysisArea_, &AnalysisArea::modeChanged, a, [a, mode = mode](AnalysisArea::Mode m) {
-            a->setChecked(m == mode);
-        });
+        connect(analysisArea_, &AnalysisArea::modeChanged, a,
+                [a, mode = mode](AnalysisArea::Mode m) { a->setChecked(m == mode); });
     }
     viewMenu->addSeparator();
     for (QDockWidget* d : findChildren<QDockWidget*>())
         viewMenu->addAction(d->toggleViewAction());
 
-    auto* gen = action(design, tr("&Generate Fabric..."), [this] { generateFabric(); },
-                       QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_G));
+    auto* gen = action(
+        design, tr("&Generate Fabric..."), [this] { generateFabric(); },
+        QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_G));
     gen->setIcon(partIcon(PartKind::Fabric));
     bar->addSeparator();
     bar->addAction(gen);
@@ -352,24 +363,27 @@ void MainWindow::createActions()
     bar->addAction(compare);
     bar->addAction(report);
     auto* alignMenu = design->addMenu(tr("&Align"));
-    for (const auto& [text, how] : {std::pair{tr("&Left Edges"), Alignment::Left},
-                                    std::pair{tr("&Right Edges"), Alignment::Right},
-                                    std::pair{tr("&Top Edges"), Alignment::Top},
-                                    std::pair{tr("&Bottom Edges"), Alignment::Bottom},
-                                    std::pair{tr("Centers in a &Row"), Alignment::CentersInRow},
-                                    std::pair{tr("Centers in a &Column"), Alignment::CentersInColumn}})
-        action(alignMenu, text, [this, how = how] { explainRefusal(scene_->editor().align(selectedSizedItems(), how)); });
+    for (const auto& [text, how] :
+         {std::pair{tr("&Left Edges"), Alignment::Left}, std::pair{tr("&Right Edges"), Alignment::Right},
+          std::pair{tr("&Top Edges"), Alignment::Top}, std::pair{tr("&Bottom Edges"), Alignment::Bottom},
+          std::pair{tr("Centers in a &Row"), Alignment::CentersInRow},
+          std::pair{tr("Centers in a &Column"), Alignment::CentersInColumn}})
+        action(alignMenu, text,
+               [this, how = how] { explainRefusal(scene_->editor().align(selectedSizedItems(), how)); });
     auto* distributeMenu = design->addMenu(tr("D&istribute"));
     for (const auto& [text, how] : {std::pair{tr("&Horizontally (equal gaps)"), Distribution::Horizontal},
                                     std::pair{tr("&Vertically (equal gaps)"), Distribution::Vertical}})
         action(distributeMenu, text,
                [this, how = how] { explainRefusal(scene_->editor().distribute(selectedSizedItems(), how)); });
-    action(design, tr("Collapse or &Expand"), [this] {
-        std::vector<std::string> ids;
-        for (const QString& id : scene_->selectedComponentIds())
-            ids.push_back(id.toStdString());
-        explainRefusal(scene_->editor().toggleCollapsed(ids));
-    }, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    action(
+        design, tr("Collapse or &Expand"),
+        [this] {
+            std::vector<std::string> ids;
+            for (const QString& id : scene_->selectedComponentIds())
+                ids.push_back(id.toStdString());
+            explainRefusal(scene_->editor().toggleCollapsed(ids));
+        },
+        QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
 
     action(help, tr("&About Cluster Studio"), [this] {
         QMessageBox::about(this, tr("About Cluster Studio"),
@@ -440,8 +454,8 @@ void MainWindow::showProblems(const QString& title, const QString& path, const s
     for (const auto& p : problems)
         lines << q(formatProblem(QFileInfo(path).fileName().toStdString(), p));
     QMessageBox box(QMessageBox::Warning, title, tr("%1 could not be opened.").arg(path), QMessageBox::Ok, this);
-    box.setInformativeText(lines.mid(0, 12).join('\n') + (lines.size() > 12 ? tr("\n... and %1 more").arg(lines.size() - 12)
-                                                                           : QString()));
+    box.setInformativeText(lines.mid(0, 12).join('\n') +
+                           (lines.size() > 12 ? tr("\n... and %1 more").arg(lines.size() - 12) : QString()));
     box.exec();
 }
 
@@ -477,7 +491,8 @@ bool MainWindow::saveAs()
     QString suggested = doc_->filePath();
     if (suggested.isEmpty() || suggested.startsWith(':'))
         suggested = QSettings().value(settings::kLastDir).toString() + "/" + q(doc_->design().name) + ".cluster.json";
-    QString path = QFileDialog::getSaveFileName(this, tr("Save Design"), suggested, tr("Cluster designs (*.cluster.json)"));
+    QString path =
+        QFileDialog::getSaveFileName(this, tr("Save Design"), suggested, tr("Cluster designs (*.cluster.json)"));
     if (path.isEmpty())
         return false;
     if (!path.endsWith(".json"))
@@ -512,12 +527,13 @@ bool MainWindow::exportReport(QString path)
     if (path.isEmpty()) {
         const QFileInfo source(doc_->filePath());
         const QString base = doc_->filePath().isEmpty() || doc_->filePath().startsWith(':')
-                                 ? q(doc_->design().name)
-                                 : source.fileName().section('.', 0, 0);
-        path = QFileDialog::getSaveFileName(this, tr("Export Report"),
-                                            QSettings().value(settings::kLastReportDir, QSettings().value(settings::kLastDir))
-                                                    .toString() + "/" + base + ".pdf",
-                                            tr("PDF documents (*.pdf)"));
+            ? q(doc_->design().name)
+            : source.fileName().section('.', 0, 0);
+        path = QFileDialog::getSaveFileName(
+            this, tr("Export Report"),
+            QSettings().value(settings::kLastReportDir, QSettings().value(settings::kLastDir)).toString() + "/" + base +
+                ".pdf",
+            tr("PDF documents (*.pdf)"));
         if (path.isEmpty())
             return false;
         if (!path.endsWith(".pdf", Qt::CaseInsensitive))
@@ -533,11 +549,12 @@ bool MainWindow::exportReport(QString path)
     progress.setWindowModality(Qt::WindowModal);
     progress.setMinimumDuration(200);
     QString error;
-    const bool ok = writeDesignReport(doc_->design(), doc_->catalogPtr(), path, options, &error, [&](int done, int total) {
-        progress.setMaximum(total);
-        progress.setValue(done);
-        return !progress.wasCanceled();
-    });
+    const bool ok =
+        writeDesignReport(doc_->design(), doc_->catalogPtr(), path, options, &error, [&](int done, int total) {
+            progress.setMaximum(total);
+            progress.setValue(done);
+            return !progress.wasCanceled();
+        });
     progress.reset();
     if (!ok) {
         if (!progress.wasCanceled())
@@ -675,8 +692,8 @@ void MainWindow::fileChangedOnDisk(const QString& path)
     if (path != doc_->filePath() || !QFile::exists(path))
         return;
     const QString question = doc_->isModified()
-                                 ? tr("%1 was changed by another program. Reload it and lose your unsaved changes?")
-                                 : tr("%1 was changed by another program. Reload it?");
+        ? tr("%1 was changed by another program. Reload it and lose your unsaved changes?")
+        : tr("%1 was changed by another program. Reload it?");
     if (QMessageBox::question(this, tr("File changed on disk"), question.arg(path)) == QMessageBox::Yes)
         openFile(path);
 }
@@ -731,7 +748,7 @@ void MainWindow::paste()
 {
     const QMimeData* mime = QApplication::clipboard()->mimeData();
     const QByteArray bytes = mime && mime->hasFormat(kFragmentMimeType) ? mime->data(kFragmentMimeType)
-                                                                       : (mime ? mime->text().toUtf8() : QByteArray());
+                                                                        : (mime ? mime->text().toUtf8() : QByteArray());
     const Json doc = Json::parse(bytes.constData(), bytes.constData() + bytes.size(), nullptr, false);
     const FragmentLoad loaded = readFragmentJson(doc);
     if (!loaded.fragment) {

@@ -26,12 +26,13 @@ void StudioApplication::caught(QObject* receiver, QEvent* event, const QString& 
     ++internalErrors_;
     const char* type = QMetaEnum::fromType<QEvent::Type>().valueToKey(event ? event->type() : QEvent::None);
     const QString who = receiver ? QString::fromLatin1(receiver->metaObject()->className()) +
-                                       (receiver->objectName().isEmpty() ? QString() : " " + receiver->objectName())
+            (receiver->objectName().isEmpty() ? QString() : " " + receiver->objectName())
                                  : QStringLiteral("(none)");
     std::fprintf(stderr, "cluster-studio: internal error while handling %s for %s: %s\n", type ? type : "an event",
                  qPrintable(who), qPrintable(what));
     std::fflush(stderr);
-    QMetaObject::invokeMethod(this, [this, what] { emit internalError(what); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this, [this, what] { emit internalError(what); }, Qt::QueuedConnection);
 }
 
 }  // namespace studio

@@ -94,9 +94,8 @@ int main(int argc, char** argv)
         std::vector<Problem> warnings;
         const Analysis a = analyzeDesign(*large, *largeCatalog);
         volatile double sink = 0;
-        const Timing step = measure([&] {
-            sink = sink + modelStepTime(a.hardware, a.hierarchy, a.workload, 0.01, false).stepS;
-        });
+        const Timing step =
+            measure([&] { sink = sink + modelStepTime(a.hardware, a.hierarchy, a.workload, 0.01, false).stepS; });
         std::printf("\nOne configuration's step time (modelStepTime): p50 %.2f us, p95 %.2f us, min %.2f us\n",
                     step.medianUs, step.p95Us, step.minUs);
     }

@@ -123,9 +123,9 @@ int main(int argc, char** argv)
         for (int i = 0; i < runs; ++i) {
             QElapsedTimer t;
             t.start();
-            const int code = QProcess::execute(QString::fromLocal8Bit(argv[3]),
-                                               {"report", presets.filePath("h100-16k-roce-llama3.cluster.json"), "-o",
-                                                dir.filePath("cli.pdf")});
+            const int code = QProcess::execute(
+                QString::fromLocal8Bit(argv[3]),
+                {"report", presets.filePath("h100-16k-roce-llama3.cluster.json"), "-o", dir.filePath("cli.pdf")});
             if (code != 0)
                 return 1;
             ms.push_back(double(t.nsecsElapsed()) / 1e6);

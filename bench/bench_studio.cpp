@@ -26,10 +26,10 @@
 
 #include "app/main_window.h"
 #include "widgets/analysis/analysis_service.h"
-#include "widgets/document/design_editor.h"
-#include "widgets/document/design_document.h"
-#include "widgets/panels/analysis_area.h"
 #include "widgets/charts/chart_view.h"
+#include "widgets/document/design_document.h"
+#include "widgets/document/design_editor.h"
+#include "widgets/panels/analysis_area.h"
 #include "widgets/style/theme.h"
 
 using namespace studio;
@@ -88,7 +88,7 @@ public:
                 area += double(r.width()) * r.height();
             auto named = [](const QObject* x) {
                 return QString(x->metaObject()->className()) +
-                       (x->objectName().isEmpty() ? QString() : " \"" + x->objectName() + "\"");
+                    (x->objectName().isEmpty() ? QString() : " \"" + x->objectName() + "\"");
             };
             const QString name = named(o) + (o->parent() ? " in " + named(o->parent()) : QString());
             pixels[name].first += area;

@@ -11,5 +11,5 @@ namespace studio {
 
 }  // namespace studio
 
-#define STUDIO_EXPECTS(condition) \
+#define STUDIO_EXPECTS(condition)                                                                                      \
     ((condition) ? static_cast<void>(0) : ::studio::contractViolation(#condition, __FILE__, __LINE__))

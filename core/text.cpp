@@ -9,8 +9,8 @@ std::string formatCount(std::int64_t n)
 {
     const bool negative = n < 0;
     // Unsigned magnitude so INT64_MIN does not overflow.
-    const std::uint64_t magnitude = negative ? std::uint64_t{0} - static_cast<std::uint64_t>(n)
-                                             : static_cast<std::uint64_t>(n);
+    const std::uint64_t magnitude =
+        negative ? std::uint64_t{0} - static_cast<std::uint64_t>(n) : static_cast<std::uint64_t>(n);
     const std::string digits = std::to_string(magnitude);
     std::string out;
     const int len = static_cast<int>(digits.size());

@@ -7,7 +7,7 @@
 
 namespace studio {
 
-std::string formatCount(std::int64_t n);      // 16384 -> "16,384"
+std::string formatCount(std::int64_t n);                 // 16384 -> "16,384"
 std::string formatValue(double v, int significant = 6);  // 989.4 -> "989.4", 1e-7 -> "1e-07"
 // For people, never in exponent notation: 1470 -> "1,470", 20.43 -> "20.4",
 // 0.01234 -> "0.0123" (to `significant` digits, whole numbers in full).
@@ -20,6 +20,6 @@ std::string formatQuantity(double v, std::string_view unit);
 std::string formatDuration(double hours);
 // kW as "20.4 kW", or "1.47 MW" from 1,000 kW.
 std::string formatPowerKw(double kw);
-std::string inQuotes(std::string_view s);       // 'text'
+std::string inQuotes(std::string_view s);  // 'text'
 
 }  // namespace studio

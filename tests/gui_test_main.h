@@ -8,15 +8,15 @@
 #include <QStandardPaths>
 #include <QtTest>
 
-#define STUDIO_TEST_MAIN_WITH(TestObject, Application)          \
-    int main(int argc, char** argv)                              \
-    {                                                            \
-        QStandardPaths::setTestModeEnabled(true);                \
-        Application app(argc, argv);                             \
-        app.setAttribute(Qt::AA_Use96Dpi, true);                 \
-        TestObject tc;                                           \
-        QTEST_SET_MAIN_SOURCE_PATH                               \
-        return QTest::qExec(&tc, argc, argv);                    \
+#define STUDIO_TEST_MAIN_WITH(TestObject, Application)                                                                 \
+    int main(int argc, char** argv)                                                                                    \
+    {                                                                                                                  \
+        QStandardPaths::setTestModeEnabled(true);                                                                      \
+        Application app(argc, argv);                                                                                   \
+        app.setAttribute(Qt::AA_Use96Dpi, true);                                                                       \
+        TestObject tc;                                                                                                 \
+        QTEST_SET_MAIN_SOURCE_PATH                                                                                     \
+        return QTest::qExec(&tc, argc, argv);                                                                          \
     }
 
 #define STUDIO_TEST_MAIN(TestObject) STUDIO_TEST_MAIN_WITH(TestObject, QApplication)

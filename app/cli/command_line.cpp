@@ -52,8 +52,8 @@ struct Verb {
     int (*run)(const QStringList& args, const Verb& verb);
 };
 
-const QCommandLineOption kCatalogOption(QStringLiteral("catalog"), "Merge the parts of a catalog FILE over the built-in catalog.",
-                                        "FILE");
+const QCommandLineOption kCatalogOption(QStringLiteral("catalog"),
+                                        "Merge the parts of a catalog FILE over the built-in catalog.", "FILE");
 
 // Parses a verb's arguments; prints usage to stderr and returns false on a
 // usage error, so the caller exits 2.
@@ -131,8 +131,10 @@ int runValidate(const QStringList& args, const Verb& verb)
 
 // --set and --gpus: shared by every verb that loads one design to analyse.
 struct DesignOptions {
-    QCommandLineOption set{QStringLiteral("set"), "Set the value at a JSON POINTER before analysis (repeatable).", "POINTER=VALUE"};
-    QCommandLineOption gpus{QStringLiteral("gpus"), "Resize to N GPUs by changing the design's replicated node count.", "N"};
+    QCommandLineOption set{QStringLiteral("set"), "Set the value at a JSON POINTER before analysis (repeatable).",
+                           "POINTER=VALUE"};
+    QCommandLineOption gpus{QStringLiteral("gpus"), "Resize to N GPUs by changing the design's replicated node count.",
+                            "N"};
     void addTo(QCommandLineParser& parser) const
     {
         parser.addOption(set);
@@ -142,8 +144,8 @@ struct DesignOptions {
 
 // Loads FILE with the --set edits and --gpus resize applied. Returns the
 // exit code to stop with, or nullopt on success.
-std::optional<int> loadForAnalysis(const QCommandLineParser& parser, const DesignOptions& opts,
-                                   const std::string& path, const Catalog& catalog, DesignLoad& loaded)
+std::optional<int> loadForAnalysis(const QCommandLineParser& parser, const DesignOptions& opts, const std::string& path,
+                                   const Catalog& catalog, DesignLoad& loaded)
 {
     std::vector<PointerEdit> edits;
     for (const QString& s : parser.values(opts.set)) {
@@ -213,7 +215,8 @@ int runOnOneDesign(QCommandLineParser& parser, const DesignOptions& opts, const 
 int runMetrics(const QStringList& args, const Verb& verb)
 {
     QCommandLineParser parser;
-    const QCommandLineOption format(QStringLiteral("format"), "Output format: json (default) or text.", "json|text", "json");
+    const QCommandLineOption format(QStringLiteral("format"), "Output format: json (default) or text.", "json|text",
+                                    "json");
     parser.addOption(format);
     parser.addPositionalArgument("FILE", "The design to analyse.");
     return runOnOneDesign(
@@ -316,8 +319,10 @@ int runCompare(const QStringList& args, const Verb& verb)
     const QCommandLineOption format(QStringLiteral("format"),
                                     "Print the comparison: json (default without -o) or text.", "json|text");
     parser.addOption(format);
-    const QCommandLineOption baseline(QStringLiteral("baseline"), "Which design the others are compared with: "
-                                      "its position, 1 (default) to 4.", "K", "1");
+    const QCommandLineOption baseline(QStringLiteral("baseline"),
+                                      "Which design the others are compared with: "
+                                      "its position, 1 (default) to 4.",
+                                      "K", "1");
     parser.addOption(baseline);
     parser.addOption(kCatalogOption);
     parser.addPositionalArgument("FILE", "2 to 4 designs; the first is the baseline.", "A B [C [D]]");
@@ -326,8 +331,8 @@ int runCompare(const QStringList& args, const Verb& verb)
         return code;
     const QStringList files = parser.positionalArguments();
     if (files.size() < int(kMinCompared) || files.size() > int(kMaxCompared)) {
-        err("compare: expected 2 to 4 FILEs, got " + std::to_string(files.size()) +
-            "\nusage: cluster-studio " + verb.synopsis + "\n");
+        err("compare: expected 2 to 4 FILEs, got " + std::to_string(files.size()) + "\nusage: cluster-studio " +
+            verb.synopsis + "\n");
         return kExitUsage;
     }
     const QString fmt = parser.value(format);
@@ -443,12 +448,14 @@ const std::vector<Verb>& verbs()
          runValidate},
         {"metrics", "metrics FILE [--set /json/pointer=VALUE]... [--gpus N] [--format json|text] [--catalog FILE]",
          "Print a design's inventory and analyses, after applying --set edits and a --gpus resize.", runMetrics},
-        {"report", "report FILE -o OUT.pdf [--set /json/pointer=VALUE]... [--gpus N] [--page a4|letter] [--catalog FILE]",
+        {"report",
+         "report FILE -o OUT.pdf [--set /json/pointer=VALUE]... [--gpus N] [--page a4|letter] [--catalog FILE]",
          "Write the design-review PDF of a design: cover, canvas, bill of materials, a page per analysis, "
          "assumptions and sources.",
          runReport},
-        {"compare", "compare A B [C [D]] [-o OUT.pdf | -o OUT.csv] [--format json|text] [--baseline K] [--page a4|letter] "
-                    "[--catalog FILE]",
+        {"compare",
+         "compare A B [C [D]] [-o OUT.pdf | -o OUT.csv] [--format json|text] [--baseline K] [--page a4|letter] "
+         "[--catalog FILE]",
          "Compare 2 to 4 designs with the first (or --baseline K): key figures with their differences, and the bills "
          "of materials. Prints JSON (one object per design: its metrics and its deltas) or text; -o writes a PDF or "
          "CSV instead.",
@@ -456,8 +463,7 @@ const std::vector<Verb>& verbs()
         {"normalize", "normalize FILE... [--embed-parts] [--catalog FILE]",
          "Rewrite design files in canonical form (stable key order), atomically.", runNormalize},
         {"validation-report", "validation-report RUNS [--catalog FILE]",
-         "Compare the performance model with published training runs; print docs/validation.md.",
-         runValidationReport},
+         "Compare the performance model with published training runs; print docs/validation.md.", runValidationReport},
     };
     return list;
 }

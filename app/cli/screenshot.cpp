@@ -43,7 +43,7 @@ int runScreenshot(const QStringList& args)
     parser.addPositionalArgument("FILE", "The design to show.");
     const QString usage = "usage: cluster-studio screenshot FILE -o OUT.png [--size WxH] [--select ID]... "
                           "[--theme light|dark] [--panel " +
-                          panels.join('|') + "] [--raise DOCK]\n";
+        panels.join('|') + "] [--raise DOCK]\n";
     if (!parser.parse(args.mid(1))) {
         std::fprintf(stderr, "%s\n%s", qPrintable(parser.errorText()), qPrintable(usage));
         return kExitUsage;
@@ -79,8 +79,10 @@ int runScreenshot(const QStringList& args)
     for (const QString& name : parser.values(raise)) {
         auto* dock = window.findChild<QDockWidget*>(name);
         if (!dock) {
-            std::fprintf(stderr, "screenshot: no dock '%s' (inspector, workload, history, warnings, analysis, parts, "
-                                 "overview)\n", qPrintable(name));
+            std::fprintf(stderr,
+                         "screenshot: no dock '%s' (inspector, workload, history, warnings, analysis, parts, "
+                         "overview)\n",
+                         qPrintable(name));
             return kExitUsage;
         }
         dock->raise();

@@ -22,12 +22,12 @@ Analysis analyzeDesign(const Design& design, const Catalog& catalog)
     a.data = modelDataPipeline(a.hardware, a.workload, design.workload, a.step.tokensPerS, a.warnings);
     a.power = modelPower(index, a.inventory, design.facility, a.warnings);
     const bool storage = a.hardware.storage.systems > 0 && a.data.writePathGbPerS > 0;
-    a.reliability = modelReliability(a.inventory, design.operations, storage ? a.data.writeAtNicsS : -1,
-                                     a.step.daysToTrain);
+    a.reliability =
+        modelReliability(a.inventory, design.operations, storage ? a.data.writeAtNicsS : -1, a.step.daysToTrain);
     a.clusterPeakPflops = double(a.inventory.gpus) * a.hardware.gpu.trainingPeakTflops.value / 1000;
     // Idle GPUs (a layout smaller than the design) deliver nothing.
-    const double usedPeakPflops = double(std::min(a.workload.gpusUsed, a.inventory.gpus)) *
-                                  a.hardware.gpu.trainingPeakTflops.value / 1000;
+    const double usedPeakPflops =
+        double(std::min(a.workload.gpusUsed, a.inventory.gpus)) * a.hardware.gpu.trainingPeakTflops.value / 1000;
     a.utilization = buildUtilization(a.step, a.reliability, usedPeakPflops);
     a.roofline = buildRoofline(a.hardware, a.hierarchy, a.step, a.workload.params, a.workload.tp);
     a.trainingRunMwh = a.power.facilityKw * a.reliability.wallDays * 24 / 1000;

@@ -36,10 +36,10 @@ struct Analysis {
     Reliability reliability;
     Utilization utilization;
     Roofline roofline;
-    double clusterPeakPflops = 0;   // at the training precision
-    double trainingRunMwh = 0;      // facility energy over the run's wall time
+    double clusterPeakPflops = 0;         // at the training precision
+    double trainingRunMwh = 0;            // facility energy over the run's wall time
     std::vector<ComponentTotals> totals;  // per component, in design order
-    std::vector<Problem> warnings;  // inventory first, then each analysis's
+    std::vector<Problem> warnings;        // inventory first, then each analysis's
 };
 
 // The design must be valid (validateDesign) against `catalog`.

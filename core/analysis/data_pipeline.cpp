@@ -23,7 +23,8 @@ DataPipeline modelDataPipeline(const HardwareProfile& hw, const WorkloadShape& w
     d.readHeadroom = d.demandGbPerS > 0 ? d.readSupplyGbPerS / d.demandGbPerS : 0;
     d.explainDemand = {"tokens/s x bytes per token; files/s = that / file size",
                        {{"tokens/s", tokensPerS, "tokens/s", "the step-time model"},
-                        bytesPerToken.as("bytes per token", "B"), fileMb.as("file size", "MB"),
+                        bytesPerToken.as("bytes per token", "B"),
+                        fileMb.as("file size", "MB"),
                         st.readGbPerS.as("storage read bandwidth", "GB/s")}};
 
     d.checkpointGb = fleet::checkpointBytes(w.params) / 1e9;
@@ -37,8 +38,9 @@ DataPipeline modelDataPipeline(const HardwareProfile& hw, const WorkloadShape& w
                             {"nodes' storage-path bandwidth", st.nodePathGbPerS, "GB/s", "the design's links"}}};
 
     if (st.systems == 0) {
-        warnings.push_back({Severity::Warning, "/components", "the design has no shared storage: data loading and "
-                                                              "checkpoints have nowhere to go",
+        warnings.push_back({Severity::Warning, "/components",
+                            "the design has no shared storage: data loading and "
+                            "checkpoints have nowhere to go",
                             "no_storage"});
         return d;
     }
@@ -50,7 +52,8 @@ DataPipeline modelDataPipeline(const HardwareProfile& hw, const WorkloadShape& w
     if (d.filesPerS > d.metadataOpsPerS)
         warnings.push_back({Severity::Warning, "/workload/data/file_mb",
                             "data loading opens " + formatValue(d.filesPerS, 3) + " files/s but storage handles " +
-                                formatValue(d.metadataOpsPerS, 3) + " metadata operations/s: pack the data in larger files",
+                                formatValue(d.metadataOpsPerS, 3) +
+                                " metadata operations/s: pack the data in larger files",
                             "storage_metadata_bottleneck"});
     return d;
 }

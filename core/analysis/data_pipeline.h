@@ -14,14 +14,14 @@
 namespace studio {
 
 struct DataPipeline {
-    double demandGbPerS = 0;       // data loading
+    double demandGbPerS = 0;  // data loading
     double filesPerS = 0;
-    double readSupplyGbPerS = 0;   // min(storage read, nodes' storage path)
+    double readSupplyGbPerS = 0;  // min(storage read, nodes' storage path)
     double metadataOpsPerS = 0;
-    double readHeadroom = 0;       // supply / demand
+    double readHeadroom = 0;  // supply / demand
     double checkpointGb = 0;
-    double writeAtStorageS = 0;    // at the storage's write bandwidth
-    double writeAtNicsS = 0;       // at min(storage write, nodes' storage path): the real one
+    double writeAtStorageS = 0;  // at the storage's write bandwidth
+    double writeAtNicsS = 0;     // at min(storage write, nodes' storage path): the real one
     double writePathGbPerS = 0;
     double localReadGbPerSPerNode = 0;  // node-local NVMe, a cache for data loading
     Explanation explainDemand, explainCheckpoint;

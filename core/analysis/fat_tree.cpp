@@ -40,7 +40,7 @@ FatTree sizeFatTree(const FatTreeSpec& s)
         t.maxEndpoints = k;
         if (!oneSwitchFits) {
             t.error = formatCount(t.endpoints) + " endpoints do not fit one " + formatCount(k) +
-                      "-port switch (tiers is set to 1)";
+                "-port switch (tiers is set to 1)";
             return t;
         }
         t.tiers = 1;
@@ -68,10 +68,9 @@ FatTree sizeFatTree(const FatTreeSpec& s)
     t.maxEndpoints = (t.tiers == 2 ? twoTierLeaves : threeTierLeaves) * t.leafDown;
     if (needed > t.tiers || needed > 3) {
         t.error = formatCount(t.endpoints) + " endpoints need " + formatCount(t.leaf) + " leaf switches; " +
-                  (needed > 3 ? "a three-tier fat tree" : "a " + std::to_string(t.tiers) + "-tier fat tree") +
-                  " of " + formatCount(k) + "-port switches takes at most " +
-                  formatCount(needed > 3 ? threeTierLeaves : (t.tiers == 2 ? twoTierLeaves : threeTierLeaves)) +
-                  " leaves";
+            (needed > 3 ? "a three-tier fat tree" : "a " + std::to_string(t.tiers) + "-tier fat tree") + " of " +
+            formatCount(k) + "-port switches takes at most " +
+            formatCount(needed > 3 ? threeTierLeaves : (t.tiers == 2 ? twoTierLeaves : threeTierLeaves)) + " leaves";
         return t;
     }
     t.leafSpineCables = t.leaf * t.leafUp;

@@ -10,24 +10,24 @@
 namespace studio {
 
 struct FatTreeSpec {
-    std::int64_t nodes = 0;            // nodes attached rail by rail
-    std::int64_t rails = 0;            // fabric ports per node (one per rail)
-    std::int64_t otherEndpoints = 0;   // storage and other ports, not rail-aligned
-    std::int64_t radix = 64;           // ports per switch
-    double oversubscription = 1.0;     // leaf down-link : up-link bandwidth
+    std::int64_t nodes = 0;           // nodes attached rail by rail
+    std::int64_t rails = 0;           // fabric ports per node (one per rail)
+    std::int64_t otherEndpoints = 0;  // storage and other ports, not rail-aligned
+    std::int64_t radix = 64;          // ports per switch
+    double oversubscription = 1.0;    // leaf down-link : up-link bandwidth
     bool railOptimized = true;
-    int tiers = 0;                     // 0: the fewest that fit
+    int tiers = 0;  // 0: the fewest that fit
 };
 
 struct FatTree {
     int tiers = 0;
     std::int64_t endpoints = 0;
-    std::int64_t leafDown = 0, leafUp = 0;   // ports per leaf
-    std::int64_t nodesPerUnit = 0;           // scalable unit: nodes one rail-leaf serves
+    std::int64_t leafDown = 0, leafUp = 0;  // ports per leaf
+    std::int64_t nodesPerUnit = 0;          // scalable unit: nodes one rail-leaf serves
     std::int64_t leaf = 0, spine = 0, core = 0;
     std::int64_t leafSpineCables = 0, spineCoreCables = 0;
-    std::int64_t maxEndpoints = 0;           // what this many tiers could take at this radix
-    std::string error;                       // set when the endpoints do not fit
+    std::int64_t maxEndpoints = 0;  // what this many tiers could take at this radix
+    std::string error;              // set when the endpoints do not fit
 
     std::int64_t switches() const { return leaf + spine + core; }
 };

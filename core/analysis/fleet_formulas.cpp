@@ -5,9 +5,15 @@
 
 namespace studio::fleet {
 
-double ridgeFlopPerByte(double peak, double bw) { return bw > 0 ? peak / bw : 0; }
+double ridgeFlopPerByte(double peak, double bw)
+{
+    return bw > 0 ? peak / bw : 0;
+}
 
-double attainableFlopsPerS(double intensity, double peak, double bw) { return std::min(peak, intensity * bw); }
+double attainableFlopsPerS(double intensity, double peak, double bw)
+{
+    return std::min(peak, intensity * bw);
+}
 
 double decodeTokensPerS(double params, double bytesPerParam, double hbm)
 {
@@ -21,20 +27,35 @@ double commComputeRatio(double comm, double compute, std::int64_t n)
     return perRank > 0 ? comm / perRank : 0;
 }
 
-double checkpointBytes(double params) { return kCheckpointBytesPerParam * params; }
+double checkpointBytes(double params)
+{
+    return kCheckpointBytesPerParam * params;
+}
 
-double writeSeconds(double bytes, double bw) { return bw > 0 ? bytes / bw : 0; }
+double writeSeconds(double bytes, double bw)
+{
+    return bw > 0 ? bytes / bw : 0;
+}
 
-double systemMtbf(double componentMtbf, double n) { return n > 0 ? componentMtbf / n : 0; }
+double systemMtbf(double componentMtbf, double n)
+{
+    return n > 0 ? componentMtbf / n : 0;
+}
 
-double failureProbability(double window, double mtbf) { return mtbf > 0 ? 1 - std::exp(-window / mtbf) : 1; }
+double failureProbability(double window, double mtbf)
+{
+    return mtbf > 0 ? 1 - std::exp(-window / mtbf) : 1;
+}
 
 double goodputAfter(double bubble, double checkpointing, double recovery, double maintenance)
 {
     return std::clamp(1 - bubble - checkpointing - recovery - maintenance, 0.0, 1.0);
 }
 
-double youngInterval(double delta, double mtbf) { return std::sqrt(2 * delta * mtbf); }
+double youngInterval(double delta, double mtbf)
+{
+    return std::sqrt(2 * delta * mtbf);
+}
 
 double dalyInterval(double delta, double mtbf)
 {
@@ -49,7 +70,10 @@ double compoundThroughput(double n, double peak, double mfu, double scaling, dou
     return n * peak * mfu * scaling * goodput;
 }
 
-double amdahlSpeedup(double s, double n) { return 1 / (s + (1 - s) / n); }
+double amdahlSpeedup(double s, double n)
+{
+    return 1 / (s + (1 - s) / n);
+}
 
 double empiricalScalingEfficiency(double n)
 {
@@ -64,13 +88,25 @@ double empiricalScalingEfficiency(double n)
     return pts[3][1];
 }
 
-double stragglerTax(double cv, double n) { return n > 1 ? cv * std::sqrt(2 * std::log(n)) : 0; }
+double stragglerTax(double cv, double n)
+{
+    return n > 1 ? cv * std::sqrt(2 * std::log(n)) : 0;
+}
 
-double itLoadWatts(double gpus, double tdp) { return gpus * tdp; }
+double itLoadWatts(double gpus, double tdp)
+{
+    return gpus * tdp;
+}
 
-double facilityLoad(double itLoad, double pue) { return itLoad * pue; }
+double facilityLoad(double itLoad, double pue)
+{
+    return itLoad * pue;
+}
 
-double pueOverheadPerItMw(double pue) { return (pue - 1) * 1000; }
+double pueOverheadPerItMw(double pue)
+{
+    return (pue - 1) * 1000;
+}
 
 double mfu(double flopsPerToken, double tokensPerS, double n, double peak)
 {

@@ -37,7 +37,7 @@ double linkGbps(const DesignIndex& index, const Link& l, std::size_t nicSide, st
 }
 
 struct NodeLinks {
-    double gbPerSPerNode = 0;       // one direction
+    double gbPerSPerNode = 0;        // one direction
     std::optional<std::size_t> nic;  // a NIC component on that path
     std::int64_t nodes = 0;
 };
@@ -103,9 +103,10 @@ HardwareProfile profileHardware(const DesignIndex& index, const Inventory& inv, 
         g.peaksTflops["int8"] = s;
     g.trainingPrecision = precision;
     if (!g.peaksTflops.count(precision)) {
-        warnings.push_back({Severity::Warning, "/workload/training/precision", inQuotes(g.name) +
-                                " has no " + precision + " peak in the catalog; the model uses its bf16 peak",
-                            "precision_unsupported"});
+        warnings.push_back(
+            {Severity::Warning, "/workload/training/precision",
+             inQuotes(g.name) + " has no " + precision + " peak in the catalog; the model uses its bf16 peak",
+             "precision_unsupported"});
         g.trainingPrecision = "bf16";
     }
     g.trainingPeakTflops = g.peaksTflops.count(g.trainingPrecision) ? g.peaksTflops[g.trainingPrecision]
@@ -176,7 +177,8 @@ HardwareProfile profileHardware(const DesignIndex& index, const Inventory& inv, 
         } else {
             // A pod: radix/2 leaves under one set of spines.
             const std::int64_t podLeaves = radix / 2;
-            const std::int64_t podNodes = best->railOptimized ? podLeaves / rails * nodesPerLeaf : podLeaves * nodesPerLeaf;
+            const std::int64_t podNodes =
+                best->railOptimized ? podLeaves / rails * nodesPerLeaf : podLeaves * nodesPerLeaf;
             so.spineScopeGpus = std::min(hw.gpus, std::max<std::int64_t>(1, podNodes) * hw.gpusPerNode);
         }
     } else {
@@ -187,8 +189,8 @@ HardwareProfile profileHardware(const DesignIndex& index, const Inventory& inv, 
     so.present = compute.nodes > 0 && compute.gbPerSPerNode > 0;
     if (so.present) {
         so.nicGbPerSPerGpu = {compute.gbPerSPerNode / double(hw.gpusPerNode),
-                              "the design: links from each node into " + (so.fabric.empty() ? std::string("its switches")
-                                                                                           : inQuotes(so.fabric)) +
+                              "the design: links from each node into " +
+                                  (so.fabric.empty() ? std::string("its switches") : inQuotes(so.fabric)) +
                                   " at the slowest of NIC, cable and switch port speed"};
         if (compute.nic) {
             so.nicPart = index.component(*compute.nic).part;
@@ -232,7 +234,8 @@ HardwareProfile profileHardware(const DesignIndex& index, const Inventory& inv, 
             continue;
         const double n = double(index.instances(i));
         if (index.enclosing(i, PartKind::Node)) {
-            st.localReadGbPerSPerNode += figureOf(index, i, "read_gb_per_s").value * n / double(std::max<std::int64_t>(1, hw.nodes));
+            st.localReadGbPerSPerNode +=
+                figureOf(index, i, "read_gb_per_s").value * n / double(std::max<std::int64_t>(1, hw.nodes));
             continue;
         }
         st.systems += index.instances(i);
@@ -260,7 +263,7 @@ HardwareProfile profileHardware(const DesignIndex& index, const Inventory& inv, 
                         storageFabrics.push_back(f);
         const NodeLinks path = nodeBandwidthInto(index, [&](std::size_t i) {
             return std::find(storageFabrics.begin(), storageFabrics.end(), index.component(i).id) !=
-                   storageFabrics.end();
+                storageFabrics.end();
         });
         st.connected = path.nodes > 0;
         st.nodePathGbPerS = path.gbPerSPerNode * double(path.nodes);

@@ -16,7 +16,7 @@ namespace studio {
 
 struct AcceleratorProfile {
     std::string part, name;
-    std::optional<std::size_t> component;  // the accelerator component the figures come from
+    std::optional<std::size_t> component;        // the accelerator component the figures come from
     std::map<std::string, Sourced> peaksTflops;  // "fp64", "tf32", "bf16", "fp8", ... as the part has them
     Sourced trainingPeakTflops;                  // at the workload's precision
     double bf16PeakTflops = 0;                   // attention and other 16-bit work
@@ -26,23 +26,23 @@ struct AcceleratorProfile {
 };
 
 struct ScaleOutProfile {
-    bool present = false;            // nodes are wired to a compute fabric
-    std::string fabric;              // its component id
+    bool present = false;  // nodes are wired to a compute fabric
+    std::string fabric;    // its component id
     std::string nicPart;
-    Sourced nicGbPerSPerGpu;         // one direction, GB/s, per GPU
+    Sourced nicGbPerSPerGpu;  // one direction, GB/s, per GPU
     Sourced latencyUs;
     Sourced efficiency;
-    std::int64_t leafScopeGpus = 0;  // GPUs one leaf-level hop reaches (a scalable unit's rail)
-    std::int64_t spineScopeGpus = 0; // GPUs reached without crossing a core tier
+    std::int64_t leafScopeGpus = 0;   // GPUs one leaf-level hop reaches (a scalable unit's rail)
+    std::int64_t spineScopeGpus = 0;  // GPUs reached without crossing a core tier
     double oversubscription = 1;
     int tiers = 0;
 };
 
 struct StorageProfile {
-    std::int64_t systems = 0;        // shared storage systems (not node-local)
+    std::int64_t systems = 0;                                   // shared storage systems (not node-local)
     Sourced readGbPerS, writeGbPerS, metadataKiops, latencyUs;  // aggregates over all systems
-    bool connected = false;          // a fabric joins the nodes to it
-    double nodePathGbPerS = 0;       // what all nodes together can move to it (their storage-path NICs)
+    bool connected = false;                                     // a fabric joins the nodes to it
+    double nodePathGbPerS = 0;          // what all nodes together can move to it (their storage-path NICs)
     double localReadGbPerSPerNode = 0;  // node-local NVMe
 };
 

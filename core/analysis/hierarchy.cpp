@@ -92,8 +92,7 @@ Hierarchy buildHierarchy(const HardwareProfile& hw, const WorkloadShape& w, std:
             aggregate = st.nodePathGbPerS;
             limit = "the nodes' storage NICs";
         }
-        Tier t{"storage", "Storage (read)", hw.gpus > 0 ? aggregate / double(hw.gpus) : 0, st.latencyUs.value,
-               hw.gpus};
+        Tier t{"storage", "Storage (read)", hw.gpus > 0 ? aggregate / double(hw.gpus) : 0, st.latencyUs.value, hw.gpus};
         t.explain = {"min(storage read bandwidth, nodes' storage-path NIC bandwidth) / GPUs; limited by " + limit,
                      {st.readGbPerS.as("storage read bandwidth", "GB/s"),
                       {"nodes' storage-path bandwidth", st.nodePathGbPerS, "GB/s", "the design's links"},
@@ -106,7 +105,11 @@ Hierarchy buildHierarchy(const HardwareProfile& hw, const WorkloadShape& w, std:
             h.tiers[i].gbPerSPerGpu > 0 ? h.tiers[i - 1].gbPerSPerGpu / h.tiers[i].gbPerSPerGpu : 0;
 
     // Axes in Megatron's rank order: each group covers consecutive ranks.
-    struct AxisNeed { const char* axis; std::int64_t degree, span; const char* needs; };
+    struct AxisNeed {
+        const char* axis;
+        std::int64_t degree, span;
+        const char* needs;
+    };
     const std::int64_t tc = w.tp * w.cp;
     const AxisNeed needs[] = {
         {"tp", w.tp, w.tp, "nvlink"},
@@ -135,14 +138,14 @@ Hierarchy buildHierarchy(const HardwareProfile& hw, const WorkloadShape& w, std:
                 tier.axes.push_back(n.axis);
         if (a.tooSlow) {
             const std::string axis = n.axis;
-            std::string msg = axis == "tp"
-                                  ? "tensor parallelism of " + formatCount(n.degree) + " spans more than one NVLink domain (" +
-                                        formatCount(hw.scaleupDomainGpus) + " GPUs): its collectives, on the critical path of "
-                                        "every layer, run on " + t.name + " at " + formatValue(t.gbPerSPerGpu, 4) +
-                                        " GB/s per GPU instead of NVLink's " + formatValue(g.scaleupGbPerS.value, 4)
-                                  : axis + " group of " + formatCount(n.degree) + " (" + formatCount(n.span) +
-                                        " consecutive GPUs) crosses " + t.name + " at " +
-                                        formatValue(t.gbPerSPerGpu, 4) + " GB/s per GPU";
+            std::string msg = axis == "tp" ? "tensor parallelism of " + formatCount(n.degree) +
+                    " spans more than one NVLink domain (" + formatCount(hw.scaleupDomainGpus) +
+                    " GPUs): its collectives, on the critical path of "
+                    "every layer, run on " +
+                    t.name + " at " + formatValue(t.gbPerSPerGpu, 4) + " GB/s per GPU instead of NVLink's " +
+                    formatValue(g.scaleupGbPerS.value, 4)
+                                           : axis + " group of " + formatCount(n.degree) + " (" + formatCount(n.span) +
+                    " consecutive GPUs) crosses " + t.name + " at " + formatValue(t.gbPerSPerGpu, 4) + " GB/s per GPU";
             warnings.push_back({Severity::Warning, "/workload/parallelism/" + axis, msg, axis + "_on_slow_tier"});
         }
     }

@@ -19,21 +19,21 @@
 namespace studio {
 
 struct Tier {
-    std::string key;   // hbm, nvlink, leaf, spine, core, storage
+    std::string key;  // hbm, nvlink, leaf, spine, core, storage
     std::string name;
     double gbPerSPerGpu = 0;
     double latencyUs = 0;
     std::int64_t scopeGpus = 0;
-    double ratioToAbove = 0;        // bandwidth of the tier above / this one; 0 for the first
-    std::vector<std::string> axes;  // parallelism axes whose traffic lands here
-    double collectiveBytesPerS = 0; // one direction, achievable, per GPU
-    double alphaS = 0;              // per-step latency of a collective on this tier
+    double ratioToAbove = 0;          // bandwidth of the tier above / this one; 0 for the first
+    std::vector<std::string> axes;    // parallelism axes whose traffic lands here
+    double collectiveBytesPerS = 0;   // one direction, achievable, per GPU
+    double alphaS = 0;                // per-step latency of a collective on this tier
     bool carriesCollectives = false;  // NVLink and scale-out tiers; not HBM or storage
     Explanation explain;
 };
 
 struct AxisPlacement {
-    std::string axis;        // tp, cp, ep, dp, pp
+    std::string axis;  // tp, cp, ep, dp, pp
     std::int64_t degree = 1;
     std::int64_t spanGpus = 1;  // consecutive GPUs one group covers
     std::string tier;           // key of the tier its traffic crosses
@@ -44,7 +44,7 @@ struct Hierarchy {
     std::vector<Tier> tiers;
     std::vector<AxisPlacement> axes;
     const Tier* tier(const std::string& key) const;
-    const Tier& nvlink() const { return tiers[1]; }  // always second, after HBM
+    const Tier& nvlink() const { return tiers[1]; }        // always second, after HBM
     const Tier& tierForSpan(std::int64_t spanGpus) const;  // the fastest tier whose scope covers the span
 };
 

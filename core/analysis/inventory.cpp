@@ -106,9 +106,18 @@ Inventory takeInventory(const DesignIndex& index)
             gpusByPart[part] += n;
             add(part, n);
             break;
-        case PartKind::Node: inv.nodes += n; add(part, n); break;
-        case PartKind::Rack: inv.racks += n; add(part, n); break;
-        case PartKind::Nic: inv.nics += n; add(part, n); break;
+        case PartKind::Node:
+            inv.nodes += n;
+            add(part, n);
+            break;
+        case PartKind::Rack:
+            inv.racks += n;
+            add(part, n);
+            break;
+        case PartKind::Nic:
+            inv.nics += n;
+            add(part, n);
+            break;
         case PartKind::Storage:
             (index.enclosing(i, PartKind::Node) ? inv.localDrives : inv.storageSystems) += n;
             add(part, n);

@@ -42,9 +42,9 @@ struct BomLine {
 
 struct Inventory {
     std::int64_t gpus = 0, nodes = 0, racks = 0, nics = 0;
-    std::int64_t storageSystems = 0;  // shared storage (outside nodes)
-    std::int64_t localDrives = 0;     // node-local storage
-    std::string gpuPart;  // the accelerator most GPUs are; "" without GPUs
+    std::int64_t storageSystems = 0;                     // shared storage (outside nodes)
+    std::int64_t localDrives = 0;                        // node-local storage
+    std::string gpuPart;                                 // the accelerator most GPUs are; "" without GPUs
     std::map<std::string, std::int64_t> switchesByTier;  // leaf, spine, core, other
     std::int64_t switches = 0;
     std::map<std::string, std::int64_t> cablesByPart;

@@ -63,10 +63,10 @@ MemoryUse modelMemory(const HardwareProfile& hw, const WorkloadShape& w, std::ve
         warnings.push_back({Severity::Warning, "/workload/parallelism",
                             "needs " + formatValue(mem.totalGb, 3) + " GB per GPU but " + hw.gpu.name + " has " +
                                 formatValue(mem.capacityGb, 3) + " GB (" + formatValue(mem.hbmGb, 3) +
-                                " GiB): weights " + formatValue(mem.weightsGb, 3) +
-                                ", gradients " + formatValue(mem.gradientsGb, 3) + ", optimizer " +
-                                formatValue(mem.optimizerGb, 3) + ", activations " + formatValue(mem.activationsGb, 3) +
-                                " GB (" + formatValue(mem.microBatchesInFlight, 3) +
+                                " GiB): weights " + formatValue(mem.weightsGb, 3) + ", gradients " +
+                                formatValue(mem.gradientsGb, 3) + ", optimizer " + formatValue(mem.optimizerGb, 3) +
+                                ", activations " + formatValue(mem.activationsGb, 3) + " GB (" +
+                                formatValue(mem.microBatchesInFlight, 3) +
                                 (mem.microBatchesInFlight == 1 ? " micro-batch" : " micro-batches") +
                                 " in flight); try more tp/pp, ZeRO, or recompute",
                             "memory_exceeds_hbm"});

@@ -14,11 +14,11 @@ namespace studio {
 struct MemoryUse {
     double weightsGb = 0, gradientsGb = 0, optimizerGb = 0, activationsGb = 0, workspaceGb = 0;
     double totalGb = 0;
-    double hbmGb = 0;          // as the catalog quotes it (binary: an "80 GB" H100 holds 80 GiB)
-    double capacityGb = 0;     // the same in decimal GB, what totalGb is compared with
+    double hbmGb = 0;       // as the catalog quotes it (binary: an "80 GB" H100 holds 80 GiB)
+    double capacityGb = 0;  // the same in decimal GB, what totalGb is compared with
     bool fits = true;
-    double activationGbPerLayer = 0;    // one micro-batch, one layer
-    double microBatchesInFlight = 0;    // on the first stage
+    double activationGbPerLayer = 0;  // one micro-batch, one layer
+    double microBatchesInFlight = 0;  // on the first stage
     Explanation explainActivations, explainTotal;
 };
 
@@ -26,8 +26,8 @@ struct MemoryUse {
 // before tensor parallelism: Korthikanti's sbh(34 + 5as/h) generalised to
 // GQA, SwiGLU, MoE, dropout and fused attention.
 struct ActivationTerms {
-    double unsplitPerToken = 0;  // norm inputs, the inputs of the column-parallel GEMMs, dropout masks
-    double splitPerToken = 0;    // tensors split by tp
+    double unsplitPerToken = 0;        // norm inputs, the inputs of the column-parallel GEMMs, dropout masks
+    double splitPerToken = 0;          // tensors split by tp
     double attentionCorePerToken = 0;  // the materialised a x s score tensors (unfused attention only)
 };
 ActivationTerms activationTerms(const WorkloadShape& w);

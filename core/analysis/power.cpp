@@ -19,7 +19,7 @@ double hostWatts(const Part& node, const Catalog& catalog)
     const Part* nic = catalog.find(node.attribute("nic"));
     const Part* dpu = catalog.find(node.attribute("dpu"));
     const double w = value(&node, "max_power_kw") * 1000 - value(&node, "gpus") * value(gpu, "tdp_w") -
-                     value(&node, "compute_nics") * value(nic, "power_w") - value(&node, "dpus") * value(dpu, "power_w");
+        value(&node, "compute_nics") * value(nic, "power_w") - value(&node, "dpus") * value(dpu, "power_w");
     return std::max(0.0, w);
 }
 
@@ -33,7 +33,10 @@ Power modelPower(const DesignIndex& index, const Inventory& inv, const Facility&
     bool unknownTdp = false;
     for (std::size_t i = 0; i < n; ++i) {
         switch (index.kind(i)) {
-        case PartKind::Node: own[i] = hostWatts(index.part(i), index.catalog()); category[i] = 1; break;
+        case PartKind::Node:
+            own[i] = hostWatts(index.part(i), index.catalog());
+            category[i] = 1;
+            break;
         case PartKind::Accelerator: {
             const auto tdp = index.figure(i, "tdp_w");
             unknownTdp = unknownTdp || !tdp;
@@ -41,17 +44,27 @@ Power modelPower(const DesignIndex& index, const Inventory& inv, const Facility&
             category[i] = 1;
             break;
         }
-        case PartKind::Nic: own[i] = index.figure(i, "power_w").value_or(0); category[i] = 1; break;
-        case PartKind::Switch: own[i] = index.figure(i, "power_w").value_or(0); category[i] = 2; break;
-        case PartKind::Storage: own[i] = index.figure(i, "power_kw").value_or(0) * 1000; category[i] = 3; break;
+        case PartKind::Nic:
+            own[i] = index.figure(i, "power_w").value_or(0);
+            category[i] = 1;
+            break;
+        case PartKind::Switch:
+            own[i] = index.figure(i, "power_w").value_or(0);
+            category[i] = 2;
+            break;
+        case PartKind::Storage:
+            own[i] = index.figure(i, "power_kw").value_or(0) * 1000;
+            category[i] = 3;
+            break;
         case PartKind::Fabric: {
             for (const auto& f : inv.fabrics)
                 if (f.component == index.component(i).id) {
                     const Part* sw = index.catalog().find(f.switchPart);
                     const Part* cable = index.catalog().find(f.cablePart);
-                    own[i] = double(f.tree.switches()) * (sw && sw->figure("power_w") ? sw->figure("power_w")->value : 0) +
-                             double(f.tree.leafSpineCables + f.tree.spineCoreCables) *
-                                 (cable && cable->figure("power_w") ? cable->figure("power_w")->value : 0);
+                    own[i] =
+                        double(f.tree.switches()) * (sw && sw->figure("power_w") ? sw->figure("power_w")->value : 0) +
+                        double(f.tree.leafSpineCables + f.tree.spineCoreCables) *
+                            (cable && cable->figure("power_w") ? cable->figure("power_w")->value : 0);
                 }
             category[i] = 2;
             break;
@@ -117,17 +130,18 @@ Power modelPower(const DesignIndex& index, const Inventory& inv, const Facility&
             warnings.push_back({Severity::Warning, pointerAppend("/components", i),
                                 formatCount(r.count) + " x " + inQuotes(r.name) + " draw " + formatValue(r.kwEach, 3) +
                                     " kW each, above the " + formatValue(r.limitKw, 3) + " kW their " + r.cooling +
-                                    " cooling removes" + (r.cooling == "air" ? "; above ~" + formatValue(fleet::kAirCoolingLimitKw, 3) +
-                                                                  " kW a rack needs liquid cooling"
-                                                            : ""),
+                                    " cooling removes" +
+                                    (r.cooling == "air" ? "; above ~" + formatValue(fleet::kAirCoolingLimitKw, 3) +
+                                             " kW a rack needs liquid cooling"
+                                                        : ""),
                                 "rack_over_cooling_limit"});
         }
         for (std::size_t c = 0; c < n; ++c)
             if (index.kind(c) == PartKind::Node && index.isInside(c, i) &&
                 index.part(c).attribute("cooling") == "liquid" && r.cooling == "air") {
                 warnings.push_back({Severity::Warning, pointerAppend("/components", c),
-                                    inQuotes(index.part(c).name) + " needs liquid cooling but sits in the air-cooled rack " +
-                                        inQuotes(r.name),
+                                    inQuotes(index.part(c).name) +
+                                        " needs liquid cooling but sits in the air-cooled rack " + inQuotes(r.name),
                                     "liquid_node_in_air_rack"});
                 break;
             }
@@ -138,8 +152,9 @@ Power modelPower(const DesignIndex& index, const Inventory& inv, const Facility&
         pw.racks.push_back(r);
     }
     if (unknownTdp)
-        warnings.push_back({Severity::Warning, "/components", "an accelerator's TDP is not in the catalog, so its power is "
-                                                              "counted as 0; set tdp_w on the component",
+        warnings.push_back({Severity::Warning, "/components",
+                            "an accelerator's TDP is not in the catalog, so its power is "
+                            "counted as 0; set tdp_w on the component",
                             "unknown_tdp"});
 
     pw.pue = inputOr(facility.pue, defaults::kPue);
@@ -159,11 +174,12 @@ Power modelPower(const DesignIndex& index, const Inventory& inv, const Facility&
                       {"GPUs in one", double(r.gpusEach), "", "the design"},
                       {"cooling limit", r.limitKw, "kW", "the rack part's max_kw (catalog)"},
                       pw.airCoolingLimitKw.as("air-cooling limit", "kW")}};
-    pw.explainIt = {"nodes (host share + GPUs at TDP + NICs + drives) + switches + optics + storage, at rated power",
-                    {{"compute", pw.computeKw, "kW", "nodes' max power less the catalog GPUs and NICs, plus the design's"},
-                     {"network", pw.networkKw, "kW", "switch and optics power (estimates in the catalog)"},
-                     {"storage", pw.storageKw, "kW", "storage systems' power"},
-                     {"GPUs alone", pw.gpuKw, "kW", "GPUs x TDP"}}};
+    pw.explainIt = {
+        "nodes (host share + GPUs at TDP + NICs + drives) + switches + optics + storage, at rated power",
+        {{"compute", pw.computeKw, "kW", "nodes' max power less the catalog GPUs and NICs, plus the design's"},
+         {"network", pw.networkKw, "kW", "switch and optics power (estimates in the catalog)"},
+         {"storage", pw.storageKw, "kW", "storage systems' power"},
+         {"GPUs alone", pw.gpuKw, "kW", "GPUs x TDP"}}};
     pw.explainFacility = {"facility = IT x PUE", {{"IT load", pw.itKw, "kW", "this model"}, pw.pue.as("PUE", "")}};
     pw.explainEnergy = {"MWh/year = facility kW x 8,760 h / 1,000; cost = MWh x 1,000 x price; CO2 = MWh x 1,000 x "
                         "carbon intensity",

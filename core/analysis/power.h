@@ -18,22 +18,22 @@ struct RackLoad {
     std::int64_t count = 0;  // instances of this rack
     double kwEach = 0;
     double limitKw = 0;
-    std::string cooling;     // air | liquid
+    std::string cooling;                       // air | liquid
     std::int64_t nodesEach = 0, gpusEach = 0;  // what one rack holds
     Explanation explain;
     bool overLimit() const { return kwEach > limitKw; }
 };
 
 struct Power {
-    double gpuKw = 0;                // GPUs x TDP
+    double gpuKw = 0;  // GPUs x TDP
     double computeKw = 0, networkKw = 0, storageKw = 0, otherKw = 0;
     double itKw = 0, facilityKw = 0;
-    double overheadKw = 0;           // facility - IT: cooling, power conversion, lighting
+    double overheadKw = 0;  // facility - IT: cooling, power conversion, lighting
     Sourced pue, pricePerKwh, carbonGPerKwh;
     std::vector<RackLoad> racks;
     double maxRackKw = 0;
-    std::size_t maxRack = 0;         // index into racks of the densest (when there are racks)
-    Sourced airCoolingLimitKw;       // the ~30 kW line (seed 002)
+    std::size_t maxRack = 0;    // index into racks of the densest (when there are racks)
+    Sourced airCoolingLimitKw;  // the ~30 kW line (seed 002)
     std::int64_t racksOverLimit = 0;
     double energyMwhPerYear = 0, costUsdPerYear = 0, co2TonnesPerYear = 0;
     std::vector<double> componentKw;  // per component: one instance with everything inside it

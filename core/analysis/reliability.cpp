@@ -69,9 +69,9 @@ Reliability modelReliability(const Inventory& inv, const Operations& ops, double
 
     const double stallH = r.checkpointStallS / 3600, writeH = r.checkpointWriteS / 3600;
     const double restartH = r.restartMin.value / 60;
-    Goodput g = ratePerH > 0 ? goodputAt(r.intervalMin / 60, stallH, writeH, restartH, r.clusterMtbfH,
-                                         r.maintenanceFraction.value)
-                             : Goodput{0, 0, 1 - r.maintenanceFraction.value};
+    Goodput g = ratePerH > 0
+        ? goodputAt(r.intervalMin / 60, stallH, writeH, restartH, r.clusterMtbfH, r.maintenanceFraction.value)
+        : Goodput{0, 0, 1 - r.maintenanceFraction.value};
     if (!r.canCheckpoint && ratePerH > 0) {
         // Every failure restarts the run: a job of J hours needs e^(J/M) - 1
         // failed attempts on average, each costing its time plus a restart,
@@ -96,7 +96,8 @@ Reliability modelReliability(const Inventory& inv, const Operations& ops, double
             r.mtbfCurve.emplace_back(n, 1 / (perGpuRate * n));
     }
     if (gpus > 0 && ratePerH > 0 && r.canCheckpoint) {
-        for (auto [tauMin, out] : {std::pair{r.youngIntervalMin, &r.youngGoodput}, std::pair{r.dalyIntervalMin, &r.dalyGoodput}})
+        for (auto [tauMin, out] :
+             {std::pair{r.youngIntervalMin, &r.youngGoodput}, std::pair{r.dalyIntervalMin, &r.dalyGoodput}})
             *out = goodputAt(std::max(tauMin, deltaMin) / 60, stallH, writeH, restartH, r.clusterMtbfH,
                              r.maintenanceFraction.value)
                        .value;
@@ -111,15 +112,19 @@ Reliability modelReliability(const Inventory& inv, const Operations& ops, double
         r.explainMtbf.inputs.push_back({c.name + " devices (per " + c.per + ")", c.devices, "", "the design"});
         r.explainMtbf.inputs.push_back(c.mttfH.as(c.name + " MTTF", "h"));
     }
-    r.explainInterval = {"Daly (2006): sqrt(2 delta M) [1 + 1/3 sqrt(delta/2M) + 1/9 delta/2M] - delta; Young: sqrt(2 delta M)",
-                         {{"checkpoint write time delta", deltaMin, "min", "checkpoint size / write path"},
-                          {"cluster MTBF M", mtbfMin, "min", "this model"}}};
-    r.explainGoodput = {"1 - stall/(interval + stall) - ((interval + write)/2 + restart)/MTBF - maintenance",
-                        {{"interval", r.intervalMin, "min", r.intervalIsOptimum ? "Daly optimum" : "/operations/checkpoint/interval_min"},
-                         {"checkpoint stall", r.checkpointStallS / 60, "min",
-                          ops.checkpoint.async.value_or(false) ? "asynchronous: training does not wait" : "synchronous write"},
-                         r.restartMin.as("restart", "min"), {"cluster MTBF", mtbfMin, "min", "this model"},
-                         r.maintenanceFraction.as("maintenance", "fraction")}};
+    r.explainInterval = {
+        "Daly (2006): sqrt(2 delta M) [1 + 1/3 sqrt(delta/2M) + 1/9 delta/2M] - delta; Young: sqrt(2 delta M)",
+        {{"checkpoint write time delta", deltaMin, "min", "checkpoint size / write path"},
+         {"cluster MTBF M", mtbfMin, "min", "this model"}}};
+    r.explainGoodput = {
+        "1 - stall/(interval + stall) - ((interval + write)/2 + restart)/MTBF - maintenance",
+        {{"interval", r.intervalMin, "min",
+          r.intervalIsOptimum ? "Daly optimum" : "/operations/checkpoint/interval_min"},
+         {"checkpoint stall", r.checkpointStallS / 60, "min",
+          ops.checkpoint.async.value_or(false) ? "asynchronous: training does not wait" : "synchronous write"},
+         r.restartMin.as("restart", "min"),
+         {"cluster MTBF", mtbfMin, "min", "this model"},
+         r.maintenanceFraction.as("maintenance", "fraction")}};
     return r;
 }
 

@@ -24,16 +24,16 @@ struct FailureClass {
 struct Reliability {
     std::vector<FailureClass> classes;
     double clusterMtbfH = 0, failuresPerDay = 0, pFailure24h = 0;
-    double checkpointWriteS = 0;     // time to write one checkpoint
-    double checkpointStallS = 0;     // of which training waits (0 when asynchronous)
+    double checkpointWriteS = 0;  // time to write one checkpoint
+    double checkpointStallS = 0;  // of which training waits (0 when asynchronous)
     Sourced restartMin, maintenanceFraction;
     double youngIntervalMin = 0, dalyIntervalMin = 0, intervalMin = 0;
     bool intervalIsOptimum = true;
-    bool canCheckpoint = true;       // false: no storage to write to, so a failure restarts the run
+    bool canCheckpoint = true;                           // false: no storage to write to, so a failure restarts the run
     double checkpointFraction = 0, failureFraction = 0;  // shares of wall time
     double goodput = 0;
     double youngGoodput = 0, dalyGoodput = 0;  // goodput at the two optimum intervals (0 without checkpoints)
-    double wallDays = 0;             // compute days / goodput
+    double wallDays = 0;                       // compute days / goodput
     double expectedInterruptions = 0;
     std::vector<std::pair<double, double>> mtbfCurve;     // GPUs -> hours, this design's mix
     std::vector<std::pair<double, double>> goodputCurve;  // interval minutes -> goodput

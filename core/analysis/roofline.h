@@ -27,20 +27,20 @@ struct Slope {
 
 struct RooflinePoint {
     std::string_view name, kind;
-    double intensity = 0;          // FLOP/byte
-    double attainableTflops = 0;   // min(peak, I x HBM)
-    double achievedTflops = 0;     // what the step-time model gives it
-    std::string bound;             // compute | memory
+    double intensity = 0;         // FLOP/byte
+    double attainableTflops = 0;  // min(peak, I x HBM)
+    double achievedTflops = 0;    // what the step-time model gives it
+    std::string bound;            // compute | memory
 };
 
 struct Roofline {
     std::vector<Ceiling> ceilings;
     Slope hbm;
     std::vector<Slope> fleet;
-    double peakTflops = 0;         // at the training precision
-    double ridgeFlopPerByte = 0;   // at the training precision
-    double ridgeBatch = 0;         // decode batch that reaches the ridge
-    double decodeTokensPerS = 0;   // batch-1 decode of the workload's model on one TP group
+    double peakTflops = 0;        // at the training precision
+    double ridgeFlopPerByte = 0;  // at the training precision
+    double ridgeBatch = 0;        // decode batch that reaches the ridge
+    double decodeTokensPerS = 0;  // batch-1 decode of the workload's model on one TP group
     std::vector<RooflinePoint> points;
     Explanation explainRidge;
 };

@@ -10,12 +10,12 @@
 namespace studio {
 namespace {
 
-constexpr double kBytes = 2;               // 16-bit activations
-constexpr double kGradBytes = 4;           // fp32 main gradients (Megatron default for mixed precision)
-constexpr double kOptimizerBytes = 18;     // model-notes: Adam streams ~16-18 bytes per parameter
-constexpr double kOptimizerFlops = 10;     // Adam update FLOPs per parameter
-constexpr double kFlashBackward = 2.5;     // FlashAttention backward: ~2.5x the forward FLOPs (it recomputes scores)
-constexpr double kCausalShare = 0.5;       // a fused causal kernel skips the masked half
+constexpr double kBytes = 2;            // 16-bit activations
+constexpr double kGradBytes = 4;        // fp32 main gradients (Megatron default for mixed precision)
+constexpr double kOptimizerBytes = 18;  // model-notes: Adam streams ~16-18 bytes per parameter
+constexpr double kOptimizerFlops = 10;  // Adam update FLOPs per parameter
+constexpr double kFlashBackward = 2.5;  // FlashAttention backward: ~2.5x the forward FLOPs (it recomputes scores)
+constexpr double kCausalShare = 0.5;    // a fused causal kernel skips the masked half
 
 double logInterp(const std::pair<double, double>* pts, std::size_t n, double x)
 {
@@ -23,7 +23,8 @@ double logInterp(const std::pair<double, double>* pts, std::size_t n, double x)
         return pts[0].second;
     for (std::size_t i = 1; i < n; ++i)
         if (x <= pts[i].first) {
-            const double f = (std::log(x) - std::log(pts[i - 1].first)) / (std::log(pts[i].first) - std::log(pts[i - 1].first));
+            const double f =
+                (std::log(x) - std::log(pts[i - 1].first)) / (std::log(pts[i].first) - std::log(pts[i - 1].first));
             return pts[i - 1].second + f * (pts[i].second - pts[i - 1].second);
         }
     return pts[n - 1].second;
@@ -49,10 +50,10 @@ namespace {
 // docs/model.md §5 "The machine": one GPU's roofline at the training
 // precision, with the part's efficiencies scaled by kernel size.
 struct Machine {
-    double peak;       // FLOP/s for GEMMs at the training precision
-    double peak16;     // FLOP/s at 16-bit (attention)
+    double peak;    // FLOP/s for GEMMs at the training precision
+    double peak16;  // FLOP/s at 16-bit (attention)
     double gemmEff, attnEff;
-    double hbm;        // bytes/s
+    double hbm;  // bytes/s
     double hbmEff;
 
     double memS(double bytes) const { return bytes <= 0 ? 0 : bytes / (hbm * hbmEff * memorySizeFactor(bytes)); }
@@ -283,7 +284,7 @@ Slot modelPipeline(const Machine& mc, const Hierarchy& hier, const WorkloadShape
     // Backward: the data gradient, then the weight gradient, which alone
     // accumulates into the fp32 main grads (as every block GEMM).
     const double outB = mc.gemmS(logitsFlops, logitsBytes) +
-                        mc.gemmS(logitsFlops, logitsBytes + h * V / t * 2 * kGradBytes) + mc.memS(T * V / t * 2 * kBytes);
+        mc.gemmS(logitsFlops, logitsBytes + h * V / t * 2 * kGradBytes) + mc.memS(T * V / t * 2 * kBytes);
     ops.push_back({"output layer (logits)", "gemm", logitsFlops, logitsBytes, mc.gemmS(logitsFlops, logitsBytes)});
 
     Slot slot;
@@ -327,7 +328,8 @@ StepTotals modelDataParallel(const Machine& mc, const HardwareProfile& hw, const
     if (dpRanks > 1) {
         // Hierarchical: ranks of the group sharing a node reduce over NVLink,
         // then each carries its 1/q share across nodes on its own NIC.
-        const std::int64_t perDomain = std::max<std::int64_t>(1, hw.scaleupDomainGpus / std::max<std::int64_t>(1, w.tp * w.cp));
+        const std::int64_t perDomain =
+            std::max<std::int64_t>(1, hw.scaleupDomainGpus / std::max<std::int64_t>(1, w.tp * w.cp));
         const std::int64_t q = std::gcd(dpRanks, perDomain);  // ranks of the group inside one NVLink domain
         const std::int64_t acrossNodes = dpRanks / q;
         const Tier& nv = hier.nvlink();
@@ -339,7 +341,8 @@ StepTotals modelDataParallel(const Machine& mc, const HardwareProfile& hw, const
             if (q > 1)
                 sec += factor * ringGatherSeconds(bytes, q, nv.collectiveBytesPerS, nv.alphaS);
             if (acrossNodes > 1)
-                sec += factor * ringGatherSeconds(bytes / double(q), acrossNodes, across.collectiveBytesPerS, across.alphaS);
+                sec += factor *
+                    ringGatherSeconds(bytes / double(q), acrossNodes, across.collectiveBytesPerS, across.alphaS);
             return sec;
         };
         if (w.zero == 0)
@@ -396,7 +399,7 @@ void countFlops(StepTime& st, const Machine& mc, const WorkloadShape& w, const M
     const bool full = w.fullRecompute, selective = w.selectiveRecompute;
     const double seqs = double(w.globalBatch);
     const double perSeqLayerFwd = 2 * s * h * (h + 2 * kv) + 2 * s * h * h + 4 * s * s * h +
-                                  k * (w.swiglu ? 6 : 4) * s * h * f + (w.moe() ? 2 * s * h * double(w.experts) : 0);
+        k * (w.swiglu ? 6 : 4) * s * h * f + (w.moe() ? 2 * s * h * double(w.experts) : 0);
     const double perSeqFwd = double(w.layers) * perSeqLayerFwd + 2 * s * h * V;
     st.modelFlopsPerStep = 3 * seqs * perSeqFwd;
     double recomputePerSeq = 0;
@@ -419,15 +422,16 @@ void explainStepTime(StepTime& st, const AcceleratorProfile& g, const WorkloadSh
                      const StepTotals& tot, double stragglerCv)
 {
     const double m = w.microBatches, v = double(w.interleave), gpus = double(w.gpusUsed);
-    st.explainStep = {"step = (micro-batches + (pp - 1) / interleave) x slot + exposed DP + optimizer, x (1 + cv sqrt(2 ln N))",
-                      {{"micro-batches per pipeline", m, "", "global_batch / (micro_batch x dp)"},
-                       {"pipeline stages", double(w.pp), "", "/workload/parallelism/pp"},
-                       {"interleave", v, "", "/workload/parallelism/interleave"},
-                       {"slot: one micro-batch through the slowest stage", slot.total, "s", "sum of its operations (docs/model.md)"},
-                       {"exposed DP communication", tot.dpExposed, "s", "gradient reduction beyond the last backward"},
-                       {"optimizer step", tot.optimizerS, "s", "18 bytes per parameter at HBM speed"},
-                       {"straggler cv", stragglerCv, "", "/operations/straggler_cv"},
-                       {"GPUs", gpus, "", "tp x pp x cp x dp"}}};
+    st.explainStep = {
+        "step = (micro-batches + (pp - 1) / interleave) x slot + exposed DP + optimizer, x (1 + cv sqrt(2 ln N))",
+        {{"micro-batches per pipeline", m, "", "global_batch / (micro_batch x dp)"},
+         {"pipeline stages", double(w.pp), "", "/workload/parallelism/pp"},
+         {"interleave", v, "", "/workload/parallelism/interleave"},
+         {"slot: one micro-batch through the slowest stage", slot.total, "s", "sum of its operations (docs/model.md)"},
+         {"exposed DP communication", tot.dpExposed, "s", "gradient reduction beyond the last backward"},
+         {"optimizer step", tot.optimizerS, "s", "18 bytes per parameter at HBM speed"},
+         {"straggler cv", stragglerCv, "", "/operations/straggler_cv"},
+         {"GPUs", gpus, "", "tp x pp x cp x dp"}}};
     st.explainMfu = {"MFU = model FLOPs per step / (step time x GPUs x peak)",
                      {{"model FLOPs per step", st.modelFlopsPerStep, "FLOP", "3 x forward FLOPs, full attention"},
                       {"step time", st.stepS, "s", "this model"},

@@ -22,7 +22,7 @@ struct OpPoint {
     std::string_view name;  // literals: building a point allocates nothing
     std::string_view kind;  // gemm, attention, memory, optimizer
     double flops = 0, bytes = 0;
-    double seconds = 0;          // modelled time
+    double seconds = 0;  // modelled time
     double intensity() const { return bytes > 0 ? flops / bytes : 0; }
     double achievedFlopsPerS() const { return seconds > 0 ? flops / seconds : 0; }
 };
@@ -34,20 +34,20 @@ struct StepPart {
 };
 
 struct StepTime {
-    bool valid = false;             // false without GPUs or a workload to run
+    bool valid = false;  // false without GPUs or a workload to run
     double stepS = 0;
     double tokensPerS = 0;
     double modelFlopsPerStep = 0, hardwareFlopsPerStep = 0;
     double tflopsPerGpuModel = 0, tflopsPerGpuHardware = 0;
     double mfu = 0, hfu = 0;
-    double daysToTrain = 0;         // compute time for the workload's tokens, before goodput
+    double daysToTrain = 0;  // compute time for the workload's tokens, before goodput
     double microBatches = 0;
-    double bubbleFraction = 0;      // bubble / pipeline time
-    double slotS = 0;               // one micro-batch through the slowest stage, forward + backward
-    double computeAtPeakS = 0;      // model FLOPs at peak: the step time at 100% MFU
+    double bubbleFraction = 0;  // bubble / pipeline time
+    double slotS = 0;           // one micro-batch through the slowest stage, forward + backward
+    double computeAtPeakS = 0;  // model FLOPs at peak: the step time at 100% MFU
     double stragglerFactor = 1;
     std::vector<StepPart> breakdown;  // sums to stepS
-    std::vector<OpPoint> ops;       // one block's forward operations plus the output layer and optimizer
+    std::vector<OpPoint> ops;         // one block's forward operations plus the output layer and optimizer
     Explanation explainStep, explainMfu, explainTokens;
 };
 

@@ -21,7 +21,7 @@ struct WaterfallBar {
 struct Utilization {
     std::vector<WaterfallBar> waterfall;  // peak, losses..., MFU, losses..., delivered
     double mfu = 0, goodput = 0, delivered = 0;
-    double deliveredPflops = 0;           // whole cluster
+    double deliveredPflops = 0;  // whole cluster
 };
 
 // `peakPflops`: the peak of the GPUs the layout uses.

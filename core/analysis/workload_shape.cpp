@@ -57,8 +57,9 @@ WorkloadShape shapeWorkload(const Workload& w, std::int64_t gpus, std::vector<Pr
         if (modelParallel * s.dp != gpus && gpus > 0)
             warn(warnings, "/workload/parallelism", "layout_mismatch",
                  "tp x pp x cp x dp = " + formatCount(s.tp) + " x " + formatCount(s.pp) + " x " + formatCount(s.cp) +
-                     " x " + formatCount(s.dp) + " = " + formatCount(modelParallel * s.dp) + " GPUs, but the design has " +
-                     formatCount(gpus) + "; the analyses use the layout's " + formatCount(modelParallel * s.dp));
+                     " x " + formatCount(s.dp) + " = " + formatCount(modelParallel * s.dp) +
+                     " GPUs, but the design has " + formatCount(gpus) + "; the analyses use the layout's " +
+                     formatCount(modelParallel * s.dp));
     } else {
         s.dp = std::max<std::int64_t>(1, gpus / modelParallel);
         if (gpus > 0 && gpus % modelParallel != 0)
@@ -78,8 +79,8 @@ WorkloadShape shapeWorkload(const Workload& w, std::int64_t gpus, std::vector<Pr
     if (s.globalBatch % (s.microBatch * s.dp) != 0)
         warn(warnings, "/workload/training/global_batch", "batch_not_divisible",
              "global batch " + formatCount(s.globalBatch) + " is not a whole number of micro-batches (" +
-                 formatCount(s.microBatch) + ") per data-parallel rank (" + formatCount(s.dp) + "): " +
-                 formatValue(perPipeline, 4) + " per pipeline");
+                 formatCount(s.microBatch) + ") per data-parallel rank (" + formatCount(s.dp) +
+                 "): " + formatValue(perPipeline, 4) + " per pipeline");
     if (perPipeline < 1)
         warn(warnings, "/workload/training/global_batch", "batch_too_small",
              "global batch " + formatCount(s.globalBatch) + " gives each of " + formatCount(s.dp) +
@@ -90,9 +91,9 @@ WorkloadShape shapeWorkload(const Workload& w, std::int64_t gpus, std::vector<Pr
              formatCount(s.heads) + " attention heads do not split evenly over tp = " + formatCount(s.tp));
     if (s.layers % (s.pp * s.interleave) != 0)
         warn(warnings, "/workload/parallelism/pp", "uneven_pipeline",
-             formatCount(s.layers) + " layers do not split evenly into pp x interleave = " +
-                 formatCount(s.pp * s.interleave) + " chunks; the slowest stage holds " +
-                 formatCount((s.layers + s.pp - 1) / s.pp) + " layers");
+             formatCount(s.layers) +
+                 " layers do not split evenly into pp x interleave = " + formatCount(s.pp * s.interleave) +
+                 " chunks; the slowest stage holds " + formatCount((s.layers + s.pp - 1) / s.pp) + " layers");
     if (s.seq % s.cp != 0)
         warn(warnings, "/workload/parallelism/cp", "sequence_not_divisible",
              "sequence of " + formatCount(s.seq) + " tokens does not split evenly over cp = " + formatCount(s.cp));
@@ -125,14 +126,14 @@ WorkloadShape shapeWorkload(const Workload& w, std::int64_t gpus, std::vector<Pr
     const double t = double(s.tp);
     const double mlpHere = s.moe() ? s.mlpParamsPerLayer / (double(s.ep) * t) : s.mlpParamsPerLayer / t;
     s.paramsPerGpu = s.layersPerStage * ((s.attentionParamsPerLayer + s.routerParamsPerLayer) / t + mlpHere) +
-                     (s.pp == 1 ? s.embeddingParams : s.embeddingParams / 2) / t;
+        (s.pp == 1 ? s.embeddingParams : s.embeddingParams / 2) / t;
     return s;
 }
 
 std::vector<Problem> unrunnableLayout(const Workload& workload, std::int64_t gpus)
 {
-    static constexpr std::string_view kUnrunnable[] = {"layout_mismatch", "heads_not_divisible", "sequence_not_divisible",
-                                                      "ep_not_divisible", "batch_too_small"};
+    static constexpr std::string_view kUnrunnable[] = {"layout_mismatch", "heads_not_divisible",
+                                                       "sequence_not_divisible", "ep_not_divisible", "batch_too_small"};
     std::vector<Problem> all, out;
     shapeWorkload(workload, gpus, all);
     for (auto& p : all)

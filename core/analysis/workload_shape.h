@@ -30,16 +30,16 @@ struct WorkloadShape {
     std::string recompute = "selective";
     bool fullRecompute = false, selectiveRecompute = true;  // recompute, decoded once
     // derived
-    double microBatches = 1;        // per pipeline per step: global / (micro * dp)
-    std::int64_t gpusUsed = 1;      // tp * pp * cp * dp
-    double layersPerStage = 1;      // ceil(layers / pp): the slowest stage
+    double microBatches = 1;    // per pipeline per step: global / (micro * dp)
+    std::int64_t gpusUsed = 1;  // tp * pp * cp * dp
+    double layersPerStage = 1;  // ceil(layers / pp): the slowest stage
     double headDim = 1;
-    double kvDim = 1;               // kv_heads * head_dim
+    double kvDim = 1;  // kv_heads * head_dim
     double attentionParamsPerLayer = 0, mlpParamsPerLayer = 0, routerParamsPerLayer = 0;
-    double embeddingParams = 0;     // input embedding + output projection (untied)
-    double params = 0;              // total
+    double embeddingParams = 0;       // input embedding + output projection (untied)
+    double params = 0;                // total
     double activeParamsPerToken = 0;  // params a token touches (MoE: k of E experts)
-    double paramsPerGpu = 0;        // held by one GPU of the slowest stage (its layers and embeddings), before ZeRO
+    double paramsPerGpu = 0;          // held by one GPU of the slowest stage (its layers and embeddings), before ZeRO
     double tokensPerStep = 0;
     bool moe() const { return experts > 0; }
 };

@@ -20,7 +20,7 @@ bool validPartId(const std::string& id)
 {
     for (char c : id) {
         const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
-                        c == '-' || c == '_' || c == '+';
+            c == '-' || c == '_' || c == '+';
         if (!ok)
             return false;
     }
@@ -48,19 +48,20 @@ void readFigures(JsonReader& r, const Json& figs, const std::string& ptr, Part& 
         const std::string fptr = pointerAppend(ptr, it.key());
         const FieldSpec* spec = findFieldSpec(part.kind, it.key());
         if (!spec)
-            r.warning(fptr, "unknown figure " + inQuotes(it.key()) + " for " + std::string(partKindLabel(part.kind)) +
-                                " (kept, not used by the model)");
+            r.warning(fptr,
+                      "unknown figure " + inQuotes(it.key()) + " for " + std::string(partKindLabel(part.kind)) +
+                          " (kept, not used by the model)");
         if (!r.isObject(it.value(), fptr))
             continue;
         const Json& f = it.value();
         Figure figure;
-        const std::optional<double> value =
-            spec ? r.number(f, fptr, "value", true, spec->min, spec->max, spec->minExclusive)
-                 : r.number(f, fptr, "value", true, -1e300, 1e300);
+        const std::optional<double> value = spec
+            ? r.number(f, fptr, "value", true, spec->min, spec->max, spec->minExclusive)
+            : r.number(f, fptr, "value", true, -1e300, 1e300);
         bool usable = value.has_value();
         if (usable && spec && spec->integer && *value != static_cast<double>(static_cast<std::int64_t>(*value))) {
-            r.error(pointerAppend(fptr, "value"), "must be a whole number of " + std::string(spec->unit) + ", got " +
-                                                      formatValue(*value));
+            r.error(pointerAppend(fptr, "value"),
+                    "must be a whole number of " + std::string(spec->unit) + ", got " + formatValue(*value));
             usable = false;
         }
         const auto sourceKey = r.string(f, fptr, "source", true);
@@ -86,10 +87,9 @@ void readFigures(JsonReader& r, const Json& figs, const std::string& ptr, Part& 
     }
     for (const auto& spec : fieldSpecs(part.kind))
         if (spec.required && !figs.contains(spec.key))
-            r.error(pointerAppend(ptr, spec.key), "missing figure required for " +
-                                                      std::string(partKindLabel(part.kind)) + " (" +
-                                                      std::string(spec.description) + ", " +
-                                                      std::string(spec.unit) + ")");
+            r.error(pointerAppend(ptr, spec.key),
+                    "missing figure required for " + std::string(partKindLabel(part.kind)) + " (" +
+                        std::string(spec.description) + ", " + std::string(spec.unit) + ")");
 }
 
 void readAttributes(JsonReader& r, const Json& attrs, const std::string& ptr, Part& part)
@@ -105,8 +105,9 @@ void readAttributes(JsonReader& r, const Json& attrs, const std::string& ptr, Pa
         const std::string value = it->get<std::string>();
         const AttributeSpec* spec = findAttributeSpec(part.kind, it.key());
         if (!spec) {
-            r.warning(aptr, "unknown attribute " + inQuotes(it.key()) + " for " +
-                                std::string(partKindLabel(part.kind)) + " (kept)");
+            r.warning(aptr,
+                      "unknown attribute " + inQuotes(it.key()) + " for " + std::string(partKindLabel(part.kind)) +
+                          " (kept)");
         } else if (!spec->allowed.empty() &&
                    std::find(spec->allowed.begin(), spec->allowed.end(), value) == spec->allowed.end()) {
             std::string list;
@@ -136,7 +137,8 @@ std::vector<Problem> Catalog::merge(const Json& doc, const std::string& origin, 
     if (auto it = doc.find("sources"); it != doc.end() && r.isObject(*it, "/sources")) {
         for (auto s = it->begin(); s != it->end(); ++s) {
             if (!s->is_string() || s->get<std::string>().empty())
-                r.error(pointerAppend("/sources", s.key()), "must be a non-empty string citing where figures come from");
+                r.error(pointerAppend("/sources", s.key()),
+                        "must be a non-empty string citing where figures come from");
             else
                 localSources[s.key()] = s->get<std::string>();
         }
@@ -162,8 +164,8 @@ std::vector<Problem> Catalog::merge(const Json& doc, const std::string& origin, 
             const auto kindName = r.string(pj, ptr, "kind", true);
             const auto name = r.string(pj, ptr, "name", true);
             if (id && !validPartId(*id)) {
-                r.error(pointerAppend(ptr, "id"), "part id " + inQuotes(*id) +
-                                                      " may only use letters, digits and . - _ +");
+                r.error(pointerAppend(ptr, "id"),
+                        "part id " + inQuotes(*id) + " may only use letters, digits and . - _ +");
                 continue;
             }
             if (id && !seen.insert(*id).second) {
@@ -232,8 +234,9 @@ std::vector<Problem> Catalog::merge(const Json& doc, const std::string& origin, 
             if (!target)
                 r.error(aptr, "no part " + inQuotes(ref) + " in the catalog");
             else if (target->kind != *spec.partRef)
-                r.error(aptr, inQuotes(ref) + " is " + std::string(partKindLabel(target->kind)) + ", not " +
-                                  std::string(partKindLabel(*spec.partRef)));
+                r.error(aptr,
+                        inQuotes(ref) + " is " + std::string(partKindLabel(target->kind)) + ", not " +
+                            std::string(partKindLabel(*spec.partRef)));
         }
     }
     if (hasErrors(problems))

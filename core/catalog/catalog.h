@@ -27,8 +27,7 @@ public:
     // Merges a catalog document. Everything is checked first (types, units,
     // sources, references between parts); on any error nothing is merged.
     // `requireHeader`: standalone files must say "format": "cluster-studio.catalog".
-    std::vector<Problem> merge(const nlohmann::ordered_json& doc, const std::string& origin,
-                               bool requireHeader = true);
+    std::vector<Problem> merge(const nlohmann::ordered_json& doc, const std::string& origin, bool requireHeader = true);
     // Reads and merges a catalog file; problems are about that file.
     std::vector<Problem> mergeFile(const std::string& path);
 

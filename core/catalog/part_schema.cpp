@@ -121,17 +121,36 @@ const A kFabricAttrs[] = {
 };
 
 const S kSwitchSettings[] = {
-    {"tier", "where the switch sits in the fabric", SettingType::String, false, {"leaf", "spine", "core", "other"},
-     std::nullopt, 0, 0},
+    {"tier",
+     "where the switch sits in the fabric",
+     SettingType::String,
+     false,
+     {"leaf", "spine", "core", "other"},
+     std::nullopt,
+     0,
+     0},
 };
 const S kFabricSettings[] = {
     {"switch", "the switch part every tier is built from", SettingType::PartRef, true, {}, PartKind::Switch, 0, 0},
     {"cable", "cable type between switch tiers", SettingType::PartRef, false, {}, PartKind::Link, 0, 0},
-    {"radix", "ports per switch (default: the switch part's ports)", SettingType::Integer, false, {}, std::nullopt, 2, 1e5},
+    {"radix",
+     "ports per switch (default: the switch part's ports)",
+     SettingType::Integer,
+     false,
+     {},
+     std::nullopt,
+     2,
+     1e5},
     {"tiers", "switch tiers: 0 chooses the fewest that fit", SettingType::Integer, false, {}, std::nullopt, 0, 3},
     {"rail_optimized", "one leaf per rail per scalable unit", SettingType::Boolean, false, {}, std::nullopt, 0, 0},
-    {"role", "what the fabric carries (default compute)", SettingType::String, false,
-     {"compute", "storage", "frontend"}, std::nullopt, 0, 0},
+    {"role",
+     "what the fabric carries (default compute)",
+     SettingType::String,
+     false,
+     {"compute", "storage", "frontend"},
+     std::nullopt,
+     0,
+     0},
 };
 
 template <typename T, std::size_t N>
@@ -244,7 +263,7 @@ std::string topLevelRefusal(PartKind kind)
     if (kind == PartKind::Link)
         return "a link type is not placed on its own: it is the cable of a link between two items";
     return std::string(partKindLabel(kind)) + " must be placed inside " +
-           (kind == PartKind::Nic ? "a node" : "a node or an NVLink domain");
+        (kind == PartKind::Nic ? "a node" : "a node or an NVLink domain");
 }
 
 std::string nestingRefusal(PartKind parent, std::string_view parentRole, PartKind child, std::string_view childRole)
@@ -252,9 +271,8 @@ std::string nestingRefusal(PartKind parent, std::string_view parentRole, PartKin
     if (parent == PartKind::Rack && child == PartKind::Group && childRole != "nvlink_domain")
         return "a group cannot be placed inside a rack unless it is an NVLink domain; put racks inside pods instead";
     std::string msg = std::string(partKindLabel(child)) + " cannot be placed inside " +
-                      std::string(parent == PartKind::Group && parentRole == "nvlink_domain"
-                                      ? "an NVLink domain"
-                                      : partKindLabel(parent));
+        std::string(parent == PartKind::Group && parentRole == "nvlink_domain" ? "an NVLink domain"
+                                                                               : partKindLabel(parent));
     const auto kids = allowedChildren(parent, parentRole);
     if (kids.empty())
         return msg + ": " + std::string(partKindLabel(parent)) + " holds nothing";

@@ -184,9 +184,11 @@ Comparison compareDesigns(std::vector<ComparedDesign> designs, std::size_t basel
     }
     for (std::size_t i = 0; i < designs.size(); ++i)
         for (const auto& line : designs[i].analysis.inventory.bom) {
-            auto it = std::find_if(c.bom.begin(), c.bom.end(), [&](const BomComparison& b) { return b.part == line.part; });
+            auto it =
+                std::find_if(c.bom.begin(), c.bom.end(), [&](const BomComparison& b) { return b.part == line.part; });
             if (it == c.bom.end()) {
-                c.bom.push_back({line.part, line.name, std::string(partKindName(line.kind)), std::vector<std::int64_t>(designs.size())});
+                c.bom.push_back({line.part, line.name, std::string(partKindName(line.kind)),
+                                 std::vector<std::int64_t>(designs.size())});
                 it = c.bom.end() - 1;
             }
             it->counts[i] += line.count;
@@ -260,9 +262,11 @@ std::string comparisonText(const Comparison& c)
         for (const auto& cell : row.cells) {
             std::string text = cell.value ? formatFigure(row.figure, *cell.value) : "-";
             if (const std::string delta = formatDelta(row.figure, cell); !delta.empty())
-                text += " (" + delta + (cell.verdict == Verdict::Better  ? ", better"
-                                        : cell.verdict == Verdict::Worse ? ", worse"
-                                                                         : "") + ")";
+                text += " (" + delta +
+                    (cell.verdict == Verdict::Better      ? ", better"
+                         : cell.verdict == Verdict::Worse ? ", worse"
+                                                          : "") +
+                    ")";
             line.push_back(text);
         }
         table.push_back(line);
@@ -278,8 +282,10 @@ std::string comparisonText(const Comparison& c)
         for (std::size_t i = 0; i < n; ++i) {
             std::string text = formatCount(b.counts[i]);
             if (i != c.baseline && b.counts[i] != b.counts[c.baseline])
-                text += " (" + signedText(double(b.counts[i] - b.counts[c.baseline]),
-                                          formatCount(b.counts[i] - b.counts[c.baseline])) + ")";
+                text += " (" +
+                    signedText(double(b.counts[i] - b.counts[c.baseline]),
+                               formatCount(b.counts[i] - b.counts[c.baseline])) +
+                    ")";
             line.push_back(text);
         }
         table.push_back(line);

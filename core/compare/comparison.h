@@ -24,7 +24,7 @@ struct KeyFigure {
     std::string label;  // "MFU"
     std::string unit;   // as shown: "%", "MW", "PFLOP/s"; "" for a count or ratio
     Better better = Better::Neither;
-    double scale = 1;   // shown value = metrics value x scale (kW -> MW, fraction -> %)
+    double scale = 1;  // shown value = metrics value x scale (kW -> MW, fraction -> %)
     // The metrics list it per precision ({"bf16": ..., "fp8": ...}): the
     // figure is the one at the precision the design trains at.
     bool atTrainingPrecision = false;
@@ -42,14 +42,14 @@ struct ComparedDesign {
     std::string label;   // the design's name, made unique among those compared
     std::string source;  // the file it came from, or what it is ("open document")
     Analysis analysis;
-    Json metrics;        // metricsJson of the analysis
+    Json metrics;  // metricsJson of the analysis
 };
 
 // Analyses `design` (valid against `catalog`) for comparison.
 ComparedDesign compareEntry(const Design& design, const Catalog& catalog, std::string source);
 
 enum class Verdict { Baseline, Same, Better, Worse, Changed };  // Changed: differs, neither better nor worse
-const char* verdictName(Verdict v);  // "baseline", "same", "better", "worse", "changed"
+const char* verdictName(Verdict v);                             // "baseline", "same", "better", "worse", "changed"
 
 struct FigureCell {
     std::optional<double> value;     // metrics units

@@ -21,8 +21,8 @@ namespace defaults {
 // days, 419 unexpected interruptions ("The Llama 3 Herd of Models", Table 5).
 // Each class's MTTF is its device-hours over its failures, so a design like
 // that run expects the same 419.
-inline constexpr double kLlamaGpuHours = 16384.0 * 54 * 24;   // 21,233,664
-inline constexpr double kLlamaNodeHours = 2048.0 * 54 * 24;   // 2,654,208
+inline constexpr double kLlamaGpuHours = 16384.0 * 54 * 24;  // 21,233,664
+inline constexpr double kLlamaNodeHours = 2048.0 * 54 * 24;  // 2,654,208
 
 inline constexpr SourcedDefault kGpuMttf{
     "/operations/failure_mttf_h/gpu", kLlamaGpuHours / 196, "h per GPU",
@@ -73,10 +73,9 @@ inline constexpr SourcedDefault kFileMb{
     "/workload/data/file_mb", 256, "MB",
     "assumption: datasets packed into large sequential shards (WebDataset/TFRecord), as seed 000 advises"};
 
-inline constexpr SourcedDefault kAll[] = {kGpuMttf, kHbmMttf,       kHostMttf,   kNicMttf,   kNetworkMttf,
-                                          kPsuMttf, kSoftwareMttf,  kCheckpointInterval, kRestart,
-                                          kMaintenance, kStragglerCv, kPue,      kElectricityPrice,
-                                          kCarbon,  kBytesPerToken, kFileMb};
+inline constexpr SourcedDefault kAll[] = {
+    kGpuMttf, kHbmMttf,     kHostMttf,    kNicMttf, kNetworkMttf,      kPsuMttf, kSoftwareMttf,  kCheckpointInterval,
+    kRestart, kMaintenance, kStragglerCv, kPue,     kElectricityPrice, kCarbon,  kBytesPerToken, kFileMb};
 
 }  // namespace defaults
 }  // namespace studio

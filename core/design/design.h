@@ -19,10 +19,10 @@ namespace studio {
 
 using Json = nlohmann::ordered_json;
 
-inline constexpr std::int64_t kMaxCount = 10'000'000;          // per component or link
-inline constexpr std::int64_t kMaxInstances = 1'000'000'000;   // a component times its ancestors
-inline constexpr std::size_t kMaxNesting = 32;                  // containment depth
-inline constexpr double kMaxCoordinate = 1e7;  // canvas units, either sign; far beyond any drawing
+inline constexpr std::int64_t kMaxCount = 10'000'000;         // per component or link
+inline constexpr std::int64_t kMaxInstances = 1'000'000'000;  // a component times its ancestors
+inline constexpr std::size_t kMaxNesting = 32;                // containment depth
+inline constexpr double kMaxCoordinate = 1e7;                 // canvas units, either sign; far beyond any drawing
 
 struct Point {
     double x = 0, y = 0;
@@ -36,8 +36,8 @@ struct Extent {
 // One placed part. `count` replicates it (and everything inside it) so a
 // 16,384-GPU design stays a handful of components.
 struct Component {
-    std::string id;      // unique, stable across edits
-    std::string part;    // catalog part id
+    std::string id;    // unique, stable across edits
+    std::string part;  // catalog part id
     std::string name;
     std::string parent;  // "" at the top level
     std::int64_t count = 1;
@@ -63,9 +63,9 @@ struct Link {
 struct ModelSpec {
     std::string name;
     std::int64_t layers = 0, hidden = 0, heads = 0;
-    std::optional<std::int64_t> kv_heads;     // [heads]
-    std::optional<std::int64_t> ffn_hidden;   // [4 * hidden]
-    std::optional<std::string> ffn_type;      // "gelu" | "swiglu" [gelu]
+    std::optional<std::int64_t> kv_heads;    // [heads]
+    std::optional<std::int64_t> ffn_hidden;  // [4 * hidden]
+    std::optional<std::string> ffn_type;     // "gelu" | "swiglu" [gelu]
     std::int64_t vocab = 0, seq_len = 0;
     std::optional<std::int64_t> experts;            // [0 = dense]
     std::optional<std::int64_t> experts_per_token;  // [0]
@@ -75,10 +75,10 @@ struct ModelSpec {
 };
 
 struct TrainingSpec {
-    std::int64_t global_batch = 0;             // sequences per step
-    std::optional<std::int64_t> micro_batch;   // [1]
-    double tokens = 0;                         // total tokens to train
-    std::optional<std::string> precision;      // "bf16" | "fp16" | "fp8" [bf16]
+    std::int64_t global_batch = 0;                // sequences per step
+    std::optional<std::int64_t> micro_batch;      // [1]
+    double tokens = 0;                            // total tokens to train
+    std::optional<std::string> precision;         // "bf16" | "fp16" | "fp8" [bf16]
     std::optional<std::string> attention_kernel;  // "flash" | "unfused" [flash]
     Json extra = Json::object();
     bool operator==(const TrainingSpec&) const = default;
@@ -86,8 +86,8 @@ struct TrainingSpec {
 
 struct ParallelismSpec {
     std::optional<std::int64_t> tp, pp, dp, cp, ep, interleave, zero;  // [1,1,0=derive,1,1,1,1]
-    std::optional<bool> sequence_parallel;                              // [true]
-    std::optional<std::string> recompute;  // "none" | "selective" | "full" [selective]
+    std::optional<bool> sequence_parallel;                             // [true]
+    std::optional<std::string> recompute;                              // "none" | "selective" | "full" [selective]
     Json extra = Json::object();
     bool operator==(const ParallelismSpec&) const = default;
 };

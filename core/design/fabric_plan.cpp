@@ -62,7 +62,7 @@ FabricPlan planFabric(const Design& design, const Catalog& catalog, const std::s
         plan.nodes += index.instances(n);
     if (plan.links.empty()) {
         plan.error = "no node NICs to wire" + std::string(scope.empty() ? "" : " inside " + inQuotes(scope)) +
-                     " (nodes already on a " + options.role + " fabric are skipped)";
+            " (nodes already on a " + options.role + " fabric are skipped)";
         return plan;
     }
 
@@ -76,7 +76,9 @@ FabricPlan planFabric(const Design& design, const Catalog& catalog, const std::s
     Component& f = plan.fabric;
     f.id = id;
     f.part = options.railOptimized ? "fabric.rail-optimized" : "fabric.fat-tree";
-    f.name = options.role == "compute" ? "Compute fabric" : options.role == "storage" ? "Storage fabric" : "Frontend network";
+    f.name = options.role == "compute" ? "Compute fabric"
+        : options.role == "storage"    ? "Storage fabric"
+                                       : "Frontend network";
     f.parent = scope;
     f.props["switch"] = options.switchPart;
     if (!cable.empty())

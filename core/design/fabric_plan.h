@@ -15,19 +15,19 @@ namespace studio {
 
 struct FabricOptions {
     std::string switchPart = "switch.qm9700";
-    std::string cablePart;           // "" picks one that carries the NIC speed
+    std::string cablePart;  // "" picks one that carries the NIC speed
     double oversubscription = 1;
     bool railOptimized = true;
-    int tiers = 0;                   // 0: the fewest that fit
+    int tiers = 0;  // 0: the fewest that fit
     std::string role = "compute";
 };
 
 struct FabricPlan {
     Component fabric;
-    std::vector<Link> links;         // one per NIC component, from the NIC to the fabric
-    FatTree sizing;                  // what the generator will build
+    std::vector<Link> links;  // one per NIC component, from the NIC to the fabric
+    FatTree sizing;           // what the generator will build
     std::int64_t nodes = 0, nics = 0;
-    std::string error;               // why no fabric can be planned
+    std::string error;  // why no fabric can be planned
 };
 
 // `scope` is a container's id, or "" for the whole design. Nodes already

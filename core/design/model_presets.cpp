@@ -38,8 +38,7 @@ std::vector<ModelPreset> build()
                  "The Llama 3 Herd of Models (2024), Table 3: 80 layers, model dimension 8,192, FFN 28,672, 64 heads, "
                  "8 KV heads, vocabulary 128,256, sequence 8,192; over 15T tokens. Batch: the 405B run's 16M tokens "
                  "per step (the paper does not give the 70B's)"});
-    p.push_back({"llama3-405b", spec("Llama 3 405B", 126, 16384, 128, 8, 53248, "swiglu", 128256, 8192), 2048,
-                 15.6e12,
+    p.push_back({"llama3-405b", spec("Llama 3 405B", 126, 16384, 128, 8, 53248, "swiglu", 128256, 8192), 2048, 15.6e12,
                  "The Llama 3 Herd of Models (2024), Table 3 and section 3.4: 126 layers, model dimension 16,384, FFN "
                  "53,248, 128 heads, 8 KV heads, vocabulary 128,256, sequence 8,192, 16M tokens per step (2,048 "
                  "sequences), 15.6T tokens"});
@@ -47,8 +46,8 @@ std::vector<ModelPreset> build()
                  3072, 450e9,
                  "Narayanan et al. 2021 (SC21), Table 1: 128 layers, hidden 25,600, 160 heads, sequence 2,048, "
                  "vocabulary 51,200, batch 3,072; section 5.1's training-time estimate uses 450B tokens"});
-    ModelPreset moe{"mixtral-8x7b", spec("Mixtral-style MoE 8x7B", 32, 4096, 32, 8, 14336, "swiglu", 32000, 4096),
-                    1024, 1e12,
+    ModelPreset moe{"mixtral-8x7b", spec("Mixtral-style MoE 8x7B", 32, 4096, 32, 8, 14336, "swiglu", 32000, 4096), 1024,
+                    1e12,
                     "Jiang et al. 2024 (Mixtral of Experts), Table 1: 32 layers, dim 4,096, 32 heads, 8 KV heads, "
                     "FFN 14,336, 8 experts with 2 per token, vocabulary 32,000. Not published, assumptions: sequence "
                     "4,096, 1,024 sequences per step, 1T tokens"};

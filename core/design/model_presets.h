@@ -11,8 +11,8 @@
 namespace studio {
 
 struct ModelPreset {
-    std::string id;          // stable key ("llama3-405b")
-    ModelSpec model;         // name, shape, vocabulary, sequence length
+    std::string id;                // stable key ("llama3-405b")
+    ModelSpec model;               // name, shape, vocabulary, sequence length
     std::int64_t globalBatch = 0;  // sequences per step
     double tokens = 0;             // tokens to train
     std::string source;            // where the shape and the training sizes come from

@@ -26,11 +26,10 @@ ScaleUnitResult findScaleUnit(const Design& design, const Catalog& catalog)
         if (!candidate)
             candidate = node ? node : std::optional<std::size_t>(i);
         if (unit && *unit != *candidate) {
-            out.problem = Problem{Severity::Error, "/components",
-                                  "GPUs are replicated in more than one place (" +
-                                      inQuotes(index.component(*unit).id) + " and " +
-                                      inQuotes(index.component(*candidate).id) +
-                                      "); change their counts with --set instead"};
+            out.problem =
+                Problem{Severity::Error, "/components",
+                        "GPUs are replicated in more than one place (" + inQuotes(index.component(*unit).id) + " and " +
+                            inQuotes(index.component(*candidate).id) + "); change their counts with --set instead"};
             return out;
         }
         unit = candidate;

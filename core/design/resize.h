@@ -14,8 +14,8 @@
 namespace studio {
 
 struct ScaleUnit {
-    std::size_t component = 0;      // index into design.components
-    std::int64_t gpusPerInstance = 0;   // GPUs one more of it adds
+    std::size_t component = 0;         // index into design.components
+    std::int64_t gpusPerInstance = 0;  // GPUs one more of it adds
     std::int64_t gpusPerNode = 0;
 };
 

@@ -135,8 +135,9 @@ const Table<ParallelismSpec>& parallelism()
 
 const Table<DataSpec>& data()
 {
-    static const Table<DataSpec> t{number("bytes_per_token", &DataSpec::bytes_per_token, 0, limits::kBytesPerTokenMax, true),
-                                   number("file_mb", &DataSpec::file_mb, 0, limits::kFileMbMax, true)};
+    static const Table<DataSpec> t{
+        number("bytes_per_token", &DataSpec::bytes_per_token, 0, limits::kBytesPerTokenMax, true),
+        number("file_mb", &DataSpec::file_mb, 0, limits::kFileMbMax, true)};
     return t;
 }
 
@@ -152,13 +153,11 @@ const Table<Facility>& facility()
 const Table<FailureMttf>& failureMttf()
 {
     using F = FailureMttf;
-    static const Table<F> t{number("gpu", &F::gpu, 0, kMaxMttfH, true),
-                            number("hbm", &F::hbm, 0, kMaxMttfH, true),
-                            number("host", &F::host, 0, kMaxMttfH, true),
-                            number("nic", &F::nic, 0, kMaxMttfH, true),
-                            number("network", &F::network, 0, kMaxMttfH, true),
-                            number("psu", &F::psu, 0, kMaxMttfH, true),
-                            number("software", &F::software, 0, kMaxMttfH, true)};
+    static const Table<F> t{
+        number("gpu", &F::gpu, 0, kMaxMttfH, true),          number("hbm", &F::hbm, 0, kMaxMttfH, true),
+        number("host", &F::host, 0, kMaxMttfH, true),        number("nic", &F::nic, 0, kMaxMttfH, true),
+        number("network", &F::network, 0, kMaxMttfH, true),  number("psu", &F::psu, 0, kMaxMttfH, true),
+        number("software", &F::software, 0, kMaxMttfH, true)};
     return t;
 }
 
@@ -288,10 +287,10 @@ const Field<S>& find(const Table<S>& table, std::string_view key)
     return *it;
 }
 
-#define STUDIO_FIELD_TABLE(S)                                                                                    \
-    template void read<S>(JsonReader&, const Json&, const std::string&, S&, const Table<S>&);                   \
-    template void check<S>(JsonReader&, const S&, const std::string&, const Table<S>&);                         \
-    template std::vector<std::string_view> keys<S>(const Table<S>&, std::initializer_list<std::string_view>); \
+#define STUDIO_FIELD_TABLE(S)                                                                                          \
+    template void read<S>(JsonReader&, const Json&, const std::string&, S&, const Table<S>&);                          \
+    template void check<S>(JsonReader&, const S&, const std::string&, const Table<S>&);                                \
+    template std::vector<std::string_view> keys<S>(const Table<S>&, std::initializer_list<std::string_view>);          \
     template const Field<S>& find<S>(const Table<S>&, std::string_view);
 STUDIO_FIELD_TABLE(Design)
 STUDIO_FIELD_TABLE(Component)

@@ -22,9 +22,9 @@ class JsonReader;
 namespace fields {
 
 template <typename S>
-using Member = std::variant<std::string S::*, std::int64_t S::*, double S::*, bool S::*,
-                            std::optional<std::int64_t> S::*, std::optional<double> S::*,
-                            std::optional<std::string> S::*, std::optional<bool> S::*>;
+using Member =
+    std::variant<std::string S::*, std::int64_t S::*, double S::*, bool S::*, std::optional<std::int64_t> S::*,
+                 std::optional<double> S::*, std::optional<std::string> S::*, std::optional<bool> S::*>;
 
 template <typename S>
 struct Field {
@@ -40,8 +40,8 @@ struct Field {
 template <typename S>
 using Table = std::vector<Field<S>>;
 
-const Table<Design>& designInfo();      // app_version, name, description
-const Table<Component>& component();    // id, part, name, parent, count, collapsed
+const Table<Design>& designInfo();    // app_version, name, description
+const Table<Component>& component();  // id, part, name, parent, count, collapsed
 const Table<Point>& position();
 const Table<Extent>& size();
 const Table<Link>& link();

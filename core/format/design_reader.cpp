@@ -172,8 +172,8 @@ DesignLoad readDesignJson(Json doc, const Catalog& base)
         dr.readOperations(*o, "/operations", d.operations);
     r.keepUnknown(doc, "",
                   fields::keys(fields::designInfo(),
-                               {"format", "format_version", "components", "links", "workload", "facility",
-                                "operations", "catalog"}),
+                               {"format", "format_version", "components", "links", "workload", "facility", "operations",
+                                "catalog"}),
                   d.extra);
 
     // Whole-design checks only once every field read cleanly, so one typo

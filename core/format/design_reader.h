@@ -17,9 +17,9 @@ namespace studio {
 inline constexpr std::string_view kDesignFormat = "cluster-studio.design";
 
 struct DesignLoad {
-    std::optional<Design> design;             // set when there are no errors
-    std::shared_ptr<const Catalog> catalog;   // the base catalog plus the design's embedded parts
-    std::vector<Problem> problems;            // errors and warnings, in file order
+    std::optional<Design> design;            // set when there are no errors
+    std::shared_ptr<const Catalog> catalog;  // the base catalog plus the design's embedded parts
+    std::vector<Problem> problems;           // errors and warnings, in file order
     bool ok() const { return design.has_value(); }
 };
 

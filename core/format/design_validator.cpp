@@ -18,7 +18,7 @@ bool isValidId(const std::string& id)
         return false;
     for (char c : id) {
         const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
-                        c == '_' || c == '-' || c == ':';
+            c == '_' || c == '-' || c == ':';
         if (!ok)
             return false;
     }
@@ -79,8 +79,9 @@ void checkProps(JsonReader& r, const Component& c, const Part& part, std::size_t
                 if (!target)
                     r.error(ptr, "no part " + inQuotes(v) + " in the catalog", "unknown_part");
                 else if (target->kind != *s->partRef)
-                    r.error(ptr, inQuotes(v) + " is " + std::string(partKindLabel(target->kind)) + ", not " +
-                                     std::string(partKindLabel(*s->partRef)),
+                    r.error(ptr,
+                            inQuotes(v) + " is " + std::string(partKindLabel(target->kind)) + ", not " +
+                                std::string(partKindLabel(*s->partRef)),
                             "wrong_part_kind");
             }
             break;
@@ -137,8 +138,8 @@ void checkWorkload(JsonReader& r, const Workload& w)
                 "expert parallelism of " + formatCount(ep) + " needs a mixture-of-experts model (experts > 0)",
                 "dense_model");
     else if (ep > 1 && experts % ep != 0)
-        r.error("/workload/parallelism/ep", formatCount(ep) + " does not divide the " + formatCount(experts) + " experts",
-                "indivisible");
+        r.error("/workload/parallelism/ep",
+                formatCount(ep) + " does not divide the " + formatCount(experts) + " experts", "indivisible");
     const std::int64_t micro = w.training.micro_batch.value_or(1);
     if (micro > w.training.global_batch)
         r.error("/workload/training/micro_batch",
@@ -169,8 +170,8 @@ std::vector<Problem> validateDesign(const Design& d, const Catalog& catalog)
         if (c.id.empty()) {
             // "must not be empty", above
         } else if (!isValidId(c.id)) {
-            r.error(componentPtr(i, "id"), "id " + inQuotes(c.id) + " may only use letters, digits and . _ - :",
-                    "invalid_id");
+            r.error(componentPtr(i, "id"),
+                    "id " + inQuotes(c.id) + " may only use letters, digits and . _ - :", "invalid_id");
         } else if (auto [it, fresh] = byId.emplace(c.id, i); !fresh) {
             r.error(componentPtr(i, "id"),
                     "duplicate id " + inQuotes(c.id) + " (also /components/" + std::to_string(it->second) + ")",
@@ -212,8 +213,8 @@ std::vector<Problem> validateDesign(const Design& d, const Catalog& catalog)
             continue;
         }
         const Part* parentPart = parts[p->second];
-        if (parentPart && !canContain(parentPart->kind, parentPart->attribute("role"), parts[i]->kind,
-                                      parts[i]->attribute("role")))
+        if (parentPart &&
+            !canContain(parentPart->kind, parentPart->attribute("role"), parts[i]->kind, parts[i]->attribute("role")))
             r.error(componentPtr(i, "parent"),
                     nestingRefusal(parentPart->kind, parentPart->attribute("role"), parts[i]->kind,
                                    parts[i]->attribute("role")) +
@@ -302,8 +303,8 @@ std::vector<Problem> validateDesign(const Design& d, const Catalog& catalog)
         if (l.id.empty()) {
             // "must not be empty", above
         } else if (!isValidId(l.id)) {
-            r.error(pointerAppend(base, "id"), "id " + inQuotes(l.id) + " may only use letters, digits and . _ - :",
-                    "invalid_id");
+            r.error(pointerAppend(base, "id"),
+                    "id " + inQuotes(l.id) + " may only use letters, digits and . _ - :", "invalid_id");
         } else if (auto [it, fresh] = linkIds.emplace(l.id, i); !fresh) {
             r.error(pointerAppend(base, "id"),
                     "duplicate link id " + inQuotes(l.id) + " (also /links/" + std::to_string(it->second) + ")",

@@ -39,13 +39,15 @@ std::optional<FormatVersion> checkFormatVersion(JsonReader& r, const Json& doc, 
         return std::nullopt;
     }
     if (v->major > current.major) {
-        r.error(ptr, "format " + *text + " is newer than this Cluster Studio reads (" + toString(current) +
-                         "); update Cluster Studio to open it");
+        r.error(ptr,
+                "format " + *text + " is newer than this Cluster Studio reads (" + toString(current) +
+                    "); update Cluster Studio to open it");
         return std::nullopt;
     }
     if (v->major == current.major && v->minor > current.minor)
-        r.warning(ptr, "written in format " + *text + ", newer than this Cluster Studio's " + toString(current) +
-                           "; fields it does not know are kept unchanged on save");
+        r.warning(ptr,
+                  "written in format " + *text + ", newer than this Cluster Studio's " + toString(current) +
+                      "; fields it does not know are kept unchanged on save");
     return v;
 }
 

@@ -55,13 +55,12 @@ std::optional<Problem> setAtPointer(nlohmann::ordered_json& doc, const std::stri
         }
         if (index >= parent.size())
             return Problem{Severity::Error, pointer,
-                           "index " + last + " is past the end of an array of " +
-                               std::to_string(parent.size())};
+                           "index " + last + " is past the end of an array of " + std::to_string(parent.size())};
         parent[index] = value;
         return std::nullopt;
     }
-    return Problem{Severity::Error, pointer, "the parent is a " + std::string(parent.type_name()) +
-                                                 ", not an object or array"};
+    return Problem{Severity::Error, pointer,
+                   "the parent is a " + std::string(parent.type_name()) + ", not an object or array"};
 }
 
 nlohmann::ordered_json parseSetValue(const std::string& text)

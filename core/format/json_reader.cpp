@@ -180,8 +180,9 @@ std::optional<double> JsonReader::numberValue(const Json& v, const std::string& 
         return std::nullopt;
     }
     if (minExclusive ? d <= min : d < min) {
-        error(ptr, std::string(minExclusive ? "must be greater than " : "must be at least ") + formatValue(min) +
-                       ", got " + formatValue(d),
+        error(ptr,
+              std::string(minExclusive ? "must be greater than " : "must be at least ") + formatValue(min) + ", got " +
+                  formatValue(d),
               "out_of_range");
         return std::nullopt;
     }

@@ -33,8 +33,8 @@ public:
 
     // Member of `obj` at `pointer` (the object's own pointer). Absent keys
     // give nullopt, and an error when `required`.
-    std::optional<std::string> string(const Json& obj, const std::string& pointer, std::string_view key,
-                                      bool required, bool allowEmpty = false);
+    std::optional<std::string> string(const Json& obj, const std::string& pointer, std::string_view key, bool required,
+                                      bool allowEmpty = false);
     std::optional<std::string> choice(const Json& obj, const std::string& pointer, std::string_view key,
                                       const std::vector<std::string_view>& allowed, bool required);
     std::optional<std::int64_t> integer(const Json& obj, const std::string& pointer, std::string_view key,
@@ -48,7 +48,8 @@ public:
                                              std::int64_t max);
     std::optional<double> numberValue(const Json& v, const std::string& pointer, double min, double max,
                                       bool minExclusive = false);
-    bool choiceValue(const std::string& value, const std::string& pointer, const std::vector<std::string_view>& allowed);
+    bool choiceValue(const std::string& value, const std::string& pointer,
+                     const std::vector<std::string_view>& allowed);
 
     // Copies keys not in `known` into `extra` (kept on save) and warns about
     // each one, since a typo ("cuont") would otherwise pass silently.

@@ -25,7 +25,7 @@ std::string lineAndColumn(std::string_view text, std::size_t byte)
         }
     }
     return "line " + formatCount(static_cast<std::int64_t>(line)) + ", column " +
-           formatCount(static_cast<std::int64_t>(column));
+        formatCount(static_cast<std::int64_t>(column));
 }
 
 // The part of nlohmann's message after "syntax error while parsing ...: ".
@@ -66,8 +66,7 @@ ParsedJson parseJsonText(std::string_view text)
     bool tooDeep = false;
     // The callback sees every value with its depth: refuse absurd nesting
     // before it can cost memory or stack in later recursive walks.
-    auto depthGuard = [&tooDeep](int depth, nlohmann::ordered_json::parse_event_t,
-                                 nlohmann::ordered_json&) {
+    auto depthGuard = [&tooDeep](int depth, nlohmann::ordered_json::parse_event_t, nlohmann::ordered_json&) {
         if (depth > kMaxJsonDepth)
             tooDeep = true;
         return !tooDeep;
@@ -112,9 +111,8 @@ FileText readTextFile(const std::string& path)
         return out;
     }
     if (static_cast<std::size_t>(size) > kMaxJsonBytes) {
-        out.error = "file is " + formatCount(static_cast<std::int64_t>(size) >> 20) +
-                    " MB, above the limit of " +
-                    formatCount(static_cast<std::int64_t>(kMaxJsonBytes >> 20)) + " MB";
+        out.error = "file is " + formatCount(static_cast<std::int64_t>(size) >> 20) + " MB, above the limit of " +
+            formatCount(static_cast<std::int64_t>(kMaxJsonBytes >> 20)) + " MB";
         return out;
     }
     in.seekg(0);

@@ -7,8 +7,7 @@ std::span<const Migration> designMigrations()
     return {};
 }
 
-std::optional<Problem> migrate(Json& doc, FormatVersion version, FormatVersion target,
-                               std::span<const Migration> chain)
+std::optional<Problem> migrate(Json& doc, FormatVersion version, FormatVersion target, std::span<const Migration> chain)
 {
     while (version < target) {
         const Migration* step = nullptr;

@@ -21,7 +21,7 @@ inline constexpr IntRange kSeqLen{1, 100'000'000};
 inline constexpr IntRange kExperts{0, 100'000};
 inline constexpr IntRange kGlobalBatch{1, 1'000'000'000};
 inline constexpr IntRange kParallel{1, kMaxCount};  // tp, pp, cp, ep
-inline constexpr IntRange kDp{0, kMaxCount};         // 0 derives it
+inline constexpr IntRange kDp{0, kMaxCount};        // 0 derives it
 inline constexpr IntRange kInterleave{1, 1'000};
 inline constexpr IntRange kZero{0, 3};
 inline constexpr double kDropoutMax = 0.9;

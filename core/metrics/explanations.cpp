@@ -18,16 +18,20 @@ std::vector<ExplainedMetric> explainMetrics(const Analysis& a)
     // fabric needs to connect its endpoints.
     const Inventory& inv = a.inventory;
     const std::string counted = "the design, through replication";
-    add("inventory.gpus", {"every accelerator's count x the counts of the containers around it, summed",
-                           {{"nodes", double(inv.nodes), "", counted},
-                            {"GPUs per node", double(a.hardware.gpusPerNode), "", "the node platform"}}});
-    add("inventory.nodes", {"every node's count x the counts of the containers around it, summed",
-                            {{"nodes", double(inv.nodes), "", counted}, {"racks", double(inv.racks), "", counted}}});
-    add("inventory.racks", {"every rack's count x the counts of the containers around it, summed",
-                            {{"racks", double(inv.racks), "", counted}}});
+    add("inventory.gpus",
+        {"every accelerator's count x the counts of the containers around it, summed",
+         {{"nodes", double(inv.nodes), "", counted},
+          {"GPUs per node", double(a.hardware.gpusPerNode), "", "the node platform"}}});
+    add("inventory.nodes",
+        {"every node's count x the counts of the containers around it, summed",
+         {{"nodes", double(inv.nodes), "", counted}, {"racks", double(inv.racks), "", counted}}});
+    add("inventory.racks",
+        {"every rack's count x the counts of the containers around it, summed",
+         {{"racks", double(inv.racks), "", counted}}});
     {
         Explanation e{"switches placed in the design + the leaf, spine and core switches each fabric needs (a fat "
-                      "tree sized from its endpoints and the switch's ports)", {}};
+                      "tree sized from its endpoints and the switch's ports)",
+                      {}};
         for (const char* tier : {"leaf", "spine", "core", "other"})
             e.inputs.push_back({std::string(tier) + " switches", double(inv.switchesByTier.at(tier)), "",
                                 std::string_view(tier) == "other" ? counted : "fabric sizing (docs/model.md)"});
@@ -35,7 +39,8 @@ std::vector<ExplainedMetric> explainMetrics(const Analysis& a)
     }
     {
         Explanation e{"each link's count per instance of its more replicated end, plus each fabric's inter-switch "
-                      "cables, by part", {}};
+                      "cables, by part",
+                      {}};
         for (const auto& [part, n] : inv.cablesByPart)
             e.inputs.push_back({part, double(n), "cables", counted + " and fabric sizing"});
         if (e.inputs.empty())
@@ -43,8 +48,9 @@ std::vector<ExplainedMetric> explainMetrics(const Analysis& a)
         add("inventory.cables.total", std::move(e));
     }
 
-    add("compute.cluster_peak_pflops", {"GPUs x peak per GPU at the training precision",
-                                        {{"GPUs", double(a.inventory.gpus), "", "the design"}, peak}});
+    add("compute.cluster_peak_pflops",
+        {"GPUs x peak per GPU at the training precision",
+         {{"GPUs", double(a.inventory.gpus), "", "the design"}, peak}});
     add("compute.peak_tflops_per_gpu", {"the accelerator's dense peak at the training precision", {peak}});
     add("compute.ridge_flop_per_byte", a.roofline.explainRidge);
     add("roofline.decode_tokens_per_s",
@@ -53,74 +59,84 @@ std::vector<ExplainedMetric> explainMetrics(const Analysis& a)
           {"tensor-parallel GPUs reading in parallel", double(w.tp), "", "/workload/parallelism/tp"},
           {"parameters", w.params, "", "the workload's model"},
           {"bytes per parameter", 2, "B", "16-bit weights"}}});
-    add("roofline.ridge_batch", {"decode intensity equals the batch (2 FLOPs per 2-byte weight per sequence), so the "
-                                 "batch that makes decode compute-bound is the ridge point, rounded up",
-                                 {{"ridge point", a.roofline.ridgeFlopPerByte, "FLOP/byte", "peak / HBM bandwidth"}}});
+    add("roofline.ridge_batch",
+        {"decode intensity equals the batch (2 FLOPs per 2-byte weight per sequence), so the "
+         "batch that makes decode compute-bound is the ridge point, rounded up",
+         {{"ridge point", a.roofline.ridgeFlopPerByte, "FLOP/byte", "peak / HBM bandwidth"}}});
     for (const auto& t : a.hierarchy.tiers)
         add("hierarchy." + t.key, t.explain);
 
     add("training.step_time_s", s.explainStep);
     add("training.tokens_per_s", s.explainTokens);
     add("training.mfu", s.explainMfu);
-    add("training.hfu", {"HFU = hardware FLOPs per step (model FLOPs + recompute) / (step time x GPUs x peak)",
-                         {{"hardware FLOPs per step", s.hardwareFlopsPerStep, "FLOP", "model FLOPs + recomputed forward"},
-                          {"step time", s.stepS, "s", "this model"},
-                          {"GPUs", gpusUsed, "", "tp x pp x cp x dp"},
-                          peak}});
-    add("training.tflops_per_gpu_model", {"model FLOPs per step / step time / GPUs",
-                                          {{"model FLOPs per step", s.modelFlopsPerStep, "FLOP", "3 x forward FLOPs"},
-                                           {"step time", s.stepS, "s", "this model"},
-                                           {"GPUs", gpusUsed, "", "tp x pp x cp x dp"}}});
+    add("training.hfu",
+        {"HFU = hardware FLOPs per step (model FLOPs + recompute) / (step time x GPUs x peak)",
+         {{"hardware FLOPs per step", s.hardwareFlopsPerStep, "FLOP", "model FLOPs + recomputed forward"},
+          {"step time", s.stepS, "s", "this model"},
+          {"GPUs", gpusUsed, "", "tp x pp x cp x dp"},
+          peak}});
+    add("training.tflops_per_gpu_model",
+        {"model FLOPs per step / step time / GPUs",
+         {{"model FLOPs per step", s.modelFlopsPerStep, "FLOP", "3 x forward FLOPs"},
+          {"step time", s.stepS, "s", "this model"},
+          {"GPUs", gpusUsed, "", "tp x pp x cp x dp"}}});
     add("training.tflops_per_gpu_hardware",
         {"hardware FLOPs per step / step time / GPUs",
          {{"hardware FLOPs per step", s.hardwareFlopsPerStep, "FLOP", "model FLOPs + recomputed forward"},
           {"step time", s.stepS, "s", "this model"},
           {"GPUs", gpusUsed, "", "tp x pp x cp x dp"}}});
-    add("training.days_to_train", {"tokens to train / tokens per second / 86,400 s (compute time, before goodput)",
-                                   {{"tokens to train", w.tokens, "tokens", "/workload/training/tokens"},
-                                    {"tokens per second", s.tokensPerS, "tokens/s", "this model"}}});
+    add("training.days_to_train",
+        {"tokens to train / tokens per second / 86,400 s (compute time, before goodput)",
+         {{"tokens to train", w.tokens, "tokens", "/workload/training/tokens"},
+          {"tokens per second", s.tokensPerS, "tokens/s", "this model"}}});
     add("training.memory_gb_per_gpu.activations", a.memory.explainActivations);
     add("training.memory_gb_per_gpu.total", a.memory.explainTotal);
-    add("training.delivered_fraction", {"delivered = MFU x goodput",
-                                        {{"MFU", a.utilization.mfu, "", "this model"},
-                                         {"goodput", a.utilization.goodput, "", "this model"}}});
+    add("training.delivered_fraction",
+        {"delivered = MFU x goodput",
+         {{"MFU", a.utilization.mfu, "", "this model"}, {"goodput", a.utilization.goodput, "", "this model"}}});
     // The waterfall: each loss is its time's share of the step, so the bars
     // from peak down to MFU sum to 1 - MFU; after MFU, goodput's losses.
     for (const auto& b : a.utilization.waterfall) {
         const std::string key = "training.waterfall." + std::string(b.name);
         if (b.name == "peak") {
-            add(key, {"100% of peak: every GPU the layout uses at its dense peak", {peak, {"GPUs", gpusUsed, "", "tp x pp x cp x dp"}}});
+            add(key,
+                {"100% of peak: every GPU the layout uses at its dense peak",
+                 {peak, {"GPUs", gpusUsed, "", "tp x pp x cp x dp"}}});
         } else if (b.name == "MFU") {
             add(key, s.explainMfu);
         } else if (b.name == "delivered") {
-            add(key, {"delivered = MFU x goodput", {{"MFU", a.utilization.mfu, "", "this model"},
-                                                    {"goodput", a.utilization.goodput, "", "this model"}}});
+            add(key,
+                {"delivered = MFU x goodput",
+                 {{"MFU", a.utilization.mfu, "", "this model"}, {"goodput", a.utilization.goodput, "", "this model"}}});
         } else if (b.name == "kernel efficiency") {
             double compute = 0;
             for (const auto& part : s.breakdown)
                 if (part.compute)
                     compute += part.seconds;
-            add(key, {"(time running kernels - model FLOPs at peak) / step time",
-                      {{"time running kernels", compute, "s", "GEMMs, attention, memory-bound ops, output layer"},
-                       {"model FLOPs at peak", s.computeAtPeakS, "s", "model FLOPs / (GPUs x peak)"},
-                       {"step time", s.stepS, "s", "this model"}}});
+            add(key,
+                {"(time running kernels - model FLOPs at peak) / step time",
+                 {{"time running kernels", compute, "s", "GEMMs, attention, memory-bound ops, output layer"},
+                  {"model FLOPs at peak", s.computeAtPeakS, "s", "model FLOPs / (GPUs x peak)"},
+                  {"step time", s.stepS, "s", "this model"}}});
         } else if (b.name == "checkpointing" || b.name == "maintenance" || b.name.rfind("failures", 0) == 0) {
             const bool ckpt = b.name == "checkpointing", maint = b.name == "maintenance";
             const double share = ckpt ? r.checkpointFraction : maint ? r.maintenanceFraction.value : r.failureFraction;
-            add(key, {"MFU x share of wall time lost",
-                      {{"MFU", a.utilization.mfu, "", "this model"},
-                       {"share of wall time", share, "",
-                        ckpt ? "checkpoint stall / (interval + stall)"
-                        : maint ? r.maintenanceFraction.source
-                                : "((interval + write) / 2 + restart) / MTBF"}}});
+            add(key,
+                {"MFU x share of wall time lost",
+                 {{"MFU", a.utilization.mfu, "", "this model"},
+                  {"share of wall time", share, "",
+                   ckpt        ? "checkpoint stall / (interval + stall)"
+                       : maint ? r.maintenanceFraction.source
+                               : "((interval + write) / 2 + restart) / MTBF"}}});
         } else {
             double seconds = 0;
             for (const auto& part : s.breakdown)
                 if (part.name == b.name)
                     seconds = part.seconds;
-            add(key, {"time of " + std::string(b.name) + " / step time",
-                      {{std::string(b.name), seconds, "s", "step-time model (docs/model.md)"},
-                       {"step time", s.stepS, "s", "this model"}}});
+            add(key,
+                {"time of " + std::string(b.name) + " / step time",
+                 {{std::string(b.name), seconds, "s", "step-time model (docs/model.md)"},
+                  {"step time", s.stepS, "s", "this model"}}});
         }
     }
 
@@ -133,32 +149,39 @@ std::vector<ExplainedMetric> explainMetrics(const Analysis& a)
     add("power.energy_mwh_per_year", p.explainEnergy);
     add("power.cost_usd_per_year", p.explainEnergy);
     add("power.co2_tonnes_per_year", p.explainEnergy);
-    add("power.training_run_mwh", {"facility kW x wall-clock days of the run x 24 h / 1,000",
-                                   {{"facility load", p.facilityKw, "kW", "this model"},
-                                    {"wall-clock days", r.wallDays, "days", "days to train / goodput"}}});
+    add("power.training_run_mwh",
+        {"facility kW x wall-clock days of the run x 24 h / 1,000",
+         {{"facility load", p.facilityKw, "kW", "this model"},
+          {"wall-clock days", r.wallDays, "days", "days to train / goodput"}}});
     if (!p.racks.empty())
         add("power.max_rack_kw", p.racks[p.maxRack].explain);
     for (const auto& rack : p.racks)
         add("power.racks." + rack.component, rack.explain);
-    add("power.air_cooling_limit_kw", {"the most forced air removes from one rack", {p.airCoolingLimitKw.as("air-cooling limit", "kW")}});
+    add("power.air_cooling_limit_kw",
+        {"the most forced air removes from one rack", {p.airCoolingLimitKw.as("air-cooling limit", "kW")}});
 
     add("reliability.cluster_mtbf_h", r.explainMtbf);
-    add("reliability.failures_per_day", {"24 h / cluster MTBF: the sum of every class's devices x 24 / MTTF",
-                                         {{"cluster MTBF", r.clusterMtbfH, "h", "this model"}}});
+    add("reliability.failures_per_day",
+        {"24 h / cluster MTBF: the sum of every class's devices x 24 / MTTF",
+         {{"cluster MTBF", r.clusterMtbfH, "h", "this model"}}});
     for (const auto& c : r.classes)
-        add("reliability.by_class." + c.key, {"failures per day = devices x 24 h / MTTF per device",
-                                              {{c.name + " devices (per " + c.per + ")", c.devices, "", "the design"},
-                                               c.mttfH.as(c.name + " MTTF", "h")}});
-    add("reliability.p_failure_24h", {"P(at least one failure in 24 h) = 1 - exp(-24 h / MTBF)",
-                                      {{"cluster MTBF", r.clusterMtbfH, "h", "this model"}}});
+        add("reliability.by_class." + c.key,
+            {"failures per day = devices x 24 h / MTTF per device",
+             {{c.name + " devices (per " + c.per + ")", c.devices, "", "the design"},
+              c.mttfH.as(c.name + " MTTF", "h")}});
+    add("reliability.p_failure_24h",
+        {"P(at least one failure in 24 h) = 1 - exp(-24 h / MTBF)",
+         {{"cluster MTBF", r.clusterMtbfH, "h", "this model"}}});
     add("reliability.checkpoint_interval_min", r.explainInterval);
     add("reliability.goodput", r.explainGoodput);
-    add("reliability.wall_days", {"wall-clock days = days of compute / goodput",
-                                  {{"days of compute", s.daysToTrain, "days", "tokens / tokens per second"},
-                                   {"goodput", r.goodput, "", "this model"}}});
-    add("reliability.expected_interruptions", {"failures per day x wall-clock days of the run",
-                                               {{"failures per day", r.failuresPerDay, "", "24 h / MTBF"},
-                                                {"wall-clock days", r.wallDays, "days", "days to train / goodput"}}});
+    add("reliability.wall_days",
+        {"wall-clock days = days of compute / goodput",
+         {{"days of compute", s.daysToTrain, "days", "tokens / tokens per second"},
+          {"goodput", r.goodput, "", "this model"}}});
+    add("reliability.expected_interruptions",
+        {"failures per day x wall-clock days of the run",
+         {{"failures per day", r.failuresPerDay, "", "24 h / MTBF"},
+          {"wall-clock days", r.wallDays, "days", "days to train / goodput"}}});
     return out;
 }
 

@@ -68,7 +68,8 @@ Json inventoryJson(const Inventory& inv, const std::string& gpuName)
     j["fabrics"] = std::move(fabrics);
     Json bom = Json::array();
     for (const auto& line : inv.bom)
-        bom.push_back({{"part", line.part}, {"name", line.name}, {"kind", partKindName(line.kind)}, {"count", line.count}});
+        bom.push_back(
+            {{"part", line.part}, {"name", line.name}, {"kind", partKindName(line.kind)}, {"count", line.count}});
     j["bom"] = std::move(bom);
     return j;
 }
@@ -116,24 +117,29 @@ Json rooflineJson(const Roofline& r)
 {
     Json ceilings = Json::array(), slopes = Json::array(), points = Json::array();
     for (const auto& c : r.ceilings)
-        ceilings.push_back({{"precision", c.precision}, {"tflops", finite(c.tflops)},
+        ceilings.push_back({{"precision", c.precision},
+                            {"tflops", finite(c.tflops)},
                             {"ridge_flop_per_byte", finite(c.ridgeFlopPerByte)}});
     for (const Slope* s : {&r.hbm})
-        slopes.push_back({{"key", s->key}, {"name", s->name}, {"gb_per_s", finite(s->gbPerS)},
+        slopes.push_back({{"key", s->key},
+                          {"name", s->name},
+                          {"gb_per_s", finite(s->gbPerS)},
                           {"ridge_flop_per_byte", finite(s->ridgeFlopPerByte)}});
     for (const auto& s : r.fleet)
-        slopes.push_back({{"key", s.key}, {"name", s.name}, {"gb_per_s", finite(s.gbPerS)},
+        slopes.push_back({{"key", s.key},
+                          {"name", s.name},
+                          {"gb_per_s", finite(s.gbPerS)},
                           {"ridge_flop_per_byte", finite(s.ridgeFlopPerByte)}});
     for (const auto& p : r.points)
-        points.push_back({{"name", p.name}, {"kind", p.kind}, {"intensity", finite(p.intensity)},
+        points.push_back({{"name", p.name},
+                          {"kind", p.kind},
+                          {"intensity", finite(p.intensity)},
                           {"attainable_tflops", finite(p.attainableTflops)},
-                          {"achieved_tflops", finite(p.achievedTflops)}, {"bound", p.bound}});
-    return {{"peak_tflops", finite(r.peakTflops)},
-            {"ridge_flop_per_byte", finite(r.ridgeFlopPerByte)},
-            {"ridge_batch", finite(r.ridgeBatch)},
-            {"decode_tokens_per_s", finite(r.decodeTokensPerS)},
-            {"ceilings", std::move(ceilings)},
-            {"slopes", std::move(slopes)},
+                          {"achieved_tflops", finite(p.achievedTflops)},
+                          {"bound", p.bound}});
+    return {{"peak_tflops", finite(r.peakTflops)}, {"ridge_flop_per_byte", finite(r.ridgeFlopPerByte)},
+            {"ridge_batch", finite(r.ridgeBatch)}, {"decode_tokens_per_s", finite(r.decodeTokensPerS)},
+            {"ceilings", std::move(ceilings)},     {"slopes", std::move(slopes)},
             {"points", std::move(points)}};
 }
 
@@ -146,18 +152,31 @@ Json trainingJson(const Analysis& a)
         breakdown.push_back({{"name", p.name}, {"seconds", finite(p.seconds)}});
     Json waterfall = Json::array();
     for (const auto& b : a.utilization.waterfall)
-        waterfall.push_back({{"name", b.name}, {"fraction", finite(b.fraction)}, {"level", b.level},
-                             {"from", finite(b.from)}, {"to", finite(b.to)}});
+        waterfall.push_back({{"name", b.name},
+                             {"fraction", finite(b.fraction)},
+                             {"level", b.level},
+                             {"from", finite(b.from)},
+                             {"to", finite(b.to)}});
     Json axes = Json::array();
     for (const auto& x : a.hierarchy.axes)
-        axes.push_back({{"axis", x.axis}, {"degree", x.degree}, {"span_gpus", x.spanGpus}, {"tier", x.tier},
+        axes.push_back({{"axis", x.axis},
+                        {"degree", x.degree},
+                        {"span_gpus", x.spanGpus},
+                        {"tier", x.tier},
                         {"too_slow", x.tooSlow}});
     const auto& w = a.workload;
     return {{"model", w.name},
             {"params_b", finite(w.params / 1e9)},
             {"active_params_b", finite(w.activeParamsPerToken / 1e9)},
-            {"layout", {{"tp", w.tp}, {"pp", w.pp}, {"dp", w.dp}, {"cp", w.cp}, {"ep", w.ep},
-                        {"interleave", w.interleave}, {"zero", w.zero}, {"gpus_used", w.gpusUsed}}},
+            {"layout",
+             {{"tp", w.tp},
+              {"pp", w.pp},
+              {"dp", w.dp},
+              {"cp", w.cp},
+              {"ep", w.ep},
+              {"interleave", w.interleave},
+              {"zero", w.zero},
+              {"gpus_used", w.gpusUsed}}},
             {"parallelism", std::move(axes)},
             {"step_time_s", finite(s.stepS)},
             {"tokens_per_s", finite(s.tokensPerS)},
@@ -169,9 +188,13 @@ Json trainingJson(const Analysis& a)
             {"micro_batches", finite(s.microBatches)},
             {"bubble_fraction", finite(s.bubbleFraction)},
             {"breakdown", std::move(breakdown)},
-            {"memory_gb_per_gpu", {{"weights", finite(m.weightsGb)}, {"gradients", finite(m.gradientsGb)},
-                                   {"optimizer", finite(m.optimizerGb)}, {"activations", finite(m.activationsGb)},
-                                   {"workspace", finite(m.workspaceGb)}, {"total", finite(m.totalGb)}}},
+            {"memory_gb_per_gpu",
+             {{"weights", finite(m.weightsGb)},
+              {"gradients", finite(m.gradientsGb)},
+              {"optimizer", finite(m.optimizerGb)},
+              {"activations", finite(m.activationsGb)},
+              {"workspace", finite(m.workspaceGb)},
+              {"total", finite(m.totalGb)}}},
             {"hbm_gb", finite(m.hbmGb)},
             {"hbm_capacity_gb", finite(m.capacityGb)},
             {"fits_in_hbm", m.fits},
@@ -199,9 +222,14 @@ Json powerJson(const Analysis& a)
     const auto& p = a.power;
     Json racks = Json::array();
     for (const auto& r : p.racks)
-        racks.push_back({{"component", r.component}, {"name", r.name}, {"count", r.count},
-                         {"nodes_each", r.nodesEach}, {"gpus_each", r.gpusEach}, {"kw_each", finite(r.kwEach)},
-                         {"limit_kw", finite(r.limitKw)}, {"cooling", r.cooling}});
+        racks.push_back({{"component", r.component},
+                         {"name", r.name},
+                         {"count", r.count},
+                         {"nodes_each", r.nodesEach},
+                         {"gpus_each", r.gpusEach},
+                         {"kw_each", finite(r.kwEach)},
+                         {"limit_kw", finite(r.limitKw)},
+                         {"cooling", r.cooling}});
     return {{"gpu_kw", finite(p.gpuKw)},
             {"compute_kw", finite(p.computeKw)},
             {"network_kw", finite(p.networkKw)},
@@ -227,8 +255,12 @@ Json reliabilityJson(const Analysis& a)
     const auto& r = a.reliability;
     Json classes = Json::array();
     for (const auto& c : r.classes)
-        classes.push_back({{"class", c.key}, {"name", c.name}, {"per", c.per}, {"devices", finite(c.devices)},
-                           {"mttf_h", finite(c.mttfH.value)}, {"per_day", finite(c.perDay)}});
+        classes.push_back({{"class", c.key},
+                           {"name", c.name},
+                           {"per", c.per},
+                           {"devices", finite(c.devices)},
+                           {"mttf_h", finite(c.mttfH.value)},
+                           {"per_day", finite(c.perDay)}});
     Json mtbf = Json::array(), goodput = Json::array();
     for (const auto& [n, hours] : r.mtbfCurve)
         mtbf.push_back({finite(n), finite(hours)});

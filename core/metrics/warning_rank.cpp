@@ -11,17 +11,17 @@ int warningRank(const Problem& p)
         return 0;
     // The design cannot run or cannot be built as drawn.
     static constexpr std::string_view kBlocking[] = {
-        "memory_exceeds_hbm", "no_gpus", "switch_ports_exhausted", "fabric_too_large", "nvlink_domain_too_large",
-        "batch_too_small", "precision_unsupported", "layout_mismatch", "ep_not_divisible"};
+        "memory_exceeds_hbm",      "no_gpus",         "switch_ports_exhausted", "fabric_too_large",
+        "nvlink_domain_too_large", "batch_too_small", "precision_unsupported",  "layout_mismatch",
+        "ep_not_divisible"};
     // It runs, but slower than it should, or the facility must change.
-    static constexpr std::string_view kCostly[] = {
-        "rack_over_cooling_limit", "liquid_rack_in_air_facility", "liquid_node_in_air_rack",
-        "storage_read_bottleneck", "storage_metadata_bottleneck"};
+    static constexpr std::string_view kCostly[] = {"rack_over_cooling_limit", "liquid_rack_in_air_facility",
+                                                   "liquid_node_in_air_rack", "storage_read_bottleneck",
+                                                   "storage_metadata_bottleneck"};
     const std::string_view code = p.code;
     if (std::find(std::begin(kBlocking), std::end(kBlocking), code) != std::end(kBlocking))
         return 1;
-    if (std::find(std::begin(kCostly), std::end(kCostly), code) != std::end(kCostly) ||
-        code.ends_with("_on_slow_tier"))
+    if (std::find(std::begin(kCostly), std::end(kCostly), code) != std::end(kCostly) || code.ends_with("_on_slow_tier"))
         return 2;
     return 3;  // incomplete drawings: no storage, unconnected nodes, unknown TDP
 }

@@ -5,8 +5,8 @@
 
 #include <QDirIterator>
 #include <QMenuBar>
-#include <QStatusBar>
 #include <QSettings>
+#include <QStatusBar>
 #include <QTimer>
 
 #include <map>
@@ -80,8 +80,8 @@ private slots:
         QVERIFY(!w.document()->design().component("rack")->collapsed);
         QTest::keySequence(&w, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
         QVERIFY(w.document()->design().component("rack")->collapsed);
-        QCOMPARE(w.document()->undoStack()->undoText(), QString("Collapse %1").arg(
-                     QString::fromStdString(w.document()->design().component("rack")->name)));
+        QCOMPARE(w.document()->undoStack()->undoText(),
+                 QString("Collapse %1").arg(QString::fromStdString(w.document()->design().component("rack")->name)));
     }
 
     void theDesignMenuAlignsAndDistributesThroughTheEditor()

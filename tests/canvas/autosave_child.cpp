@@ -8,8 +8,8 @@
 #include <cstdlib>
 
 #include "core/format/design_writer.h"
-#include "widgets/document/design_editor.h"
 #include "widgets/document/design_document.h"
+#include "widgets/document/design_editor.h"
 #include "widgets/document/recovery.h"
 
 using namespace studio;

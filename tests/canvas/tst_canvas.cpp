@@ -10,9 +10,9 @@
 
 #include <random>
 
+#include "app/main_window.h"
 #include "core/format/design_reader.h"
 #include "core/format/design_writer.h"
-#include "app/main_window.h"
 #include "tests/gui_test_main.h"
 #include "tests/test_support.h"
 #include "widgets/analysis/analysis_service.h"
@@ -20,8 +20,8 @@
 #include "widgets/canvas/design_scene.h"
 #include "widgets/canvas/design_view.h"
 #include "widgets/canvas/link_item.h"
-#include "widgets/document/design_editor.h"
 #include "widgets/document/design_document.h"
+#include "widgets/document/design_editor.h"
 #include "widgets/document/recovery.h"
 #include "widgets/palette/part_mime.h"
 
@@ -109,15 +109,18 @@ private slots:
     void invalidDropsAreRefusedWithAMessage()
     {
         Studio s;
-        QCOMPARE(s.drop("gpu.h100-sxm", {50, 50}), QString("an accelerator must be placed inside a node or an NVLink domain"));
+        QCOMPARE(s.drop("gpu.h100-sxm", {50, 50}),
+                 QString("an accelerator must be placed inside a node or an NVLink domain"));
         QCOMPARE(s.drop("rack.air-42u", {100, 100}), QString());
         QCOMPARE(s.drop("node.dgx-h100", s.inside(s.byPart("rack.air-42u")->id)), QString());
         const int before = s.doc.undoStack()->count();
         const std::string gpu = s.byPart("gpu.h100-sxm")->id;
         QCOMPARE(s.drop("rack.air-42u", s.inside(gpu)),
                  QString("a rack cannot be placed inside an accelerator: an accelerator holds nothing"));
-        QCOMPARE(s.drop("group.pod", s.inside(s.byPart("rack.air-42u")->id)),
-                 QString("a group cannot be placed inside a rack unless it is an NVLink domain; put racks inside pods instead"));
+        QCOMPARE(
+            s.drop("group.pod", s.inside(s.byPart("rack.air-42u")->id)),
+            QString(
+                "a group cannot be placed inside a rack unless it is an NVLink domain; put racks inside pods instead"));
         QCOMPARE(s.doc.undoStack()->count(), before);  // nothing changed
     }
 
@@ -188,7 +191,9 @@ private slots:
         s.drop("node.dgx-h100", s.inside(s.byPart("rack.air-42u")->id));
         s.drop("fabric.rail-optimized", {900, 60});
         const QString rackId = QString::fromStdString(s.byPart("rack.air-42u")->id);
-        QVERIFY(DesignEditor(&s.doc).connect(s.byPart("nic.connectx-7")->id, s.byPart("fabric.rail-optimized")->id).applied());
+        QVERIFY(DesignEditor(&s.doc)
+                    .connect(s.byPart("nic.connectx-7")->id, s.byPart("fabric.rail-optimized")->id)
+                    .applied());
         QCOMPARE(s.scene.setCount(rackId, 2), QString());  // drawn as a stack from two on
         view.zoomTo100();
         s.analysis.recomputeNow();
@@ -267,17 +272,19 @@ private slots:
     void fiveHundredRandomEditsUndoAndRedoExactly()
     {
         Studio s;
-        QVERIFY(s.doc.load(test::sourcePath("presets/dgx-h100-superpod-4su.cluster.json"), Catalog::builtin(), nullptr));
+        QVERIFY(
+            s.doc.load(test::sourcePath("presets/dgx-h100-superpod-4su.cluster.json"), Catalog::builtin(), nullptr));
         const Design original = s.doc.design();
         std::mt19937 rng(4);
         auto pick = [&](int n) { return int(rng() % unsigned(n)); };
-        const QStringList parts = {"rack.air-42u", "node.dgx-h100", "group.pod", "storage.pfs-appliance",
+        const QStringList parts = {"rack.air-42u",    "node.dgx-h100", "group.pod",       "storage.pfs-appliance",
                                    "fabric.fat-tree", "switch.qm9700", "node.gb200-nvl72"};
         int edits = 0;
         for (int attempt = 0; edits < 500 && attempt < 5000; ++attempt) {
             const int before = s.doc.undoStack()->index();
             const auto& comps = s.doc.design().components;
-            const QString some = comps.empty() ? QString() : QString::fromStdString(comps[std::size_t(pick(int(comps.size())))].id);
+            const QString some =
+                comps.empty() ? QString() : QString::fromStdString(comps[std::size_t(pick(int(comps.size())))].id);
             switch (pick(7)) {
             case 0: {  // drop a part somewhere: the canvas or inside an item
                 QPointF at(pick(1600) - 200, pick(900) - 200);
@@ -421,8 +428,9 @@ private slots:
         QTemporaryDir dir;
         const QString out = dir.filePath("shot.png");
         QProcess p;
-        p.start(QStringLiteral(STUDIO_CLI), {"screenshot", test::sourcePath("presets/gb200-nvl72-8rack.cluster.json"),
-                                             "-o", out, "--size", "1280x800"});
+        p.start(QStringLiteral(STUDIO_CLI),
+                {"screenshot", test::sourcePath("presets/gb200-nvl72-8rack.cluster.json"), "-o", out, "--size",
+                 "1280x800"});
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 0);
         QImage image(out);

@@ -86,18 +86,18 @@ private slots:
                                     << "--format xml: expected json or text";
         QTest::newRow("set without =") << QStringList{"metrics", kH100, "--set", "/name"}
                                        << "--set /name: expected POINTER=VALUE";
-        QTest::newRow("gpus not a number") << QStringList{"metrics", kH100, "--gpus", "many"}
-                                           << "--gpus many: expected a whole number of GPUs";
+        QTest::newRow("gpus not a number")
+            << QStringList{"metrics", kH100, "--gpus", "many"} << "--gpus many: expected a whole number of GPUs";
         QTest::newRow("gpus zero") << QStringList{"metrics", kH100, "--gpus", "0"}
                                    << "--gpus 0: expected a whole number of GPUs";
         QTest::newRow("report without -o") << QStringList{"report", kH100} << "report: expected -o OUT.pdf";
-        QTest::newRow("report page size") << QStringList{"report", kH100, "-o", "x.pdf", "--page", "a3"}
-                                          << "--page a3: expected a4 or letter";
+        QTest::newRow("report page size")
+            << QStringList{"report", kH100, "-o", "x.pdf", "--page", "a3"} << "--page a3: expected a4 or letter";
         QTest::newRow("compare one file") << QStringList{"compare", kH100} << "compare: expected 2 to 4 FILEs, got 1";
-        QTest::newRow("compare five files") << QStringList{"compare", kH100, kH100, kH100, kH100, kH100}
-                                            << "compare: expected 2 to 4 FILEs, got 5";
-        QTest::newRow("compare output type") << QStringList{"compare", kH100, kH100, "-o", "x.xlsx"}
-                                             << "-o x.xlsx: expected a .pdf or .csv file";
+        QTest::newRow("compare five files")
+            << QStringList{"compare", kH100, kH100, kH100, kH100, kH100} << "compare: expected 2 to 4 FILEs, got 5";
+        QTest::newRow("compare output type")
+            << QStringList{"compare", kH100, kH100, "-o", "x.xlsx"} << "-o x.xlsx: expected a .pdf or .csv file";
         QTest::newRow("compare baseline") << QStringList{"compare", kH100, kH100, "--baseline", "3"}
                                           << "--baseline 3: expected a position from 1 to 2";
     }
@@ -143,15 +143,34 @@ private slots:
     void metricsHasEveryAnalysisKey()
     {
         const auto m = metricsOf({});
-        const char* numbers[] = {
-            "/compute/peak_tflops_per_gpu/bf16", "/compute/cluster_peak_pflops/bf16", "/compute/hbm_tb_per_s",
-            "/compute/hbm_gb", "/compute/ridge_flop_per_byte", "/training/step_time_s", "/training/tokens_per_s",
-            "/training/tflops_per_gpu_model", "/training/tflops_per_gpu_hardware", "/training/mfu", "/training/hfu",
-            "/training/days_to_train", "/training/memory_gb_per_gpu/total", "/power/it_kw", "/power/facility_kw",
-            "/power/pue", "/power/max_rack_kw", "/power/racks_over_cooling_limit", "/power/energy_mwh_per_year",
-            "/power/training_run_mwh", "/reliability/cluster_mtbf_h", "/reliability/p_failure_24h",
-            "/reliability/failures_per_day", "/reliability/checkpoint_gb", "/reliability/checkpoint_write_s",
-            "/reliability/checkpoint_interval_min", "/reliability/goodput", "/reliability/expected_interruptions"};
+        const char* numbers[] = {"/compute/peak_tflops_per_gpu/bf16",
+                                 "/compute/cluster_peak_pflops/bf16",
+                                 "/compute/hbm_tb_per_s",
+                                 "/compute/hbm_gb",
+                                 "/compute/ridge_flop_per_byte",
+                                 "/training/step_time_s",
+                                 "/training/tokens_per_s",
+                                 "/training/tflops_per_gpu_model",
+                                 "/training/tflops_per_gpu_hardware",
+                                 "/training/mfu",
+                                 "/training/hfu",
+                                 "/training/days_to_train",
+                                 "/training/memory_gb_per_gpu/total",
+                                 "/power/it_kw",
+                                 "/power/facility_kw",
+                                 "/power/pue",
+                                 "/power/max_rack_kw",
+                                 "/power/racks_over_cooling_limit",
+                                 "/power/energy_mwh_per_year",
+                                 "/power/training_run_mwh",
+                                 "/reliability/cluster_mtbf_h",
+                                 "/reliability/p_failure_24h",
+                                 "/reliability/failures_per_day",
+                                 "/reliability/checkpoint_gb",
+                                 "/reliability/checkpoint_write_s",
+                                 "/reliability/checkpoint_interval_min",
+                                 "/reliability/goodput",
+                                 "/reliability/expected_interruptions"};
         for (const char* ptr : numbers) {
             const nlohmann::ordered_json::json_pointer p(ptr);
             QVERIFY2(m.contains(p) && m.at(p).is_number(), ptr);
@@ -181,7 +200,8 @@ private slots:
             if (w["code"] == "layout_mismatch") {
                 found = true;
                 QCOMPARE(w["severity"].get<std::string>(), std::string("warning"));
-                QVERIFY(w["message"].get<std::string>().find("= 96 GPUs, but the design has 1,024") != std::string::npos);
+                QVERIFY(w["message"].get<std::string>().find("= 96 GPUs, but the design has 1,024") !=
+                        std::string::npos);
             }
         QVERIFY(found);
     }
@@ -211,7 +231,8 @@ private slots:
         QCOMPARE(r.err.trimmed(), kH100 + ": /components/1/count: must be at least 1, got -1");
         r = cli({"metrics", kH100, "--set", "/workload/parallelism/recompute=\"most\""});
         QCOMPARE(r.code, 1);
-        QVERIFY(r.err.contains("/workload/parallelism/recompute: must be one of 'none', 'selective', 'full', got 'most'"));
+        QVERIFY(
+            r.err.contains("/workload/parallelism/recompute: must be one of 'none', 'selective', 'full', got 'most'"));
         r = cli({"metrics", kH100, "--set", "/nowhere/at/all=1"});
         QCOMPARE(r.code, 1);
         QCOMPARE(r.err.trimmed(), kH100 + ": /nowhere/at/all: --set: nothing at /nowhere/at to set a value in");
@@ -279,7 +300,8 @@ private slots:
         QTemporaryDir dir;
         const QString out = dir.filePath("h100.pdf");
         // --set and --gpus shape the design reported on, as for metrics.
-        const Run r = cli({"report", kH100, "-o", out, "--gpus", "2048", "--set", "/facility/pue=1.2", "--page", "letter"});
+        const Run r =
+            cli({"report", kH100, "-o", out, "--gpus", "2048", "--set", "/facility/pue=1.2", "--page", "letter"});
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.isEmpty());
         QFile f(out);
@@ -340,7 +362,8 @@ private slots:
         // The deltas are the differences of the two designs' own metrics.
         const double mfu = other["training"]["mfu"].get<double>() - base["training"]["mfu"].get<double>();
         QCOMPARE(other["deltas"]["training.mfu"]["delta"].get<double>(), mfu);
-        QCOMPARE(other["deltas"]["training.mfu"]["verdict"].get<std::string>(), std::string(mfu > 0 ? "better" : "worse"));
+        QCOMPARE(other["deltas"]["training.mfu"]["verdict"].get<std::string>(),
+                 std::string(mfu > 0 ? "better" : "worse"));
         const double kw = other["power"]["facility_kw"].get<double>() - base["power"]["facility_kw"].get<double>();
         QCOMPARE(other["deltas"]["power.facility_kw"]["delta"].get<double>(), kw);
         QCOMPARE(other["deltas"]["power.facility_kw"]["relative"].get<double>(),
@@ -373,7 +396,8 @@ private slots:
         const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
         QVERIFY(lines.size() > 20);
         QVERIFY(lines[0].startsWith("figure,key,unit,"));
-        QVERIFY(std::any_of(lines.begin(), lines.end(), [](const QString& l) { return l.startsWith("MFU,training.mfu,%,"); }));
+        QVERIFY(std::any_of(lines.begin(), lines.end(),
+                            [](const QString& l) { return l.startsWith("MFU,training.mfu,%,"); }));
         const QString pdf = dir.filePath("c.pdf");
         r = cli({"compare", kH100, mi300, "-o", pdf});
         QCOMPARE(r.code, 0);

@@ -138,7 +138,7 @@ bool hasData(const QCPBars* bars, double value)
     return false;
 }
 
-} // namespace
+}  // namespace
 
 class TestCompareView : public QObject {
     Q_OBJECT
@@ -163,7 +163,7 @@ private slots:
         QCOMPARE(w.figureTable()->columnCount(), 0);
         QString error;
         QVERIFY2(w.addFile(test::sourcePath(kH100), &error), qPrintable(error));
-        QVERIFY(!w.comparison()); // one design is nothing to compare
+        QVERIFY(!w.comparison());  // one design is nothing to compare
         QVERIFY2(w.addFile(test::sourcePath(kB200), &error), qPrintable(error));
         QVERIFY(w.comparison());
         const Loaded h = load(kH100), b = load(kB200);
@@ -193,7 +193,7 @@ private slots:
         QVERIFY(std::fabs(points) > 0.1);
         QVERIFY(std::fabs(shownDelta(t->item(mfu, 1), "pts") - points) <= std::max(0.05, 0.05 * std::fabs(points)));
         QVERIFY(t->item(mfu, 1)->text().startsWith(QString::fromStdString(formatReadable(b.step.mfu * 100)) + " %"));
-        QVERIFY(!t->item(mfu, 0)->text().contains('(')); // the baseline has no difference
+        QVERIFY(!t->item(mfu, 0)->text().contains('('));  // the baseline has no difference
 
         // Facility power relative to the baseline.
         const int facility = rowOf(t, "Facility power");
@@ -206,7 +206,7 @@ private slots:
 
         // The tip explains the figure for that design and spells out the difference.
         const QString tip = t->item(mfu, 1)->toolTip();
-        QVERIFY2(tip.contains("MFU = "), qPrintable(tip)); // the core's formula
+        QVERIFY2(tip.contains("MFU = "), qPrintable(tip));  // the core's formula
         QVERIFY(tip.contains(w->comparison()->designs[1].label.c_str()));
         QVERIFY(tip.contains("Baseline"));
         QVERIFY(tip.contains("higher is better"));
@@ -301,7 +301,7 @@ private slots:
             if (a->text() == "Add Open Document")
                 addOpen = a;
         QVERIFY(addOpen);
-        QVERIFY(!addOpen->isVisible()); // nothing to ask yet
+        QVERIFY(!addOpen->isVisible());  // nothing to ask yet
         Loaded doc = load(kH100);
         doc.design.name = "Edited in the studio";
         w.setOpenDocumentProvider([&doc] {
@@ -382,7 +382,7 @@ private slots:
         QCOMPARE(t->item(row, 2)->data(Qt::UserRole).toLongLong(), qlonglong(only->count));
         QCOMPARE(t->item(row, 3)->data(Qt::UserRole).toLongLong(), 0LL);
         QVERIFY(t->item(row, 3)->text().startsWith("0  ("));
-        QVERIFY(t->item(row, 3)->font().bold()); // highlighted: differs from the baseline
+        QVERIFY(t->item(row, 3)->font().bold());  // highlighted: differs from the baseline
         // Both bills in full.
         std::set<std::string> parts;
         for (const auto& l : h.inventory.bom)
@@ -402,9 +402,9 @@ private slots:
             labels << QString::fromStdString(d.label);
         QCOMPARE(int(w->charts().size()), int(analysisRegistry().size()));
         // The plots whose legend names the designs, each in its colour.
-        const std::pair<const char*, const char*> legends[] = {{"roofline", "roofline"}, {"hierarchy", "hierarchy"},
-                                                              {"mfu", "waterfall"},      {"failures", "mtbf"},
-                                                              {"failures", "goodput"},   {"failures", "failures by class"}};
+        const std::pair<const char*, const char*> legends[] = {
+            {"roofline", "roofline"}, {"hierarchy", "hierarchy"}, {"mfu", "waterfall"},
+            {"failures", "mtbf"},     {"failures", "goodput"},    {"failures", "failures by class"}};
         for (const auto& [key, name] : legends) {
             QCustomPlot* plot = chartPlot(*w, key, name);
             QVERIFY2(plot, name);
@@ -451,7 +451,8 @@ private slots:
             QVERIFY(densest);
             auto* mtbf = static_cast<QCPGraph*>(legendSeries(chartPlot(*w, "failures", "mtbf"), labels[i]));
             QCOMPARE(mtbf->data()->size(), int(a.reliability.mtbfCurve.size()));
-            auto* perDay = static_cast<QCPBars*>(legendSeries(chartPlot(*w, "failures", "failures by class"), labels[i]));
+            auto* perDay =
+                static_cast<QCPBars*>(legendSeries(chartPlot(*w, "failures", "failures by class"), labels[i]));
             for (const auto& c : a.reliability.classes)
                 QVERIFY2(hasData(perDay, c.perDay), c.key.c_str());
         }

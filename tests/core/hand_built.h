@@ -103,24 +103,23 @@ inline std::string validationErrors(const Design& d, const Catalog& catalog = Ca
 
 inline const Problem* findProblem(const std::vector<Problem>& problems, const std::string& code)
 {
-    const auto it =
-        std::find_if(problems.begin(), problems.end(), [&](const Problem& p) { return p.code == code; });
+    const auto it = std::find_if(problems.begin(), problems.end(), [&](const Problem& p) { return p.code == code; });
     return it == problems.end() ? nullptr : &*it;
 }
 
 }  // namespace studio::test
 
 // QCOMPARE for doubles with a relative tolerance; honours QEXPECT_FAIL.
-#define COMPARE_REL(actual, expected, rel)                                                                   \
-    do {                                                                                                     \
-        const double actual_ = (actual), expected_ = (expected);                                             \
-        QVERIFY2(::studio::test::relClose(actual_, expected_, (rel)),                                        \
-                 qPrintable(::studio::test::relMessage(#actual, actual_, #expected, expected_, (rel))));     \
+#define COMPARE_REL(actual, expected, rel)                                                                             \
+    do {                                                                                                               \
+        const double actual_ = (actual), expected_ = (expected);                                                       \
+        QVERIFY2(::studio::test::relClose(actual_, expected_, (rel)),                                                  \
+                 qPrintable(::studio::test::relMessage(#actual, actual_, #expected, expected_, (rel))));               \
     } while (false)
 
 // Requires a hand-built design to validate before a test relies on it.
-#define REQUIRE_VALID(design)                                                                                \
-    do {                                                                                                     \
-        const std::string errors_ = ::studio::test::validationErrors(design);                                \
-        QVERIFY2(errors_.empty(), errors_.c_str());                                                          \
+#define REQUIRE_VALID(design)                                                                                          \
+    do {                                                                                                               \
+        const std::string errors_ = ::studio::test::validationErrors(design);                                          \
+        QVERIFY2(errors_.empty(), errors_.c_str());                                                                    \
     } while (false)

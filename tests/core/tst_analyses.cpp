@@ -32,9 +32,9 @@ bool hasWarning(const Analysis& a, const std::string& code)
     return std::any_of(a.warnings.begin(), a.warnings.end(), [&](const Problem& p) { return p.code == code; });
 }
 
-const char* kPresets[] = {"budget-8node-100gbe.cluster.json", "dgx-a100-superpod.cluster.json",
+const char* kPresets[] = {"budget-8node-100gbe.cluster.json",   "dgx-a100-superpod.cluster.json",
                           "dgx-b200-superpod-8su.cluster.json", "dgx-h100-superpod-4su.cluster.json",
-                          "gb200-nvl72-8rack.cluster.json", "h100-16k-roce-llama3.cluster.json",
+                          "gb200-nvl72-8rack.cluster.json",     "h100-16k-roce-llama3.cluster.json",
                           "mi300x-roce-128node.cluster.json"};
 
 }  // namespace
@@ -85,8 +85,9 @@ private slots:
         QVERIFY(passedMfu);
         QCOMPARE(a.utilization.delivered, a.step.mfu * a.reliability.goodput);
         // MFU by its definition.
-        QCOMPARE(a.step.mfu, a.step.modelFlopsPerStep /
-                                 (a.step.stepS * double(a.workload.gpusUsed) * a.hardware.gpu.trainingPeakTflops.value * 1e12));
+        QCOMPARE(a.step.mfu,
+                 a.step.modelFlopsPerStep /
+                     (a.step.stepS * double(a.workload.gpusUsed) * a.hardware.gpu.trainingPeakTflops.value * 1e12));
         QVERIFY(a.step.hfu >= a.step.mfu);
     }
 
@@ -145,8 +146,9 @@ private slots:
         const auto it = std::find_if(a.warnings.begin(), a.warnings.end(),
                                      [](const Problem& p) { return p.code == "layout_mismatch"; });
         QVERIFY(it != a.warnings.end());
-        QCOMPARE(it->message, std::string("tp x pp x cp x dp = 8 x 4 x 1 x 16 = 512 GPUs, but the design has 1,024; "
-                                          "the analyses use the layout's 512"));
+        QCOMPARE(it->message,
+                 std::string("tp x pp x cp x dp = 8 x 4 x 1 x 16 = 512 GPUs, but the design has 1,024; "
+                             "the analyses use the layout's 512"));
     }
 
     void activationsFollowKorthikanti()

@@ -158,10 +158,10 @@ private slots:
 
     void jsonIsOneObjectPerDesignWithItsMetricsAndDeltas()
     {
-        const Comparison c = compareDesigns({entryFor("dgx-h100-superpod-4su.cluster.json"),
-                                             entryFor("dgx-b200-superpod-8su.cluster.json"),
-                                             entryFor("gb200-nvl72-8rack.cluster.json")},
-                                            1);
+        const Comparison c =
+            compareDesigns({entryFor("dgx-h100-superpod-4su.cluster.json"),
+                            entryFor("dgx-b200-superpod-8su.cluster.json"), entryFor("gb200-nvl72-8rack.cluster.json")},
+                           1);
         const Json j = comparisonJson(c);
         QVERIFY(j.is_array());
         QCOMPARE(j.size(), std::size_t(3));
@@ -175,7 +175,8 @@ private slots:
             const Json& mfu = d["deltas"]["training.mfu"];
             QCOMPARE(mfu["value"].get<double>(), d["training"]["mfu"].get<double>());
             QCOMPARE(mfu["baseline"].get<double>(), j[1]["training"]["mfu"].get<double>());
-            QCOMPARE(mfu["delta"].get<double>(), d["training"]["mfu"].get<double>() - j[1]["training"]["mfu"].get<double>());
+            QCOMPARE(mfu["delta"].get<double>(),
+                     d["training"]["mfu"].get<double>() - j[1]["training"]["mfu"].get<double>());
             QCOMPARE(mfu["verdict"].get<std::string>(),
                      std::string(i == 1 ? "baseline" : verdictName(c.figures[4].cells[i].verdict)));
         }
@@ -195,10 +196,10 @@ private slots:
 
     void csvParsesIntoEqualRows()
     {
-        const Comparison c = compareDesigns({entryFor("dgx-h100-superpod-4su.cluster.json"),
-                                             entryFor("dgx-b200-superpod-8su.cluster.json"),
-                                             entryFor("gb200-nvl72-8rack.cluster.json")},
-                                            0);
+        const Comparison c =
+            compareDesigns({entryFor("dgx-h100-superpod-4su.cluster.json"),
+                            entryFor("dgx-b200-superpod-8su.cluster.json"), entryFor("gb200-nvl72-8rack.cluster.json")},
+                           0);
         const auto rows = test::parseCsv(QString::fromStdString(comparisonCsv(c)));
         QCOMPARE(rows.size(), qsizetype(1 + c.figures.size() + c.bom.size()));
         // figure, key, unit, 3 values, 2 x (delta, delta %)

@@ -16,17 +16,40 @@ using namespace studio;
 namespace {
 
 // The keys the studio's panels and status bar ask for (widgets/panels/).
-const char* kShownKeys[] = {
-    "compute.cluster_peak_pflops", "compute.peak_tflops_per_gpu", "compute.ridge_flop_per_byte",
-    "roofline.decode_tokens_per_s", "roofline.ridge_batch", "hierarchy.hbm", "hierarchy.nvlink",
-    "hierarchy.storage", "training.step_time_s", "training.tokens_per_s", "training.mfu", "training.hfu",
-    "training.tflops_per_gpu_model", "training.tflops_per_gpu_hardware", "training.days_to_train",
-    "training.delivered_fraction", "training.memory_gb_per_gpu.total", "training.memory_gb_per_gpu.activations",
-    "power.it_kw", "power.pue", "power.facility_kw", "power.energy_mwh_per_year", "power.cost_usd_per_year",
-    "power.co2_tonnes_per_year", "power.training_run_mwh", "power.air_cooling_limit_kw",
-    "reliability.cluster_mtbf_h", "reliability.failures_per_day", "reliability.p_failure_24h",
-    "reliability.checkpoint_interval_min", "reliability.goodput", "reliability.wall_days",
-    "reliability.expected_interruptions", "storage.checkpoint_write_s"};
+const char* kShownKeys[] = {"compute.cluster_peak_pflops",
+                            "compute.peak_tflops_per_gpu",
+                            "compute.ridge_flop_per_byte",
+                            "roofline.decode_tokens_per_s",
+                            "roofline.ridge_batch",
+                            "hierarchy.hbm",
+                            "hierarchy.nvlink",
+                            "hierarchy.storage",
+                            "training.step_time_s",
+                            "training.tokens_per_s",
+                            "training.mfu",
+                            "training.hfu",
+                            "training.tflops_per_gpu_model",
+                            "training.tflops_per_gpu_hardware",
+                            "training.days_to_train",
+                            "training.delivered_fraction",
+                            "training.memory_gb_per_gpu.total",
+                            "training.memory_gb_per_gpu.activations",
+                            "power.it_kw",
+                            "power.pue",
+                            "power.facility_kw",
+                            "power.energy_mwh_per_year",
+                            "power.cost_usd_per_year",
+                            "power.co2_tonnes_per_year",
+                            "power.training_run_mwh",
+                            "power.air_cooling_limit_kw",
+                            "reliability.cluster_mtbf_h",
+                            "reliability.failures_per_day",
+                            "reliability.p_failure_24h",
+                            "reliability.checkpoint_interval_min",
+                            "reliability.goodput",
+                            "reliability.wall_days",
+                            "reliability.expected_interruptions",
+                            "storage.checkpoint_write_s"};
 
 }  // namespace
 

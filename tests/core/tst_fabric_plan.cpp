@@ -101,10 +101,14 @@ private slots:
     void scopeLimitsThePlanToOneContainer()
     {
         Design d = test::emptyDesign();
-        d.components = {part("pod-a", "group.pod"), part("rack-a", "rack.air-42u", "pod-a", 2),
-                        part("dgx-a", "node.dgx-h100", "rack-a", 2), part("nic-a", "nic.connectx-7", "dgx-a", 8),
-                        part("pod-b", "group.pod"), part("rack-b", "rack.air-42u", "pod-b"),
-                        part("dgx-b", "node.dgx-h100", "rack-b", 2), part("nic-b", "nic.connectx-7", "dgx-b", 8)};
+        d.components = {part("pod-a", "group.pod"),
+                        part("rack-a", "rack.air-42u", "pod-a", 2),
+                        part("dgx-a", "node.dgx-h100", "rack-a", 2),
+                        part("nic-a", "nic.connectx-7", "dgx-a", 8),
+                        part("pod-b", "group.pod"),
+                        part("rack-b", "rack.air-42u", "pod-b"),
+                        part("dgx-b", "node.dgx-h100", "rack-b", 2),
+                        part("nic-b", "nic.connectx-7", "dgx-b", 8)};
         REQUIRE_VALID(d);
         const FabricPlan p = plan(d, "pod-b");
         QVERIFY2(p.error.empty(), p.error.c_str());

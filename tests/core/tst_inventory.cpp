@@ -43,20 +43,20 @@ private slots:
         QTest::addColumn<qint64>("computeCore");
         QTest::addColumn<QString>("gpuPart");
         // nics: compute NICs plus storage/frontend NICs per node.
-        QTest::newRow("DGX A100 SuperPOD") << "dgx-a100-superpod.cluster.json" << 1120LL << 140LL << 35LL
-                                           << 140LL * 10 << 56LL << 56LL << 28LL << "gpu.a100-sxm-80gb";
-        QTest::newRow("DGX H100 4 SUs") << "dgx-h100-superpod-4su.cluster.json" << 1024LL << 128LL << 64LL
-                                        << 128LL * 10 << 32LL << 16LL << 0LL << "gpu.h100-sxm";
+        QTest::newRow("DGX A100 SuperPOD") << "dgx-a100-superpod.cluster.json" << 1120LL << 140LL << 35LL << 140LL * 10
+                                           << 56LL << 56LL << 28LL << "gpu.a100-sxm-80gb";
+        QTest::newRow("DGX H100 4 SUs") << "dgx-h100-superpod-4su.cluster.json" << 1024LL << 128LL << 64LL << 128LL * 10
+                                        << 32LL << 16LL << 0LL << "gpu.h100-sxm";
         QTest::newRow("DGX B200 8 SUs") << "dgx-b200-superpod-8su.cluster.json" << 2048LL << 256LL << 128LL
                                         << 256LL * 10 << 64LL << 32LL << 0LL << "gpu.b200";
         QTest::newRow("H100 16K RoCE") << "h100-16k-roce-llama3.cluster.json" << 16384LL << 2048LL << 1024LL
                                        << 2048LL * 9 << 256LL << 256LL << 128LL << "gpu.h100-sxm";
-        QTest::newRow("GB200 NVL72 x 8") << "gb200-nvl72-8rack.cluster.json" << 576LL << 8LL << 8LL
-                                         << 8LL * (72 + 36) << 8LL << 4LL << 0LL << "gpu.gb200";
-        QTest::newRow("MI300X 128 nodes") << "mi300x-roce-128node.cluster.json" << 1024LL << 128LL << 64LL
-                                          << 128LL * 10 << 16LL << 8LL << 0LL << "gpu.mi300x";
-        QTest::newRow("budget 8 nodes") << "budget-8node-100gbe.cluster.json" << 64LL << 8LL << 2LL << 16LL
-                                        << 1LL << 0LL << 0LL << "gpu.a100-sxm-80gb";
+        QTest::newRow("GB200 NVL72 x 8") << "gb200-nvl72-8rack.cluster.json" << 576LL << 8LL << 8LL << 8LL * (72 + 36)
+                                         << 8LL << 4LL << 0LL << "gpu.gb200";
+        QTest::newRow("MI300X 128 nodes") << "mi300x-roce-128node.cluster.json" << 1024LL << 128LL << 64LL << 128LL * 10
+                                          << 16LL << 8LL << 0LL << "gpu.mi300x";
+        QTest::newRow("budget 8 nodes") << "budget-8node-100gbe.cluster.json" << 64LL << 8LL << 2LL << 16LL << 1LL
+                                        << 0LL << 0LL << "gpu.a100-sxm-80gb";
     }
     void presets()
     {
@@ -152,8 +152,9 @@ private slots:
         QCOMPARE(p->message, std::string("1,030 GPUs is not a whole number of nodes (8 GPUs each)"));
         p = resizeToGpus(d, Catalog::builtin(), 1032);
         QVERIFY(p);
-        QCOMPARE(p->message, std::string("1,032 GPUs is 129 nodes, but this design grows by whole 'Scalable unit' of "
-                                         "256 GPUs; choose a multiple of 256"));
+        QCOMPARE(p->message,
+                 std::string("1,032 GPUs is 129 nodes, but this design grows by whole 'Scalable unit' of "
+                             "256 GPUs; choose a multiple of 256"));
         QCOMPARE(d.component("su")->count, std::int64_t(4));  // unchanged on refusal
     }
 

@@ -18,9 +18,15 @@ struct Generator {
     std::mt19937_64 rng;
     explicit Generator(std::uint64_t seed) : rng(seed) {}
 
-    std::int64_t pick(std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); }
+    std::int64_t pick(std::int64_t lo, std::int64_t hi)
+    {
+        return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
+    }
     template <typename T>
-    const T& oneOf(const std::vector<T>& v) { return v[std::size_t(pick(0, std::int64_t(v.size()) - 1))]; }
+    const T& oneOf(const std::vector<T>& v)
+    {
+        return v[std::size_t(pick(0, std::int64_t(v.size()) - 1))];
+    }
     std::int64_t divisorOf(std::int64_t n)
     {
         std::vector<std::int64_t> d;
@@ -35,8 +41,9 @@ struct Generator {
     Design design()
     {
         const Catalog& cat = Catalog::builtin();
-        const std::vector<std::string> nodes = {"node.dgx-a100", "node.dgx-h100", "node.hgx-h200", "node.dgx-b200",
-                                                "node.gb200-nvl72", "node.mi300x-platform", "node.hgx-a100"};
+        const std::vector<std::string> nodes = {"node.dgx-a100", "node.dgx-h100",    "node.hgx-h200",
+                                                "node.dgx-b200", "node.gb200-nvl72", "node.mi300x-platform",
+                                                "node.hgx-a100"};
         const std::string node = oneOf(nodes);
         const Part* platform = cat.find(node);
         const std::int64_t gpn = std::int64_t(platform->figure("gpus")->value);
@@ -44,14 +51,17 @@ struct Generator {
         d.name = "random";
         d.components.push_back({"hall", "group.data-hall", "", "", 1});
         const std::int64_t racks = pick(1, 600), perRack = gpn > 8 ? 1 : pick(1, 4);
-        d.components.push_back({"rack", gpn > 8 ? "rack.nvl72" : oneOf(std::vector<std::string>{"rack.air-42u", "rack.liquid-48u"}),
-                                "", "hall", racks});
+        d.components.push_back(
+            {"rack", gpn > 8 ? "rack.nvl72" : oneOf(std::vector<std::string>{"rack.air-42u", "rack.liquid-48u"}), "",
+             "hall", racks});
         d.components.push_back({"node", node, "", "rack", perRack});
         d.components.push_back({"gpu", platform->attribute("accelerator"), "", "node", gpn});
-        const std::string nic = oneOf(std::vector<std::string>{"nic.eth-100g", "nic.eth-200g", "nic.eth-400g", "nic.connectx-7"});
+        const std::string nic =
+            oneOf(std::vector<std::string>{"nic.eth-100g", "nic.eth-200g", "nic.eth-400g", "nic.connectx-7"});
         d.components.push_back({"nic", nic, "", "node", pick(1, gpn)});
         d.components.push_back({"storage", "storage.pfs-appliance", "", "hall", pick(1, 20)});
-        Component fabric{"fabric", oneOf(std::vector<std::string>{"fabric.rail-optimized", "fabric.fat-tree"}), "", "hall", 1};
+        Component fabric{"fabric", oneOf(std::vector<std::string>{"fabric.rail-optimized", "fabric.fat-tree"}), "",
+                         "hall", 1};
         fabric.props["switch"] = oneOf(std::vector<std::string>{"switch.q3400", "switch.sn5600"});
         fabric.props["cable"] = "link.eth-800g-optical";
         fabric.props["oversubscription"] = double(pick(1, 4));
@@ -135,11 +145,11 @@ private slots:
                 continue;
             const Analysis a = analyzeDesign(d, Catalog::builtin());
             // Checked on the analysis, before the metrics' last-resort guard.
-            for (const double v : {a.step.stepS, a.step.mfu, a.step.hfu, a.step.tokensPerS, a.step.daysToTrain,
-                                   a.memory.totalGb, a.power.itKw, a.power.facilityKw, a.reliability.clusterMtbfH,
-                                   a.reliability.goodput, a.reliability.intervalMin, a.reliability.expectedInterruptions,
-                                   a.data.checkpointGb, a.data.writeAtNicsS, a.roofline.ridgeFlopPerByte,
-                                   a.utilization.delivered, a.trainingRunMwh})
+            for (const double v :
+                 {a.step.stepS, a.step.mfu, a.step.hfu, a.step.tokensPerS, a.step.daysToTrain, a.memory.totalGb,
+                  a.power.itKw, a.power.facilityKw, a.reliability.clusterMtbfH, a.reliability.goodput,
+                  a.reliability.intervalMin, a.reliability.expectedInterruptions, a.data.checkpointGb,
+                  a.data.writeAtNicsS, a.roofline.ridgeFlopPerByte, a.utilization.delivered, a.trainingRunMwh})
                 QVERIFY2(std::isfinite(v), qPrintable(QString("design %1").arg(i)));
             for (const auto& p : a.step.breakdown)
                 QVERIFY2(std::isfinite(p.seconds) && p.seconds >= 0, std::string(p.name).c_str());

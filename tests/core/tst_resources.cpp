@@ -181,8 +181,8 @@ private slots:
         QCOMPARE(w.paramsPerGpu, 2270429184.0);
         std::vector<Problem> warnings;
         const MemoryUse m = modelMemory(gpuWithHbm(80), w, warnings);
-        COMPARE_REL(m.weightsGb, 2 * 2270429184.0 / 1e9, kExact);         // 4.54
-        COMPARE_REL(m.gradientsGb, 4 * 2270429184.0 / 1e9, kExact);       // 9.08
+        COMPARE_REL(m.weightsGb, 2 * 2270429184.0 / 1e9, kExact);          // 4.54
+        COMPARE_REL(m.gradientsGb, 4 * 2270429184.0 / 1e9, kExact);        // 9.08
         COMPARE_REL(m.optimizerGb, 12 * 2270429184.0 / 32 / 1e9, kExact);  // 0.85 (ZeRO 1 over dp 32)
         // (U + S) / t = (65,536 + 208,896) / 8 = 34,304 B per token x 8,192
         // tokens = 0.281 GB per layer.
@@ -191,7 +191,7 @@ private slots:
         COMPARE_REL(m.microBatchesInFlight, 4.6, kExact);
         COMPARE_REL(m.activationsGb, 20 * 0.281018368 * 4.6, kExact);  // 25.85
         QCOMPARE(m.workspaceGb, 2.0);
-        COMPARE_REL(m.totalGb, 42.327675904, kExact);  // "total 42.33 GB"
+        COMPARE_REL(m.totalGb, 42.327675904, kExact);         // "total 42.33 GB"
         COMPARE_REL(m.capacityGb, 80 * 1.073741824, kExact);  // "against 85.9 GB"
         QCOMPARE(m.hbmGb, 80.0);
         QVERIFY(m.fits);
@@ -282,9 +282,9 @@ private slots:
         w.model.seq_len = 4096;
         w.training.global_batch = 8;
         ActivationTerms a = activationTerms(shape(w, 8));
-        QCOMPARE(a.unsplitPerToken, 8 * 4096.0);                     // norm, QKV and MLP inputs
+        QCOMPARE(a.unsplitPerToken, 8 * 4096.0);                             // norm, QKV and MLP inputs
         QCOMPARE(a.splitPerToken, 4 * 4096.0 + 4 * 1024 + 2 * 6 * 14336.0);  // 192,512
-        QCOMPARE(a.attentionCorePerToken, 0.0);                      // flash keeps no scores
+        QCOMPARE(a.attentionCorePerToken, 0.0);                              // flash keeps no scores
         w.training.attention_kernel = "unfused";
         w.model.dropout = 0.1;
         a = activationTerms(shape(w, 8));
@@ -405,8 +405,9 @@ private slots:
         QCOMPARE(warnings.size(), std::size_t(1));
         QCOMPARE(warnings[0].code, std::string("storage_metadata_bottleneck"));
         QCOMPARE(warnings[0].pointer, std::string("/workload/data/file_mb"));
-        QCOMPARE(warnings[0].message, std::string("data loading opens 4,000 files/s but storage handles 500 metadata "
-                                                  "operations/s: pack the data in larger files"));
+        QCOMPARE(warnings[0].message,
+                 std::string("data loading opens 4,000 files/s but storage handles 500 metadata "
+                             "operations/s: pack the data in larger files"));
     }
 
     void withoutStorageCheckpointsHaveNowhereToGo()
@@ -477,10 +478,10 @@ private slots:
         COMPARE_REL(p.itKw, 69.116, kExact);
         // Default PUE 1.4, 0.08 USD/kWh, 370 g/kWh.
         COMPARE_REL(p.pue.value, 1.4, kExact);
-        COMPARE_REL(p.facilityKw, 69.116 * 1.4, kExact);  // 96.7624
-        COMPARE_REL(p.overheadKw, 69.116 * 0.4, 1e-9);    // 27.6464
-        COMPARE_REL(p.energyMwhPerYear, 96.7624 * 8760 / 1000, kExact);        // 847.638624
-        COMPARE_REL(p.costUsdPerYear, 847.638624 * 1000 * 0.08, kExact);       // 67,811.09
+        COMPARE_REL(p.facilityKw, 69.116 * 1.4, kExact);                         // 96.7624
+        COMPARE_REL(p.overheadKw, 69.116 * 0.4, 1e-9);                           // 27.6464
+        COMPARE_REL(p.energyMwhPerYear, 96.7624 * 8760 / 1000, kExact);          // 847.638624
+        COMPARE_REL(p.costUsdPerYear, 847.638624 * 1000 * 0.08, kExact);         // 67,811.09
         COMPARE_REL(p.co2TonnesPerYear, 847.638624 * 1000 * 370 / 1e6, kExact);  // 313.63
         QCOMPARE(p.airCoolingLimitKw.value, 30.0);
 
@@ -508,24 +509,29 @@ private slots:
         const Problem* w = test::findProblem(warnings, "rack_over_cooling_limit");
         QVERIFY(w);
         QCOMPARE(w->pointer, std::string("/components/0"));
-        QCOMPARE(w->message, std::string("3 x 'Compute rack' draw 31.2 kW each, above the 30 kW their air cooling "
-                                         "removes; above ~30 kW a rack needs liquid cooling"));
+        QCOMPARE(w->message,
+                 std::string("3 x 'Compute rack' draw 31.2 kW each, above the 30 kW their air cooling "
+                             "removes; above ~30 kW a rack needs liquid cooling"));
     }
 
     void coolingMismatchesAndUnknownTdp()
     {
         Design d = test::emptyDesign();
         d.facility.cooling = "air";
-        d.components = {part("row", "rack.air-48u", "", 1, "Row rack"), part("nvl", "node.gb200-nvl72", "row"),
-                        part("gb", "gpu.gb200", "nvl", 72), part("cold", "rack.liquid-48u", "", 1, "Cold rack"),
-                        part("pod", "group.nvlink-domain"), part("tpu", "tpu.v5p", "pod", 4)};
+        d.components = {part("row", "rack.air-48u", "", 1, "Row rack"),
+                        part("nvl", "node.gb200-nvl72", "row"),
+                        part("gb", "gpu.gb200", "nvl", 72),
+                        part("cold", "rack.liquid-48u", "", 1, "Cold rack"),
+                        part("pod", "group.nvlink-domain"),
+                        part("tpu", "tpu.v5p", "pod", 4)};
         REQUIRE_VALID(d);
         std::vector<Problem> warnings;
         const Power p = power(d, warnings);
         const Problem* w = test::findProblem(warnings, "liquid_node_in_air_rack");
         QVERIFY(w);
         QCOMPARE(w->pointer, std::string("/components/1"));
-        QCOMPARE(w->message, std::string("'GB200 NVL72 rack' needs liquid cooling but sits in the air-cooled rack 'Row rack'"));
+        QCOMPARE(w->message,
+                 std::string("'GB200 NVL72 rack' needs liquid cooling but sits in the air-cooled rack 'Row rack'"));
         w = test::findProblem(warnings, "liquid_rack_in_air_facility");
         QVERIFY(w);
         QCOMPARE(w->pointer, std::string("/components/3"));
@@ -534,8 +540,9 @@ private slots:
         w = test::findProblem(warnings, "unknown_tdp");
         QVERIFY(w);
         QCOMPARE(w->pointer, std::string("/components"));
-        QCOMPARE(w->message, std::string("an accelerator's TDP is not in the catalog, so its power is counted as 0; "
-                                         "set tdp_w on the component"));
+        QCOMPARE(w->message,
+                 std::string("an accelerator's TDP is not in the catalog, so its power is counted as 0; "
+                             "set tdp_w on the component"));
         // The NVL72: host 29,100 + 72 x 1,200 = 115.5 kW; the TPUs add nothing.
         COMPARE_REL(p.gpuKw, 72 * 1.2, kExact);
         COMPARE_REL(p.racks[0].kwEach, 115.5, kExact);
@@ -593,7 +600,7 @@ private slots:
         COMPARE_REL(r.goodput, goodputAt(tau, 1, 1), 1e-12);  // 0.9120063
         COMPARE_REL(r.dalyGoodput, r.goodput, 1e-12);
         COMPARE_REL(r.youngGoodput, goodputAt(std::sqrt(3750.0), 1, 1), 1e-12);  // 0.9120025
-        QVERIFY(r.dalyGoodput > r.youngGoodput);  // Daly's is the better optimum
+        QVERIFY(r.dalyGoodput > r.youngGoodput);                                 // Daly's is the better optimum
         // Wall time and interruptions: 10 / 0.912 = 10.965 days, x 24 / M.
         COMPARE_REL(r.wallDays, 10 / goodputAt(tau, 1, 1), 1e-12);
         COMPARE_REL(r.expectedInterruptions, r.wallDays * 24 / 31.25, 1e-12);  // 8.42
@@ -680,8 +687,9 @@ private slots:
         QCOMPARE(never.goodput, 0.0);
         QVERIFY(std::isfinite(never.wallDays) && std::isfinite(never.expectedInterruptions));
         // Wall time cannot be shorter than the compute time it contains.
-        QEXPECT_FAIL("", "with goodput 0 the model reports 0 wall days (and so 0 interruptions and a 0 MWh run) "
-                         "for a run that never finishes; docs/model.md gives wall_days = days_to_train / goodput",
+        QEXPECT_FAIL("",
+                     "with goodput 0 the model reports 0 wall days (and so 0 interruptions and a 0 MWh run) "
+                     "for a run that never finishes; docs/model.md gives wall_days = days_to_train / goodput",
                      Continue);
         QVERIFY(never.wallDays >= 1000);
     }

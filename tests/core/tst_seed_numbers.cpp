@@ -54,8 +54,8 @@ private slots:
     void R2_attainableIsMinOfPeakAndSlope()
     {
         const double peak = 989e12, bw = 3.35e12;
-        QCOMPARE(fleet::attainableFlopsPerS(10, peak, bw), 10 * bw);   // on the slope
-        QCOMPARE(fleet::attainableFlopsPerS(1000, peak, bw), peak);    // under the flat roof
+        QCOMPARE(fleet::attainableFlopsPerS(10, peak, bw), 10 * bw);      // on the slope
+        QCOMPARE(fleet::attainableFlopsPerS(1000, peak, bw), peak);       // under the flat roof
         QCOMPARE(fleet::attainableFlopsPerS(peak / bw, peak, bw), peak);  // the ridge joins them
     }
 
@@ -83,7 +83,7 @@ private slots:
     void B2_ringAllReduceBytesPerParticipant()
     {
         const double m = 1e9;
-        QCOMPARE(ringAllReduceBytes(m, 2), m);               // 2(1)M/2
+        QCOMPARE(ringAllReduceBytes(m, 2), m);  // 2(1)M/2
         QCOMPARE(ringAllReduceBytes(m, 256), 2 * 255 * m / 256);
         QVERIFY(std::fabs(ringAllReduceBytes(m, 1 << 20) - 2 * m) / (2 * m) < 1e-5);  // -> 2M
     }
@@ -149,15 +149,12 @@ private slots:
         QVERIFY(fleet::failureProbability(24, fleet::systemMtbf(gpu, 100000)) > 0.9999);
     }
 
-    void F3_overheadBudgetGoodput()
-    {
-        QCOMPARE(rounded(fleet::goodputAfter(0.05, 0.03, 0.10, 0.05), 2), 0.77);
-    }
+    void F3_overheadBudgetGoodput() { QCOMPARE(rounded(fleet::goodputAfter(0.05, 0.03, 0.10, 0.05), 2), 0.77); }
 
     void U1_compoundUtilization1024H100()
     {
         const double delivered = fleet::compoundThroughput(1024, 989, 0.50, 0.50, 0.77);
-        QCOMPARE(rounded(delivered, 1), 194951.7);                        // TFLOP/s
+        QCOMPARE(rounded(delivered, 1), 194951.7);  // TFLOP/s
         // 0.50 x 0.50 x 0.77 = 19.25% of peak, which the seed prints as 19.2%.
         QCOMPARE(std::floor(delivered / (1024 * 989) * 1000) / 10, 19.2);
     }
@@ -183,20 +180,11 @@ private slots:
         QVERIFY(e4096 < 0.50 && e4096 > 0.35);
     }
 
-    void U4_stragglerTax()
-    {
-        QCOMPARE(rounded(fleet::stragglerTax(0.05, 16000) * 100, 0), 22.0);
-    }
+    void U4_stragglerTax() { QCOMPARE(rounded(fleet::stragglerTax(0.05, 16000) * 100, 0), 22.0); }
 
-    void P1_itLoad()
-    {
-        QCOMPARE(fleet::itLoadWatts(10000, figure("gpu.h100-sxm", "tdp_w")) / 1e6, 7.0);
-    }
+    void P1_itLoad() { QCOMPARE(fleet::itLoadWatts(10000, figure("gpu.h100-sxm", "tdp_w")) / 1e6, 7.0); }
 
-    void P2_facilityLoad()
-    {
-        QCOMPARE(rounded(fleet::facilityLoad(7.0, 1.40), 1), 9.8);
-    }
+    void P2_facilityLoad() { QCOMPARE(rounded(fleet::facilityLoad(7.0, 1.40), 1), 9.8); }
 
     void P3_rackDensityAgainstAirCooling()
     {
@@ -234,13 +222,14 @@ private slots:
         const Analysis a = analysePreset("dgx-h100-superpod-4su.cluster.json");
         const double perToken = a.step.modelFlopsPerStep / a.workload.tokensPerStep;
         QCOMPARE(rounded(fleet::mfu(perToken, a.step.tokensPerS, double(a.workload.gpusUsed),
-                                    a.hardware.gpu.trainingPeakTflops.value * 1e12), 9),
+                                    a.hardware.gpu.trainingPeakTflops.value * 1e12),
+                         9),
                  rounded(a.step.mfu, 9));
         // Dense transformer: 6 x params per token, plus full attention
         // (12 L s h), less the input embedding, which is a lookup, not a GEMM.
         const auto& w = a.workload;
         const double expected = 6 * w.params - 6 * double(w.vocab) * double(w.hidden) +
-                                12 * double(w.layers) * double(w.seq) * double(w.hidden);
+            12 * double(w.layers) * double(w.seq) * double(w.hidden);
         QCOMPARE(rounded(perToken / expected, 9), 1.0);
     }
 };

@@ -87,8 +87,7 @@ Hierarchy toyHierarchy(std::int64_t nvlinkScope = 8, double nvlinkBw = 100e9, do
     Tier storage;
     storage.key = "storage";
     storage.scopeGpus = 1 << 20;
-    hi.tiers = {hbm, commTier("nvlink", nvlinkScope, nvlinkBw, 1e-6), commTier("leaf", 1 << 20, leafBw, 5e-6),
-                storage};
+    hi.tiers = {hbm, commTier("nvlink", nvlinkScope, nvlinkBw, 1e-6), commTier("leaf", 1 << 20, leafBw, 5e-6), storage};
     return hi;
 }
 
@@ -174,7 +173,7 @@ private slots:
         COMPARE_REL(gemmSizeFactor(1e9), 0.6 / 0.95, kExact);
         COMPARE_REL(gemmSizeFactor(16e9), 0.9 / 0.95, kExact);
         QCOMPARE(gemmSizeFactor(128e9), 1.0);
-        QCOMPARE(gemmSizeFactor(1e15), 1.0);              // clamped above
+        QCOMPARE(gemmSizeFactor(1e15), 1.0);                   // clamped above
         COMPARE_REL(gemmSizeFactor(1e3), 0.1 / 0.95, kExact);  // clamped below
         // Linear in log(size): 1e8 is halfway from 1e7 to 1e9, 4e9 halfway
         // from 1e9 to 16e9 (sqrt(1e9 x 16e9) = 4e9).
@@ -192,19 +191,24 @@ private slots:
     {
         const StepTime st = modelStepTime(toyGpu(1), toyHierarchy(), shape(toyWorkload(), 1), 0);
         QVERIFY(st.valid);
-        QCOMPARE(opNames(st), (std::vector<std::string>{"attention norm", "QKV projection", "attention (fused)",
-                                                        "attention output projection", "residual add", "MLP norm",
-                                                        "MLP up projection", "GeLU", "MLP down projection",
-                                                        "residual add", "output layer (logits)",
-                                                        "optimizer step (Adam)"}));
+        QCOMPARE(opNames(st),
+                 (std::vector<std::string>{"attention norm", "QKV projection", "attention (fused)",
+                                           "attention output projection", "residual add", "MLP norm",
+                                           "MLP up projection", "GeLU", "MLP down projection", "residual add",
+                                           "output layer (logits)", "optimizer step (Adam)"}));
         // Each op: FLOPs, bytes and forward seconds (section 5 "GEMMs",
         // "Memory-bound kernels"; section 12 for the roofline fields).
-        struct Expected { const char* name; const char* kind; double flops, bytes, seconds; };
+        struct Expected {
+            const char* name;
+            const char* kind;
+            double flops, bytes, seconds;
+        };
         const Expected rows[] = {
             // n = r h = 67,108,864; 4 FLOPs per element; 2 passes x 2 B.
             {"attention norm", "memory", 4 * T * h, 2 * 2 * T * h, 2 * 2 * T * h / kMemRate},
             // T x h x 3h: F = 3,298,534,883,328, B = (Th + 3h^2 + 3Th) x 2 = 939,524,096.
-            {"QKV projection", "gemm", 2 * T * h * 3 * h, (T * h + h * 3 * h + T * 3 * h) * 2, 2 * T * h * 3 * h / kGemmRate},
+            {"QKV projection", "gemm", 2 * T * h * 3 * h, (T * h + h * 3 * h + T * 3 * h) * 2,
+             2 * T * h * 3 * h / kGemmRate},
             // Executed F/2 = 1,099,511,627,776; reads Q, K, V, writes O: 2T(h + kv) x 2 B.
             {"attention (fused)", "attention", 2 * 64 * s * s * 128, 2 * T * (h + h) * 2, kAttnFwdPerLayer},
             {"attention output projection", "gemm", 2 * T * h * h, 3 * T * h * 2, 2 * T * h * h / kGemmRate},
@@ -248,12 +252,12 @@ private slots:
         StepTime st = modelStepTime(toyGpu(1), toyHierarchy(), shape(w, 1), 0);
         // Section 5 tables, forward order: the unfused core, a dropout after
         // attention and after the MLP, SwiGLU's gate and up in one GEMM.
-        QCOMPARE(opNames(st), (std::vector<std::string>{
-                                  "attention norm", "QKV projection", "attention scores QK^T", "softmax",
-                                  "attention dropout", "attention over values", "attention output projection",
-                                  "dropout", "residual add", "MLP norm", "MLP gate and up projection", "SwiGLU",
-                                  "MLP down projection", "dropout", "residual add", "output layer (logits)",
-                                  "optimizer step (Adam)"}));
+        QCOMPARE(opNames(st),
+                 (std::vector<std::string>{"attention norm", "QKV projection", "attention scores QK^T", "softmax",
+                                           "attention dropout", "attention over values", "attention output projection",
+                                           "dropout", "residual add", "MLP norm", "MLP gate and up projection",
+                                           "SwiGLU", "MLP down projection", "dropout", "residual add",
+                                           "output layer (logits)", "optimizer step (Adam)"}));
         // Attention dropout over (b a/t)(s/c) s = 64 x 8,192^2 elements at
         // 2.5 passes (1-byte mask); dropout after attention over r h.
         COMPARE_REL(op(st, "attention dropout")->bytes, 64 * s * s * 2.5 * 2, kExact);
@@ -284,13 +288,13 @@ private slots:
         COMPARE_REL(timeOf(st, "GEMMs"), 4 * 2 * 3 * kGemmFwdPerLayer, kExact);        // 0.633318697598976
         COMPARE_REL(timeOf(st, "attention"), 4 * 2 * 3.5 * kAttnFwdPerLayer, kExact);  // 0.061572651155456
         COMPARE_REL(timeOf(st, "memory-bound ops"), 4 * 2 * kMemPerLayer, kExact);     // 0.008589934592
-        COMPARE_REL(timeOf(st, "output layer and loss"), 4 * kOutput, kExact);          // 0.107700599914496
+        COMPARE_REL(timeOf(st, "output layer and loss"), 4 * kOutput, kExact);         // 0.107700599914496
         // Selective recompute with flash attention re-runs nothing.
         QCOMPARE(timeOf(st, "recompute"), 0.0);
         // One GPU: no communication, no bubble; the optimizer streams 18 B
         // per parameter: 18 x 2^31 / 5e12 = 7.7309411328e-3 s.
-        for (const char* p : {"TP communication", "CP communication (exposed)", "EP communication",
-                              "PP communication", "pipeline bubble", "DP communication (exposed)"})
+        for (const char* p : {"TP communication", "CP communication (exposed)", "EP communication", "PP communication",
+                              "pipeline bubble", "DP communication (exposed)"})
             QVERIFY2(timeOf(st, p) == 0, p);
         COMPARE_REL(timeOf(st, "optimizer step"), 7.7309411328e-3, kExact);
         // Stragglers: 1 + cv sqrt(2 ln 1) = 1 on one GPU, whatever cv.
@@ -506,7 +510,7 @@ private slots:
         // Stragglers: 1 + cv sqrt(2 ln N) = 1 + 0.05 sqrt(2 ln 16) = 1.11774100225.
         COMPARE_REL(st.stragglerFactor, 1 + 0.05 * std::sqrt(2 * std::log(16.0)), kExact);
         const double before = 4 * kToySlot + 18 * kToyParams / 16 / kMemRate;  // 0.811665067081728
-        COMPARE_REL(st.stepS, before * 1.1177410022515475, kExact);             // 0.90723132557
+        COMPARE_REL(st.stepS, before * 1.1177410022515475, kExact);            // 0.90723132557
         COMPARE_REL(timeOf(st, "stragglers"), before * 0.1177410022515475, 1e-9);
     }
 
@@ -529,8 +533,8 @@ private slots:
         // Full recompute repeats the forward exchange.
         w.parallelism.recompute = "full";
         st = modelStepTime(toyGpu(2), toyHierarchy(1, 100e9, 1e9), shape(w, 2), 0);
-        COMPARE_REL(timeOf(st, "CP communication (exposed)"),
-                    4 * 2 * (2 * (ring - attnF) + (2 * ring - 2.5 * attnF)), kExact);  // 4.255544877400064
+        COMPARE_REL(timeOf(st, "CP communication (exposed)"), 4 * 2 * (2 * (ring - attnF) + (2 * ring - 2.5 * attnF)),
+                    kExact);  // 4.255544877400064
         // On 1 TB/s NVLink the ring (1.35e-4 s) hides behind attention.
         w.parallelism.recompute = "selective";
         st = modelStepTime(toyGpu(2), toyHierarchy(8, 1e12, 1e9), shape(w, 2), 0);
@@ -633,9 +637,12 @@ private slots:
         // 2 racks x 2 DGX H100 (8 H100, 8 ConnectX-7 each) on a rail-optimized
         // QM9700 fabric with NDR cables; 3 PFS appliances with 2 ports each.
         Design d = test::emptyDesign();
-        d.components = {part("rack", "rack.air-42u", "", 2), part("dgx", "node.dgx-h100", "rack", 2),
-                        part("gpu", "gpu.h100-sxm", "dgx", 8), part("nic", "nic.connectx-7", "dgx", 8),
-                        part("storage", "storage.pfs-appliance", "", 3), part("fabric", "fabric.rail-optimized")};
+        d.components = {part("rack", "rack.air-42u", "", 2),
+                        part("dgx", "node.dgx-h100", "rack", 2),
+                        part("gpu", "gpu.h100-sxm", "dgx", 8),
+                        part("nic", "nic.connectx-7", "dgx", 8),
+                        part("storage", "storage.pfs-appliance", "", 3),
+                        part("fabric", "fabric.rail-optimized")};
         d.component("fabric")->props["switch"] = "switch.qm9700";
         d.component("fabric")->props["cable"] = "link.ib-ndr-optical";
         d.links = {cable("nic-fabric", "nic", "fabric", "link.ib-ndr-optical"),
@@ -691,7 +698,8 @@ private slots:
         // min(NIC, cable, QM9700 400 Gb/s) / 8 x NICs per node / 8 GPUs.
         QTest::newRow("NDR throughout: 400 / 8") << "nic.connectx-7" << 8 << "link.ib-ndr-optical" << 50.0;
         QTest::newRow("100G cable: 100 / 8") << "nic.connectx-7" << 8 << "link.eth-100g-dac" << 12.5;
-        QTest::newRow("XDR NIC and cable, NDR switch: 400 / 8") << "nic.connectx-8" << 8 << "link.ib-xdr-optical" << 50.0;
+        QTest::newRow("XDR NIC and cable, NDR switch: 400 / 8")
+            << "nic.connectx-8" << 8 << "link.ib-xdr-optical" << 50.0;
         QTest::newRow("HDR NIC: 200 / 8") << "nic.connectx-6" << 8 << "link.ib-ndr-optical" << 25.0;
         QTest::newRow("4 NICs for 8 GPUs: 4 x 50 / 8") << "nic.connectx-7" << 4 << "link.ib-ndr-optical" << 25.0;
     }
@@ -766,7 +774,8 @@ private slots:
         const Problem* p = test::findProblem(warnings, "precision_unsupported");
         QVERIFY(p);
         QCOMPARE(p->pointer, std::string("/workload/training/precision"));
-        QCOMPARE(p->message, std::string("'A100 SXM 80GB' has no fp8 peak in the catalog; the model uses its bf16 peak"));
+        QCOMPARE(p->message,
+                 std::string("'A100 SXM 80GB' has no fp8 peak in the catalog; the model uses its bf16 peak"));
         // The component's override, with its source.
         QCOMPARE(hw.gpu.gemmEfficiency.value, 0.6);
         QCOMPARE(hw.gpu.gemmEfficiency.source, std::string("override on component 'gpu'"));
@@ -807,9 +816,12 @@ private slots:
     void unwiredNodesAndNoScaleOut()
     {
         Design d = test::emptyDesign();
-        d.components = {part("rack", "rack.air-42u", "", 2), part("dgx", "node.dgx-h100", "rack", 2),
-                        part("gpu", "gpu.h100-sxm", "dgx", 8), part("nic", "nic.connectx-7", "dgx", 8),
-                        part("spare", "node.dgx-h100", "rack", 1, "Spare"), part("fabric", "fabric.rail-optimized")};
+        d.components = {part("rack", "rack.air-42u", "", 2),
+                        part("dgx", "node.dgx-h100", "rack", 2),
+                        part("gpu", "gpu.h100-sxm", "dgx", 8),
+                        part("nic", "nic.connectx-7", "dgx", 8),
+                        part("spare", "node.dgx-h100", "rack", 1, "Spare"),
+                        part("fabric", "fabric.rail-optimized")};
         d.component("fabric")->props["switch"] = "switch.qm9700";
         d.links = {cable("nic-fabric", "nic", "fabric", "link.ib-ndr-optical")};
         REQUIRE_VALID(d);
@@ -834,8 +846,9 @@ private slots:
         p = test::findProblem(warnings, "no_scale_out");
         QVERIFY(p);
         QCOMPARE(p->pointer, std::string("/links"));
-        QCOMPARE(p->message, std::string("no node is wired to a compute fabric: nodes cannot communicate, so only "
-                                         "parallelism inside one node is modelled"));
+        QCOMPARE(p->message,
+                 std::string("no node is wired to a compute fabric: nodes cannot communicate, so only "
+                             "parallelism inside one node is modelled"));
         // No shared storage: nothing to sum, nothing connected.
         QCOMPARE(hw.storage.systems, std::int64_t(0));
         QCOMPARE(hw.storage.readGbPerS.value, 0.0);
@@ -937,9 +950,13 @@ private slots:
         // pp min(2,048, 2 x 512) = 1,024 (spine); ep of degree 1 is omitted.
         const Hierarchy hi = buildHierarchy(threeTierProfile(), layout(8, 2, 1, 32, 4), warnings);
         QVERIFY(warnings.empty());
-        struct Expected { const char* axis; std::int64_t degree, span; const char* tier; };
-        const Expected rows[] = {{"tp", 8, 8, "nvlink"}, {"cp", 2, 16, "leaf"}, {"dp", 32, 512, "spine"},
-                                 {"pp", 4, 1024, "spine"}};
+        struct Expected {
+            const char* axis;
+            std::int64_t degree, span;
+            const char* tier;
+        };
+        const Expected rows[] = {
+            {"tp", 8, 8, "nvlink"}, {"cp", 2, 16, "leaf"}, {"dp", 32, 512, "spine"}, {"pp", 4, 1024, "spine"}};
         QCOMPARE(hi.axes.size(), std::size_t(4));
         for (std::size_t i = 0; i < 4; ++i) {
             QCOMPARE(hi.axes[i].axis, std::string(rows[i].axis));
@@ -1051,9 +1068,14 @@ private slots:
         st.stepS = 10;
         st.computeAtPeakS = 4;
         st.mfu = 0.4;
-        st.breakdown = {{"GEMMs", 3, true}, {"attention", 1, true}, {"memory-bound ops", 0.5, true},
-                        {"output layer and loss", 0.5, true}, {"recompute", 1}, {"TP communication", 2},
-                        {"pipeline bubble", 1}, {"stragglers", 1}};
+        st.breakdown = {{"GEMMs", 3, true},
+                        {"attention", 1, true},
+                        {"memory-bound ops", 0.5, true},
+                        {"output layer and loss", 0.5, true},
+                        {"recompute", 1},
+                        {"TP communication", 2},
+                        {"pipeline bubble", 1},
+                        {"stragglers", 1}};
         Reliability rel;
         rel.goodput = 0.8;
         rel.checkpointFraction = 0.05;
@@ -1062,7 +1084,11 @@ private slots:
         const Utilization u = buildUtilization(st, rel, 100);
         // kernel efficiency = (5 - 4) / 10; each other loss its seconds / 10;
         // after MFU: MFU x 0.05, x 0.1, x 0.05; delivered MFU x goodput.
-        struct Bar { const char* name; double fraction, from, to; bool level; };
+        struct Bar {
+            const char* name;
+            double fraction, from, to;
+            bool level;
+        };
         const Bar expected[] = {
             {"peak", 1, 0, 1, true},
             {"kernel efficiency", 0.1, 0.9, 1, false},

@@ -12,8 +12,8 @@ namespace {
 const std::string kRuns = "tests/data/published/runs.json";
 const ValidationReport& report()
 {
-    static const ValidationReport r = runValidation(test::sourcePath(QString::fromStdString(kRuns)).toStdString(),
-                                                    Catalog::builtin());
+    static const ValidationReport r =
+        runValidation(test::sourcePath(QString::fromStdString(kRuns)).toStdString(), Catalog::builtin());
     return r;
 }
 }  // namespace
@@ -41,8 +41,9 @@ private slots:
     {
         QFETCH(int, row);
         const ValidationRow& r = report().rows[std::size_t(row)];
-        QVERIFY2(std::fabs(r.error()) <= 0.10,
-                 qPrintable(QString("%1: measured %2, predicted %3").arg(r.id.c_str()).arg(r.measured).arg(r.predicted)));
+        QVERIFY2(
+            std::fabs(r.error()) <= 0.10,
+            qPrintable(QString("%1: measured %2, predicted %3").arg(r.id.c_str()).arg(r.measured).arg(r.predicted)));
     }
 
     void setWithinTarget()

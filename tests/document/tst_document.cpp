@@ -64,7 +64,8 @@ private slots:
         const Design before = doc.design();
         QSignalSpy reset(&doc, &DesignDocument::reset);
         std::vector<Problem> problems;
-        QVERIFY(!doc.load(test::sourcePath("tests/data/bad/dangling-link.cluster.json"), Catalog::builtin(), &problems));
+        QVERIFY(
+            !doc.load(test::sourcePath("tests/data/bad/dangling-link.cluster.json"), Catalog::builtin(), &problems));
         QCOMPARE(problems.size(), std::size_t(1));
         QCOMPARE(problems[0].message, std::string("no component with id 'spine' (dangling link)"));
         QVERIFY(doc.design() == before);

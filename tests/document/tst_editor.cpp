@@ -82,19 +82,18 @@ private slots:
         // top 40, bottom max(140, 360, 420) = 420.
         QTest::addColumn<int>("how");
         QTest::addColumn<QList<QPointF>>("expected");
-        QTest::newRow("left edges") << int(Alignment::Left)
-                                    << QList<QPointF>{{10, 40}, {10, 300}, {10, 120}};
+        QTest::newRow("left edges") << int(Alignment::Left) << QList<QPointF>{{10, 40}, {10, 300}, {10, 120}};
         QTest::newRow("right edges") << int(Alignment::Right)
                                      << QList<QPointF>{{520 - 200, 40}, {520 - 50, 300}, {520 - 120, 120}};
         QTest::newRow("top edges") << int(Alignment::Top) << QList<QPointF>{{100, 40}, {10, 40}, {400, 40}};
         QTest::newRow("bottom edges") << int(Alignment::Bottom)
                                       << QList<QPointF>{{100, 420 - 100}, {10, 420 - 60}, {400, 420 - 300}};
         // Middle of the selection's height: (40 + 420) / 2 = 230.
-        QTest::newRow("centers in a row") << int(Alignment::CentersInRow)
-                                          << QList<QPointF>{{100, 230 - 50}, {10, 230 - 30}, {400, 230 - 150}};
+        QTest::newRow("centers in a row")
+            << int(Alignment::CentersInRow) << QList<QPointF>{{100, 230 - 50}, {10, 230 - 30}, {400, 230 - 150}};
         // Middle of its width: (10 + 520) / 2 = 265.
-        QTest::newRow("centers in a column") << int(Alignment::CentersInColumn)
-                                             << QList<QPointF>{{265 - 100, 40}, {265 - 25, 300}, {265 - 60, 120}};
+        QTest::newRow("centers in a column")
+            << int(Alignment::CentersInColumn) << QList<QPointF>{{265 - 100, 40}, {265 - 25, 300}, {265 - 60, 120}};
     }
 
     void alignments()
@@ -138,8 +137,7 @@ private slots:
         // Vertically, top to bottom a (40, h 100), c (120, h 300), b (300,
         // h 60): the span 40..420 holds 460, so the gaps are -40 each: a at
         // 40, c at 100, b at 360.
-        QTest::newRow("vertically") << int(Distribution::Vertical)
-                                    << QList<QPointF>{{100, 40}, {10, 360}, {400, 100}};
+        QTest::newRow("vertically") << int(Distribution::Vertical) << QList<QPointF>{{100, 40}, {10, 360}, {400, 100}};
     }
 
     void distributions()
@@ -215,9 +213,10 @@ private slots:
         std::vector<std::string> pointers;
         for (const auto& p : validateDesign(far, Catalog::builtin()))
             pointers.push_back(p.pointer + " " + p.code);
-        QCOMPARE(pointers, (std::vector<std::string>{"/components/0/position/x out_of_range",
-                                                     "/components/1/position/x not_finite",
-                                                     "/components/2/size/w out_of_range"}));
+        QCOMPARE(
+            pointers,
+            (std::vector<std::string>{"/components/0/position/x out_of_range", "/components/1/position/x not_finite",
+                                      "/components/2/size/w out_of_range"}));
     }
 
     void everyFieldRuleHoldsForDesignsBuiltInMemory()
@@ -235,14 +234,14 @@ private slots:
         std::vector<std::string> found;
         for (const auto& p : validateDesign(d, Catalog::builtin()))
             found.push_back(p.pointer + ": " + p.message);
-        QCOMPARE(found, (std::vector<std::string>{
-                            "/name: must not be empty",
-                            "/components/0/count: is 10,000,001, above the limit of 10,000,000",
-                            "/workload/training/precision: must be one of 'bf16', 'fp16', 'fp8', got 'fp4'",
-                            "/workload/parallelism/zero: is 4, above the limit of 3",
-                            "/facility/pue: must be at least 1, got 0.5",
-                            "/operations/failure_mttf_h/gpu: must be greater than 0, got 0",
-                            "/operations/maintenance_fraction: is 0.95, above the limit of 0.9"}));
+        QCOMPARE(
+            found,
+            (std::vector<std::string>{
+                "/name: must not be empty", "/components/0/count: is 10,000,001, above the limit of 10,000,000",
+                "/workload/training/precision: must be one of 'bf16', 'fp16', 'fp8', got 'fp4'",
+                "/workload/parallelism/zero: is 4, above the limit of 3", "/facility/pue: must be at least 1, got 0.5",
+                "/operations/failure_mttf_h/gpu: must be greater than 0, got 0",
+                "/operations/maintenance_fraction: is 0.95, above the limit of 0.9"}));
     }
 
     void anEditThatWouldBreakTheFileIsRefusedAndChangesNothing()
@@ -340,7 +339,7 @@ private slots:
         // Values at and past the edges the file allows.
         const double far[] = {0, 35, -80, 9.999e6, 1e7, 1.5e7, -1e7, -2e7, 1e18, -1e300};
         const std::int64_t counts[] = {1, 2, 64, 0, -3, kMaxCount, kMaxCount + 1};
-        const char* parts[] = {"rack.air-42u", "node.dgx-h100", "group.pod", "storage.pfs-appliance",
+        const char* parts[] = {"rack.air-42u",    "node.dgx-h100", "group.pod",      "storage.pfs-appliance",
                                "fabric.fat-tree", "switch.qm9700", "nic.connectx-7", "gpu.h100-sxm"};
         std::map<std::string, int> applied, refused;
         for (int step = 0; step < 600; ++step) {
@@ -352,12 +351,30 @@ private slots:
                 r = editor.addPart(parts[pick(8)], pick(2) ? any() : std::string(),
                                    {far[pick(10)] / (pick(3) ? 1e5 : 1), far[pick(10)] / (pick(3) ? 1e5 : 1)});
                 break;
-            case 1: kind = "connect"; r = editor.connect(any(), any()); break;
-            case 2: kind = "remove"; r = editor.remove({any()}, {}, "remove"); break;
-            case 3: kind = "count"; r = editor.setCount(any(), counts[pick(7)]); break;
-            case 4: kind = "move"; r = editor.moveBy({any(), any()}, {far[pick(10)], far[pick(10)]}, pick(2)); break;
-            case 5: kind = "place"; r = editor.place({{any(), pick(3) ? any() : std::string(), {far[pick(10)], 40}}}); break;
-            case 6: kind = "collapse"; r = editor.toggleCollapsed({any()}); break;
+            case 1:
+                kind = "connect";
+                r = editor.connect(any(), any());
+                break;
+            case 2:
+                kind = "remove";
+                r = editor.remove({any()}, {}, "remove");
+                break;
+            case 3:
+                kind = "count";
+                r = editor.setCount(any(), counts[pick(7)]);
+                break;
+            case 4:
+                kind = "move";
+                r = editor.moveBy({any(), any()}, {far[pick(10)], far[pick(10)]}, pick(2));
+                break;
+            case 5:
+                kind = "place";
+                r = editor.place({{any(), pick(3) ? any() : std::string(), {far[pick(10)], 40}}});
+                break;
+            case 6:
+                kind = "collapse";
+                r = editor.toggleCollapsed({any()});
+                break;
             case 7: {
                 kind = "align";
                 std::vector<SizedItem> items;
@@ -431,7 +448,8 @@ private slots:
             QString error;
             QVERIFY2(doc.saveAs(path, &error), qPrintable(error));
             QString why;
-            QVERIFY2(opens(path, &why), qPrintable(QString::fromStdString(kind) + " made a file that does not open:\n" + why));
+            QVERIFY2(opens(path, &why),
+                     qPrintable(QString::fromStdString(kind) + " made a file that does not open:\n" + why));
             const DesignLoad reopened = loadDesignFile(path.toStdString(), Catalog::builtin());
             Design saved = doc.design();
             saved.app_version = reopened.design->app_version;

@@ -86,8 +86,8 @@ private slots:
         std::vector<std::string> keys;
         for (auto it = saved.begin(); it != saved.end(); ++it)
             keys.push_back(it.key());
-        const std::vector<std::string> expected = {"format", "format_version", "app_version", "name",
-                                                   "components", "links", "workload"};
+        const std::vector<std::string> expected = {"format",     "format_version", "app_version", "name",
+                                                   "components", "links",          "workload"};
         QCOMPARE(keys, expected);
         // Whole numbers stay whole: 1e11 tokens is written as an integer.
         QCOMPARE(saved["workload"]["training"]["tokens"].dump(), std::string("100000000000"));
@@ -122,8 +122,7 @@ private slots:
         QCOMPARE(loaded.problems.size(), std::size_t(1));
         QCOMPARE(loaded.problems[0].severity, Severity::Warning);
         QCOMPARE(loaded.problems[0].pointer, std::string("/format_version"));
-        QCOMPARE(Json::parse(writeDesignText(*loaded.design))["format_version"].get<std::string>(),
-                 std::string("1.3"));
+        QCOMPARE(Json::parse(writeDesignText(*loaded.design))["format_version"].get<std::string>(), std::string("1.3"));
     }
 
     void olderVersionWithoutAMigrationIsRefused()
@@ -141,12 +140,16 @@ private slots:
     void migrationsApplyEachStepInOrder()
     {
         const Migration chain[] = {
-            {{0, 8}, {0, 9}, "rename 'title' to 'name'",
+            {{0, 8},
+             {0, 9},
+             "rename 'title' to 'name'",
              [](Json& d) {
                  d["name"] = d["title"];
                  d.erase("title");
              }},
-            {{0, 9}, {1, 0}, "counts were 'replicas'",
+            {{0, 9},
+             {1, 0},
+             "counts were 'replicas'",
              [](Json& d) {
                  for (auto& c : d["components"]) {
                      c["count"] = c["replicas"];
@@ -182,9 +185,9 @@ private slots:
         const DesignLoad original = readDesignJson(smallDesign(), Catalog::builtin());
         QVERIFY(original.ok());
         const std::vector<std::string> used = partsUsedBy(*original.design, Catalog::builtin());
-        const std::vector<std::string> expected = {"gpu.h100-sxm", "nic.connectx-7", "nic.bluefield-3", "switch.qm9700",
-                                                   "node.dgx-h100", "rack.air-42u", "link.ib-ndr-optical", "group.pod",
-                                                   "fabric.rail-optimized"};
+        const std::vector<std::string> expected = {"gpu.h100-sxm",        "nic.connectx-7", "nic.bluefield-3",
+                                                   "switch.qm9700",       "node.dgx-h100",  "rack.air-42u",
+                                                   "link.ib-ndr-optical", "group.pod",      "fabric.rail-optimized"};
         // The fabric's switch is found through its setting, the DPU through
         // the node platform that names it.
         QCOMPARE(used, expected);
@@ -265,8 +268,8 @@ private slots:
             const auto tab = line.find('\t');
             QVERIFY(tab != std::string::npos);
             const QString name = QString::fromStdString(line.substr(0, tab));
-            QTest::newRow(qPrintable(name)) << test::sourcePath("tests/data/bad/" + name)
-                                            << QString::fromStdString(line.substr(tab + 1));
+            QTest::newRow(qPrintable(name))
+                << test::sourcePath("tests/data/bad/" + name) << QString::fromStdString(line.substr(tab + 1));
             ++rows;
         }
         QVERIFY(rows >= 25);
@@ -299,7 +302,8 @@ private slots:
         std::vector<std::string> lines;
         for (const auto& p : validateDesign(d, *l.catalog))
             lines.push_back(formatProblem("d", p));
-        QVERIFY(std::find(lines.begin(), lines.end(), "d: /components/1/count: must be at least 1, got 0") != lines.end());
+        QVERIFY(std::find(lines.begin(), lines.end(), "d: /components/1/count: must be at least 1, got 0") !=
+                lines.end());
         QVERIFY(std::find(lines.begin(), lines.end(), "d: /links/0/count: must be at least 1, got -2") != lines.end());
     }
 

@@ -79,13 +79,14 @@ private slots:
         QVERIFY(!r.number(obj, "/facility", "pue", true, 1, 3));
         QVERIFY(!r.boolean(obj, "/operations/checkpoint", "async", true));
         QVERIFY(!r.choice(obj, "/workload/model", "ffn_type", {"gelu", "swiglu"}, true));
-        QCOMPARE(lines(problems), (std::vector<std::string>{
-                                      "error /workload/model/name: missing (required)",
-                                      "error /workload/model/layers: missing (required)",
-                                      "error /facility/pue: missing (required)",
-                                      "error /operations/checkpoint/async: missing (required)",
-                                      "error /workload/model/ffn_type: missing (required)",
-                                  }));
+        QCOMPARE(lines(problems),
+                 (std::vector<std::string>{
+                     "error /workload/model/name: missing (required)",
+                     "error /workload/model/layers: missing (required)",
+                     "error /facility/pue: missing (required)",
+                     "error /operations/checkpoint/async: missing (required)",
+                     "error /workload/model/ffn_type: missing (required)",
+                 }));
         // Optional and absent: nothing read, nothing reported.
         problems.clear();
         QVERIFY(!r.string(obj, "/workload/model", "name", false));
@@ -114,13 +115,14 @@ private slots:
         // The limits themselves are in range.
         QCOMPARE(r.integer(obj, at, "low", true, 1, 10'000'000), std::optional<std::int64_t>(1));
         QCOMPARE(r.integer(obj, at, "high", true, 1, 10'000'000), std::optional<std::int64_t>(10'000'000));
-        QCOMPARE(lines(problems), (std::vector<std::string>{
-                                      "error /components/0/zero: must be at least 1, got 0",
-                                      "error /components/0/huge: is 20,000,000, above the limit of 10,000,000",
-                                      "error /components/0/negative: must be at least 0, got -5",
-                                      // a JSON float is not a count, even when whole
-                                      "error /components/0/whole: must be a whole number, got 3.0",
-                                  }));
+        QCOMPARE(lines(problems),
+                 (std::vector<std::string>{
+                     "error /components/0/zero: must be at least 1, got 0",
+                     "error /components/0/huge: is 20,000,000, above the limit of 10,000,000",
+                     "error /components/0/negative: must be at least 0, got -5",
+                     // a JSON float is not a count, even when whole
+                     "error /components/0/whole: must be a whole number, got 3.0",
+                 }));
 
         // Above the signed 64-bit range: rejected, and said to be too big.
         problems.clear();
@@ -146,12 +148,13 @@ private slots:
         QCOMPARE(r.number(obj, "/facility", "edge", true, 0, 1), std::optional<double>(1.0));
         QCOMPARE(r.number(obj, "/facility", "tiny", true, 0, 1, true), std::optional<double>(1e-9));
         QCOMPARE(r.number(obj, "/facility", "count", true, 0, 10), std::optional<double>(2.0));
-        QCOMPARE(lines(problems), (std::vector<std::string>{
-                                      "error /facility/pue: must be at least 1, got 0.9",
-                                      "error /facility/rate: must be greater than 0, got 0",
-                                      "error /operations/share: is 1.5, above the limit of 1",
-                                      "error /workload/training/tokens: is 20,000,000, above the limit of 10,000,000",
-                                  }));
+        QCOMPARE(lines(problems),
+                 (std::vector<std::string>{
+                     "error /facility/pue: must be at least 1, got 0.9",
+                     "error /facility/rate: must be greater than 0, got 0",
+                     "error /operations/share: is 1.5, above the limit of 1",
+                     "error /workload/training/tokens: is 20,000,000, above the limit of 10,000,000",
+                 }));
     }
 
     void nonFiniteNumbersBuiltInMemory()
@@ -166,12 +169,13 @@ private slots:
         QVERIFY(!r.number(obj, "/x", "inf", true, 0, 1e300));
         QVERIFY(!r.integer(obj, "/x", "inf", true, 0, 10));
         QVERIFY(!r.numberValue(obj["nan"], "/x/0", 0, 1));
-        QCOMPARE(lines(problems), (std::vector<std::string>{
-                                      "error /x/nan: must be a finite number",
-                                      "error /x/inf: must be a finite number",
-                                      "error /x/inf: must be a finite whole number",
-                                      "error /x/0: must be a finite number",
-                                  }));
+        QCOMPARE(lines(problems),
+                 (std::vector<std::string>{
+                     "error /x/nan: must be a finite number",
+                     "error /x/inf: must be a finite number",
+                     "error /x/inf: must be a finite whole number",
+                     "error /x/0: must be a finite number",
+                 }));
     }
 
     void choicesAndEmptyStrings()
@@ -185,11 +189,12 @@ private slots:
         QVERIFY(!r.string(obj, "", "name", true));
         QCOMPARE(r.string(obj, "", "name", true, true), std::optional<std::string>(""));  // empty allowed
         QVERIFY(!r.choice(obj, "/facility", "cooling", {"air", "liquid", "hybrid"}, false));
-        QCOMPARE(lines(problems), (std::vector<std::string>{
-                                      "error /workload/model/ffn_type: must be one of 'gelu', 'swiglu', got 'relu'",
-                                      "error /name: must not be empty",
-                                      "error /facility/cooling: must not be empty",
-                                  }));
+        QCOMPARE(lines(problems),
+                 (std::vector<std::string>{
+                     "error /workload/model/ffn_type: must be one of 'gelu', 'swiglu', got 'relu'",
+                     "error /name: must not be empty",
+                     "error /facility/cooling: must not be empty",
+                 }));
     }
 
     void valuesReadBackAsWritten()
@@ -217,11 +222,12 @@ private slots:
         // Kept as they were, in the file's order.
         QCOMPARE(extra.dump(), std::string(R"({"cuont":3,"x/y":{"k":1},"a~b":[1,2]})"));
         // One warning each, the key escaped in the pointer (RFC 6901).
-        QCOMPARE(lines(problems), (std::vector<std::string>{
-                                      "warning /components/2/cuont: unknown key 'cuont' (kept as is on save)",
-                                      "warning /components/2/x~1y: unknown key 'x/y' (kept as is on save)",
-                                      "warning /components/2/a~0b: unknown key 'a~b' (kept as is on save)",
-                                  }));
+        QCOMPARE(lines(problems),
+                 (std::vector<std::string>{
+                     "warning /components/2/cuont: unknown key 'cuont' (kept as is on save)",
+                     "warning /components/2/x~1y: unknown key 'x/y' (kept as is on save)",
+                     "warning /components/2/a~0b: unknown key 'a~b' (kept as is on save)",
+                 }));
         // Warnings alone do not fail a read.
         QVERIFY(!r.failed());
         r.error("/components/2/id", "duplicate");

@@ -26,12 +26,12 @@
 #include "widgets/analysis/analysis_service.h"
 #include "widgets/canvas/component_item.h"
 #include "widgets/canvas/design_scene.h"
-#include "widgets/document/design_editor.h"
-#include "widgets/document/design_document.h"
-#include "widgets/panels/analysis_area.h"
 #include "widgets/charts/analysis_registry.h"
 #include "widgets/charts/chart_view.h"
 #include "widgets/charts/figure_table.h"
+#include "widgets/document/design_document.h"
+#include "widgets/document/design_editor.h"
+#include "widgets/panels/analysis_area.h"
 #include "widgets/panels/kpi_strip.h"
 #include "widgets/style/theme.h"
 #include "widgets/workload/checked_spin_box.h"
@@ -232,7 +232,8 @@ private slots:
         const std::int64_t before = gpusNow();
         ComponentItem* rack = w.scene()->itemFor("rack");
         QVERIFY(rack);
-        const QPointF inRack = rack->mapToScene(QPointF(rack->frameRect().width() - 12, rack->frameRect().height() - 8));
+        const QPointF inRack =
+            rack->mapToScene(QPointF(rack->frameRect().width() - 12, rack->frameRect().height() - 8));
         QCOMPARE(w.scene()->dropPart("node.hgx-a100", inRack), QString());
         settle();
         QCOMPARE(gpusNow(), before + 16);
@@ -307,8 +308,8 @@ private slots:
         pp->replot();
         const double y = pp->yAxis->coordToPixel(30);
         QCOMPARE(pp->yAxis->pixelToCoord(y), 30.0);
-        QVERIFY(named<QCPItemStraightLine>(pp, "air-cooling limit")->selectTest(QPointF(pp->axisRect()->center().x(), y),
-                                                                              false) < 1);
+        QVERIFY(named<QCPItemStraightLine>(pp, "air-cooling limit")
+                    ->selectTest(QPointF(pp->axisRect()->center().x(), y), false) < 1);
         QVERIFY(power->tipAt(pp, QPointF(pp->axisRect()->left() + 5, y)).contains("air"));
     }
 
@@ -316,9 +317,12 @@ private slots:
     {
         QTest::addColumn<QString>("preset");
         QTest::addColumn<QString>("theme");
-        QTest::newRow("h100 light") << "dgx-h100-superpod-4su" << "light";
-        QTest::newRow("llama3 16k light") << "h100-16k-roce-llama3" << "light";
-        QTest::newRow("gb200 dark") << "gb200-nvl72-8rack" << "dark";
+        QTest::newRow("h100 light") << "dgx-h100-superpod-4su"
+                                    << "light";
+        QTest::newRow("llama3 16k light") << "h100-16k-roce-llama3"
+                                          << "light";
+        QTest::newRow("gb200 dark") << "gb200-nvl72-8rack"
+                                    << "dark";
     }
 
     void everyPanelRendersSomething()

@@ -9,22 +9,22 @@
 #include <QRegularExpression>
 #include <QTemporaryDir>
 
+#include "app/main_window.h"
 #include "core/compare/comparison.h"
 #include "core/format/design_reader.h"
 #include "core/metrics/metrics.h"
 #include "core/metrics/warning_rank.h"
 #include "core/text.h"
-#include "widgets/analysis/analysis_service.h"
-#include "widgets/document/design_document.h"
 #include "tests/gui_test_main.h"
-#include "widgets/charts/analysis_registry.h"
 #include "tests/test_support.h"
-#include "app/main_window.h"
+#include "widgets/analysis/analysis_service.h"
+#include "widgets/charts/analysis_registry.h"
 #include "widgets/compare/compare_window.h"
+#include "widgets/document/design_document.h"
 #include "widgets/report/comparison_report.h"
-#include "widgets/style/theme.h"
 #include "widgets/report/design_report.h"
 #include "widgets/report/report_document.h"
+#include "widgets/style/theme.h"
 
 using namespace studio;
 
@@ -122,7 +122,7 @@ private slots:
         QVERIFY(pdf.startsWith("%PDF-"));
         const int pages = pageObjects(pdf);
         QVERIFY2(pages >= 9, qPrintable(QString::number(pages)));  // cover, canvas, 5 analyses, assumptions, appendix
-        QCOMPARE(mediaBox(pdf), QSizeF(595, 842));  // A4 in points
+        QCOMPARE(mediaBox(pdf), QSizeF(595, 842));                 // A4 in points
 
         const QString cover = pdfText(out, 1);
         QVERIFY(cover.contains("Design review: " + QString::fromStdString(l.design->name).left(20)));
@@ -140,8 +140,8 @@ private slots:
         QStringList sections{QStringLiteral("Canvas")};
         for (const AnalysisEntry& entry : analysisRegistry())
             sections << entry.title;
-        QCOMPARE(sections.mid(1), (QStringList{"Roofline", "Bandwidth hierarchy", "MFU breakdown", "Power and PUE",
-                                               "Failure cadence"}));
+        QCOMPARE(sections.mid(1),
+                 (QStringList{"Roofline", "Bandwidth hierarchy", "MFU breakdown", "Power and PUE", "Failure cadence"}));
         sections << QStringLiteral("Assumptions") << QStringLiteral("Appendix A: all warnings")
                  << QStringLiteral("Appendix B: how each number is computed");
         int previous = 1;
@@ -197,7 +197,8 @@ private slots:
         QCOMPARE(pageObjects(bytesOf(out)), 6);
         QVERIFY(pdfText(out, 2).contains("Cover paragraph 59"));
         const QString cover = pdfText(out, 1) + pdfText(out, 2);
-        const std::pair<const char*, int> sections[] = {{"First section", 3}, {"Second section", 4}, {"Third section", 6}};
+        const std::pair<const char*, int> sections[] = {
+            {"First section", 3}, {"Second section", 4}, {"Third section", 6}};
         for (const auto& [title, page] : sections) {
             const QString text = pdfText(out, page);
             QVERIFY2(text.contains(title), title);

@@ -90,9 +90,8 @@ void ComponentItem::syncFromDocument()
     relayout();
     // A container whose count or name changed repaints its header strip
     // only: redrawing a large container is most of a rack-count edit's time.
-    const bool headerOnly = drawn_ && isContainer() && !c->collapsed && !drawn_->collapsed &&
-                            drawn_->part == c->part && drawn_->props == c->props &&
-                            (drawn_->count > 1) == (c->count > 1);
+    const bool headerOnly = drawn_ && isContainer() && !c->collapsed && !drawn_->collapsed && drawn_->part == c->part &&
+        drawn_->props == c->props && (drawn_->count > 1) == (c->count > 1);
     if (headerOnly)
         update(analysisRect());
     else
@@ -245,7 +244,8 @@ void ComponentItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* opt
             rounded(r.translated(4 * k, -4 * k), isContainer() ? col.containerHeader : col.tileFill, thin);
 
     const bool marked = isSelected() || dropHighlight_;
-    QPen border(isSelected() ? col.selection : (dropHighlight_ ? col.dropTarget : accent.darker(110)), marked ? 2.2 : 1);
+    QPen border(isSelected() ? col.selection : (dropHighlight_ ? col.dropTarget : accent.darker(110)),
+                marked ? 2.2 : 1);
     border.setCosmetic(!marked);
     if (p->kind == PartKind::Group)
         border.setStyle(Qt::DashLine);
@@ -293,10 +293,9 @@ void ComponentItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* opt
         painter->drawText(QRectF(badge.left() - totalsW - 10, 0, totalsW, kHeader), Qt::AlignVCenter | Qt::AlignRight,
                           totals);
         if (c->collapsed) {
-            painter->drawText(QRectF(12, kHeader, r.width() - 24, r.height() - kHeader),
-                              Qt::AlignVCenter | Qt::AlignLeft,
-                              elided(QFontMetricsF(small), QString::fromStdString(p->name) + tr(" (collapsed)"),
-                                     r.width() - 24));
+            painter->drawText(
+                QRectF(12, kHeader, r.width() - 24, r.height() - kHeader), Qt::AlignVCenter | Qt::AlignLeft,
+                elided(QFontMetricsF(small), QString::fromStdString(p->name) + tr(" (collapsed)"), r.width() - 24));
         }
     } else {
         painter->setPen(Qt::NoPen);
@@ -323,9 +322,9 @@ void ComponentItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* opt
                                      .arg(f.tree.core);
                         const Part* sw = scene_->document()->catalog().find(f.switchPart);
                         const double w = countBadgeRect().left() - textX - 4;
-                        painter->drawText(QRectF(textX, 44, w, 16), Qt::AlignVCenter | Qt::AlignLeft,
-                                          elided(QFontMetricsF(small), sw ? QString::fromStdString(sw->name) : QString(),
-                                                 w));
+                        painter->drawText(
+                            QRectF(textX, 44, w, 16), Qt::AlignVCenter | Qt::AlignLeft,
+                            elided(QFontMetricsF(small), sw ? QString::fromStdString(sw->name) : QString(), w));
                     }
         }
         painter->drawText(QRectF(textX, 24, detailW, 18), Qt::AlignVCenter | Qt::AlignLeft,

@@ -6,17 +6,17 @@
 #include <QIntValidator>
 #include <QKeyEvent>
 #include <QLineEdit>
-#include <QPainter>
 #include <QMimeData>
+#include <QPainter>
 
 #include <cmath>
 
 #include "core/catalog/part_schema.h"
 #include "core/design/design_index.h"
-#include "widgets/common/qt_string.h"
 #include "widgets/analysis/analysis_service.h"
 #include "widgets/canvas/component_item.h"
 #include "widgets/canvas/link_item.h"
+#include "widgets/common/qt_string.h"
 #include "widgets/document/design_document.h"
 #include "widgets/palette/part_mime.h"
 #include "widgets/style/theme.h"
@@ -86,7 +86,7 @@ DesignScene::DesignScene(DesignDocument* document, AnalysisService* analysis, QO
                 tip << "<b>" + q(p->name).toHtmlEscaped() + "</b> (" + q(std::string(partKindName(p->kind))) + ")";
             for (const Problem* pr : analysis_->problemsFor(item->id()))
                 tip << (pr->severity == Severity::Error ? tr("Error: ") : tr("Warning: ")) +
-                           q(pr->message).toHtmlEscaped();
+                        q(pr->message).toHtmlEscaped();
             const QString shown = tip.join("<br>") + '\n' + item->totalsText();
             if (!item->setAnalysisShown(shown))
                 continue;

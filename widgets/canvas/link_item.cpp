@@ -69,7 +69,8 @@ void LinkItem::route(const DesignIndex& designIndex)
     QString speed;
     if (const Part* cable = doc->catalog().find(l.part); cable && cable->figure("gbps"))
         speed = QString::fromStdString(formatValue(cable->figure("gbps")->value)) + "G";
-    const QString label = speed + QStringLiteral(" \u00d7 ") + QString::fromStdString(formatCount(cablesOf(l, designIndex)));
+    const QString label =
+        speed + QStringLiteral(" \u00d7 ") + QString::fromStdString(formatCount(cablesOf(l, designIndex)));
     setToolTip(QString::fromStdString(l.id) + ": " + QString::fromStdString(l.from) + " \u2192 " +
                QString::fromStdString(l.to));
     // Every edit re-routes every link; one that did not move repaints its
@@ -104,8 +105,8 @@ void LinkItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget
         return;
     const SceneColors col = sceneColors();
     painter->setRenderHint(QPainter::Antialiasing);
-    painter->setPen(QPen(isSelected() ? col.selection : col.link, isSelected() ? 2.6 : 1.8, Qt::SolidLine,
-                         Qt::RoundCap, Qt::RoundJoin));
+    painter->setPen(QPen(isSelected() ? col.selection : col.link, isSelected() ? 2.6 : 1.8, Qt::SolidLine, Qt::RoundCap,
+                         Qt::RoundJoin));
     painter->setBrush(Qt::NoBrush);
     painter->drawPath(path());
     QFont f = painter->font();

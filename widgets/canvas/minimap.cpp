@@ -59,8 +59,9 @@ QPointF Minimap::toScene(const QPointF& pos) const
 {
     if (target_.isEmpty())
         return source_.center();
-    return source_.topLeft() + QPointF((pos.x() - target_.left()) * source_.width() / target_.width(),
-                                       (pos.y() - target_.top()) * source_.height() / target_.height());
+    return source_.topLeft() +
+        QPointF((pos.x() - target_.left()) * source_.width() / target_.width(),
+                (pos.y() - target_.top()) * source_.height() / target_.height());
 }
 
 QRectF Minimap::toWidget(const QRectF& r) const

@@ -12,8 +12,7 @@ class OpaqueBuffer : public QCPPaintBufferPixmap {
 public:
     OpaqueBuffer(const QSize& size, double ratio, std::function<QColor()> background)
         : QCPPaintBufferPixmap(size, ratio), background_(std::move(background))
-    {
-    }
+    {}
     void clear(const QColor& color) override
     {
         const QColor bg = background_();
@@ -54,7 +53,8 @@ ChartPlot::ChartPlot(QWidget* parent) : QCustomPlot(parent)
 
 bool ChartPlot::paintsOpaque() const
 {
-    const auto* first = mPaintBuffers.isEmpty() ? nullptr : dynamic_cast<const OpaqueBuffer*>(mPaintBuffers.front().data());
+    const auto* first =
+        mPaintBuffers.isEmpty() ? nullptr : dynamic_cast<const OpaqueBuffer*>(mPaintBuffers.front().data());
     return first && first->opaque();
 }
 

@@ -232,9 +232,9 @@ QCustomPlot* ChartView::addPlot(const QString& name)
         QMenu menu(this);
         for (const char* suffix : {"png", "svg", "pdf"}) {
             menu.addAction(tr("Export as %1...").arg(QString(suffix).toUpper()), this, [this, plot, name, suffix] {
-                const QString file = QFileDialog::getSaveFileName(
-                    this, tr("Export Plot"), name + "." + suffix,
-                    tr("%1 files (*.%2)").arg(QString(suffix).toUpper(), suffix));
+                const QString file =
+                    QFileDialog::getSaveFileName(this, tr("Export Plot"), name + "." + suffix,
+                                                 tr("%1 files (*.%2)").arg(QString(suffix).toUpper(), suffix));
                 if (!file.isEmpty() && !exportPlot(plot, file))
                     QToolTip::showText(QCursor::pos(), tr("Could not write %1").arg(file), plot);
             });

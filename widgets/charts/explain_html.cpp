@@ -25,10 +25,10 @@ QString explainHtml(const QString& title, const QString& value, const Explanatio
     html += "<table cellspacing='0' cellpadding='1' width='460'>";
     for (const auto& in : e->inputs) {
         html += "<tr><td>" + QString::fromStdString(in.name).toHtmlEscaped() + "</td><td align='right'><b>" +
-                quantity(in.value, in.unit).toHtmlEscaped() + "</b></td></tr>";
+            quantity(in.value, in.unit).toHtmlEscaped() + "</b></td></tr>";
         if (!in.source.empty())
             html += "<tr><td colspan='2' style='padding-left:12px'><small>" +
-                    QString::fromStdString(in.source).toHtmlEscaped() + "</small></td></tr>";
+                QString::fromStdString(in.source).toHtmlEscaped() + "</small></td></tr>";
     }
     return html + "</table>";
 }

@@ -90,10 +90,10 @@ void FailureChart::setUp(ChartView& view)
     });
     view.setTip(design_, [this](int) {
         const auto& designs = view_->designs();
-        return designs.empty() ? QString()
-                               : view_->tip(0, QObject::tr("Cluster MTBF"),
-                                            duration(designs.front().analysis->reliability.clusterMtbfH),
-                                            "reliability.cluster_mtbf_h");
+        return designs.empty()
+            ? QString()
+            : view_->tip(0, QObject::tr("Cluster MTBF"), duration(designs.front().analysis->reliability.clusterMtbfH),
+                         "reliability.cluster_mtbf_h");
     });
 
     classes_ = view.addPlot("failures by class");
@@ -144,7 +144,7 @@ void FailureChart::setUp(ChartView& view)
             const Reliability& r = designs.front().analysis->reliability;
             return view_->tip(0, QObject::tr("Checkpoint interval"), quantity(r.intervalMin, "min"),
                               "reliability.checkpoint_interval_min") +
-                   view_->tip(0, QObject::tr("Goodput"), percent(r.goodput), "reliability.goodput");
+                view_->tip(0, QObject::tr("Goodput"), percent(r.goodput), "reliability.goodput");
         });
 
     view.grid()->addWidget(mtbf_, 0, 0);
@@ -177,7 +177,8 @@ void FailureChart::drawMtbf(ChartView& view, const std::vector<ChartDesign>& des
             if (n > 0 && h > 0)
                 xLo = std::min(xLo, n), xHi = std::max(xHi, n), yLo = std::min(yLo, h), yHi = std::max(yHi, h);
         if (d.analysis->inventory.gpus > 0 && r.clusterMtbfH > 0) {
-            xLo = std::min(xLo, double(d.analysis->inventory.gpus)), xHi = std::max(xHi, double(d.analysis->inventory.gpus));
+            xLo = std::min(xLo, double(d.analysis->inventory.gpus)),
+            xHi = std::max(xHi, double(d.analysis->inventory.gpus));
             yLo = std::min(yLo, r.clusterMtbfH), yHi = std::max(yHi, r.clusterMtbfH);
         }
     }
@@ -239,9 +240,9 @@ void FailureChart::drawMtbf(ChartView& view, const std::vector<ChartDesign>& des
             if (i >= designs.size())
                 return QString();
             const Analysis& a = *designs[i].analysis;
-            return view_->tip(
-                i, QObject::tr("cluster MTBF at %1 GPUs").arg(q(formatCount(a.inventory.gpus))),
-                QObject::tr("a failure every %1").arg(duration(a.reliability.clusterMtbfH)), "reliability.cluster_mtbf_h");
+            return view_->tip(i, QObject::tr("cluster MTBF at %1 GPUs").arg(q(formatCount(a.inventory.gpus))),
+                              QObject::tr("a failure every %1").arg(duration(a.reliability.clusterMtbfH)),
+                              "reliability.cluster_mtbf_h");
         });
         auto* t = overlayMtbf_.add(plotLabel(mtbf_, "design point label", Qt::AlignLeft | Qt::AlignBottom));
         t->setText(duration(r.clusterMtbfH));
@@ -370,9 +371,9 @@ void FailureChart::drawGoodput(ChartView& view, const std::vector<ChartDesign>& 
         const bool rightHalf = std::log(r.dalyIntervalMin / first) > std::log(last / r.dalyIntervalMin);
         optimumLabel_->setPositionAlignment((rightHalf ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignBottom);
         optimumLabel_->setTextAlignment(rightHalf ? Qt::AlignRight : Qt::AlignLeft);
-        optimumLabel_->setText(QObject::tr("Daly %1: %2\nYoung %3 (dotted)")
-                                   .arg(quantity(r.dalyIntervalMin, "min"), percent(r.dalyGoodput),
-                                        quantity(r.youngIntervalMin, "min")));
+        optimumLabel_->setText(
+            QObject::tr("Daly %1: %2\nYoung %3 (dotted)")
+                .arg(quantity(r.dalyIntervalMin, "min"), percent(r.dalyGoodput), quantity(r.youngIntervalMin, "min")));
         optimumLabel_->setColor(fg);
         if (chosenShown) {
             chosen_->setData({r.intervalMin}, {r.goodput * 100}, true);
@@ -384,8 +385,8 @@ void FailureChart::drawGoodput(ChartView& view, const std::vector<ChartDesign>& 
         }
         return;
     }
-    for (QCPLayerable* l :
-         std::initializer_list<QCPLayerable*>{goodputCurve_, optimum_, chosen_, daly_, young_, optimumLabel_, chosenLabel_})
+    for (QCPLayerable* l : std::initializer_list<QCPLayerable*>{goodputCurve_, optimum_, chosen_, daly_, young_,
+                                                                optimumLabel_, chosenLabel_})
         l->setVisible(false);
     // Each design's curve with its Daly optimum on it.
     double first = 1e18, last = 0, low = 100;
@@ -413,8 +414,8 @@ void FailureChart::drawGoodput(ChartView& view, const std::vector<ChartDesign>& 
         for (const auto& [minutes, value] : r.goodputCurve)
             low = std::min(low, value * 100);
         QCPGraph* point = overlayGoodput_.add(pointGraph(goodput_, "daly optimum"));
-        point->setScatterStyle(
-            QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(view.palette().color(QPalette::Base), 1.5), designColor(int(i)), 10));
+        point->setScatterStyle(QCPScatterStyle(
+            QCPScatterStyle::ssCircle, QPen(view.palette().color(QPalette::Base), 1.5), designColor(int(i)), 10));
         point->setData({r.dalyIntervalMin}, {r.dalyGoodput * 100}, true);
         view.setTip(point, [this, i](int) {
             const auto& designs = view_->designs();
@@ -447,10 +448,11 @@ std::vector<FigureRow> FailureChart::figures(const Analysis& a)
     if (r.canCheckpoint) {
         rows.push_back(explained(QObject::tr("Checkpoint size"), quantity(a.data.checkpointGb, "GB"),
                                  "storage.checkpoint_write_s"));
-        rows.push_back(explained(QObject::tr("Write time"), quantity(r.checkpointWriteS, "s"),
-                                 "storage.checkpoint_write_s"));
-        rows.push_back(explained(r.intervalIsOptimum ? QObject::tr("Interval (Daly optimum)") : QObject::tr("Interval (set)"),
-                                 quantity(r.intervalMin, "min"), "reliability.checkpoint_interval_min"));
+        rows.push_back(
+            explained(QObject::tr("Write time"), quantity(r.checkpointWriteS, "s"), "storage.checkpoint_write_s"));
+        rows.push_back(
+            explained(r.intervalIsOptimum ? QObject::tr("Interval (Daly optimum)") : QObject::tr("Interval (set)"),
+                      quantity(r.intervalMin, "min"), "reliability.checkpoint_interval_min"));
     } else {
         rows.push_back({QObject::tr("No storage: a failure restarts the run"), {}, {}, FigureRow::Bad});
     }

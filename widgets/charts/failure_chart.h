@@ -35,8 +35,7 @@ private:
     QCPGraph *mtbfCurve_ = nullptr, *design_ = nullptr, *goodputCurve_ = nullptr, *optimum_ = nullptr,
              *chosen_ = nullptr;
     QCPBars* perDay_ = nullptr;
-    QCPItemText *designLabel_ = nullptr, *optimumLabel_ = nullptr, *chosenLabel_ = nullptr,
-                *noCheckpoints_ = nullptr;
+    QCPItemText *designLabel_ = nullptr, *optimumLabel_ = nullptr, *chosenLabel_ = nullptr, *noCheckpoints_ = nullptr;
     QCPItemStraightLine *daly_ = nullptr, *young_ = nullptr;
     std::vector<QCPItemText*> classLabels_;
     // Several designs' series, rebuilt on each draw.

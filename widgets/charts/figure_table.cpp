@@ -125,7 +125,8 @@ void FigureTable::paintEvent(QPaintEvent* event)
         const int room = width - 2 * kPadX - (valueWidth > 0 ? valueWidth + kGap : 0);
         if (line.nameRoom != room) {
             line.nameRoom = room;
-            line.name = QStaticText((boldName(f) ? boldMetrics : normalMetrics).elidedText(f.name, Qt::ElideRight, room));
+            line.name =
+                QStaticText((boldName(f) ? boldMetrics : normalMetrics).elidedText(f.name, Qt::ElideRight, room));
             line.name.setTextFormat(Qt::PlainText);
         }
         p.setPen(f.tone == FigureRow::Bad ? bad : text);

@@ -48,7 +48,8 @@ QString scopeText(std::int64_t gpus)
 QString tierTip(const ChartView& view, std::size_t design, const Hierarchy& h, const Tier& tier)
 {
     QString html = view.tip(design, q(tier.name), quantity(tier.gbPerSPerGpu, "GB/s per GPU"), "hierarchy." + tier.key);
-    html += "<p>" + QObject::tr("Latency %1; scope %2 GPUs").arg(latencyText(tier.latencyUs), q(formatCount(tier.scopeGpus)));
+    html += "<p>" +
+        QObject::tr("Latency %1; scope %2 GPUs").arg(latencyText(tier.latencyUs), q(formatCount(tier.scopeGpus)));
     if (!tier.axes.empty())
         html += "<br>" + QObject::tr("Traffic here: %1").arg(axesText(tier.axes, h));
     return html + "</p>";
@@ -260,14 +261,14 @@ std::vector<FigureRow> HierarchyChart::figures(const Analysis& a)
         const QString name = QObject::tr("%1 = %2").arg(q(x.axis).toUpper(), q(formatCount(x.degree)));
         const QString where = t ? q(t->name) : q(x.tier);
         QString tipText = "<p><b>" + name.toHtmlEscaped() + "</b>: " + where.toHtmlEscaped() + "</p><p>" +
-                          QObject::tr("Megatron rank order tp, cp, ep, dp, pp: a group covers %1 consecutive GPUs, "
-                                      "so its traffic crosses the fastest tier whose scope holds them: %2.")
-                              .arg(q(formatCount(x.spanGpus)), where.toHtmlEscaped());
+            QObject::tr("Megatron rank order tp, cp, ep, dp, pp: a group covers %1 consecutive GPUs, "
+                        "so its traffic crosses the fastest tier whose scope holds them: %2.")
+                .arg(q(formatCount(x.spanGpus)), where.toHtmlEscaped());
         if (x.tooSlow)
             tipText += "<br><b>" +
-                       QObject::tr("This axis needs a faster tier (TP wants NVLink; CP and EP want to stay inside "
-                                   "a leaf).") +
-                       "</b>";
+                QObject::tr("This axis needs a faster tier (TP wants NVLink; CP and EP want to stay inside "
+                            "a leaf).") +
+                "</b>";
         rows.push_back({name, where, tipText + "</p>", x.tooSlow ? FigureRow::Bad : FigureRow::Normal});
     }
     rows.push_back({QObject::tr("Tiers"), {}, {}, FigureRow::Heading});

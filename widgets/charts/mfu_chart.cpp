@@ -91,7 +91,8 @@ void MfuChart::setUp(ChartView& view)
     memory_->yAxis->setLabel(QObject::tr("Memory per GPU (GB)"));
     setCategoryAxis(memory_->xAxis);
     legendOutside(memory_, 1);
-    memoryParts_ = addStack(memory_->xAxis, memory_->yAxis, {"weights", "gradients", "optimizer", "activations", "workspace"});
+    memoryParts_ =
+        addStack(memory_->xAxis, memory_->yAxis, {"weights", "gradients", "optimizer", "activations", "workspace"});
     for (std::size_t p = 0; p < memoryParts_.size(); ++p) {
         QCPBars* b = memoryParts_[p];
         view.setTip(b, [this, b, p](int i) {
@@ -114,10 +115,10 @@ void MfuChart::setUp(ChartView& view)
     capacityLabel_->setPadding(QMargins(2, 2, 2, 3));
     view.setTip(capacity_, [this] {
         const auto& designs = view_->designs();
-        return designs.empty() ? QString()
-                               : view_->tip(0, QObject::tr("HBM capacity"),
-                                            quantity(designs.front().analysis->memory.capacityGb, "GB"),
-                                            "training.memory_gb_per_gpu.total");
+        return designs.empty()
+            ? QString()
+            : view_->tip(0, QObject::tr("HBM capacity"), quantity(designs.front().analysis->memory.capacityGb, "GB"),
+                         "training.memory_gb_per_gpu.total");
     });
 
     view.grid()->addWidget(waterfall_, 0, 0);
@@ -167,8 +168,9 @@ void MfuChart::drawWaterfall(ChartView& view, const std::vector<ChartDesign>& de
             if (const WaterfallBar* b = findStep(*d.analysis, steps_[k]))
                 level = b->level;
         // Overlaid, a loss reads as one: "- Communication" under "Peak".
-        ticker->addTick(double(k + 1), level || designs.size() == 1 ? capitalized(steps_[k])
-                                                                    : QString::fromUtf8("\u2212 ") + capitalized(steps_[k]));
+        ticker->addTick(double(k + 1),
+                        level || designs.size() == 1 ? capitalized(steps_[k])
+                                                     : QString::fromUtf8("\u2212 ") + capitalized(steps_[k]));
     }
     waterfall_->yAxis->setRange(0.4, double(std::max<std::size_t>(steps_.size(), 1)) + 0.6);
 
@@ -303,9 +305,10 @@ void MfuChart::drawMemory(ChartView& view, const std::vector<ChartDesign>& desig
         capacity_->setPen(QPen(lineColor, 2, Qt::DashLine));
         capacityLabel_->position->setCoords(1.0, m.capacityGb);
         capacityLabel_->setColor(lineColor);
-        capacityLabel_->setText(m.fits ? QObject::tr("HBM %1\n(%2 GiB)").arg(quantity(m.capacityGb, "GB"), readable(m.hbmGb))
-                                       : QObject::tr("does not fit:\n%1 > %2")
-                                             .arg(quantity(m.totalGb, "GB"), quantity(m.capacityGb, "GB")));
+        capacityLabel_->setText(
+            m.fits
+                ? QObject::tr("HBM %1\n(%2 GiB)").arg(quantity(m.capacityGb, "GB"), readable(m.hbmGb))
+                : QObject::tr("does not fit:\n%1 > %2").arg(quantity(m.totalGb, "GB"), quantity(m.capacityGb, "GB")));
         return;
     }
     // Each design's HBM across its own column, in its colour.

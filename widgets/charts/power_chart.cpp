@@ -64,11 +64,11 @@ void PowerChart::setUp(ChartView& view)
     airLabel_->setClipToAxisRect(true);
     view.setTip(airLine_, [this] {
         const auto& designs = view_->designs();
-        return designs.empty() ? QString()
-                               : view_->tip(0, QObject::tr("Air-cooling limit"),
-                                            quantity(designs.front().analysis->power.airCoolingLimitKw.value,
-                                                     "kW per rack"),
-                                            "power.air_cooling_limit_kw");
+        return designs.empty()
+            ? QString()
+            : view_->tip(0, QObject::tr("Air-cooling limit"),
+                         quantity(designs.front().analysis->power.airCoolingLimitKw.value, "kW per rack"),
+                         "power.air_cooling_limit_kw");
     });
     noRacks_ = new ChartText(racks_);
     noRacks_->setObjectName("no racks");
@@ -79,7 +79,8 @@ void PowerChart::setUp(ChartView& view)
     facility_->setMinimumHeight(150);
     setCategoryAxis(facility_->yAxis);  // a row per design when overlaid
     legendOutside(facility_, 3);
-    loads_ = addStack(facility_->yAxis, facility_->xAxis, {"compute", "network", "storage", "other", "facility overhead"});
+    loads_ =
+        addStack(facility_->yAxis, facility_->xAxis, {"compute", "network", "storage", "other", "facility overhead"});
     for (QCPBars* b : loads_) {
         const bool overhead = b->objectName() == "facility overhead";
         view.setTip(b, [this, b, overhead](int i) {
@@ -157,8 +158,8 @@ void PowerChart::drawRacks(ChartView& view, const std::vector<ChartDesign>& desi
         if (one) {
             (r->overLimit() ? badKeys : okKeys) << key;
             (r->overLimit() ? badValues : okValues) << r->kwEach;
-            ticker->addTick(key, q(r->name) + "\n" +
-                                     QObject::tr("x %1, %2 cooled").arg(q(formatCount(r->count)), q(r->cooling)));
+            ticker->addTick(
+                key, q(r->name) + "\n" + QObject::tr("x %1, %2 cooled").arg(q(formatCount(r->count)), q(r->cooling)));
         } else {
             QCPBars* b = overlayRacks_.add(new QCPBars(racks_->xAxis, racks_->yAxis));
             b->setObjectName("densest rack");
@@ -269,8 +270,8 @@ void PowerChart::drawFacility(ChartView& view, const std::vector<ChartDesign>& d
         facility_->xAxis->setRange(0, std::max(p.facilityKw * scale_, 1e-9) * 1.08);
         pueLabel_->setVisible(true);
         pueLabel_->position->setCoords(p.facilityKw * scale_, 1.35);
-        pueLabel_->setText(QObject::tr("IT %1 x PUE %2 = facility %3")
-                               .arg(power(p.itKw), readable(p.pue.value), power(p.facilityKw)));
+        pueLabel_->setText(
+            QObject::tr("IT %1 x PUE %2 = facility %3").arg(power(p.itKw), readable(p.pue.value), power(p.facilityKw)));
         pueLabel_->setColor(view.textColor());
         ChartView::hideFrom(pueLabels_, 0);
         facility_->setMinimumHeight(150);
@@ -301,11 +302,11 @@ void PowerChart::drawFacility(ChartView& view, const std::vector<ChartDesign>& d
 std::vector<FigureRow> PowerChart::figures(const Analysis& a)
 {
     const Power& p = a.power;
-    std::vector<FigureRow> rows{{QObject::tr("Load"), {}, {}, FigureRow::Heading},
-                                explained(QObject::tr("IT load"), power(p.itKw), "power.it_kw"),
-                                explained(QObject::tr("PUE"), readable(p.pue.value), "power.pue"),
-                                explained(QObject::tr("Facility load"), power(p.facilityKw), "power.facility_kw",
-                                          FigureRow::Good)};
+    std::vector<FigureRow> rows{
+        {QObject::tr("Load"), {}, {}, FigureRow::Heading},
+        explained(QObject::tr("IT load"), power(p.itKw), "power.it_kw"),
+        explained(QObject::tr("PUE"), readable(p.pue.value), "power.pue"),
+        explained(QObject::tr("Facility load"), power(p.facilityKw), "power.facility_kw", FigureRow::Good)};
     if (!p.racks.empty())
         rows.push_back(explained(QObject::tr("Densest rack"), power(p.maxRackKw), "power.max_rack_kw",
                                  p.racksOverLimit > 0 ? FigureRow::Bad : FigureRow::Normal));
@@ -317,7 +318,8 @@ std::vector<FigureRow> PowerChart::figures(const Analysis& a)
     rows.push_back(explained(QObject::tr("Cost"), "$" + readable(p.costUsdPerYear), "power.cost_usd_per_year"));
     rows.push_back(explained(QObject::tr("CO2"), quantity(p.co2TonnesPerYear, "t"), "power.co2_tonnes_per_year"));
     rows.push_back({QObject::tr("Training run"), {}, {}, FigureRow::Heading});
-    rows.push_back(explained(QObject::tr("Energy of the run"), quantity(a.trainingRunMwh, "MWh"), "power.training_run_mwh"));
+    rows.push_back(
+        explained(QObject::tr("Energy of the run"), quantity(a.trainingRunMwh, "MWh"), "power.training_run_mwh"));
     return rows;
 }
 

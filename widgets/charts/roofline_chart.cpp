@@ -78,7 +78,7 @@ void RooflineChart::setUp(ChartView& view)
             const int at = idx[std::size_t(i)];
             const RooflinePoint& p = a.roofline.points[std::size_t(at)];
             QString html = "<p style='white-space:pre'><b>" + q(p.name).toHtmlEscaped() + "</b> (" + q(p.kind) +
-                           ", forward, one micro-batch)</p><table>";
+                ", forward, one micro-batch)</p><table>";
             auto row = [&html](const QString& k, const QString& v) {
                 html += "<tr><td>" + k + "</td><td align='right'><b>" + v + "</b></td></tr>";
             };
@@ -93,9 +93,9 @@ void RooflineChart::setUp(ChartView& view)
                 row(QObject::tr("time"), quantity(op.seconds * 1e6, "us"));
             }
             return html + "</table><p><small>" +
-                   QObject::tr("Achieved = FLOPs / modelled time: the roofline bound times the size-dependent "
-                               "kernel efficiency (docs/model.md).") +
-                   "</small></p>";
+                QObject::tr("Achieved = FLOPs / modelled time: the roofline bound times the size-dependent "
+                            "kernel efficiency (docs/model.md).") +
+                "</small></p>";
         });
     }
     ridge_ = plot_->addGraph();
@@ -230,7 +230,7 @@ void RooflineChart::drawOne(ChartView& view, const Analysis& a)
         const double tflops = l.tflops;
         view.setTip(g, [names, tflops, sources](int) {
             QString html = "<p style='white-space:pre'><b>" + names + " ceiling</b>: " + quantity(tflops, "TFLOP/s") +
-                           " dense, per GPU</p>";
+                " dense, per GPU</p>";
             for (const auto& [n, src] : sources)
                 html += "<p><small>" + n + ": " + q(src).toHtmlEscaped() + "</small></p>";
             return html;
@@ -320,7 +320,9 @@ void RooflineChart::drawOne(ChartView& view, const Analysis& a)
     for (std::size_t i = 0; i < order.size(); ++i)
         order[i] = int(i);
     std::stable_sort(order.begin(), order.end(), [&](int l, int r) {
-        auto secs = [&](int i) { return std::size_t(i) < a.step.ops.size() ? a.step.ops[std::size_t(i)].seconds : 0.0; };
+        auto secs = [&](int i) {
+            return std::size_t(i) < a.step.ops.size() ? a.step.ops[std::size_t(i)].seconds : 0.0;
+        };
         return secs(l) > secs(r);
     });
     opLabelPoint_ = order;
@@ -377,9 +379,8 @@ void RooflineChart::drawOverlay(ChartView& view, const std::vector<ChartDesign>&
         if (!hasRoof(rf))
             continue;
         // The HBM slope up to the ridge, then the training precision's ceiling.
-        roof->setData({xMin, rf.ridgeFlopPerByte, xMax}, {onSlope(xMin, rf.hbm.gbPerS, rf.peakTflops), rf.peakTflops,
-                                                          rf.peakTflops},
-                      true);
+        roof->setData({xMin, rf.ridgeFlopPerByte, xMax},
+                      {onSlope(xMin, rf.hbm.gbPerS, rf.peakTflops), rf.peakTflops, rf.peakTflops}, true);
         QCPGraph* ridge = overlay_.add(plot_->addGraph());
         ridge->setObjectName("ridge");
         ridge->removeFromLegend();
@@ -439,15 +440,16 @@ std::vector<FigureRow> RooflineChart::figures(const Analysis& a)
         explained(QObject::tr("Peak (%1)").arg(precisionName(g.trainingPrecision)), quantity(rf.peakTflops, "TFLOP/s"),
                   "compute.peak_tflops_per_gpu"),
         explained(QObject::tr("HBM bandwidth"), quantity(rf.hbm.gbPerS, "GB/s"), "hierarchy.hbm"),
-        explained(QObject::tr("Ridge point"), quantity(rf.ridgeFlopPerByte, "FLOP/byte"), "compute.ridge_flop_per_byte"),
+        explained(QObject::tr("Ridge point"), quantity(rf.ridgeFlopPerByte, "FLOP/byte"),
+                  "compute.ridge_flop_per_byte"),
         {QObject::tr("Fleet slopes per GPU"), {}, {}, FigureRow::Heading}};
     for (const auto& s : rf.fleet)
         rows.push_back(explained(q(s.name), quantity(s.gbPerS, "GB/s"), slopeKey(s)));
     rows.push_back({QObject::tr("Decode (inference)"), {}, {}, FigureRow::Heading});
     rows.push_back(explained(QObject::tr("Batch-1 decode, tokens/s"), quantity(rf.decodeTokensPerS, "tokens/s"),
                              "roofline.decode_tokens_per_s"));
-    rows.push_back(explained(QObject::tr("Batch at the ridge"), quantity(rf.ridgeBatch, "sequences"),
-                             "roofline.ridge_batch"));
+    rows.push_back(
+        explained(QObject::tr("Batch at the ridge"), quantity(rf.ridgeBatch, "sequences"), "roofline.ridge_batch"));
     return rows;
 }
 
@@ -468,8 +470,8 @@ void RooflineChart::placeLabels()
         auto it = textSizes_.find(key);
         if (it == textSizes_.end())
             it = textSizes_.insert(key, QFontMetricsF(t->font()).size(0, t->text()));
-        const QSizeF size = *it + QSizeF(t->padding().left() + t->padding().right(),
-                                         t->padding().top() + t->padding().bottom());
+        const QSizeF size =
+            *it + QSizeF(t->padding().left() + t->padding().right(), t->padding().top() + t->padding().bottom());
         return QRectF(topLeft, size);
     };
     // Fixed labels first: the ridge label and the ceiling labels.
@@ -498,7 +500,8 @@ void RooflineChart::placeLabels()
         // Where the line enters the plot (above the bottom edge), in log space.
         const double enter = y0 >= yBottom ? x0 : x0 * (yBottom / y0);
         const double fx = std::exp(std::log(enter) + (std::log(x1) - std::log(enter)) * (i == 0 ? 0.45 : 0.35));
-        const double fy = std::exp(std::log(y0) + (std::log(y1) - std::log(y0)) * (std::log(fx / x0) / std::log(x1 / x0)));
+        const double fy =
+            std::exp(std::log(y0) + (std::log(y1) - std::log(y0)) * (std::log(fx / x0) / std::log(x1 / x0)));
         const QPointF p0(plot_->xAxis->coordToPixel(x0), plot_->yAxis->coordToPixel(y0));
         const QPointF p1(plot_->xAxis->coordToPixel(x1), plot_->yAxis->coordToPixel(y1));
         const double angle = std::atan2(p1.y() - p0.y(), p1.x() - p0.x()) * 180 / M_PI;
@@ -508,14 +511,15 @@ void RooflineChart::placeLabels()
         t->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
         const QPointF at(plot_->xAxis->coordToPixel(fx), plot_->yAxis->coordToPixel(fy));
         const QRectF r = textRect(t, at);
-        taken.push_back(QRectF(at.x() - r.width() / 2, at.y() - r.width() / 2 * std::fabs(std::sin(angle * M_PI / 180)) -
-                                                           r.height(),
-                               r.width(), r.width() * std::fabs(std::sin(angle * M_PI / 180)) + r.height()));
+        taken.push_back(QRectF(at.x() - r.width() / 2,
+                               at.y() - r.width() / 2 * std::fabs(std::sin(angle * M_PI / 180)) - r.height(), r.width(),
+                               r.width() * std::fabs(std::sin(angle * M_PI / 180)) + r.height()));
     }
     // Every marker is taken before any operation label is placed.
     for (const auto& [kind, graph] : ops_)
         for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it)
-            taken.push_back(QRectF(plot_->xAxis->coordToPixel(it->key) - 5, plot_->yAxis->coordToPixel(it->value) - 5, 10, 10));
+            taken.push_back(
+                QRectF(plot_->xAxis->coordToPixel(it->key) - 5, plot_->yAxis->coordToPixel(it->value) - 5, 10, 10));
     // Operation labels: the first free spot around each point, else none
     // (the point's tip still names it).
     for (std::size_t i = 0; i < opLabelPoint_.size() && i < opLabels_.size(); ++i) {

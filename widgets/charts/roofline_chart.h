@@ -41,8 +41,8 @@ private:
     ChartView* view_ = nullptr;
     QCustomPlot* plot_ = nullptr;
     // One design's picture, kept between draws.
-    std::vector<QCPGraph*> ceilings_, slopes_;  // slopes_[0] is HBM
-    std::map<std::string, QCPGraph*> ops_;      // by kind
+    std::vector<QCPGraph*> ceilings_, slopes_;         // slopes_[0] is HBM
+    std::map<std::string, QCPGraph*> ops_;             // by kind
     std::map<std::string, std::vector<int>> opIndex_;  // by kind: data index -> roofline point
     QCPGraph* ridge_ = nullptr;
     QCPItemText* ridgeLabel_ = nullptr;
@@ -50,8 +50,8 @@ private:
     std::vector<int> opLabelPoint_;  // roofline point of each op label
     double xMin_ = 0.1, xMax_ = 1e5;
     QHash<QString, QSizeF> textSizes_;  // label sizes by font and text, for placeLabels
-    bool one_ = true;  // what the plot shows now: one design's picture, or roofs overlaid
-    Transient overlay_;  // several designs' roofs, rebuilt on each draw
+    bool one_ = true;                   // what the plot shows now: one design's picture, or roofs overlaid
+    Transient overlay_;                 // several designs' roofs, rebuilt on each draw
 };
 
 }  // namespace studio

@@ -5,16 +5,16 @@
 // is the user's own).
 namespace studio::settings {
 
-inline constexpr char kWindowGeometry[] = "window/geometry";      // QMainWindow::saveGeometry
-inline constexpr char kWindowState[] = "window/state";            // docks and toolbars
+inline constexpr char kWindowGeometry[] = "window/geometry";             // QMainWindow::saveGeometry
+inline constexpr char kWindowState[] = "window/state";                   // docks and toolbars
 inline constexpr char kAutosaveInterval[] = "autosave/intervalSeconds";  // default 60
-inline constexpr char kRecentFiles[] = "recentFiles";             // newest first, at most 10
-inline constexpr char kLastDir[] = "paths/lastDir";               // where designs were last opened or saved
-inline constexpr char kLastReportDir[] = "paths/lastReportDir";   // where reports and exports went
-inline constexpr char kSnap[] = "view/snap";                      // snap to grid, default on
-inline constexpr char kTheme[] = "view/theme";                    // "light" or "dark"
-inline constexpr char kAnalysisLayout[] = "analysis/layout";      // "tabs" or "grid"
-inline constexpr char kAnalysisTab[] = "analysis/tab";            // key of the analysis last shown in tabs
-inline constexpr char kReportPageSize[] = "report/pageSize";      // "a4" or "letter"
+inline constexpr char kRecentFiles[] = "recentFiles";                    // newest first, at most 10
+inline constexpr char kLastDir[] = "paths/lastDir";                      // where designs were last opened or saved
+inline constexpr char kLastReportDir[] = "paths/lastReportDir";          // where reports and exports went
+inline constexpr char kSnap[] = "view/snap";                             // snap to grid, default on
+inline constexpr char kTheme[] = "view/theme";                           // "light" or "dark"
+inline constexpr char kAnalysisLayout[] = "analysis/layout";             // "tabs" or "grid"
+inline constexpr char kAnalysisTab[] = "analysis/tab";                   // key of the analysis last shown in tabs
+inline constexpr char kReportPageSize[] = "report/pageSize";             // "a4" or "letter"
 
 }  // namespace studio::settings

@@ -22,8 +22,8 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyledItemDelegate>
-#include <QTableWidget>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTime>
 #include <QToolBar>
 #include <QToolButton>
@@ -38,15 +38,15 @@
 #include "core/format/design_validator.h"
 #include "core/metrics/explanations.h"
 #include "core/text.h"
-#include "widgets/common/qt_string.h"
-#include "widgets/dialogs/preset_dialog.h"
 #include "widgets/charts/analysis_registry.h"
 #include "widgets/charts/chart_style.h"
 #include "widgets/charts/chart_view.h"
 #include "widgets/charts/explain_html.h"
+#include "widgets/common/qt_string.h"
+#include "widgets/common/settings_keys.h"
+#include "widgets/dialogs/preset_dialog.h"
 #include "widgets/report/comparison_report.h"
 #include "widgets/style/theme.h"
-#include "widgets/common/settings_keys.h"
 
 namespace studio {
 namespace {
@@ -176,14 +176,14 @@ QString figureTip(const Comparison& c, std::size_t row, std::size_t column,
     const QString baseLabel = q(c.designs[c.baseline].label).toHtmlEscaped();
     if (cellData.verdict == Verdict::Baseline)
         return html + "<p>" +
-               QObject::tr("The baseline: the other designs' differences are from this value; %1.")
-                   .arg(betterText(f.better)) +
-               "</p>";
+            QObject::tr("The baseline: the other designs' differences are from this value; %1.")
+                .arg(betterText(f.better)) +
+            "</p>";
     if (!cellData.value || !base.value)
         return html + "<p>" +
-               QObject::tr("No difference: the value is not available for this design or the baseline.") + "</p>";
+            QObject::tr("No difference: the value is not available for this design or the baseline.") + "</p>";
     html += "<p>" + QObject::tr("Baseline %1: %2.").arg("<b>" + baseLabel + "</b>", q(formatFigure(f, *base.value))) +
-            "<br>";
+        "<br>";
     if (cellData.verdict == Verdict::Same)
         return html + QObject::tr("The same as the baseline.") + "</p>";
     QString delta = q(formatDelta(f, cellData));
@@ -192,12 +192,12 @@ QString figureTip(const Comparison& c, std::size_t row, std::size_t column,
     if (cellData.relative && !delta.endsWith(" %"))
         delta += QObject::tr(", %1 relative").arg(signedPercent(*cellData.relative));
     return html +
-           QObject::tr("Difference: <b>%1</b>: %2, as %3.")
-               .arg(delta.toHtmlEscaped(), "<b>" + verdictText(cellData.verdict) + "</b>", betterText(f.better)) +
-           "</p>";
+        QObject::tr("Difference: <b>%1</b>: %2, as %3.")
+            .arg(delta.toHtmlEscaped(), "<b>" + verdictText(cellData.verdict) + "</b>", betterText(f.better)) +
+        "</p>";
 }
 
-} // namespace
+}  // namespace
 
 CompareWindow::CompareWindow(QWidget* parent) : QMainWindow(parent)
 {
@@ -829,4 +829,4 @@ void CompareWindow::changeEvent(QEvent* event)
     }
 }
 
-} // namespace studio
+}  // namespace studio

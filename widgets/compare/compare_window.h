@@ -90,7 +90,7 @@ protected:
 private:
     struct Entry {
         ComparedDesign compared;
-        std::shared_ptr<const Catalog> catalog; // what its analysis resolved parts against
+        std::shared_ptr<const Catalog> catalog;  // what its analysis resolved parts against
     };
     void createActions();
     void recompute();
@@ -129,4 +129,4 @@ private:
     QMenu* presetMenu_ = nullptr;
 };
 
-} // namespace studio
+}  // namespace studio

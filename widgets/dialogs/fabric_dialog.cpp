@@ -44,10 +44,11 @@ FabricDialog::FabricDialog(const DesignDocument& document, const std::string& sc
     connect(buttons_, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons_, &QDialogButtonBox::rejected, this, &QDialog::reject);
     auto* form = new QFormLayout(this);
-    form->addRow(new QLabel(scope.empty() ? tr("Wires every node of the design that is not yet on such a fabric.")
-                                          : tr("Wires every node inside '%1' that is not yet on such a fabric.")
-                                                .arg(QString::fromStdString(scope)),
-                            this));
+    form->addRow(new QLabel(
+        scope.empty()
+            ? tr("Wires every node of the design that is not yet on such a fabric.")
+            : tr("Wires every node inside '%1' that is not yet on such a fabric.").arg(QString::fromStdString(scope)),
+        this));
     form->addRow(tr("Switch"), switch_);
     form->addRow(tr("Oversubscription"), oversubscription_);
     form->addRow(QString(), rails_);
@@ -74,18 +75,19 @@ void FabricDialog::replan()
     const bool ok = plan_.error.empty();
     buttons_->button(QDialogButtonBox::Ok)->setEnabled(ok);
     if (!ok) {
-        preview_->setText("<span style='color:#d63a3a'>" + QString::fromStdString(plan_.error).toHtmlEscaped() + "</span>");
+        preview_->setText("<span style='color:#d63a3a'>" + QString::fromStdString(plan_.error).toHtmlEscaped() +
+                          "</span>");
         return;
     }
     const auto& t = plan_.sizing;
-    preview_->setText(tr("%1 nodes, %2 NIC ports: %3 tier(s), <b>%4 leaf, %5 spine, %6 core</b> switches; "
-                         "%7 cables between switches")
-                          .arg(QString::fromStdString(formatCount(plan_.nodes)),
-                               QString::fromStdString(formatCount(plan_.nics)))
-                          .arg(t.tiers)
-                          .arg(QString::fromStdString(formatCount(t.leaf)), QString::fromStdString(formatCount(t.spine)),
-                               QString::fromStdString(formatCount(t.core)),
-                               QString::fromStdString(formatCount(t.leafSpineCables + t.spineCoreCables))));
+    preview_->setText(
+        tr("%1 nodes, %2 NIC ports: %3 tier(s), <b>%4 leaf, %5 spine, %6 core</b> switches; "
+           "%7 cables between switches")
+            .arg(QString::fromStdString(formatCount(plan_.nodes)), QString::fromStdString(formatCount(plan_.nics)))
+            .arg(t.tiers)
+            .arg(QString::fromStdString(formatCount(t.leaf)), QString::fromStdString(formatCount(t.spine)),
+                 QString::fromStdString(formatCount(t.core)),
+                 QString::fromStdString(formatCount(t.leafSpineCables + t.spineCoreCables))));
 }
 
 }  // namespace studio

@@ -38,8 +38,8 @@ PresetDialog::PresetDialog(QWidget* parent) : QDialog(parent)
         if (!f.open(QIODevice::ReadOnly))
             continue;
         const QByteArray bytes = f.readAll();
-        const DesignLoad loaded = readDesignText(std::string_view(bytes.constData(), std::size_t(bytes.size())),
-                                                 Catalog::builtin());
+        const DesignLoad loaded =
+            readDesignText(std::string_view(bytes.constData(), std::size_t(bytes.size())), Catalog::builtin());
         if (!loaded.ok())
             continue;
         const Design& d = *loaded.design;
@@ -47,7 +47,7 @@ PresetDialog::PresetDialog(QWidget* parent) : QDialog(parent)
         auto* item = new QListWidgetItem(partIcon(PartKind::Group), QString::fromStdString(d.name), list_);
         item->setData(Qt::UserRole, path);
         QString html = "<h3>" + QString::fromStdString(d.name).toHtmlEscaped() + "</h3><p>" +
-                       QString::fromStdString(d.description).toHtmlEscaped() + "</p><table cellpadding='2'>";
+            QString::fromStdString(d.description).toHtmlEscaped() + "</p><table cellpadding='2'>";
         auto row = [&html](const QString& k, const std::string& v) {
             html += "<tr><td>" + k + "&nbsp;&nbsp;</td><td><b>" + QString::fromStdString(v) + "</b></td></tr>";
         };

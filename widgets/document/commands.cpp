@@ -19,8 +19,7 @@ int nextMergeKey()
 AddItemsCommand::AddItemsCommand(DesignDocument* doc, std::vector<Component> components, std::vector<Link> links,
                                  const QString& text)
     : DesignCommand(text), doc_(doc), components_(std::move(components)), links_(std::move(links))
-{
-}
+{}
 
 void AddItemsCommand::preview(Design& d) const
 {
@@ -97,14 +96,38 @@ void RemoveItemsCommand::undo()
 // --- ChangeItemsCommand: the same for components and links.
 
 namespace {
-int indexOf(DesignDocument* doc, const Component& c) { return doc->componentIndex(c.id); }
-int indexOf(DesignDocument* doc, const Link& l) { return doc->linkIndex(l.id); }
-const Component& at(DesignDocument* doc, const Component&, int i) { return doc->design().components[std::size_t(i)]; }
-const Link& at(DesignDocument* doc, const Link&, int i) { return doc->design().links[std::size_t(i)]; }
-void replace(DesignDocument* doc, int i, const Component& c) { doc->replaceComponent(i, c); }
-void replace(DesignDocument* doc, int i, const Link& l) { doc->replaceLink(i, l); }
-std::vector<Component>& itemsOf(Design& d, const Component&) { return d.components; }
-std::vector<Link>& itemsOf(Design& d, const Link&) { return d.links; }
+int indexOf(DesignDocument* doc, const Component& c)
+{
+    return doc->componentIndex(c.id);
+}
+int indexOf(DesignDocument* doc, const Link& l)
+{
+    return doc->linkIndex(l.id);
+}
+const Component& at(DesignDocument* doc, const Component&, int i)
+{
+    return doc->design().components[std::size_t(i)];
+}
+const Link& at(DesignDocument* doc, const Link&, int i)
+{
+    return doc->design().links[std::size_t(i)];
+}
+void replace(DesignDocument* doc, int i, const Component& c)
+{
+    doc->replaceComponent(i, c);
+}
+void replace(DesignDocument* doc, int i, const Link& l)
+{
+    doc->replaceLink(i, l);
+}
+std::vector<Component>& itemsOf(Design& d, const Component&)
+{
+    return d.components;
+}
+std::vector<Link>& itemsOf(Design& d, const Link&)
+{
+    return d.links;
+}
 }  // namespace
 
 template <typename Item>
@@ -184,8 +207,7 @@ ChangeSettingsCommand::ChangeSettingsCommand(DesignDocument* doc, DesignSettings
                                              int mergeKey)
     : DesignCommand(text), doc_(doc), before_(DesignSettings::of(doc->design())), after_(std::move(after)),
       mergeKey_(mergeKey)
-{
-}
+{}
 
 void ChangeSettingsCommand::preview(Design& d) const
 {
@@ -209,8 +231,14 @@ void ChangeSettingsCommand::apply(const DesignSettings& s)
         doc_->replaceOperations(s.operations);
 }
 
-void ChangeSettingsCommand::redo() { apply(after_); }
-void ChangeSettingsCommand::undo() { apply(before_); }
+void ChangeSettingsCommand::redo()
+{
+    apply(after_);
+}
+void ChangeSettingsCommand::undo()
+{
+    apply(before_);
+}
 
 bool ChangeSettingsCommand::mergeWith(const QUndoCommand* other)
 {

@@ -12,8 +12,7 @@ namespace studio {
 
 DesignDocument::DesignDocument(QObject* parent)
     : QObject(parent), catalog_(std::make_shared<Catalog>(Catalog::builtin()))
-{
-}
+{}
 
 void DesignDocument::reset(Design design, std::shared_ptr<const Catalog> catalog, const QString& filePath)
 {

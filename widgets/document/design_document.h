@@ -72,8 +72,8 @@ signals:
     void linkAdded(const QString& id);
     void linkRemoved(const QString& id);
     void linkChanged(const QString& id);
-    void settingsChanged();   // workload, facility, operations, name
-    void changed();           // after any of the above: analyses recompute
+    void settingsChanged();  // workload, facility, operations, name
+    void changed();          // after any of the above: analyses recompute
     void filePathChanged(const QString& path);
 
 private:

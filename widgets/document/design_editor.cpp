@@ -72,8 +72,8 @@ QString DesignEditor::describe(const Problem& p) const
 {
     // "/components/3/position/y" names an item by index: say which, by name.
     const Design& d = doc_->design();
-    for (const auto& [prefix, isComponent] : {std::pair{std::string("/components/"), true},
-                                              std::pair{std::string("/links/"), false}}) {
+    for (const auto& [prefix, isComponent] :
+         {std::pair{std::string("/components/"), true}, std::pair{std::string("/links/"), false}}) {
         if (p.pointer.rfind(prefix, 0) != 0)
             continue;
         const std::size_t slash = p.pointer.find('/', prefix.size());
@@ -169,8 +169,11 @@ EditResult DesignEditor::addPart(const std::string& partId, const std::string& p
     if (part->kind == PartKind::Node) {
         // A node platform arrives with what it carries: its GPUs, compute
         // NICs and DPUs, as the catalog lists them, in a row under its header.
-        const struct { const char* attr; const char* figure; const char* name; } contents[] = {
-            {"accelerator", "gpus", "GPU"}, {"nic", "compute_nics", "NIC"}, {"dpu", "dpus", "DPU"}};
+        const struct {
+            const char* attr;
+            const char* figure;
+            const char* name;
+        } contents[] = {{"accelerator", "gpus", "GPU"}, {"nic", "compute_nics", "NIC"}, {"dpu", "dpus", "DPU"}};
         double x = ItemMetrics::kPad;
         for (const auto& k : contents) {
             const Part* child = cat.find(part->attribute(k.attr));
@@ -207,8 +210,9 @@ EditResult DesignEditor::connect(const std::string& fromId, const std::string& t
     for (const Component* c : {from, to})
         if (const Part* p = cat.find(c->part);
             p && (p->kind == PartKind::Group || p->kind == PartKind::Rack || p->kind == PartKind::Accelerator))
-            return refuse("not_linkable", "links join NICs, nodes, switches, storage and fabrics, not " +
-                                              std::string(partKindLabel(p->kind)) + "s");
+            return refuse("not_linkable",
+                          "links join NICs, nodes, switches, storage and fabrics, not " +
+                              std::string(partKindLabel(p->kind)) + "s");
     // The cable: a fabric's own, else the slowest catalog cable that carries
     // the NIC's speed on its protocol.
     std::string cable;
@@ -314,8 +318,8 @@ EditResult DesignEditor::toggleCollapsed(const std::vector<std::string>& ids)
     if (changed.empty())
         return refuse("nothing_selected", "select containers to collapse or expand");
     const QString text = changed.size() > 1 ? QObject::tr("Collapse or expand %1 items").arg(changed.size())
-                         : changed.front().collapsed ? QObject::tr("Collapse %1").arg(q(changed.front().name))
-                                                     : QObject::tr("Expand %1").arg(q(changed.front().name));
+        : changed.front().collapsed         ? QObject::tr("Collapse %1").arg(q(changed.front().name))
+                                            : QObject::tr("Expand %1").arg(q(changed.front().name));
     return changeComponents(std::move(changed), text);
 }
 

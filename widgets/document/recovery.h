@@ -17,8 +17,8 @@ namespace studio {
 class DesignDocument;
 
 struct RecoverableDesign {
-    QString recoveryFile;   // the autosaved design
-    QString originalPath;   // where the design was saved, "" if never
+    QString recoveryFile;  // the autosaved design
+    QString originalPath;  // where the design was saved, "" if never
     QString name;
     QDateTime savedAt;
 };

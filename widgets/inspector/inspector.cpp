@@ -16,10 +16,10 @@
 #include "core/catalog/catalog.h"
 #include "core/catalog/part_schema.h"
 #include "core/design/defaults.h"
-#include "core/text.h"
-#include "widgets/common/qt_string.h"
-#include "widgets/canvas/design_scene.h"
 #include "core/format/design_fields.h"
+#include "core/text.h"
+#include "widgets/canvas/design_scene.h"
+#include "widgets/common/qt_string.h"
 #include "widgets/document/design_document.h"
 #include "widgets/style/theme.h"
 
@@ -264,7 +264,8 @@ void Inspector::buildComponents(const QStringList& ids)
             } else if (spec.type == SettingType::Boolean) {
                 setProp(v.isEmpty() ? std::nullopt : std::optional<Json>(v == "true"), tr("Set %1").arg(q(spec.key)));
             } else {
-                setProp(v.isEmpty() ? std::nullopt : std::optional<Json>(v.toStdString()), tr("Set %1").arg(q(spec.key)));
+                setProp(v.isEmpty() ? std::nullopt : std::optional<Json>(v.toStdString()),
+                        tr("Set %1").arg(q(spec.key)));
             }
         });
         refreshers_.push_back([=, this] {
@@ -275,7 +276,7 @@ void Inspector::buildComponents(const QStringList& ids)
             const auto it = c->props.find(key);
             QString v;
             if (it != c->props.end())
-                v = it->second.is_string() ? q(it->second.get<std::string>())
+                v = it->second.is_string()    ? q(it->second.get<std::string>())
                     : it->second.is_boolean() ? (it->second.get<bool>() ? "true" : "false")
                                               : q(it->second.dump());
             if (spec.type == SettingType::Integer) {
@@ -305,10 +306,11 @@ void Inspector::buildComponents(const QStringList& ids)
         auto* edit = numberEdit(min, spec.max, QString(), row);
         edit->setMinimumWidth(80);
         auto* catalogValue = new QLabel(row);
-        catalogValue->setText(f ? tr("catalog %1%2").arg(num(f->value), f->uncertain ? " \u26a0" : "") : tr("no value"));
-        catalogValue->setToolTip(f ? tr("Source: %1%2").arg(q(f->source).toHtmlEscaped(),
-                                                            f->note.empty() ? QString()
-                                                                            : "<br>" + q(f->note).toHtmlEscaped())
+        catalogValue->setText(f ? tr("catalog %1%2").arg(num(f->value), f->uncertain ? " \u26a0" : "")
+                                : tr("no value"));
+        catalogValue->setToolTip(f ? tr("Source: %1%2")
+                                         .arg(q(f->source).toHtmlEscaped(),
+                                              f->note.empty() ? QString() : "<br>" + q(f->note).toHtmlEscaped())
                                    : QString());
         QPalette pal = catalogValue->palette();
         pal.setColor(QPalette::WindowText, pal.color(QPalette::PlaceholderText));
@@ -325,9 +327,11 @@ void Inspector::buildComponents(const QStringList& ids)
                 apply(tr("Use the catalog's %1").arg(q(spec.key)), 0, [&](Component& x) { x.props.erase(key); });
             } else if (v && *v >= min && *v <= spec.max && (it == c->props.end() || it->second != Json(*v))) {
                 const Json value = spec.integer ? Json(std::int64_t(std::llround(*v))) : Json(*v);
-                apply(tr("Set %1 to %2").arg(q(spec.key), edit->text()), 0, [&](Component& x) { x.props[key] = value; });
+                apply(tr("Set %1 to %2").arg(q(spec.key), edit->text()), 0,
+                      [&](Component& x) { x.props[key] = value; });
             } else if (!edit->text().isEmpty() && (!v || *v < min || *v > spec.max)) {
-                emit message(tr("%1 must be between %2 and %3 %4").arg(q(spec.key), num(min), num(spec.max), q(spec.unit)));
+                emit message(
+                    tr("%1 must be between %2 and %3 %4").arg(q(spec.key), num(min), num(spec.max), q(spec.unit)));
             }
         });
         refreshers_.push_back([=, this] {
@@ -448,11 +452,14 @@ void Inspector::buildDesign()
     addSection(tr("Facility"));
     // The ranges the file format allows (core/format/design_fields.h).
     const auto facility = [](std::string_view key) { return fields::find(fields::facility(), key); };
-    optional(tr("PUE"), defaults::kPue, facility("pue"), [](DesignSettings& s) -> auto& { return s.facility.pue; });
-    optional(tr("Electricity (USD/kWh)"), defaults::kElectricityPrice, facility("electricity_usd_per_kwh"),
-             [](DesignSettings& s) -> auto& { return s.facility.electricity_usd_per_kwh; });
-    optional(tr("Carbon (gCO2/kWh)"), defaults::kCarbon, facility("carbon_g_per_kwh"),
-             [](DesignSettings& s) -> auto& { return s.facility.carbon_g_per_kwh; });
+    optional(
+        tr("PUE"), defaults::kPue, facility("pue"), [](DesignSettings & s) -> auto& { return s.facility.pue; });
+    optional(
+        tr("Electricity (USD/kWh)"), defaults::kElectricityPrice, facility("electricity_usd_per_kwh"),
+        [](DesignSettings & s) -> auto& { return s.facility.electricity_usd_per_kwh; });
+    optional(
+        tr("Carbon (gCO2/kWh)"), defaults::kCarbon, facility("carbon_g_per_kwh"),
+        [](DesignSettings & s) -> auto& { return s.facility.carbon_g_per_kwh; });
     auto* cooling = new QComboBox(body_);
     cooling->addItem(tr("(not set)"), QString());
     for (const char* c : {"air", "liquid", "hybrid"})
@@ -471,14 +478,18 @@ void Inspector::buildDesign()
     addSection(tr("Operations"));
     const auto checkpoint = [](std::string_view key) { return fields::find(fields::checkpoint(), key); };
     const auto operations = [](std::string_view key) { return fields::find(fields::operations(), key); };
-    optional(tr("Restart (min)"), defaults::kRestart, checkpoint("restart_min"),
-             [](DesignSettings& s) -> auto& { return s.operations.checkpoint.restart_min; });
-    optional(tr("Checkpoint interval (min)"), defaults::kCheckpointInterval, checkpoint("interval_min"),
-             [](DesignSettings& s) -> auto& { return s.operations.checkpoint.interval_min; });
-    optional(tr("Maintenance (fraction)"), defaults::kMaintenance, operations("maintenance_fraction"),
-             [](DesignSettings& s) -> auto& { return s.operations.maintenance_fraction; });
-    optional(tr("Straggler CV"), defaults::kStragglerCv, operations("straggler_cv"),
-             [](DesignSettings& s) -> auto& { return s.operations.straggler_cv; });
+    optional(
+        tr("Restart (min)"), defaults::kRestart, checkpoint("restart_min"),
+        [](DesignSettings & s) -> auto& { return s.operations.checkpoint.restart_min; });
+    optional(
+        tr("Checkpoint interval (min)"), defaults::kCheckpointInterval, checkpoint("interval_min"),
+        [](DesignSettings & s) -> auto& { return s.operations.checkpoint.interval_min; });
+    optional(
+        tr("Maintenance (fraction)"), defaults::kMaintenance, operations("maintenance_fraction"),
+        [](DesignSettings & s) -> auto& { return s.operations.maintenance_fraction; });
+    optional(
+        tr("Straggler CV"), defaults::kStragglerCv, operations("straggler_cv"),
+        [](DesignSettings & s) -> auto& { return s.operations.straggler_cv; });
     auto* async = new QCheckBox(tr("Asynchronous checkpoints"), body_);
     connect(async, &QCheckBox::toggled, this, [=, this](bool on) {
         push(tr("Set asynchronous checkpoints"), 0, [&](DesignSettings& s) { s.operations.checkpoint.async = on; });

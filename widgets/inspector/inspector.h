@@ -30,8 +30,8 @@ signals:
     void message(const QString& text);
 
 private:
-    void rebuild();          // selection changed: new fields
-    void refreshValues();    // document changed: new values, fields kept
+    void rebuild();        // selection changed: new fields
+    void refreshValues();  // document changed: new values, fields kept
     void buildComponents(const QStringList& ids);
     void buildLink(const QString& id);
     void buildDesign();

@@ -43,7 +43,8 @@ QString category(const Part& p)
     case PartKind::Storage: return QObject::tr("Storage");
     case PartKind::Rack: return QObject::tr("Racks");
     case PartKind::Group:
-        return p.attribute("role") == "nvlink_domain" ? QObject::tr("Scale-up / nodes") : QObject::tr("Pods and groups");
+        return p.attribute("role") == "nvlink_domain" ? QObject::tr("Scale-up / nodes")
+                                                      : QObject::tr("Pods and groups");
     case PartKind::Link: return QObject::tr("Cables (set on links)");
     }
     return QObject::tr("Other");
@@ -65,9 +66,8 @@ QString partSummaryHtml(const Part& p, int maxFigures)
         if (!f || shown++ >= maxFigures)
             continue;
         html += "<tr><td>" + QString::fromUtf8(spec.description.data(), int(spec.description.size())).toHtmlEscaped() +
-                "&nbsp;&nbsp;</td><td align='right'><b>" + QString::fromStdString(formatValue(f->value, 5)) +
-                "</b> " + QString::fromUtf8(spec.unit.data(), int(spec.unit.size())) + (f->uncertain ? " \u26a0" : "") +
-                "</td></tr>";
+            "&nbsp;&nbsp;</td><td align='right'><b>" + QString::fromStdString(formatValue(f->value, 5)) + "</b> " +
+            QString::fromUtf8(spec.unit.data(), int(spec.unit.size())) + (f->uncertain ? " \u26a0" : "") + "</td></tr>";
     }
     html += "</table><span style='color:gray'>" + QString::fromStdString(p.id) + "</span>";
     return html;
@@ -96,8 +96,14 @@ void PartPalette::setCatalog(const Catalog& catalog)
 {
     tree_->clear();
     QMap<QString, QTreeWidgetItem*> groups;
-    const QStringList order = {tr("Accelerators"), tr("Scale-up / nodes"), tr("NICs"), tr("Switches and fabrics"),
-                               tr("Storage"), tr("Racks"), tr("Pods and groups"), tr("Cables (set on links)")};
+    const QStringList order = {tr("Accelerators"),
+                               tr("Scale-up / nodes"),
+                               tr("NICs"),
+                               tr("Switches and fabrics"),
+                               tr("Storage"),
+                               tr("Racks"),
+                               tr("Pods and groups"),
+                               tr("Cables (set on links)")};
     for (const QString& name : order) {
         auto* g = new QTreeWidgetItem(tree_, {name});
         g->setFlags(Qt::ItemIsEnabled);

@@ -13,8 +13,8 @@
 namespace studio {
 namespace {
 
-constexpr int kGap = 4;        // between a figure's name and its value
-constexpr int kSpacing = 21;   // between figures, a rule in the middle
+constexpr int kGap = 4;       // between a figure's name and its value
+constexpr int kSpacing = 21;  // between figures, a rule in the middle
 
 QFont boldOf(QFont f)
 {
@@ -155,8 +155,8 @@ bool KpiStrip::event(QEvent* event)
         auto* help = static_cast<QHelpEvent*>(event);
         const int i = figureAt(help->pos().x());
         const QString text = !service_->analysis() ? tr("The design has errors: see the Warnings dock")
-                             : i >= 0             ? tip(figures_[std::size_t(i)].key)
-                                                  : QString();
+            : i >= 0                               ? tip(figures_[std::size_t(i)].key)
+                                                   : QString();
         if (text.isEmpty())
             QToolTip::hideText();
         else

@@ -8,9 +8,9 @@
 #include "core/metrics/explanations.h"
 #include "core/text.h"
 #include "core/version.h"
-#include "widgets/common/qt_string.h"
 #include "widgets/charts/analysis_registry.h"
 #include "widgets/charts/chart_view.h"
+#include "widgets/common/qt_string.h"
 #include "widgets/report/report_document.h"
 #include "widgets/style/theme.h"
 

@@ -15,21 +15,21 @@
 #include "core/compare/comparison.h"
 #include "core/design/defaults.h"
 #include "core/format/design_writer.h"
-#include "core/metrics/metrics.h"
 #include "core/metrics/explanations.h"
+#include "core/metrics/metrics.h"
 #include "core/metrics/warning_rank.h"
 #include "core/text.h"
 #include "core/version.h"
 #include "widgets/analysis/analysis_service.h"
-#include "widgets/common/qt_string.h"
 #include "widgets/canvas/design_scene.h"
-#include "widgets/document/design_document.h"
 #include "widgets/charts/analysis_registry.h"
 #include "widgets/charts/chart_view.h"
 #include "widgets/charts/figure_table.h"
+#include "widgets/common/qt_string.h"
+#include "widgets/common/settings_keys.h"
+#include "widgets/document/design_document.h"
 #include "widgets/report/report_document.h"
 #include "widgets/style/theme.h"
-#include "widgets/common/settings_keys.h"
 
 namespace studio {
 namespace {
@@ -66,9 +66,9 @@ std::vector<ReportRow> figureRows(const std::vector<FigureRow>& figures, const s
             rows.push_back({{f.name, ReportCell::Heading}, {"", ReportCell::Heading}, {"", ReportCell::Heading}});
             continue;
         }
-        const ReportCell::Tone tone = f.tone == FigureRow::Good  ? ReportCell::Good
-                                      : f.tone == FigureRow::Bad ? ReportCell::Bad
-                                                                 : ReportCell::Normal;
+        const ReportCell::Tone tone = f.tone == FigureRow::Good ? ReportCell::Good
+            : f.tone == FigureRow::Bad                          ? ReportCell::Bad
+                                                                : ReportCell::Normal;
         const Explanation* e = f.explainKey.empty() ? nullptr : findExplanation(explained, f.explainKey);
         rows.push_back({{f.name}, {f.value, tone, true}, {e ? q(e->formula) : QString(), ReportCell::Muted}});
     }
@@ -143,7 +143,8 @@ void canvasAndInventory(ReportDocument& doc, DesignScene& scene, const Analysis&
         doc.paragraph(QObject::tr("The canvas is empty: drop parts from the palette to start the design."));
     else if (!logical.isEmpty()) {
         // As wide as the page allows, no taller than half of it.
-        const double scale = std::min(doc.contentWidth() / logical.width(), doc.contentHeight() * 0.5 / logical.height());
+        const double scale =
+            std::min(doc.contentWidth() / logical.width(), doc.contentHeight() * 0.5 / logical.height());
         doc.picture(picture, logical, logical.width() * scale, logical.height() * scale);
     }
     const Inventory& inv = a.inventory;
@@ -158,7 +159,8 @@ void canvasAndInventory(ReportDocument& doc, DesignScene& scene, const Analysis&
             summary.push_back({{QObject::tr("Switches, %1").arg(QLatin1String(tier))},
                                {q(formatCount(n)), ReportCell::Normal, true},
                                {""}});
-    summary.push_back({{QObject::tr("Cables and optics")}, {q(formatCount(inv.cables)), ReportCell::Normal, true}, {""}});
+    summary.push_back(
+        {{QObject::tr("Cables and optics")}, {q(formatCount(inv.cables)), ReportCell::Normal, true}, {""}});
     for (const auto& [part, n] : inv.cablesByPart)
         summary.push_back({{QStringLiteral("    ") + q(part), ReportCell::Muted},
                            {q(formatCount(n)), ReportCell::Muted, true},
@@ -171,8 +173,10 @@ void canvasAndInventory(ReportDocument& doc, DesignScene& scene, const Analysis&
     doc.table({QObject::tr("Item"), QObject::tr("Count"), QObject::tr("Part")}, summary, {40, 20, 40});
     std::vector<ReportRow> parts;
     for (const auto& line : inv.bom)
-        parts.push_back({{q(line.name)}, {q(std::string(partKindName(line.kind))), ReportCell::Muted},
-                         {q(line.part), ReportCell::Muted}, {q(formatCount(line.count)), ReportCell::Normal, true}});
+        parts.push_back({{q(line.name)},
+                         {q(std::string(partKindName(line.kind))), ReportCell::Muted},
+                         {q(line.part), ReportCell::Muted},
+                         {q(formatCount(line.count)), ReportCell::Normal, true}});
     doc.heading(QObject::tr("Parts by catalog entry"), 3);
     if (parts.empty())
         doc.paragraph(QObject::tr("None yet."));
@@ -183,15 +187,15 @@ void canvasAndInventory(ReportDocument& doc, DesignScene& scene, const Analysis&
         doc.heading(QObject::tr("Fabrics"), 3);
         std::vector<ReportRow> fabrics;
         for (const auto& f : inv.fabrics)
-            fabrics.push_back({{q(f.name)},
-                               {q(f.switchPart), ReportCell::Muted},
-                               {QString::number(f.tree.tiers), ReportCell::Normal, true},
-                               {q(formatCount(f.tree.endpoints)), ReportCell::Normal, true},
-                               {QStringLiteral("%1 / %2 / %3")
-                                    .arg(q(formatCount(f.tree.leaf)), q(formatCount(f.tree.spine)),
-                                         q(formatCount(f.tree.core))),
-                                ReportCell::Normal, true},
-                               {q(formatReadable(f.oversubscription)) + ":1", ReportCell::Normal, true}});
+            fabrics.push_back(
+                {{q(f.name)},
+                 {q(f.switchPart), ReportCell::Muted},
+                 {QString::number(f.tree.tiers), ReportCell::Normal, true},
+                 {q(formatCount(f.tree.endpoints)), ReportCell::Normal, true},
+                 {QStringLiteral("%1 / %2 / %3")
+                      .arg(q(formatCount(f.tree.leaf)), q(formatCount(f.tree.spine)), q(formatCount(f.tree.core))),
+                  ReportCell::Normal, true},
+                 {q(formatReadable(f.oversubscription)) + ":1", ReportCell::Normal, true}});
         doc.table({QObject::tr("Fabric"), QObject::tr("Switch"), QObject::tr("Tiers"), QObject::tr("Endpoints"),
                    QObject::tr("Leaf / spine / core"), QObject::tr("Leaf oversub.")},
                   fabrics, {22, 26, 8, 13, 19, 12});
@@ -221,8 +225,8 @@ void assumptions(ReportDocument& doc, const Design& design, const Catalog& catal
         {{QObject::tr("Model")}, {q(w.model.name)}},
         {{QObject::tr("Parameters")}, {q(formatReadable(s.params / 1e9)) + " B"}},
         {{QObject::tr("Layers, hidden, heads")},
-         {QStringLiteral("%1, %2, %3").arg(q(formatCount(w.model.layers)), q(formatCount(w.model.hidden)),
-                                           q(formatCount(w.model.heads)))}},
+         {QStringLiteral("%1, %2, %3")
+              .arg(q(formatCount(w.model.layers)), q(formatCount(w.model.hidden)), q(formatCount(w.model.heads)))}},
         {{QObject::tr("Sequence length")}, count(w.model.seq_len)},
         {{QObject::tr("Global batch (sequences)")}, count(w.training.global_batch)},
         {{QObject::tr("Micro batch")}, count(w.training.micro_batch.value_or(1))},
@@ -253,8 +257,9 @@ void assumptions(ReportDocument& doc, const Design& design, const Catalog& catal
     doc.heading(QObject::tr("Failure rates"), 2);
     std::vector<ReportRow> failures;
     for (const auto& c : a.reliability.classes)
-        failures.push_back(sourcedRow(q(c.name) + QObject::tr(" (per %1, x %2)").arg(q(c.per), q(formatValue(c.devices))),
-                                      c.mttfH, QStringLiteral("h MTTF")));
+        failures.push_back(
+            sourcedRow(q(c.name) + QObject::tr(" (per %1, x %2)").arg(q(c.per), q(formatValue(c.devices))), c.mttfH,
+                       QStringLiteral("h MTTF")));
     doc.table({QObject::tr("Failure class"), QObject::tr("MTTF"), QObject::tr("Source")}, failures, {30, 16, 54});
 
     doc.heading(QObject::tr("Facility and operations"), 2);
@@ -267,10 +272,10 @@ void assumptions(ReportDocument& doc, const Design& design, const Catalog& catal
         const Json::json_pointer pointer{std::string(d.pointer)};
         const bool fromDesign = file.contains(pointer) && file[pointer].is_number();
         const double value = fromDesign ? file[pointer].get<double>() : d.value;
-        inputs.push_back({{q(std::string(d.pointer)), ReportCell::Muted},
-                          {q(formatValue(value)) + " " + q(std::string(d.unit)), ReportCell::Normal, true},
-                          {fromDesign ? QObject::tr("set in the design") : q(std::string(d.source)),
-                           ReportCell::Muted}});
+        inputs.push_back(
+            {{q(std::string(d.pointer)), ReportCell::Muted},
+             {q(formatValue(value)) + " " + q(std::string(d.unit)), ReportCell::Normal, true},
+             {fromDesign ? QObject::tr("set in the design") : q(std::string(d.source)), ReportCell::Muted}});
     }
     doc.table({QObject::tr("Input"), QObject::tr("Value"), QObject::tr("Source")}, inputs, {30, 16, 54});
 
@@ -280,7 +285,8 @@ void assumptions(ReportDocument& doc, const Design& design, const Catalog& catal
         const Part* part = catalog.find(line.part);
         if (!part || part->figures.empty())
             continue;
-        figures.push_back({{q(part->name), ReportCell::Heading}, {q(part->origin), ReportCell::Heading}, {"", ReportCell::Heading}});
+        figures.push_back(
+            {{q(part->name), ReportCell::Heading}, {q(part->origin), ReportCell::Heading}, {"", ReportCell::Heading}});
         for (const auto& [key, f] : part->figures)
             figures.push_back({{QStringLiteral("    ") + q(key)},
                                {q(formatValue(f.value)), ReportCell::Normal, true},  // as the catalog has it
@@ -309,7 +315,8 @@ void appendices(ReportDocument& doc, const Analysis& a, const std::vector<Explai
     for (const auto& [key, e] : explained) {
         QStringList inputs;
         for (const auto& in : e.inputs)
-            inputs << QStringLiteral("%1 = %2 (%3)").arg(q(in.name), q(formatQuantity(in.value, in.unit)), q(in.source));
+            inputs
+                << QStringLiteral("%1 = %2 (%3)").arg(q(in.name), q(formatQuantity(in.value, in.unit)), q(in.source));
         rows.push_back({{q(key), ReportCell::Muted}, {q(e.formula), ReportCell::Normal, false, inputs.join("; ")}});
     }
     doc.table({QObject::tr("Metric"), QObject::tr("Formula and inputs")}, rows, {26, 74});
@@ -332,8 +339,8 @@ bool pageSizeFromName(const QString& name, QPageSize::PageSizeId* id)
 QString preferredPageSizeName()
 {
     const QString fallback = QLocale::system().measurementSystem() == QLocale::ImperialUSSystem
-                                 ? QStringLiteral("letter")
-                                 : QStringLiteral("a4");
+        ? QStringLiteral("letter")
+        : QStringLiteral("a4");
     const QString name = QSettings().value(settings::kReportPageSize, fallback).toString().toLower();
     QPageSize::PageSizeId id;
     return pageSizeFromName(name, &id) ? name : fallback;

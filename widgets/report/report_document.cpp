@@ -97,7 +97,8 @@ QPaintDevice* layoutDevice()
 }  // namespace
 
 ReportDocument::ReportDocument(const QString& title, const QString& footer, QPageSize::PageSizeId pageSize)
-    : title_(title), footer_(footer), pageSize_(pageSize), cursor_(&cover_), pictures_(std::make_unique<PictureObject>())
+    : title_(title), footer_(footer), pageSize_(pageSize), cursor_(&cover_),
+      pictures_(std::make_unique<PictureObject>())
 {
     for (QTextDocument* doc : {&cover_, &body_}) {
         doc->documentLayout()->setPaintDevice(layoutDevice());
@@ -148,7 +149,8 @@ void ReportDocument::finish() const
     right.setAlignment(Qt::AlignRight);
     for (std::size_t i = 0; i < sections_.size(); ++i) {
         const QTextBlock heading = sections_[i].second.block();
-        const int page = coverPages + int(body_.documentLayout()->blockBoundingRect(heading).top() / contentHeight()) + 1;
+        const int page =
+            coverPages + int(body_.documentLayout()->blockBoundingRect(heading).top() / contentHeight()) + 1;
         QTextCursor cell = table->cellAt(int(i), 1).firstCursorPosition();
         cell.setBlockFormat(right);
         cell.insertText(QString::number(page), chars);
@@ -235,7 +237,8 @@ void ReportDocument::paragraph(const QString& html, bool small)
                            .arg((small ? kMuted : kInk).name(), html));
 }
 
-void ReportDocument::table(const QStringList& header, const std::vector<ReportRow>& rows, const std::vector<int>& widths)
+void ReportDocument::table(const QStringList& header, const std::vector<ReportRow>& rows,
+                           const std::vector<int>& widths)
 {
     if (header.isEmpty())
         return;
@@ -286,8 +289,9 @@ void ReportDocument::table(const QStringList& header, const std::vector<ReportRo
         }
     };
     for (int c = 0; c < columns; ++c)
-        fill(0, c, {header[c], ReportCell::Heading, c > 0 && !rows.empty() && c < int(rows.front().size()) &&
-                                                        rows.front()[std::size_t(c)].numeric});
+        fill(0, c,
+             {header[c], ReportCell::Heading,
+              c > 0 && !rows.empty() && c < int(rows.front().size()) && rows.front()[std::size_t(c)].numeric});
     for (std::size_t r = 0; r < rows.size(); ++r)
         for (int c = 0; c < columns && c < int(rows[r].size()); ++c)
             fill(int(r) + 1, c, rows[r][std::size_t(c)]);

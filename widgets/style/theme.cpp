@@ -86,8 +86,9 @@ QIcon partIcon(PartKind kind)
     static QHash<int, QIcon> icons;
     auto it = icons.find(int(kind));
     if (it == icons.end())
-        it = icons.insert(int(kind), QIcon(QStringLiteral(":/resources/icons/%1.svg")
-                                               .arg(QString::fromUtf8(partKindName(kind).data()))));
+        it = icons.insert(
+            int(kind),
+            QIcon(QStringLiteral(":/resources/icons/%1.svg").arg(QString::fromUtf8(partKindName(kind).data()))));
     return *it;
 }
 

@@ -34,12 +34,15 @@ void WarningsPanel::refresh()
     clear();
     for (const Problem& p : analysis_->problems()) {
         const QString component = analysis_->componentOf(p);
-        auto* item = new QTreeWidgetItem(this, {QString::fromStdString(p.message),
-                                                component.isEmpty() ? QString::fromStdString(p.pointer) : component});
-        item->setIcon(0, style()->standardIcon(p.severity == Severity::Error ? QStyle::SP_MessageBoxCritical
-                                                                            : QStyle::SP_MessageBoxWarning));
-        item->setToolTip(0, QString::fromStdString(p.message) +
-                                (p.code.empty() ? QString() : "\n[" + QString::fromStdString(p.code) + "]"));
+        auto* item = new QTreeWidgetItem(
+            this,
+            {QString::fromStdString(p.message), component.isEmpty() ? QString::fromStdString(p.pointer) : component});
+        item->setIcon(0,
+                      style()->standardIcon(p.severity == Severity::Error ? QStyle::SP_MessageBoxCritical
+                                                                          : QStyle::SP_MessageBoxWarning));
+        item->setToolTip(0,
+                         QString::fromStdString(p.message) +
+                             (p.code.empty() ? QString() : "\n[" + QString::fromStdString(p.code) + "]"));
         item->setData(0, Qt::UserRole, component);
     }
     if (topLevelItemCount() == 0) {

@@ -5,10 +5,10 @@
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QLabel>
-#include <QTimer>
 #include <QLineEdit>
 #include <QScrollArea>
 #include <QSignalBlocker>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -18,8 +18,8 @@
 #include "core/design/model_presets.h"
 #include "core/format/workload_limits.h"
 #include "core/text.h"
-#include "widgets/common/qt_string.h"
 #include "widgets/analysis/analysis_service.h"
+#include "widgets/common/qt_string.h"
 #include "widgets/document/design_document.h"
 #include "widgets/style/theme.h"
 #include "widgets/workload/checked_spin_box.h"
@@ -106,104 +106,129 @@ WorkloadPanel::WorkloadPanel(DesignDocument* document, AnalysisService* service,
             name->setText(q(doc_->design().workload.model.name));
     });
     addRow(tr("Name"), "/workload/model/name", name, tr("The model's name, shown in reports"));
-    intField(tr("Layers"), "/workload/model/layers", L::kLayers.min, L::kLayers.max,
-             [](const W& w) { return w.model.layers; }, [](W& w, I v) { w.model.layers = v; },
-             tr("Transformer blocks"));
-    intField(tr("Hidden size"), "/workload/model/hidden", L::kHidden.min, L::kHidden.max,
-             [](const W& w) { return w.model.hidden; }, [](W& w, I v) { w.model.hidden = v; },
-             tr("Model dimension h; the heads must divide it"));
-    intField(tr("Attention heads"), "/workload/model/heads", L::kHeads.min, L::kHeads.max,
-             [](const W& w) { return w.model.heads; }, [](W& w, I v) { w.model.heads = v; },
-             tr("Query heads; tensor parallelism splits them"));
-    intField(tr("KV heads"), "/workload/model/kv_heads", L::kHeads.min, L::kHeads.max,
-             [](const W& w) { return w.model.kv_heads.value_or(w.model.heads); },
-             [](W& w, I v) { w.model.kv_heads = v; },
-             tr("Key/value heads (grouped-query attention); default: as many as the query heads"));
-    intField(tr("FFN hidden size"), "/workload/model/ffn_hidden", L::kFfnHidden.min, L::kFfnHidden.max,
-             [](const W& w) { return w.model.ffn_hidden.value_or(4 * w.model.hidden); },
-             [](W& w, I v) { w.model.ffn_hidden = v; }, tr("Default: 4 x hidden"));
-    choiceField(tr("FFN type"), "/workload/model/ffn_type", {{"gelu", tr("GeLU")}, {"swiglu", tr("SwiGLU")}},
-                [](const W& w) { return q(w.model.ffn_type.value_or("gelu")); },
-                [](W& w, const QString& v) { w.model.ffn_type = v.toStdString(); }, tr("Default: GeLU"));
-    intField(tr("Vocabulary"), "/workload/model/vocab", L::kVocab.min, L::kVocab.max,
-             [](const W& w) { return w.model.vocab; }, [](W& w, I v) { w.model.vocab = v; },
-             tr("Tokens in the vocabulary (embedding and output layer)"));
-    intField(tr("Sequence length"), "/workload/model/seq_len", L::kSeqLen.min, L::kSeqLen.max,
-             [](const W& w) { return w.model.seq_len; }, [](W& w, I v) { w.model.seq_len = v; },
-             tr("Tokens per sequence; context parallelism splits it"));
-    intField(tr("Experts"), "/workload/model/experts", L::kExperts.min, L::kExperts.max,
-             [](const W& w) { return w.model.experts.value_or(0); }, [](W& w, I v) { w.model.experts = v; },
-             tr("Experts per MoE layer; 0 is a dense model"), tr("dense"));
-    intField(tr("Experts per token"), "/workload/model/experts_per_token", L::kExperts.min, L::kExperts.max,
-             [](const W& w) { return w.model.experts_per_token.value_or(0); },
-             [](W& w, I v) { w.model.experts_per_token = v; }, tr("Experts each token is routed to (top-k)"));
-    doubleField(tr("Dropout"), "/workload/model/dropout", 0, L::kDropoutMax, 2, 1, QString(),
-                [](const W& w) { return w.model.dropout.value_or(0); }, [](W& w, double v) { w.model.dropout = v; },
-                tr("Dropout probability; GPT-3-era models used 0.1. Default 0"));
+    intField(
+        tr("Layers"), "/workload/model/layers", L::kLayers.min, L::kLayers.max,
+        [](const W& w) { return w.model.layers; }, [](W& w, I v) { w.model.layers = v; }, tr("Transformer blocks"));
+    intField(
+        tr("Hidden size"), "/workload/model/hidden", L::kHidden.min, L::kHidden.max,
+        [](const W& w) { return w.model.hidden; }, [](W& w, I v) { w.model.hidden = v; },
+        tr("Model dimension h; the heads must divide it"));
+    intField(
+        tr("Attention heads"), "/workload/model/heads", L::kHeads.min, L::kHeads.max,
+        [](const W& w) { return w.model.heads; }, [](W& w, I v) { w.model.heads = v; },
+        tr("Query heads; tensor parallelism splits them"));
+    intField(
+        tr("KV heads"), "/workload/model/kv_heads", L::kHeads.min, L::kHeads.max,
+        [](const W& w) { return w.model.kv_heads.value_or(w.model.heads); }, [](W& w, I v) { w.model.kv_heads = v; },
+        tr("Key/value heads (grouped-query attention); default: as many as the query heads"));
+    intField(
+        tr("FFN hidden size"), "/workload/model/ffn_hidden", L::kFfnHidden.min, L::kFfnHidden.max,
+        [](const W& w) { return w.model.ffn_hidden.value_or(4 * w.model.hidden); },
+        [](W& w, I v) { w.model.ffn_hidden = v; }, tr("Default: 4 x hidden"));
+    choiceField(
+        tr("FFN type"), "/workload/model/ffn_type", {{"gelu", tr("GeLU")}, {"swiglu", tr("SwiGLU")}},
+        [](const W& w) { return q(w.model.ffn_type.value_or("gelu")); },
+        [](W& w, const QString& v) { w.model.ffn_type = v.toStdString(); }, tr("Default: GeLU"));
+    intField(
+        tr("Vocabulary"), "/workload/model/vocab", L::kVocab.min, L::kVocab.max,
+        [](const W& w) { return w.model.vocab; }, [](W& w, I v) { w.model.vocab = v; },
+        tr("Tokens in the vocabulary (embedding and output layer)"));
+    intField(
+        tr("Sequence length"), "/workload/model/seq_len", L::kSeqLen.min, L::kSeqLen.max,
+        [](const W& w) { return w.model.seq_len; }, [](W& w, I v) { w.model.seq_len = v; },
+        tr("Tokens per sequence; context parallelism splits it"));
+    intField(
+        tr("Experts"), "/workload/model/experts", L::kExperts.min, L::kExperts.max,
+        [](const W& w) { return w.model.experts.value_or(0); }, [](W& w, I v) { w.model.experts = v; },
+        tr("Experts per MoE layer; 0 is a dense model"), tr("dense"));
+    intField(
+        tr("Experts per token"), "/workload/model/experts_per_token", L::kExperts.min, L::kExperts.max,
+        [](const W& w) { return w.model.experts_per_token.value_or(0); },
+        [](W& w, I v) { w.model.experts_per_token = v; }, tr("Experts each token is routed to (top-k)"));
+    doubleField(
+        tr("Dropout"), "/workload/model/dropout", 0, L::kDropoutMax, 2, 1, QString(),
+        [](const W& w) { return w.model.dropout.value_or(0); }, [](W& w, double v) { w.model.dropout = v; },
+        tr("Dropout probability; GPT-3-era models used 0.1. Default 0"));
 
     addSection(tr("Training"));
-    intField(tr("Global batch"), "/workload/training/global_batch", L::kGlobalBatch.min,
-             L::kGlobalBatch.max, [](const W& w) { return w.training.global_batch; },
-             [](W& w, I v) { w.training.global_batch = v; }, tr("Sequences per optimizer step (the global batch in sequences, not tokens)"));
-    intField(tr("Micro-batch"), "/workload/training/micro_batch", L::kGlobalBatch.min, L::kGlobalBatch.max,
-             [](const W& w) { return w.training.micro_batch.value_or(1); },
-             [](W& w, I v) { w.training.micro_batch = v; }, tr("Sequences per micro-batch; default 1"));
-    doubleField(tr("Tokens to train"), "/workload/training/tokens", 1e-6, L::kTokensMax / 1e9, 6, 1e9, tr(" B"),
-                [](const W& w) { return w.training.tokens; }, [](W& w, double v) { w.training.tokens = v; },
-                tr("Total training tokens, in billions"));
-    choiceField(tr("Precision"), "/workload/training/precision",
-                {{"bf16", "BF16"}, {"fp16", "FP16"}, {"fp8", "FP8"}},
-                [](const W& w) { return q(w.training.precision.value_or("bf16")); },
-                [](W& w, const QString& v) { w.training.precision = v.toStdString(); },
-                tr("Math precision of the GEMMs; sets the compute ceiling. Default BF16"));
-    choiceField(tr("Attention kernel"), "/workload/training/attention_kernel",
-                {{"flash", tr("Fused (Flash)")}, {"unfused", tr("Unfused")}},
-                [](const W& w) { return q(w.training.attention_kernel.value_or("flash")); },
-                [](W& w, const QString& v) { w.training.attention_kernel = v.toStdString(); },
-                tr("Fused attention keeps the s x s scores out of HBM. Default fused"));
+    intField(
+        tr("Global batch"), "/workload/training/global_batch", L::kGlobalBatch.min, L::kGlobalBatch.max,
+        [](const W& w) { return w.training.global_batch; }, [](W& w, I v) { w.training.global_batch = v; },
+        tr("Sequences per optimizer step (the global batch in sequences, not tokens)"));
+    intField(
+        tr("Micro-batch"), "/workload/training/micro_batch", L::kGlobalBatch.min, L::kGlobalBatch.max,
+        [](const W& w) { return w.training.micro_batch.value_or(1); }, [](W& w, I v) { w.training.micro_batch = v; },
+        tr("Sequences per micro-batch; default 1"));
+    doubleField(
+        tr("Tokens to train"), "/workload/training/tokens", 1e-6, L::kTokensMax / 1e9, 6, 1e9, tr(" B"),
+        [](const W& w) { return w.training.tokens; }, [](W& w, double v) { w.training.tokens = v; },
+        tr("Total training tokens, in billions"));
+    choiceField(
+        tr("Precision"), "/workload/training/precision", {{"bf16", "BF16"}, {"fp16", "FP16"}, {"fp8", "FP8"}},
+        [](const W& w) { return q(w.training.precision.value_or("bf16")); },
+        [](W& w, const QString& v) { w.training.precision = v.toStdString(); },
+        tr("Math precision of the GEMMs; sets the compute ceiling. Default BF16"));
+    choiceField(
+        tr("Attention kernel"), "/workload/training/attention_kernel",
+        {{"flash", tr("Fused (Flash)")}, {"unfused", tr("Unfused")}},
+        [](const W& w) { return q(w.training.attention_kernel.value_or("flash")); },
+        [](W& w, const QString& v) { w.training.attention_kernel = v.toStdString(); },
+        tr("Fused attention keeps the s x s scores out of HBM. Default fused"));
 
     addSection(tr("Parallelism"));
-    intField(tr("Tensor (tp)"), "/workload/parallelism/tp", L::kParallel.min, L::kParallel.max,
-             [](const W& w) { return w.parallelism.tp.value_or(1); }, [](W& w, I v) { w.parallelism.tp = v; },
-             tr("Tensor-parallel degree: splits every layer; wants one NVLink domain"));
-    intField(tr("Pipeline (pp)"), "/workload/parallelism/pp", L::kParallel.min, L::kParallel.max,
-             [](const W& w) { return w.parallelism.pp.value_or(1); }, [](W& w, I v) { w.parallelism.pp = v; },
-             tr("Pipeline stages"));
-    intField(tr("Context (cp)"), "/workload/parallelism/cp", L::kParallel.min, L::kParallel.max,
-             [](const W& w) { return w.parallelism.cp.value_or(1); }, [](W& w, I v) { w.parallelism.cp = v; },
-             tr("Context-parallel degree: splits the sequence"));
-    intField(tr("Expert (ep)"), "/workload/parallelism/ep", L::kParallel.min, L::kParallel.max,
-             [](const W& w) { return w.parallelism.ep.value_or(1); }, [](W& w, I v) { w.parallelism.ep = v; },
-             tr("Expert-parallel degree (MoE): carved out of the data-parallel ranks"));
-    intField(tr("Data (dp)"), "/workload/parallelism/dp", L::kDp.min, L::kDp.max,
-             [](const W& w) { return w.parallelism.dp.value_or(0); }, [](W& w, I v) { w.parallelism.dp = v; },
-             tr("Data-parallel degree; auto derives it from the GPUs: GPUs / (tp x pp x cp)"), tr("auto"));
-    intField(tr("Interleave"), "/workload/parallelism/interleave", L::kInterleave.min, L::kInterleave.max,
-             [](const W& w) { return w.parallelism.interleave.value_or(1); },
-             [](W& w, I v) { w.parallelism.interleave = v; },
-             tr("Model chunks per pipeline stage (interleaved 1F1B): divides the bubble"));
-    choiceField(tr("ZeRO stage"), "/workload/parallelism/zero",
-                {{"0", tr("0: none")}, {"1", tr("1: optimizer")}, {"2", tr("2: + gradients")}, {"3", tr("3: + weights")}},
-                [](const W& w) { return QString::number(w.parallelism.zero.value_or(1)); },
-                [](W& w, const QString& v) { w.parallelism.zero = v.toInt(); },
-                tr("What data-parallel ranks shard: 1 the optimizer state, 2 also the gradients, 3 also the weights (FSDP); default 1"));
-    choiceField(tr("Sequence parallel"), "/workload/parallelism/sequence_parallel", {{"1", tr("on")}, {"0", tr("off")}},
-                [](const W& w) { return w.parallelism.sequence_parallel.value_or(true) ? "1" : "0"; },
-                [](W& w, const QString& v) { w.parallelism.sequence_parallel = v == "1"; },
-                tr("Shards norms and dropout with tp (Korthikanti et al. 2022); default on"));
-    choiceField(tr("Recompute"), "/workload/parallelism/recompute",
-                {{"none", tr("none")}, {"selective", tr("selective")}, {"full", tr("full")}},
-                [](const W& w) { return q(w.parallelism.recompute.value_or("selective")); },
-                [](W& w, const QString& v) { w.parallelism.recompute = v.toStdString(); },
-                tr("Activation recomputation: selective re-runs the attention core, full the whole block; default selective"));
+    intField(
+        tr("Tensor (tp)"), "/workload/parallelism/tp", L::kParallel.min, L::kParallel.max,
+        [](const W& w) { return w.parallelism.tp.value_or(1); }, [](W& w, I v) { w.parallelism.tp = v; },
+        tr("Tensor-parallel degree: splits every layer; wants one NVLink domain"));
+    intField(
+        tr("Pipeline (pp)"), "/workload/parallelism/pp", L::kParallel.min, L::kParallel.max,
+        [](const W& w) { return w.parallelism.pp.value_or(1); }, [](W& w, I v) { w.parallelism.pp = v; },
+        tr("Pipeline stages"));
+    intField(
+        tr("Context (cp)"), "/workload/parallelism/cp", L::kParallel.min, L::kParallel.max,
+        [](const W& w) { return w.parallelism.cp.value_or(1); }, [](W& w, I v) { w.parallelism.cp = v; },
+        tr("Context-parallel degree: splits the sequence"));
+    intField(
+        tr("Expert (ep)"), "/workload/parallelism/ep", L::kParallel.min, L::kParallel.max,
+        [](const W& w) { return w.parallelism.ep.value_or(1); }, [](W& w, I v) { w.parallelism.ep = v; },
+        tr("Expert-parallel degree (MoE): carved out of the data-parallel ranks"));
+    intField(
+        tr("Data (dp)"), "/workload/parallelism/dp", L::kDp.min, L::kDp.max,
+        [](const W& w) { return w.parallelism.dp.value_or(0); }, [](W& w, I v) { w.parallelism.dp = v; },
+        tr("Data-parallel degree; auto derives it from the GPUs: GPUs / (tp x pp x cp)"), tr("auto"));
+    intField(
+        tr("Interleave"), "/workload/parallelism/interleave", L::kInterleave.min, L::kInterleave.max,
+        [](const W& w) { return w.parallelism.interleave.value_or(1); },
+        [](W& w, I v) { w.parallelism.interleave = v; },
+        tr("Model chunks per pipeline stage (interleaved 1F1B): divides the bubble"));
+    choiceField(
+        tr("ZeRO stage"), "/workload/parallelism/zero",
+        {{"0", tr("0: none")}, {"1", tr("1: optimizer")}, {"2", tr("2: + gradients")}, {"3", tr("3: + weights")}},
+        [](const W& w) { return QString::number(w.parallelism.zero.value_or(1)); },
+        [](W& w, const QString& v) { w.parallelism.zero = v.toInt(); },
+        tr("What data-parallel ranks shard: 1 the optimizer state, 2 also the gradients, 3 also the weights (FSDP); "
+           "default 1"));
+    choiceField(
+        tr("Sequence parallel"), "/workload/parallelism/sequence_parallel", {{"1", tr("on")}, {"0", tr("off")}},
+        [](const W& w) { return w.parallelism.sequence_parallel.value_or(true) ? "1" : "0"; },
+        [](W& w, const QString& v) { w.parallelism.sequence_parallel = v == "1"; },
+        tr("Shards norms and dropout with tp (Korthikanti et al. 2022); default on"));
+    choiceField(
+        tr("Recompute"), "/workload/parallelism/recompute",
+        {{"none", tr("none")}, {"selective", tr("selective")}, {"full", tr("full")}},
+        [](const W& w) { return q(w.parallelism.recompute.value_or("selective")); },
+        [](W& w, const QString& v) { w.parallelism.recompute = v.toStdString(); },
+        tr("Activation recomputation: selective re-runs the attention core, full the whole block; default selective"));
 
     addSection(tr("Data"));
-    doubleField(tr("Bytes per token"), "/workload/data/bytes_per_token", 0.001, L::kBytesPerTokenMax, 3, 1, tr(" B"),
-                [](const W& w) { return w.data.bytes_per_token.value_or(defaults::kBytesPerToken.value); },
-                [](W& w, double v) { w.data.bytes_per_token = v; }, q(std::string(defaults::kBytesPerToken.source)));
-    doubleField(tr("Shard file size"), "/workload/data/file_mb", 0.001, L::kFileMbMax, 1, 1, tr(" MB"),
-                [](const W& w) { return w.data.file_mb.value_or(defaults::kFileMb.value); },
-                [](W& w, double v) { w.data.file_mb = v; }, q(std::string(defaults::kFileMb.source)));
+    doubleField(
+        tr("Bytes per token"), "/workload/data/bytes_per_token", 0.001, L::kBytesPerTokenMax, 3, 1, tr(" B"),
+        [](const W& w) { return w.data.bytes_per_token.value_or(defaults::kBytesPerToken.value); },
+        [](W& w, double v) { w.data.bytes_per_token = v; }, q(std::string(defaults::kBytesPerToken.source)));
+    doubleField(
+        tr("Shard file size"), "/workload/data/file_mb", 0.001, L::kFileMbMax, 1, 1, tr(" MB"),
+        [](const W& w) { return w.data.file_mb.value_or(defaults::kFileMb.value); },
+        [](W& w, double v) { w.data.file_mb = v; }, q(std::string(defaults::kFileMb.source)));
 
     connect(doc_, &DesignDocument::settingsChanged, this, &WorkloadPanel::refreshValues);
     connect(doc_, &DesignDocument::designReset, this, &WorkloadPanel::refreshValues);

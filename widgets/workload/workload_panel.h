@@ -60,7 +60,8 @@ private:
     void doubleField(const QString& label, const QString& pointer, double min, double max, int decimals, double scale,
                      const QString& suffix, std::function<double(const Workload&)> get,
                      std::function<void(Workload&, double)> set, const QString& help);
-    void choiceField(const QString& label, const QString& pointer, const std::vector<std::pair<QString, QString>>& options,
+    void choiceField(const QString& label, const QString& pointer,
+                     const std::vector<std::pair<QString, QString>>& options,
                      std::function<QString(const Workload&)> get, std::function<void(Workload&, const QString&)> set,
                      const QString& help);
 
