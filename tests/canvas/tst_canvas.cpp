@@ -13,6 +13,7 @@
 #include "app/main_window.h"
 #include "core/format/design_reader.h"
 #include "core/format/design_writer.h"
+#include "tests/core/hand_built.h"
 #include "tests/gui_test_main.h"
 #include "tests/test_support.h"
 #include "widgets/analysis/analysis_service.h"
@@ -29,17 +30,7 @@ using namespace studio;
 
 namespace {
 
-Design emptyDesign()
-{
-    Design d;
-    d.name = "test";
-    d.workload.model = {"m", 4, 512, 8};
-    d.workload.model.vocab = 1000;
-    d.workload.model.seq_len = 1024;
-    d.workload.training.global_batch = 64;
-    d.workload.training.tokens = 1e9;
-    return d;
-}
+using test::emptyDesign;
 
 struct Studio {
     DesignDocument doc;

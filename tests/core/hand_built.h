@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/analysis/workload_shape.h"
 #include "core/catalog/catalog.h"
 #include "core/design/design.h"
 #include "core/format/design_validator.h"
@@ -78,6 +79,29 @@ inline Workload smallWorkload()
     w.training.global_batch = 64;
     w.training.tokens = 1e9;
     return w;
+}
+
+// L 2, h 8,192, a 64, MHA, f = 4h GeLU, V 32,768, s 8,192: 2^31 parameters
+// (2 x (4h^2 + 8h^2) + 2 V h) when p = t = 1. Small enough to work by hand.
+inline Workload toyWorkload()
+{
+    Workload w;
+    w.model.name = "toy";
+    w.model.layers = 2;
+    w.model.hidden = 8192;
+    w.model.heads = 64;
+    w.model.vocab = 32768;
+    w.model.seq_len = 8192;
+    w.training.global_batch = 4;
+    w.training.tokens = 1e12;
+    return w;
+}
+
+// The workload's shape on `gpus` GPUs, its warnings dropped.
+inline WorkloadShape shapeOf(const Workload& w, std::int64_t gpus)
+{
+    std::vector<Problem> warnings;
+    return shapeWorkload(w, gpus, warnings);
 }
 
 // An empty design that validates once components are added: a name and a

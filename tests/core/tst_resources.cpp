@@ -18,6 +18,8 @@ using namespace studio;
 using test::cable;
 using test::kExact;
 using test::part;
+using test::shapeOf;
+using test::toyWorkload;
 
 namespace {
 
@@ -47,28 +49,6 @@ Workload llama70b()
     return w;
 }
 
-// L 2, h 8,192, a 64, MHA, f = 4h GeLU, V 32,768, s 8,192: 2^31 parameters
-// (2 x (4h^2 + 8h^2) + 2 V h) when p = t = 1.
-Workload toy()
-{
-    Workload w;
-    w.model.name = "toy";
-    w.model.layers = 2;
-    w.model.hidden = 8192;
-    w.model.heads = 64;
-    w.model.vocab = 32768;
-    w.model.seq_len = 8192;
-    w.training.global_batch = 4;
-    w.training.tokens = 1e12;
-    return w;
-}
-
-WorkloadShape shape(const Workload& w, std::int64_t gpus)
-{
-    std::vector<Problem> warnings;
-    return shapeWorkload(w, gpus, warnings);
-}
-
 HardwareProfile gpuWithHbm(double gib)
 {
     HardwareProfile hw;
@@ -80,7 +60,7 @@ HardwareProfile gpuWithHbm(double gib)
 MemoryUse memory(const Workload& w, std::int64_t gpus, double hbmGib = 80)
 {
     std::vector<Problem> warnings;
-    return modelMemory(gpuWithHbm(hbmGib), shape(w, gpus), warnings);
+    return modelMemory(gpuWithHbm(hbmGib), shapeOf(w, gpus), warnings);
 }
 
 constexpr double h = 8192, s = 8192;
@@ -176,7 +156,7 @@ private slots:
 
     void memoryOfTheDocumentedLlama70bExample()
     {
-        const WorkloadShape w = shape(llama70b(), 1024);
+        const WorkloadShape w = shapeOf(llama70b(), 1024);
         // P = 20 x (150,994,944 + 704,643,072) / 8 + 128,256 x 8,192 / 8.
         QCOMPARE(w.paramsPerGpu, 2270429184.0);
         std::vector<Problem> warnings;
@@ -219,7 +199,7 @@ private slots:
         QFETCH(double, weights);
         QFETCH(double, gradients);
         QFETCH(double, optimizer);
-        Workload w = toy();
+        Workload w = toyWorkload();
         w.parallelism.dp = 4;
         w.parallelism.cp = 2;
         w.parallelism.zero = zero;
@@ -254,7 +234,7 @@ private slots:
         QFETCH(bool, sp);
         QFETCH(bool, unfused);
         QFETCH(double, perToken);
-        Workload w = toy();
+        Workload w = toyWorkload();
         w.parallelism.tp = 2;
         w.parallelism.sequence_parallel = sp;
         w.parallelism.recompute = recompute.toStdString();
@@ -281,13 +261,13 @@ private slots:
         w.model.vocab = 32000;
         w.model.seq_len = 4096;
         w.training.global_batch = 8;
-        ActivationTerms a = activationTerms(shape(w, 8));
+        ActivationTerms a = activationTerms(shapeOf(w, 8));
         QCOMPARE(a.unsplitPerToken, 8 * 4096.0);                             // norm, QKV and MLP inputs
         QCOMPARE(a.splitPerToken, 4 * 4096.0 + 4 * 1024 + 2 * 6 * 14336.0);  // 192,512
         QCOMPARE(a.attentionCorePerToken, 0.0);                              // flash keeps no scores
         w.training.attention_kernel = "unfused";
         w.model.dropout = 0.1;
-        a = activationTerms(shape(w, 8));
+        a = activationTerms(shapeOf(w, 8));
         QCOMPARE(a.unsplitPerToken, 10 * 4096.0);  // + two 1-byte masks
         QCOMPARE(a.attentionCorePerToken, 32 * 4096 * 5.0);
     }
@@ -299,11 +279,11 @@ private slots:
         const double perLayer = 32 * h * 8192 / 1e9;
         // p = 1: one micro-batch in flight; the last stage adds its fp32
         // logits 4 x 8,192 x 32,768 / 1e9 = 1.073741824 GB and wins.
-        MemoryUse m = memory(toy(), 1);
+        MemoryUse m = memory(toyWorkload(), 1);
         QCOMPARE(m.microBatchesInFlight, 1.0);
         COMPARE_REL(m.activationsGb, 2 * perLayer + 4 * 8192 * 32768 / 1e9, kExact);  // 5.36870912
         // 8 layers on 4 stages, v 2, m = 2 < p: min(2, 4) x (1 + 3/(4 x 2)) = 2.75.
-        Workload w = toy();
+        Workload w = toyWorkload();
         w.model.layers = 8;
         w.parallelism.pp = 4;
         w.parallelism.interleave = 2;
@@ -321,7 +301,7 @@ private slots:
     {
         // The toy on one GPU: 4.29 + 8.59 + 25.8 + 5.37 + 2 = 46.02 GB.
         std::vector<Problem> warnings;
-        MemoryUse m = modelMemory(gpuWithHbm(40), shape(toy(), 1), warnings);
+        MemoryUse m = modelMemory(gpuWithHbm(40), shapeOf(toyWorkload(), 1), warnings);
         COMPARE_REL(m.totalGb, 4.294967296 + 8.589934592 + 25.769803776 + 5.36870912 + 2, kExact);
         COMPARE_REL(m.capacityGb, 42.94967296, kExact);  // 40 GiB
         QVERIFY(!m.fits);
@@ -334,8 +314,8 @@ private slots:
                              "or recompute"));
         // 48 GiB = 51.5 GB holds it; an unknown capacity never fails.
         warnings.clear();
-        QVERIFY(modelMemory(gpuWithHbm(48), shape(toy(), 1), warnings).fits);
-        QVERIFY(modelMemory(gpuWithHbm(0), shape(toy(), 1), warnings).fits);
+        QVERIFY(modelMemory(gpuWithHbm(48), shapeOf(toyWorkload(), 1), warnings).fits);
+        QVERIFY(modelMemory(gpuWithHbm(0), shapeOf(toyWorkload(), 1), warnings).fits);
         QVERIFY(warnings.empty());
     }
 

@@ -30,6 +30,8 @@ using namespace studio;
 using test::cable;
 using test::kExact;
 using test::part;
+using test::shapeOf;
+using test::toyWorkload;
 
 namespace {
 
@@ -89,26 +91,6 @@ Hierarchy toyHierarchy(std::int64_t nvlinkScope = 8, double nvlinkBw = 100e9, do
     storage.scopeGpus = 1 << 20;
     hi.tiers = {hbm, commTier("nvlink", nvlinkScope, nvlinkBw, 1e-6), commTier("leaf", 1 << 20, leafBw, 5e-6), storage};
     return hi;
-}
-
-Workload toyWorkload()
-{
-    Workload w;
-    w.model.name = "toy";
-    w.model.layers = 2;
-    w.model.hidden = 8192;
-    w.model.heads = 64;
-    w.model.vocab = 32768;
-    w.model.seq_len = 8192;
-    w.training.global_batch = 4;
-    w.training.tokens = 1e12;
-    return w;
-}
-
-WorkloadShape shape(const Workload& w, std::int64_t gpus)
-{
-    std::vector<Problem> warnings;
-    return shapeWorkload(w, gpus, warnings);
 }
 
 double timeOf(const StepTime& st, std::string_view name)
@@ -189,7 +171,7 @@ private slots:
 
     void blockOperationsOfADenseModel()
     {
-        const StepTime st = modelStepTime(toyGpu(1), toyHierarchy(), shape(toyWorkload(), 1), 0);
+        const StepTime st = modelStepTime(toyGpu(1), toyHierarchy(), shapeOf(toyWorkload(), 1), 0);
         QVERIFY(st.valid);
         QCOMPARE(opNames(st),
                  (std::vector<std::string>{"attention norm", "QKV projection", "attention (fused)",
@@ -249,7 +231,7 @@ private slots:
         w.training.attention_kernel = "unfused";
         w.model.dropout = 0.1;
         w.model.ffn_type = "swiglu";
-        StepTime st = modelStepTime(toyGpu(1), toyHierarchy(), shape(w, 1), 0);
+        StepTime st = modelStepTime(toyGpu(1), toyHierarchy(), shapeOf(w, 1), 0);
         // Section 5 tables, forward order: the unfused core, a dropout after
         // attention and after the MLP, SwiGLU's gate and up in one GEMM.
         QCOMPARE(opNames(st),
@@ -271,14 +253,14 @@ private slots:
         w = toyWorkload();
         w.model.experts = 8;
         w.model.experts_per_token = 2;
-        st = modelStepTime(toyGpu(1), toyHierarchy(), shape(w, 1), 0);
+        st = modelStepTime(toyGpu(1), toyHierarchy(), shapeOf(w, 1), 0);
         QCOMPARE(opNames(st)[6], std::string("router"));
         QCOMPARE(opNames(st)[7], std::string("router softmax"));
     }
 
     void stepTimeOfTheToyByHand()
     {
-        const StepTime st = modelStepTime(toyGpu(1), toyHierarchy(), shape(toyWorkload(), 1), 0.01);
+        const StepTime st = modelStepTime(toyGpu(1), toyHierarchy(), shapeOf(toyWorkload(), 1), 0.01);
         QVERIFY(st.valid);
         // m = B / (b dp) = 4 / 1 (section 3).
         QCOMPARE(st.microBatches, 4.0);
@@ -323,7 +305,7 @@ private slots:
     {
         Workload w = toyWorkload();
         w.parallelism.recompute = "full";
-        const StepTime st = modelStepTime(toyGpu(1), toyHierarchy(), shape(w, 1), 0);
+        const StepTime st = modelStepTime(toyGpu(1), toyHierarchy(), shapeOf(w, 1), 0);
         // Every op's forward again: GEMMs 0.026388279066624 + attention
         // 2.199023255552e-3 + kernels' forward passes (10 x T h + 2 x T f
         // elements x 2 B = 2,415,919,104 B / 5e12 = 4.831838208e-4 s).
@@ -341,7 +323,7 @@ private slots:
     {
         Workload w = toyWorkload();
         w.training.attention_kernel = "unfused";
-        const StepTime st = modelStepTime(toyGpu(1), toyHierarchy(), shape(w, 1), 0);
+        const StepTime st = modelStepTime(toyGpu(1), toyHierarchy(), shapeOf(w, 1), 0);
         // QK^T: (s/c) x d x s, batch b a/t = 64: F = 2 s^2 h = 1.0995e12;
         // B = (s d + d s + s^2) x 64 x 2 = 8,858,370,048 -> 1.77e-3 s of
         // memory against 2.2e-3 s of compute: compute-bound. Over values is
@@ -368,7 +350,7 @@ private slots:
         Workload w = toyWorkload();
         w.training.attention_kernel = "unfused";
         w.parallelism.recompute = "none";
-        const StepTime st = modelStepTime(toyGpu(1), toyHierarchy(), shape(w, 1), 0);
+        const StepTime st = modelStepTime(toyGpu(1), toyHierarchy(), shapeOf(w, 1), 0);
         QCOMPARE(timeOf(st, "recompute"), 0.0);
         QCOMPARE(st.hardwareFlopsPerStep, st.modelFlopsPerStep);
     }
@@ -382,24 +364,24 @@ private slots:
         const double ar = 2 * 0.5 * buffer / 100e9 + 2e-6;  // 2(n-1)/n M/bw + 2(n-1) alpha = 1.34417728e-3
         Workload w = toyWorkload();
         w.parallelism.tp = 2;
-        StepTime st = modelStepTime(toyGpu(2), toyHierarchy(), shape(w, 2), 0);
+        StepTime st = modelStepTime(toyGpu(2), toyHierarchy(), shapeOf(w, 2), 0);
         // Sequence parallel: 4 forward + 6 backward gathers/scatters.
         COMPARE_REL(timeOf(st, "TP communication"), 4 * 2 * 10 * rs, kExact);  // 0.0537670912
         // Its norms and residuals see r = T/t tokens; QKV is T x h x 3h/t.
         COMPARE_REL(op(st, "attention norm")->bytes, T / 2 * h * 2 * 2, kExact);
         COMPARE_REL(op(st, "QKV projection")->flops, 2 * T * h * 3 * h / 2, kExact);
         w.parallelism.recompute = "full";
-        st = modelStepTime(toyGpu(2), toyHierarchy(), shape(w, 2), 0);
+        st = modelStepTime(toyGpu(2), toyHierarchy(), shapeOf(w, 2), 0);
         COMPARE_REL(timeOf(st, "TP communication"), 4 * 2 * 14 * rs, kExact);  // + 4 under full recompute
 
         // Without sequence parallelism: 2 + 2 all-reduces, + 2 under full.
         w.parallelism.sequence_parallel = false;
         w.parallelism.recompute = "selective";
-        st = modelStepTime(toyGpu(2), toyHierarchy(), shape(w, 2), 0);
+        st = modelStepTime(toyGpu(2), toyHierarchy(), shapeOf(w, 2), 0);
         COMPARE_REL(timeOf(st, "TP communication"), 4 * 2 * 4 * ar, kExact);  // 0.04301367296
         COMPARE_REL(op(st, "attention norm")->bytes, T * h * 2 * 2, kExact);  // r = T
         w.parallelism.recompute = "full";
-        st = modelStepTime(toyGpu(2), toyHierarchy(), shape(w, 2), 0);
+        st = modelStepTime(toyGpu(2), toyHierarchy(), shapeOf(w, 2), 0);
         COMPARE_REL(timeOf(st, "TP communication"), 4 * 2 * 6 * ar, kExact);  // 0.06452050944
     }
 
@@ -413,7 +395,7 @@ private slots:
         w.model.layers = 4;
         w.parallelism.pp = 2;
         w.parallelism.interleave = 2;
-        StepTime st = modelStepTime(toyGpu(2), toyHierarchy(), shape(w, 2), 0);
+        StepTime st = modelStepTime(toyGpu(2), toyHierarchy(), shapeOf(w, 2), 0);
         const double send = T * h * 2 / 100e9 + 1e-6;
         const double slot = kToySlot + 2 * 2 * send;  // 0.208168179935232
         COMPARE_REL(st.slotS, slot, kExact);
@@ -429,7 +411,7 @@ private slots:
 
         // 1F1B without interleaving: 2 sends, a whole slot of bubble, 1/5.
         w.parallelism.interleave = 1;
-        st = modelStepTime(toyGpu(2), toyHierarchy(), shape(w, 2), 0);
+        st = modelStepTime(toyGpu(2), toyHierarchy(), shapeOf(w, 2), 0);
         COMPARE_REL(st.slotS, kToySlot + 2 * send, kExact);
         COMPARE_REL(st.bubbleFraction, 1.0 / 5.0, kExact);
         COMPARE_REL(st.stepS, 5 * (kToySlot + 2 * send) + 18 * 1879048192.0 / kMemRate, kExact);
@@ -441,7 +423,7 @@ private slots:
         Workload w = toyWorkload();
         w.model.layers = 3;
         w.parallelism.pp = 2;
-        const StepTime st = modelStepTime(toyGpu(2), toyHierarchy(), shape(w, 2), 0);
+        const StepTime st = modelStepTime(toyGpu(2), toyHierarchy(), shapeOf(w, 2), 0);
         COMPARE_REL(timeOf(st, "GEMMs"), 4 * 2 * 3 * kGemmFwdPerLayer, kExact);
         COMPARE_REL(timeOf(st, "attention"), 4 * 2 * 3.5 * kAttnFwdPerLayer, kExact);
     }
@@ -474,7 +456,7 @@ private slots:
         w.parallelism.dp = 16;
         w.parallelism.zero = zero;
         w.training.global_batch = 64;  // m = 64 / 16 = 4
-        const StepTime st = modelStepTime(toyGpu(16), toyHierarchy(8, 100e9, 1e9), shape(w, 16), 0);
+        const StepTime st = modelStepTime(toyGpu(16), toyHierarchy(8, 100e9, 1e9), shapeOf(w, 16), 0);
         COMPARE_REL(st.slotS, kToySlot, kExact);
         COMPARE_REL(timeOf(st, "DP communication (exposed)"), dpS - kToySlot, kExact);
         COMPARE_REL(timeOf(st, "optimizer step"), optimizer, kExact);
@@ -491,7 +473,7 @@ private slots:
         Workload w = toyWorkload();
         w.parallelism.dp = 12;
         w.training.global_batch = 48;  // m = 4
-        const StepTime st = modelStepTime(toyGpu(12), toyHierarchy(8, 100e9, 1e9), shape(w, 12), 0);
+        const StepTime st = modelStepTime(toyGpu(12), toyHierarchy(8, 100e9, 1e9), shapeOf(w, 12), 0);
         const double h4 = 0.75 * 4 * kToyParams / 100e9 + 3e-6 + 2.0 / 3.0 * kToyParams / 1e9 + 10e-6;
         const double h2 = 0.75 * 2 * kToyParams / 100e9 + 3e-6 + 2.0 / 3.0 * kToyParams / 2 / 1e9 + 10e-6;
         COMPARE_REL(timeOf(st, "DP communication (exposed)"), h4 + h2 - kToySlot, kExact);
@@ -505,7 +487,7 @@ private slots:
         Workload w = toyWorkload();
         w.parallelism.dp = 16;
         w.training.global_batch = 64;
-        const StepTime st = modelStepTime(toyGpu(16), toyHierarchy(8, 100e9, 10e9), shape(w, 16), 0.05);
+        const StepTime st = modelStepTime(toyGpu(16), toyHierarchy(8, 100e9, 10e9), shapeOf(w, 16), 0.05);
         QCOMPARE(timeOf(st, "DP communication (exposed)"), 0.0);
         // Stragglers: 1 + cv sqrt(2 ln N) = 1 + 0.05 sqrt(2 ln 16) = 1.11774100225.
         COMPARE_REL(st.stragglerFactor, 1 + 0.05 * std::sqrt(2 * std::log(16.0)), kExact);
@@ -527,17 +509,17 @@ private slots:
         w.parallelism.cp = 2;
         const double attnF = 4 * 64 * 4096 * s * 128 * 0.5 / kGemmRate;
         const double ring = 134217728 / 1e9 + 5e-6;
-        StepTime st = modelStepTime(toyGpu(2), toyHierarchy(1, 100e9, 1e9), shape(w, 2), 0);
+        StepTime st = modelStepTime(toyGpu(2), toyHierarchy(1, 100e9, 1e9), shapeOf(w, 2), 0);
         COMPARE_REL(timeOf(st, "CP communication (exposed)"), 4 * 2 * ((ring - attnF) + (2 * ring - 2.5 * attnF)),
                     kExact);  // 3.190559146422272
         // Full recompute repeats the forward exchange.
         w.parallelism.recompute = "full";
-        st = modelStepTime(toyGpu(2), toyHierarchy(1, 100e9, 1e9), shape(w, 2), 0);
+        st = modelStepTime(toyGpu(2), toyHierarchy(1, 100e9, 1e9), shapeOf(w, 2), 0);
         COMPARE_REL(timeOf(st, "CP communication (exposed)"), 4 * 2 * (2 * (ring - attnF) + (2 * ring - 2.5 * attnF)),
                     kExact);  // 4.255544877400064
         // On 1 TB/s NVLink the ring (1.35e-4 s) hides behind attention.
         w.parallelism.recompute = "selective";
-        st = modelStepTime(toyGpu(2), toyHierarchy(8, 1e12, 1e9), shape(w, 2), 0);
+        st = modelStepTime(toyGpu(2), toyHierarchy(8, 1e12, 1e9), shapeOf(w, 2), 0);
         QCOMPARE(timeOf(st, "CP communication (exposed)"), 0.0);
     }
 
@@ -549,7 +531,7 @@ private slots:
         w.model.experts_per_token = 2;
         w.parallelism.ep = 2;
         w.training.global_batch = 8;
-        StepTime st = modelStepTime(toyGpu(2), toyHierarchy(), shape(w, 2), 0);
+        StepTime st = modelStepTime(toyGpu(2), toyHierarchy(), shapeOf(w, 2), 0);
         // EP span t c e = 2: NVLink. One all-to-all of T k h 2 / t =
         // 268,435,456 B over 2 ranks: 1/2 x M / 1e11 + 1 us = 1.34317728e-3 s;
         // 2 forward + 2 backward per layer.
@@ -570,7 +552,7 @@ private slots:
         QCOMPARE(st.modelFlopsPerStep, 24 * (96 * h * h * h + 32 * h * h));
         // Full recompute adds 2 all-to-alls backward.
         w.parallelism.recompute = "full";
-        st = modelStepTime(toyGpu(2), toyHierarchy(), shape(w, 2), 0);
+        st = modelStepTime(toyGpu(2), toyHierarchy(), shapeOf(w, 2), 0);
         COMPARE_REL(timeOf(st, "EP communication"), 4 * 2 * 6 * one, kExact);  // 0.06447250944
     }
 
@@ -579,7 +561,7 @@ private slots:
         HardwareProfile hw = toyGpu(1);
         hw.gpu.trainingPeakTflops = {2000, "test"};
         hw.gpu.trainingPrecision = "fp8";
-        const StepTime st = modelStepTime(hw, toyHierarchy(), shape(toyWorkload(), 1), 0);
+        const StepTime st = modelStepTime(hw, toyHierarchy(), shapeOf(toyWorkload(), 1), 0);
         // GEMMs at the fp8 peak: QKV 3.2985e12 / (2e15 x 0.5) = 3.298534883328e-3 s.
         COMPARE_REL(op(st, "QKV projection")->seconds, 2 * T * h * 3 * h / (2e15 * 0.5), kExact);
         // Fused attention at the bf16 peak: unchanged, 2.199023255552e-3 s.
@@ -605,14 +587,14 @@ private slots:
         Workload w = toyWorkload();
         w.model.seq_len = 256;
         w.model.vocab = 131072;
-        const StepTime st = modelStepTime(toyGpu(1), toyHierarchy(), shape(w, 1), 0);
+        const StepTime st = modelStepTime(toyGpu(1), toyHierarchy(), shapeOf(w, 1), 0);
         COMPARE_REL(op(st, "output layer (logits)")->seconds, 1.099511627776e-3, kExact);
         COMPARE_REL(timeOf(st, "output layer and loss"), 0.017711505604608, kExact);
     }
 
     void noStepWithoutGpusOrFigures()
     {
-        const WorkloadShape w = shape(toyWorkload(), 1);
+        const WorkloadShape w = shapeOf(toyWorkload(), 1);
         HardwareProfile hw = toyGpu(1);
         hw.gpus = 0;
         QVERIFY(!modelStepTime(hw, toyHierarchy(), w, 0).valid);

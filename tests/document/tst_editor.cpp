@@ -17,6 +17,7 @@
 #include "core/format/design_reader.h"
 #include "core/format/design_validator.h"
 #include "core/format/design_writer.h"
+#include "tests/core/hand_built.h"
 #include "tests/gui_test_main.h"
 #include "tests/test_support.h"
 #include "widgets/document/design_document.h"
@@ -32,13 +33,8 @@ struct Room {
     DesignEditor editor{&doc};
     Room()
     {
-        Design d;
+        Design d = test::emptyDesign();
         d.name = "room";
-        d.workload.model = {"m", 4, 512, 8};
-        d.workload.model.vocab = 1000;
-        d.workload.model.seq_len = 1024;
-        d.workload.training.global_batch = 64;
-        d.workload.training.tokens = 1e9;
         auto rack = [&](const char* id, double x, double y) {
             Component c;
             c.id = id;

@@ -201,6 +201,18 @@ void settle()
         QCoreApplication::processEvents();
 }
 
+// `preset` open in a 1400x900 window, the panels as a grid, drawn.
+bool openInGrid(MainWindow& w, const char* preset)
+{
+    w.resize(1400, 900);
+    if (!w.openFile(test::sourcePath(QStringLiteral("presets/") + preset)))
+        return false;
+    w.show();
+    w.analysisArea()->setMode(AnalysisArea::Mode::Grid);
+    settle();
+    return true;
+}
+
 }  // namespace
 
 class TestPanels : public QObject {
@@ -218,11 +230,7 @@ private slots:
     void panelsFollowEdits()
     {
         MainWindow w;
-        w.resize(1400, 900);
-        QVERIFY(w.openFile(test::sourcePath("presets/budget-8node-100gbe.cluster.json")));
-        w.show();
-        w.analysisArea()->setMode(AnalysisArea::Mode::Grid);
-        settle();
+        QVERIFY(openInGrid(w, "budget-8node-100gbe.cluster.json"));
         checkPanelsMatchCore(w);
         QVERIFY(!QTest::currentTestFailed());
         DesignDocument* doc = w.document();
@@ -396,11 +404,7 @@ private slots:
         // A new PUE changes the facility's bar and nothing the other charts
         // show: only the power chart's facility plot is drawn again.
         MainWindow w;
-        w.resize(1400, 900);
-        QVERIFY(w.openFile(test::sourcePath("presets/dgx-h100-superpod-4su.cluster.json")));
-        w.show();
-        w.analysisArea()->setMode(AnalysisArea::Mode::Grid);
-        settle();
+        QVERIFY(openInGrid(w, "dgx-h100-superpod-4su.cluster.json"));
         std::map<QString, int> before;
         for (ChartView* p : w.analysisArea()->panels()) {
             p->refreshNow();
@@ -478,11 +482,7 @@ private slots:
     void panelsScrolledOutOfTheGridWaitUntilSeen()
     {
         MainWindow w;
-        w.resize(1400, 900);
-        QVERIFY(w.openFile(test::sourcePath("presets/dgx-h100-superpod-4su.cluster.json")));
-        w.show();
-        w.analysisArea()->setMode(AnalysisArea::Mode::Grid);
-        settle();
+        QVERIFY(openInGrid(w, "dgx-h100-superpod-4su.cluster.json"));
         auto* scroll = w.analysisArea()->findChild<QScrollArea*>();
         QVERIFY(scroll);
         scroll->verticalScrollBar()->setValue(0);

@@ -69,6 +69,27 @@ void setCurve(QCPGraph* g, const Curve& curve, double scale)
     g->setData(x, y, true);
 }
 
+// Design i's curve in an overlay, in its colour; hovered, `tip` names the
+// design and the point.
+template <typename Curve>
+QCPGraph* overlayCurve(ChartView& view, Transient& overlay, QCustomPlot* plot, const char* name, std::size_t i,
+                       const QString& label, const Curve& points, double scale,
+                       QString (*tip)(const QString&, double, double))
+{
+    QCPGraph* curve = overlay.add(plot->addGraph());
+    curve->setObjectName(name);
+    curve->setName(label);
+    curve->setPen(designPen(int(i), 2));
+    setCurve(curve, points, scale);
+    view.setTip(curve, [&view, curve, i, tip](int index) {
+        const auto& designs = view.designs();
+        if (i >= designs.size() || index < 0 || index >= curve->dataCount())
+            return QString();
+        return tip(designs[i].label, curve->data()->at(index)->key, curve->data()->at(index)->value);
+    });
+    return curve;
+}
+
 }  // namespace
 
 void FailureChart::setUp(ChartView& view)
@@ -218,17 +239,7 @@ void FailureChart::drawMtbf(ChartView& view, const std::vector<ChartDesign>& des
         const Analysis& a = *designs[i].analysis;
         const Reliability& r = a.reliability;
         labels.push_back(designs[i].label);
-        QCPGraph* curve = overlayMtbf_.add(mtbf_->addGraph());
-        curve->setObjectName("mtbf curve");
-        curve->setName(designs[i].label);
-        curve->setPen(designPen(int(i), 2));
-        setCurve(curve, r.mtbfCurve, 1);
-        view.setTip(curve, [this, curve, i](int index) {
-            const auto& designs = view_->designs();
-            if (i >= designs.size() || index < 0 || index >= curve->dataCount())
-                return QString();
-            return curveTip(designs[i].label, curve->data()->at(index)->key, curve->data()->at(index)->value);
-        });
+        overlayCurve(view, overlayMtbf_, mtbf_, "mtbf curve", i, designs[i].label, r.mtbfCurve, 1, curveTip);
         if (a.inventory.gpus <= 0 || r.clusterMtbfH <= 0)
             continue;
         const double at = double(a.inventory.gpus);
@@ -395,17 +406,8 @@ void FailureChart::drawGoodput(ChartView& view, const std::vector<ChartDesign>& 
     for (std::size_t i = 0; i < designs.size(); ++i) {
         const Reliability& r = designs[i].analysis->reliability;
         labels.push_back(designs[i].label);
-        QCPGraph* curve = overlayGoodput_.add(goodput_->addGraph());
-        curve->setObjectName("goodput curve");
-        curve->setName(designs[i].label);
-        curve->setPen(designPen(int(i), 2));
-        setCurve(curve, r.goodputCurve, 100);
-        view.setTip(curve, [this, curve, i](int index) {
-            const auto& designs = view_->designs();
-            if (i >= designs.size() || index < 0 || index >= curve->dataCount())
-                return QString();
-            return goodputTip(designs[i].label, curve->data()->at(index)->key, curve->data()->at(index)->value);
-        });
+        overlayCurve(view, overlayGoodput_, goodput_, "goodput curve", i, designs[i].label, r.goodputCurve, 100,
+                     goodputTip);
         if (r.goodputCurve.empty())
             continue;
         any = true;

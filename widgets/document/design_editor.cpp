@@ -343,6 +343,18 @@ std::optional<std::string> boxesOf(const Design& d, const std::vector<SizedItem>
     return std::nullopt;
 }
 
+// The items' components with the positions `to` (one per item, in order).
+std::vector<Component> movedTo(const Design& d, const std::vector<SizedItem>& items, const std::vector<Point>& to)
+{
+    std::vector<Component> moved;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        Component c = *d.component(items[i].id);
+        c.position = to[i];
+        moved.push_back(std::move(c));
+    }
+    return moved;
+}
+
 }  // namespace
 
 EditResult DesignEditor::align(const std::vector<SizedItem>& items, Alignment how)
@@ -350,14 +362,7 @@ EditResult DesignEditor::align(const std::vector<SizedItem>& items, Alignment ho
     std::vector<Box> boxes;
     if (auto why = boxesOf(doc_->design(), items, 2, &boxes))
         return refuse("cannot_align", "Align: " + *why);
-    const std::vector<Point> to = alignBoxes(boxes, how);
-    std::vector<Component> changed;
-    for (std::size_t i = 0; i < items.size(); ++i) {
-        Component c = *doc_->design().component(items[i].id);
-        c.position = to[i];
-        changed.push_back(std::move(c));
-    }
-    return changeComponents(std::move(changed), QObject::tr("Align"));
+    return changeComponents(movedTo(doc_->design(), items, alignBoxes(boxes, how)), QObject::tr("Align"));
 }
 
 EditResult DesignEditor::distribute(const std::vector<SizedItem>& items, Distribution how)
@@ -365,14 +370,7 @@ EditResult DesignEditor::distribute(const std::vector<SizedItem>& items, Distrib
     std::vector<Box> boxes;
     if (auto why = boxesOf(doc_->design(), items, 3, &boxes))
         return refuse("cannot_distribute", "Distribute: " + *why);
-    const std::vector<Point> to = distributeBoxes(boxes, how);
-    std::vector<Component> changed;
-    for (std::size_t i = 0; i < items.size(); ++i) {
-        Component c = *doc_->design().component(items[i].id);
-        c.position = to[i];
-        changed.push_back(std::move(c));
-    }
-    return changeComponents(std::move(changed), QObject::tr("Distribute"));
+    return changeComponents(movedTo(doc_->design(), items, distributeBoxes(boxes, how)), QObject::tr("Distribute"));
 }
 
 EditResult DesignEditor::paste(const Fragment& fragment, const std::string& target, const QString& text,
