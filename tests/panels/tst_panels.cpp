@@ -28,6 +28,7 @@
 #include "widgets/canvas/design_scene.h"
 #include "widgets/charts/analysis_registry.h"
 #include "widgets/charts/chart_view.h"
+#include "widgets/charts/explain_html.h"
 #include "widgets/charts/figure_table.h"
 #include "widgets/document/design_document.h"
 #include "widgets/document/design_editor.h"
@@ -193,6 +194,9 @@ void checkPanelsMatchCore(MainWindow& w)
     QCOMPARE(w.kpis()->text("gpus"), "GPUs " + q(formatCount(a.inventory.gpus)));
     QCOMPARE(w.kpis()->text("facility"), "Facility " + q(formatPowerKw(a.power.facilityKw)));
     QCOMPARE(w.kpis()->text("mfu"), "MFU " + q(formatReadable(a.step.mfu * 100)) + "%");
+    // Wall-clock days (with goodput's losses), named apart from the compute
+    // days that the reports' key figures call "Days to train".
+    QCOMPARE(w.kpis()->text("days"), "Wall-clock days " + quantity(a.reliability.wallDays, ""));
 }
 
 void settle()

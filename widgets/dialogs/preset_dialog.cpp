@@ -56,7 +56,7 @@ PresetDialog::PresetDialog(QWidget* parent) : QDialog(parent)
         row(tr("Workload"), a.workload.name);
         if (a.step.valid) {
             row(tr("MFU"), formatValue(a.step.mfu * 100, 3) + " %");
-            row(tr("Days to train"), formatValue(a.step.daysToTrain, 3));
+            row(tr("Days to train (compute)"), formatValue(a.step.daysToTrain, 3));
         }
         row(tr("Facility power"), formatValue(a.power.facilityKw / 1000, 3) + " MW");
         row(tr("Cluster MTBF"), formatValue(a.reliability.clusterMtbfH, 3) + " h");

@@ -186,8 +186,10 @@ void Inspector::buildComponents(const QStringList& ids)
         });
         refreshers_.push_back([=, this] {
             if (!name->hasFocus())
-                if (const Component* c = current())
+                if (const Component* c = current()) {
                     name->setText(q(c->name));
+                    name->setCursorPosition(0);  // a long name shows its start
+                }
         });
         form_->addRow(tr("Name"), name);
         auto* id = new QLabel(q(sid.front()), body_);
@@ -420,8 +422,10 @@ void Inspector::buildDesign()
             push(tr("Rename design"), nameKey, [&](DesignSettings& s) { s.name = name->text().toStdString(); });
     });
     refreshers_.push_back([=, this] {
-        if (!name->hasFocus())
+        if (!name->hasFocus()) {
             name->setText(q(doc_->design().name));
+            name->setCursorPosition(0);  // a long name shows its start
+        }
     });
     form_->addRow(tr("Name"), name);
 

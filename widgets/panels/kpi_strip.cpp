@@ -91,7 +91,7 @@ void KpiStrip::refresh()
         set("peak", tr("Peak"), quantity(a->clusterPeakPflops, "PFLOP/s"), "compute.cluster_peak_pflops");
         const bool step = a->step.valid;
         set("mfu", tr("MFU"), step ? q(formatReadable(a->step.mfu * 100)) + "%" : tr("n/a"), "training.mfu");
-        set("days", tr("Days to train"), step ? quantity(a->reliability.wallDays, "") : tr("n/a"),
+        set("days", tr("Wall-clock days"), step ? quantity(a->reliability.wallDays, "") : tr("n/a"),
             "reliability.wall_days");
         set("facility", tr("Facility"), q(formatPowerKw(a->power.facilityKw)), "power.facility_kw");
         set("mtbf", tr("MTBF"), q(formatDuration(a->reliability.clusterMtbfH)), "reliability.cluster_mtbf_h");
