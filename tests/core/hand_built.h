@@ -114,6 +114,16 @@ inline Design emptyDesign()
     return d;
 }
 
+// The one problem in `problems` as "code pointer: message" (or how many
+// there were instead): compared whole, a mismatch prints both sides.
+inline QString onlyProblem(const std::vector<Problem>& problems)
+{
+    if (problems.size() != 1)
+        return QStringLiteral("%1 problems").arg(problems.size());
+    const Problem& p = problems.front();
+    return QString::fromStdString(p.code + " " + p.pointer + ": " + p.message);
+}
+
 // The validation errors of a hand-built design, one per line ("" when
 // valid): a test design that does not validate tests nothing.
 inline std::string validationErrors(const Design& d, const Catalog& catalog = Catalog::builtin())

@@ -17,6 +17,7 @@
 using namespace studio;
 using test::cable;
 using test::kExact;
+using test::onlyProblem;
 using test::part;
 using test::shapeOf;
 using test::toyWorkload;
@@ -305,13 +306,11 @@ private slots:
         COMPARE_REL(m.totalGb, 4.294967296 + 8.589934592 + 25.769803776 + 5.36870912 + 2, kExact);
         COMPARE_REL(m.capacityGb, 42.94967296, kExact);  // 40 GiB
         QVERIFY(!m.fits);
-        QCOMPARE(warnings.size(), std::size_t(1));
-        QCOMPARE(warnings[0].code, std::string("memory_exceeds_hbm"));
-        QCOMPARE(warnings[0].pointer, std::string("/workload/parallelism"));
-        QCOMPARE(warnings[0].message,
-                 std::string("needs 46 GB per GPU but Test GPU has 42.9 GB (40 GiB): weights 4.29, gradients 8.59, "
-                             "optimizer 25.8, activations 5.37 GB (1 micro-batch in flight); try more tp/pp, ZeRO, "
-                             "or recompute"));
+        QCOMPARE(onlyProblem(warnings),
+                 QString("memory_exceeds_hbm /workload/parallelism: needs 46 GB per GPU but Test GPU has 42.9 GB (40 "
+                         "GiB): weights 4.29, gradients 8.59, "
+                         "optimizer 25.8, activations 5.37 GB (1 micro-batch in flight); try more tp/pp, ZeRO, "
+                         "or recompute"));
         // 48 GiB = 51.5 GB holds it; an unknown capacity never fails.
         warnings.clear();
         QVERIFY(modelMemory(gpuWithHbm(48), shapeOf(toyWorkload(), 1), warnings).fits);
@@ -373,31 +372,27 @@ private slots:
         hw.storage.metadataKiops = {10, "test"};
         // 1e11 tokens/s x 4 B = 400 GB/s against 60.
         modelDataPipeline(hw, sevenBillion(), Workload{}, 1e11, warnings);
-        QCOMPARE(warnings.size(), std::size_t(1));
-        QCOMPARE(warnings[0].code, std::string("storage_read_bottleneck"));
-        QCOMPARE(warnings[0].pointer, std::string("/components"));
-        QCOMPARE(warnings[0].message, std::string("data loading needs 400 GB/s but storage delivers 60 GB/s"));
+        QCOMPARE(
+            onlyProblem(warnings),
+            QString("storage_read_bottleneck /components: data loading needs 400 GB/s but storage delivers 60 GB/s"));
         // 1 KB files: 0.004 GB/s x 1000 / 0.001 MB = 4,000 files/s against 500.
         warnings.clear();
         Workload w;
         w.data.file_mb = 0.001;
         modelDataPipeline(storageProfile(), sevenBillion(), w, 1e6, warnings);
-        QCOMPARE(warnings.size(), std::size_t(1));
-        QCOMPARE(warnings[0].code, std::string("storage_metadata_bottleneck"));
-        QCOMPARE(warnings[0].pointer, std::string("/workload/data/file_mb"));
-        QCOMPARE(warnings[0].message,
-                 std::string("data loading opens 4,000 files/s but storage handles 500 metadata "
-                             "operations/s: pack the data in larger files"));
+        QCOMPARE(onlyProblem(warnings),
+                 QString("storage_metadata_bottleneck /workload/data/file_mb: data loading opens 4,000 files/s but "
+                         "storage handles 500 metadata "
+                         "operations/s: pack the data in larger files"));
     }
 
     void withoutStorageCheckpointsHaveNowhereToGo()
     {
         std::vector<Problem> warnings;
         const DataPipeline d = modelDataPipeline(HardwareProfile{}, sevenBillion(), Workload{}, 1e6, warnings);
-        QCOMPARE(warnings.size(), std::size_t(1));
-        QCOMPARE(warnings[0].code, std::string("no_storage"));
-        QCOMPARE(warnings[0].message,
-                 std::string("the design has no shared storage: data loading and checkpoints have nowhere to go"));
+        QCOMPARE(onlyProblem(warnings),
+                 QString("no_storage /components: the design has no shared storage: data loading and checkpoints have "
+                         "nowhere to go"));
         COMPARE_REL(d.checkpointGb, 98, kExact);  // the size does not depend on storage
         QCOMPARE(d.writePathGbPerS, 0.0);
         QCOMPARE(d.writeAtNicsS, 0.0);
