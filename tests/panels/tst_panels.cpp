@@ -27,6 +27,8 @@
 #include "widgets/canvas/component_item.h"
 #include "widgets/canvas/design_scene.h"
 #include "widgets/charts/analysis_registry.h"
+#include "widgets/charts/chart_plot.h"
+#include "widgets/charts/chart_style.h"
 #include "widgets/charts/chart_view.h"
 #include "widgets/charts/explain_html.h"
 #include "widgets/charts/figure_table.h"
@@ -676,6 +678,38 @@ private slots:
             QCOMPARE(plot->legend->textColor(), QColor(Qt::black));
         }
         applyTheme(Theme::Light);
+    }
+
+    // A legend holds as many entries side by side as its plot's width does,
+    // up to what the chart asked for, and re-flows when the plot is resized:
+    // a narrow grid cell wraps the roofline's five kinds instead of clipping
+    // their names.
+    void legendsReflowToTheirPlotsWidth()
+    {
+        ChartPlot plot;
+        std::vector<QString> names;
+        for (const char* name : {"GEMM", "attention", "memory-bound", "optimizer", "decode (inference)"}) {
+            plot.addGraph()->setName(name);
+            names.push_back(name);
+        }
+        plot.resize(1400, 300);
+        plot.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&plot));
+        legendOutside(&plot, 5, true);
+        QCOMPARE(plot.legend->wrap(), 5);  // one row, as asked
+        plot.resize(360, 300);
+        QTRY_COMPARE(plot.width(), 360);
+        const int fit = legendColumnsFor(&plot, names);
+        QVERIFY2(fit < 5, qPrintable(QString::number(fit)));
+        QCOMPARE(plot.legend->wrap(), fit);
+        // Each entry is drawn whole: the widest one fits its column.
+        plot.replot();
+        for (int i = 0; i < plot.legend->itemCount(); ++i) {
+            const auto* item = plot.legend->item(i);
+            QVERIFY(item->outerRect().right() <= plot.width());
+        }
+        plot.resize(1400, 300);
+        QTRY_COMPARE(plot.legend->wrap(), 5);
     }
 
     // A plot's paint is a copy of its buffer, cleared to the background: it

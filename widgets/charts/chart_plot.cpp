@@ -1,5 +1,7 @@
 #include "widgets/charts/chart_plot.h"
 
+#include "widgets/charts/chart_style.h"
+
 namespace studio {
 
 namespace {
@@ -56,6 +58,12 @@ bool ChartPlot::paintsOpaque() const
     const auto* first =
         mPaintBuffers.isEmpty() ? nullptr : dynamic_cast<const OpaqueBuffer*>(mPaintBuffers.front().data());
     return first && first->opaque();
+}
+
+void ChartPlot::resizeEvent(QResizeEvent* event)
+{
+    flowLegend(this);
+    QCustomPlot::resizeEvent(event);
 }
 
 void ChartPlot::paintEvent(QPaintEvent* event)

@@ -20,6 +20,8 @@ public:
 
 protected:
     void paintEvent(QPaintEvent* event) override;
+    // The legend re-flows to the new width before the replot.
+    void resizeEvent(QResizeEvent* event) override;
 };
 
 }  // namespace studio

@@ -118,13 +118,21 @@ void stylePlot(QCustomPlot* plot, const QPalette& pal)
     plot->legend->setBorderPen(Qt::NoPen);
 }
 
+namespace {
+// The most columns a chart asked its legend for; flowLegend() sets as many
+// of them as the plot's width holds.
+constexpr char kLegendColumns[] = "studio_legend_columns";
+}  // namespace
+
 void legendOutside(QCustomPlot* plot, int columns, bool above)
 {
     plot->legend->setVisible(true);
     // Wrap first: setting the fill order re-arranges items already in the
     // legend by the wrap it has then.
+    plot->setProperty(kLegendColumns, columns);
     plot->legend->setWrap(columns);
     plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    flowLegend(plot);
     plot->legend->setBorderPen(Qt::NoPen);
     if (plot->legend->layout())
         plot->legend->layout()->take(plot->legend);
@@ -164,8 +172,24 @@ int legendColumnsFor(QCustomPlot* plot, const std::vector<QString>& names)
 
 void setLegendColumns(QCustomPlot* plot, int columns)
 {
-    plot->legend->setWrap(columns);
-    plot->legend->setFillOrder(QCPLegend::foColumnsFirst, true);  // true: re-flow what is there
+    plot->setProperty(kLegendColumns, columns);
+    flowLegend(plot);
+}
+
+void flowLegend(QCustomPlot* plot)
+{
+    const int wanted = plot->property(kLegendColumns).toInt();
+    if (wanted <= 0 || plot->width() <= 0)
+        return;
+    std::vector<QString> names;
+    for (int i = 0; i < plot->legend->itemCount(); ++i)
+        if (auto* item = qobject_cast<QCPPlottableLegendItem*>(plot->legend->item(i)))
+            names.push_back(item->plottable()->name());
+    const int columns = names.empty() ? wanted : std::min(wanted, legendColumnsFor(plot, names));
+    if (columns != plot->legend->wrap()) {
+        plot->legend->setWrap(columns);
+        plot->legend->setFillOrder(QCPLegend::foColumnsFirst, true);  // true: re-flow what is there
+    }
 }
 
 QString designTick(const QString& label)

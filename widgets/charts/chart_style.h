@@ -55,15 +55,17 @@ void stylePlot(QCustomPlot* plot, const QPalette& palette);
 
 // --- Legends and text
 
-// The plot's legend in a row of its own below (or above) the axes; or none,
-// the row it took given back to the axes.
+// The plot's legend in a row of its own below (or above) the axes, at most
+// `columns` entries side by side (setLegendColumns); or none, the row it
+// took given back to the axes.
 void legendOutside(QCustomPlot* plot, int columns, bool above = false);
 void hideLegend(QCustomPlot* plot);
-// Design names as a legend of `plot`: as many side by side as its width
-// holds, each name whole.
+// Legend entries `plot` can hold side by side at its width (at least one).
 int legendColumnsFor(QCustomPlot* plot, const std::vector<QString>& names);
-// A legend already laid out, re-flowed into `columns`.
+// At most `columns` legend entries side by side: as many as the plot's width
+// holds, re-flowed (flowLegend) whenever the plot is resized.
 void setLegendColumns(QCustomPlot* plot, int columns);
+void flowLegend(QCustomPlot* plot);
 // A design's name where it labels a category (a memory column, a power
 // row): its name before any bracketed details, on two lines if long.
 QString designTick(const QString& label);

@@ -234,11 +234,9 @@ void FailureChart::drawMtbf(ChartView& view, const std::vector<ChartDesign>& des
     designLabel_->setVisible(false);
     mtbf_->xAxis->setRange(decadeBelow(xLo), decadeAbove(xHi * 1.01));
     mtbf_->yAxis->setRange(decadeBelow(yLo), decadeAbove(yHi * 1.01));
-    std::vector<QString> labels;
     for (std::size_t i = 0; i < designs.size(); ++i) {
         const Analysis& a = *designs[i].analysis;
         const Reliability& r = a.reliability;
-        labels.push_back(designs[i].label);
         overlayCurve(view, overlayMtbf_, mtbf_, "mtbf curve", i, designs[i].label, r.mtbfCurve, 1, curveTip);
         if (a.inventory.gpus <= 0 || r.clusterMtbfH <= 0)
             continue;
@@ -265,7 +263,7 @@ void FailureChart::drawMtbf(ChartView& view, const std::vector<ChartDesign>& des
         bold.setBold(true);
         t->setFont(bold);
     }
-    legendOutside(mtbf_, legendColumnsFor(mtbf_, labels), true);
+    legendOutside(mtbf_, int(designs.size()), true);
 }
 
 void FailureChart::drawClasses(ChartView& view, const std::vector<ChartDesign>& designs)
@@ -314,9 +312,7 @@ void FailureChart::drawClasses(ChartView& view, const std::vector<ChartDesign>& 
     for (std::size_t k = 0; k < keys.size(); ++k)
         ticker->addTick(double(k + 1), names[keys[k]]);
     QCPBarsGroup* group = overlayClasses_.add(newBarsGroup(classes_));
-    std::vector<QString> labels;
     for (std::size_t i = 0; i < designs.size(); ++i) {
-        labels.push_back(designs[i].label);
         QCPBars* bars = overlayClasses_.add(
             designBars(classes_->yAxis, classes_->xAxis, group, i, designs.size(), designs[i].label, "per day"));
         for (const FailureClass& c : designs[i].analysis->reliability.classes) {
@@ -337,7 +333,7 @@ void FailureChart::drawClasses(ChartView& view, const std::vector<ChartDesign>& 
     }
     classes_->yAxis->setRange(0.4, double(keys.size()) + 0.6);
     classes_->xAxis->setRange(0, std::max(most, 1e-6) * 1.1);
-    legendOutside(classes_, legendColumnsFor(classes_, labels));
+    legendOutside(classes_, int(designs.size()));
 }
 
 void FailureChart::drawGoodput(ChartView& view, const std::vector<ChartDesign>& designs)
@@ -402,10 +398,8 @@ void FailureChart::drawGoodput(ChartView& view, const std::vector<ChartDesign>& 
     // Each design's curve with its Daly optimum on it.
     double first = 1e18, last = 0, low = 100;
     bool any = false;
-    std::vector<QString> labels;
     for (std::size_t i = 0; i < designs.size(); ++i) {
         const Reliability& r = designs[i].analysis->reliability;
-        labels.push_back(designs[i].label);
         overlayCurve(view, overlayGoodput_, goodput_, "goodput curve", i, designs[i].label, r.goodputCurve, 100,
                      goodputTip);
         if (r.goodputCurve.empty())
@@ -435,7 +429,7 @@ void FailureChart::drawGoodput(ChartView& view, const std::vector<ChartDesign>& 
         goodput_->xAxis->setRange(first, last);
         goodput_->yAxis->setRange(std::max(0.0, std::floor(low / 10) * 10), 100);
     }
-    legendOutside(goodput_, legendColumnsFor(goodput_, labels), true);
+    legendOutside(goodput_, int(designs.size()), true);
 }
 
 std::vector<FigureRow> FailureChart::figures(const Analysis& a)

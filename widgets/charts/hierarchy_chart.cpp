@@ -212,9 +212,7 @@ void HierarchyChart::drawOverlay(ChartView& view, const std::vector<ChartDesign>
 
     QCPBarsGroup* group = overlay_.add(newBarsGroup(plot_));
     const std::size_t n = designs.size();
-    std::vector<QString> labels;
     for (std::size_t i = 0; i < n; ++i) {
-        labels.push_back(designs[i].label);
         QCPBars* bars = overlay_.add(designBars(plot_->xAxis, plot_->yAxis, group, i, n, designs[i].label, "tiers"));
         bars->setBaseValue(bottom);
         for (std::size_t k = 0; k < keys.size(); ++k) {
@@ -248,7 +246,7 @@ void HierarchyChart::drawOverlay(ChartView& view, const std::vector<ChartDesign>
             return t ? tierTip(*view_, i, h, *t) : QString();
         });
     }
-    legendOutside(plot_, legendColumnsFor(plot_, labels));
+    legendOutside(plot_, int(designs.size()));
 }
 
 std::vector<FigureRow> HierarchyChart::figures(const Analysis& a)

@@ -220,9 +220,7 @@ void MfuChart::drawWaterfall(ChartView& view, const std::vector<ChartDesign>& de
     waterfall_->xAxis->setRange(0, 105);
     QCPBarsGroup* group = overlayWaterfall_.add(newBarsGroup(waterfall_));
     const std::size_t n = designs.size();
-    std::vector<QString> labels;
     for (std::size_t i = 0; i < n; ++i) {
-        labels.push_back(designs[i].label);
         auto* offset = overlayWaterfall_.add(new QCPBars(waterfall_->yAxis, waterfall_->xAxis));
         offset->setObjectName("offset");
         offset->setWidth(groupedBarWidth(n));
@@ -255,7 +253,7 @@ void MfuChart::drawWaterfall(ChartView& view, const std::vector<ChartDesign>& de
                      : QString();
         });
     }
-    legendOutside(waterfall_, legendColumnsFor(waterfall_, labels));
+    legendOutside(waterfall_, int(designs.size()));
 }
 
 void MfuChart::drawMemory(ChartView& view, const std::vector<ChartDesign>& designs)

@@ -358,10 +358,8 @@ void RooflineChart::drawOverlay(ChartView& view, const std::vector<ChartDesign>&
     plot_->yAxis->setRange(decadeBelow(bottom), decadeAbove(top * 2));
 
     const QColor bg = view.palette().color(QPalette::Base);
-    std::vector<QString> names;
     for (std::size_t i = 0; i < designs.size(); ++i) {
         const Roofline& rf = designs[i].analysis->roofline;
-        names.push_back(designs[i].label);
         QCPGraph* roof = overlay_.add(plot_->addGraph());
         roof->setObjectName("roof");
         roof->setName(designs[i].label);
@@ -428,7 +426,7 @@ void RooflineChart::drawOverlay(ChartView& view, const std::vector<ChartDesign>&
     }
     if (below)
         stackUp(QObject::tr("peak, HBM, ridge (FLOP/byte) per GPU"), view.textColor(true));
-    setLegendColumns(plot_, legendColumnsFor(plot_, names));
+    setLegendColumns(plot_, int(designs.size()));
 }
 
 std::vector<FigureRow> RooflineChart::figures(const Analysis& a)
