@@ -11,7 +11,7 @@ Analysis analyzeDesign(const Design& design, const Catalog& catalog)
     a.inventory = takeInventory(index);
     a.warnings = a.inventory.problems;
     if (a.inventory.gpus == 0)
-        a.warnings.push_back({Severity::Warning, "/components",
+        a.warnings.push_back({Severity::Error, "/components",
                               "the design has no GPUs: add accelerators inside nodes to see the analyses", "no_gpus"});
     a.workload = shapeWorkload(design.workload, a.inventory.gpus, a.warnings);
     a.hardware = profileHardware(index, a.inventory, a.workload.precision, a.warnings);
@@ -31,6 +31,15 @@ Analysis analyzeDesign(const Design& design, const Catalog& catalog)
     a.utilization = buildUtilization(a.step, a.reliability, usedPeakPflops);
     a.roofline = buildRoofline(a.hardware, a.hierarchy, a.step, a.workload.params, a.workload.tp);
     a.trainingRunMwh = a.power.facilityKw * a.reliability.wallDays * 24 / 1000;
+    // The inventory's errors are about the drawing (a fabric too large for
+    // its switch); the analyses' errors (no GPUs included) say the layout
+    // cannot run.
+    for (std::size_t i = a.inventory.problems.size(); i < a.warnings.size(); ++i)
+        if (a.warnings[i].severity == Severity::Error)
+            a.notRunnable.push_back(a.warnings[i]);
+    if (!a.step.valid && a.notRunnable.empty())
+        a.notRunnable.push_back({Severity::Error, "/components",
+                                 "the GPU has no training peak or HBM bandwidth to model a step with", "no_gpus"});
     a.totals.resize(index.size());
     for (std::size_t i = 0; i < index.size(); ++i) {
         a.totals[i].kw = a.power.componentKw[i];
@@ -45,6 +54,17 @@ Analysis analyzeDesign(const Design& design, const Catalog& catalog)
         }
     }
     return a;
+}
+
+std::string stepUnavailable(const Analysis& a)
+{
+    return a.runnable() ? std::string() : "not runnable: " + a.notRunnable.front().message;
+}
+
+std::string runUnavailable(const Analysis& a)
+{
+    return a.reliability.neverCompletes.empty() ? stepUnavailable(a)
+                                                : "never completes: " + a.reliability.neverCompletes;
 }
 
 }  // namespace studio

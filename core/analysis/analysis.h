@@ -40,7 +40,21 @@ struct Analysis {
     double trainingRunMwh = 0;            // facility energy over the run's wall time
     std::vector<ComponentTotals> totals;  // per component, in design order
     std::vector<Problem> warnings;        // inventory first, then each analysis's
+    // Why the layout cannot run on this design (the errors among the
+    // warnings, or no GPUs): the training figures are then not shown.
+    std::vector<Problem> notRunnable;
+    bool runnable() const { return notRunnable.empty(); }
+    // The run's wall-clock figures exist: it runs, and failures leave it
+    // some goodput.
+    bool completes() const { return runnable() && reliability.goodput > 0; }
 };
+
+// Why the step's figures (MFU, step time, days) are not shown: "not
+// runnable: <first reason>", or "" when they are.
+std::string stepUnavailable(const Analysis& analysis);
+// Why the run's wall-clock figures (wall days, run energy, interruptions)
+// are not shown: "never completes: <why>" first, else stepUnavailable.
+std::string runUnavailable(const Analysis& analysis);
 
 // The design must be valid (validateDesign) against `catalog`.
 Analysis analyzeDesign(const Design& design, const Catalog& catalog);

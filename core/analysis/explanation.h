@@ -16,6 +16,9 @@ struct ExplainInput {
 struct Explanation {
     std::string formula;
     std::vector<ExplainInput> inputs;
+    // Why the figure is not shown ("not runnable: ...", "never completes:
+    // ..."), or "" when it is.
+    std::string unavailable;
 };
 
 }  // namespace studio

@@ -15,6 +15,16 @@ constexpr double kHbmLatencyUs = 0.5;
 constexpr const char* kHbmLatencySource =
     "GPU memory microbenchmarks (e.g. Jia et al. 2018, 'Dissecting the NVIDIA Volta GPU'): ~400-600 ns; estimate";
 
+// Where the scale-up bandwidth the layout needs comes from: the GPU's
+// override, else the component (its part's catalog figure).
+std::string scaleupPointer(const HardwareProfile& hw)
+{
+    if (!hw.gpu.component)
+        return "/components";
+    const std::string at = "/components/" + std::to_string(*hw.gpu.component);
+    return hw.gpu.scaleupGbPerS.source.rfind("override", 0) == 0 ? at + "/props/scaleup_gb_per_s" : at;
+}
+
 }  // namespace
 
 const Tier* Hierarchy::tier(const std::string& key) const
@@ -109,14 +119,15 @@ Hierarchy buildHierarchy(const HardwareProfile& hw, const WorkloadShape& w, std:
         const char* axis;
         std::int64_t degree, span;
         const char* needs;
+        std::int64_t stride;  // ranks between neighbours of one group
     };
     const std::int64_t tc = w.tp * w.cp;
     const AxisNeed needs[] = {
-        {"tp", w.tp, w.tp, "nvlink"},
-        {"cp", w.cp, tc, "leaf"},
-        {"ep", w.ep, tc * w.ep, "leaf"},
-        {"dp", w.dp, tc * w.dp, ""},
-        {"pp", w.pp, std::min<std::int64_t>(w.gpusUsed, 2 * tc * w.dp), ""},
+        {"tp", w.tp, w.tp, "nvlink", 1},
+        {"cp", w.cp, tc, "leaf", w.tp},
+        {"ep", w.ep, tc * w.ep, "leaf", tc},
+        {"dp", w.dp, tc * w.dp, "", tc},
+        {"pp", w.pp, std::min<std::int64_t>(w.gpusUsed, 2 * tc * w.dp), "", tc * w.dp},
     };
     auto rank = [&h](const std::string& key) {
         for (std::size_t i = 0; i < h.tiers.size(); ++i)
@@ -127,6 +138,19 @@ Hierarchy buildHierarchy(const HardwareProfile& hw, const WorkloadShape& w, std:
     for (const auto& n : needs) {
         if (n.degree <= 1)
             continue;
+        // A group whose consecutive ranks share a domain moves data over
+        // NVLink (dp reduces hierarchically inside it first); with no
+        // scale-up bandwidth that traffic has no path at all.
+        if (n.stride < hw.scaleupDomainGpus && h.nvlink().collectiveBytesPerS <= 0) {
+            const std::string axis = n.axis;
+            warnings.push_back({Severity::Error, scaleupPointer(hw),
+                                axis + " = " + formatCount(n.degree) + " moves data between GPUs of one " +
+                                    formatCount(hw.scaleupDomainGpus) + "-GPU scale-up domain, but " + g.name +
+                                    " has a scale-up bandwidth of " + formatValue(g.scaleupGbPerS.value, 4) +
+                                    " GB/s x efficiency " + formatValue(g.scaleupEfficiency.value, 3) + " (" +
+                                    g.scaleupGbPerS.source + "): the layout has no path for it",
+                                "zero_bandwidth"});
+        }
         const Tier& t = h.tierForSpan(n.span);
         AxisPlacement a{n.axis, n.degree, n.span, t.key};
         a.tooSlow = *n.needs && rank(t.key) > rank(n.needs);

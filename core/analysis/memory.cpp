@@ -44,11 +44,23 @@ MemoryUse modelMemory(const HardwareProfile& hw, const WorkloadShape& w, std::ve
             perToken += a.attentionCorePerToken / t;
     }
     mem.activationGbPerLayer = perToken * tokens / 1e9;
-    // 1F1B: the first stage holds up to pp micro-batches; interleaving adds
-    // (pp - 1) / (pp x v) of a stage (Korthikanti et al. 2022, section 4.2.3).
-    const double pp = double(w.pp), v = double(w.interleave);
-    mem.microBatchesInFlight = std::min(w.microBatches, pp) * (v > 1 ? 1 + (pp - 1) / (pp * v) : 1);
-    const double firstStage = w.layersPerStage * mem.activationGbPerLayer * mem.microBatchesInFlight;
+    // Megatron's (interleaved) 1F1B: at its peak rank r holds the forward
+    // activations of min(m v, (p - r - 1) 2 + (v - 1) p + 1) chunks of L/(p v)
+    // layers; v = 1: min(m, p - r) micro-batches. For rank 0 that is
+    // Korthikanti's p (1 + (p - 1)/(p v)) stages (2022, section 4.2.3). When
+    // p v exceeds the layers, rank 0's first chunk holds the embedding instead
+    // (Llama 3: 126 layers in 16 x 8 chunks), so rank 1, with two chunks
+    // fewer in flight but a full stage, can hold more.
+    const double pp = double(w.pp), v = double(w.interleave), m = w.microBatches;
+    auto inFlight = [&](double rank) {
+        if (rank >= pp)
+            return 0.0;
+        return v > 1 ? std::min(m * v, (pp - rank - 1) * 2 + (v - 1) * pp + 1) / v : std::min(m, pp - rank);
+    };
+    const double rank0Layers = w.layersPerStage - (w.pp * w.interleave > w.layers ? w.layersPerStage / v : 0);
+    mem.microBatchesInFlight = inFlight(0);
+    const double firstStage =
+        mem.activationGbPerLayer * std::max(rank0Layers * inFlight(0), w.pp > 2 ? w.layersPerStage * inFlight(1) : 0.0);
     // The last stage keeps one micro-batch in flight but also its fp32 logits.
     const double logits = 4 * tokens * double(w.vocab) / t / 1e9;
     const double lastStage = w.layersPerStage * mem.activationGbPerLayer + logits;
@@ -60,7 +72,7 @@ MemoryUse modelMemory(const HardwareProfile& hw, const WorkloadShape& w, std::ve
     mem.capacityGb = mem.hbmGb * 1.073741824;
     mem.fits = mem.totalGb <= mem.capacityGb || mem.hbmGb <= 0;
     if (!mem.fits)
-        warnings.push_back({Severity::Warning, "/workload/parallelism",
+        warnings.push_back({Severity::Error, "/workload/parallelism",
                             "needs " + formatValue(mem.totalGb, 3) + " GB per GPU but " + hw.gpu.name + " has " +
                                 formatValue(mem.capacityGb, 3) + " GB (" + formatValue(mem.hbmGb, 3) +
                                 " GiB): weights " + formatValue(mem.weightsGb, 3) + ", gradients " +
@@ -71,11 +83,13 @@ MemoryUse modelMemory(const HardwareProfile& hw, const WorkloadShape& w, std::ve
                                 " in flight); try more tp/pp, ZeRO, or recompute",
                             "memory_exceeds_hbm"});
     mem.explainActivations = {
-        "layers per stage x per-layer activations x micro-batches in flight (Korthikanti: sbh(34 + 5as/h) / t "
+        "layers per stage x per-layer activations x micro-batches in flight, on the fuller of the first two stages "
+        "(Korthikanti: sbh(34 + 5as/h) / t "
         "with sequence parallelism; 34 sbh / t selective; 2 sbh / t full recompute)",
         {{"layers per stage", w.layersPerStage, "", "ceil(layers / pp)"},
          {"activations per layer per micro-batch", mem.activationGbPerLayer, "GB", "this formula"},
-         {"micro-batches in flight", mem.microBatchesInFlight, "", "min(m, pp) x (1 + (pp-1)/(pp v))"}}};
+         {"micro-batches in flight on the first stage", mem.microBatchesInFlight, "",
+          "min(m v, p v + p - 1) / v (Megatron's interleaved 1F1B warm-up); v = 1: min(m, p)"}}};
     mem.explainTotal = {"weights + gradients + optimizer + activations + workspace",
                         {{"weights", mem.weightsGb, "GB", "2 bytes/param"},
                          {"gradients", mem.gradientsGb, "GB", "4 bytes/param (fp32 main gradients)"},

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/analysis/fleet_formulas.h"
+#include "core/text.h"
 
 namespace studio {
 namespace {
@@ -87,6 +88,13 @@ Reliability modelReliability(const Inventory& inv, const Operations& ops, double
     r.failureFraction = g.failure;
     r.goodput = g.value;
     r.wallDays = r.goodput > 0 ? computeDays / r.goodput : 0;
+    if (r.goodput <= 0)
+        r.neverCompletes = "the cluster fails every " + formatDuration(r.clusterMtbfH) +
+            " on average; checkpointing (" + formatValue(100 * g.checkpoint, 3) +
+            "% of wall time), work lost "
+            "to failures and restarts (" +
+            formatValue(100 * std::min(1.0, g.failure), 3) + "%) and maintenance (" +
+            formatValue(100 * r.maintenanceFraction.value, 3) + "%) leave no time to train";
     r.expectedInterruptions = ratePerH * r.wallDays * 24;
 
     // MTBF against cluster size, the design's device mix per GPU kept.

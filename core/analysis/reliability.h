@@ -33,7 +33,8 @@ struct Reliability {
     double checkpointFraction = 0, failureFraction = 0;  // shares of wall time
     double goodput = 0;
     double youngGoodput = 0, dalyGoodput = 0;  // goodput at the two optimum intervals (0 without checkpoints)
-    double wallDays = 0;                       // compute days / goodput
+    double wallDays = 0;                       // compute days / goodput; 0 when the run never completes
+    std::string neverCompletes;                // why goodput is 0 (failures outpace checkpoints), else ""
     double expectedInterruptions = 0;
     std::vector<std::pair<double, double>> mtbfCurve;     // GPUs -> hours, this design's mix
     std::vector<std::pair<double, double>> goodputCurve;  // interval minutes -> goodput

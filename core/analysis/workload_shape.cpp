@@ -54,12 +54,16 @@ WorkloadShape shapeWorkload(const Workload& w, std::int64_t gpus, std::vector<Pr
     const std::int64_t dpGiven = p.dp.value_or(0);
     if (dpGiven > 0) {
         s.dp = dpGiven;
+        // Fewer than the design leaves GPUs idle; more cannot run on it.
         if (modelParallel * s.dp != gpus && gpus > 0)
             warn(warnings, "/workload/parallelism", "layout_mismatch",
                  "tp x pp x cp x dp = " + formatCount(s.tp) + " x " + formatCount(s.pp) + " x " + formatCount(s.cp) +
                      " x " + formatCount(s.dp) + " = " + formatCount(modelParallel * s.dp) +
-                     " GPUs, but the design has " + formatCount(gpus) + "; the analyses use the layout's " +
-                     formatCount(modelParallel * s.dp));
+                     " GPUs, but the design has " + formatCount(gpus) +
+                     (modelParallel * s.dp > gpus
+                          ? std::string()
+                          : "; the analyses use the layout's " + formatCount(modelParallel * s.dp)),
+                 modelParallel * s.dp > gpus ? Severity::Error : Severity::Warning);
     } else {
         s.dp = std::max<std::int64_t>(1, gpus / modelParallel);
         if (gpus > 0 && gpus % modelParallel != 0)
@@ -70,7 +74,8 @@ WorkloadShape shapeWorkload(const Workload& w, std::int64_t gpus, std::vector<Pr
         if (gpus > 0 && gpus < modelParallel)
             warn(warnings, "/workload/parallelism", "layout_mismatch",
                  "tp x pp x cp = " + formatCount(modelParallel) + " needs more GPUs than the design's " +
-                     formatCount(gpus));
+                     formatCount(gpus),
+                 Severity::Error);
     }
     s.gpusUsed = modelParallel * s.dp;
 
@@ -84,23 +89,45 @@ WorkloadShape shapeWorkload(const Workload& w, std::int64_t gpus, std::vector<Pr
     if (perPipeline < 1)
         warn(warnings, "/workload/training/global_batch", "batch_too_small",
              "global batch " + formatCount(s.globalBatch) + " gives each of " + formatCount(s.dp) +
-                 " data-parallel ranks less than one micro-batch");
+                 " data-parallel ranks less than one micro-batch",
+             Severity::Error);
 
+    // The errors below make a layout that cannot run (the analyses show it
+    // as not runnable); the warnings one that runs unevenly.
     if (s.heads % s.tp != 0)
         warn(warnings, "/workload/parallelism/tp", "heads_not_divisible",
-             formatCount(s.heads) + " attention heads do not split evenly over tp = " + formatCount(s.tp));
-    if (s.layers % (s.pp * s.interleave) != 0)
+             formatCount(s.heads) + " attention heads do not split evenly over tp = " + formatCount(s.tp),
+             Severity::Error);
+    else if (s.kvHeads % s.tp != 0 && s.tp % s.kvHeads != 0)
+        // Megatron splits the key/value groups over tp, or replicates each
+        // group on tp / groups ranks; anything else has no assignment.
+        warn(warnings, "/workload/parallelism/tp", "kv_heads_not_divisible",
+             formatCount(s.kvHeads) + " key/value heads neither split evenly over tp = " + formatCount(s.tp) +
+                 " nor replicate evenly across it",
+             Severity::Error);
+    // Megatron can count the embedding and the loss as one layer each
+    // (--account-for-embedding/loss-in-pipeline-split; Llama 3 ran 126
+    // layers as 16 x 8 chunks), so two chunks may hold no transformer layer.
+    if (s.pp * s.interleave > s.layers + 2)
+        warn(warnings, "/workload/parallelism/pp", "pipeline_deeper_than_model",
+             "pp x interleave = " + formatCount(s.pp) + " x " + formatCount(s.interleave) + " = " +
+                 formatCount(s.pp * s.interleave) + " pipeline chunks, but the model has only " +
+                 formatCount(s.layers) + " layers (+ the embedding and the loss): some chunks would hold nothing",
+             Severity::Error);
+    else if (s.layers % (s.pp * s.interleave) != 0)
         warn(warnings, "/workload/parallelism/pp", "uneven_pipeline",
              formatCount(s.layers) +
                  " layers do not split evenly into pp x interleave = " + formatCount(s.pp * s.interleave) +
                  " chunks; the slowest stage holds " + formatCount((s.layers + s.pp - 1) / s.pp) + " layers");
     if (s.seq % s.cp != 0)
         warn(warnings, "/workload/parallelism/cp", "sequence_not_divisible",
-             "sequence of " + formatCount(s.seq) + " tokens does not split evenly over cp = " + formatCount(s.cp));
+             "sequence of " + formatCount(s.seq) + " tokens does not split evenly over cp = " + formatCount(s.cp),
+             Severity::Error);
     if (s.ep > 1 && (s.dp * s.cp) % s.ep != 0)
         warn(warnings, "/workload/parallelism/ep", "ep_not_divisible",
              "expert parallelism of " + formatCount(s.ep) + " does not divide dp x cp = " + formatCount(s.dp * s.cp) +
-                 "; expert groups are carved out of the data-parallel ranks");
+                 "; expert groups are carved out of the data-parallel ranks",
+             Severity::Error);
     if (s.pp == 1 && s.interleave > 1)
         warn(warnings, "/workload/parallelism/interleave", "interleave_without_pipeline",
              "interleave " + formatCount(s.interleave) + " has no effect without pipeline parallelism");
@@ -132,12 +159,12 @@ WorkloadShape shapeWorkload(const Workload& w, std::int64_t gpus, std::vector<Pr
 
 std::vector<Problem> unrunnableLayout(const Workload& workload, std::int64_t gpus)
 {
-    static constexpr std::string_view kUnrunnable[] = {"layout_mismatch", "heads_not_divisible",
-                                                       "sequence_not_divisible", "ep_not_divisible", "batch_too_small"};
     std::vector<Problem> all, out;
     shapeWorkload(workload, gpus, all);
+    // The dock is stricter than the analyses: a layout that leaves GPUs idle
+    // runs, but is refused as an edit.
     for (auto& p : all)
-        if (std::find(std::begin(kUnrunnable), std::end(kUnrunnable), p.code) != std::end(kUnrunnable))
+        if (p.severity == Severity::Error || p.code == "layout_mismatch")
             out.push_back(std::move(p));
     return out;
 }

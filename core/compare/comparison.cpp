@@ -73,6 +73,21 @@ std::optional<double> figureValue(const Json& metrics, const KeyFigure& figure)
     return node->get<double>();
 }
 
+std::string figureUnavailable(const Json& metrics, const KeyFigure& figure)
+{
+    const auto it = metrics.find("unavailable");
+    if (it == metrics.end() || !it->contains(figure.key))
+        return {};
+    return (*it)[figure.key].get<std::string>();
+}
+
+std::string FigureCell::text(const KeyFigure& figure) const
+{
+    if (value)
+        return formatFigure(figure, *value);
+    return unavailable.empty() ? "-" : unavailable.substr(0, unavailable.find(':'));
+}
+
 ComparedDesign compareEntry(const Design& design, const Catalog& catalog, std::string source)
 {
     ComparedDesign d;
@@ -177,6 +192,7 @@ Comparison compareDesigns(std::vector<ComparedDesign> designs, std::size_t basel
         const auto base = figureValue(designs[baseline].metrics, f);
         for (std::size_t i = 0; i < designs.size(); ++i) {
             row.cells.push_back(cellFor(f, figureValue(designs[i].metrics, f), base));
+            row.cells.back().unavailable = figureUnavailable(designs[i].metrics, f);
             if (i == baseline)
                 row.cells.back().verdict = Verdict::Baseline;
         }
@@ -242,6 +258,8 @@ Json comparisonJson(const Comparison& c)
                                       {"delta", num(cell.delta)},
                                       {"relative", num(cell.relative)},
                                       {"verdict", verdictName(cell.verdict)}};
+            if (!cell.unavailable.empty())
+                deltas[row.figure.key]["unavailable"] = cell.unavailable;
         }
         d["deltas"] = std::move(deltas);
         out.push_back(std::move(d));
@@ -260,7 +278,7 @@ std::string comparisonText(const Comparison& c)
     for (const auto& row : c.figures) {
         std::vector<std::string> line{row.figure.label};
         for (const auto& cell : row.cells) {
-            std::string text = cell.value ? formatFigure(row.figure, *cell.value) : "-";
+            std::string text = cell.text(row.figure);
             if (const std::string delta = formatDelta(row.figure, cell); !delta.empty())
                 text += " (" + delta +
                     (cell.verdict == Verdict::Better      ? ", better"

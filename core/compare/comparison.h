@@ -37,6 +37,8 @@ const KeyFigure* findKeyFigure(const std::string& key);
 // The value of a figure in a metrics object (metricsJson), in metrics units;
 // nullopt when the metrics do not hold it.
 std::optional<double> figureValue(const Json& metrics, const KeyFigure& figure);
+// Why `figure` has no value in `metrics` ("not runnable: ..."), or "".
+std::string figureUnavailable(const Json& metrics, const KeyFigure& figure);
 
 struct ComparedDesign {
     std::string label;   // the design's name, made unique among those compared
@@ -56,6 +58,9 @@ struct FigureCell {
     std::optional<double> delta;     // value - baseline
     std::optional<double> relative;  // delta / |baseline|; nullopt when the baseline is 0
     Verdict verdict = Verdict::Same;
+    std::string unavailable;  // why there is no value ("not runnable: ..."), else ""
+    // The value as the tables print it; else its reason's first words, or "-".
+    std::string text(const KeyFigure& figure) const;
 };
 
 struct FigureComparison {

@@ -182,6 +182,24 @@ std::vector<ExplainedMetric> explainMetrics(const Analysis& a)
         {"failures per day x wall-clock days of the run",
          {{"failures per day", r.failuresPerDay, "", "24 h / MTBF"},
           {"wall-clock days", r.wallDays, "days", "days to train / goodput"}}});
+    for (const auto& [key, why] : unavailableFigures(a))
+        for (auto& [k, e] : out)
+            if (k == key)
+                e.unavailable = why;
+    return out;
+}
+
+std::vector<std::pair<std::string, std::string>> unavailableFigures(const Analysis& a)
+{
+    std::vector<std::pair<std::string, std::string>> out;
+    if (const std::string why = stepUnavailable(a); !why.empty())
+        for (const char* key : {"step_time_s", "tokens_per_s", "tflops_per_gpu_model", "tflops_per_gpu_hardware", "mfu",
+                                "hfu", "days_to_train", "bubble_fraction", "delivered_fraction", "delivered_pflops"})
+            out.emplace_back(std::string("training.") + key, why);
+    if (const std::string why = runUnavailable(a); !why.empty())
+        for (const char* key :
+             {"reliability.wall_days", "reliability.expected_interruptions", "power.training_run_mwh"})
+            out.emplace_back(key, why);
     return out;
 }
 

@@ -15,6 +15,9 @@ namespace studio {
 using ExplainedMetric = std::pair<std::string, Explanation>;
 
 std::vector<ExplainedMetric> explainMetrics(const Analysis& analysis);
+// The figures the analysis cannot give, each with why: the step's when the
+// layout is not runnable, the run's wall-clock ones when it never completes.
+std::vector<std::pair<std::string, std::string>> unavailableFigures(const Analysis& analysis);
 // nullptr when `key` has no explanation.
 const Explanation* findExplanation(const std::vector<ExplainedMetric>& explained, std::string_view key);
 

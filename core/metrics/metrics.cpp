@@ -14,12 +14,22 @@ double finite(double v)
     return std::isfinite(v) ? v : 0.0;
 }
 
+// A figure that exists only when the run does: null otherwise, with the
+// reason in the metrics' "unavailable" map (metricsJson).
+Json shownIf(bool shown, double v)
+{
+    return shown ? Json(finite(v)) : Json(nullptr);
+}
+
 Json explainJson(const Explanation& e)
 {
     Json inputs = Json::array();
     for (const auto& in : e.inputs)
         inputs.push_back({{"name", in.name}, {"value", finite(in.value)}, {"unit", in.unit}, {"source", in.source}});
-    return {{"formula", e.formula}, {"inputs", std::move(inputs)}};
+    Json j = {{"formula", e.formula}, {"inputs", std::move(inputs)}};
+    if (!e.unavailable.empty())
+        j["unavailable"] = e.unavailable;
+    return j;
 }
 
 Json inventoryJson(const Inventory& inv, const std::string& gpuName)
@@ -165,42 +175,55 @@ Json trainingJson(const Analysis& a)
                         {"tier", x.tier},
                         {"too_slow", x.tooSlow}});
     const auto& w = a.workload;
-    return {{"model", w.name},
-            {"params_b", finite(w.params / 1e9)},
-            {"active_params_b", finite(w.activeParamsPerToken / 1e9)},
-            {"layout",
-             {{"tp", w.tp},
-              {"pp", w.pp},
-              {"dp", w.dp},
-              {"cp", w.cp},
-              {"ep", w.ep},
-              {"interleave", w.interleave},
-              {"zero", w.zero},
-              {"gpus_used", w.gpusUsed}}},
-            {"parallelism", std::move(axes)},
-            {"step_time_s", finite(s.stepS)},
-            {"tokens_per_s", finite(s.tokensPerS)},
-            {"tflops_per_gpu_model", finite(s.tflopsPerGpuModel)},
-            {"tflops_per_gpu_hardware", finite(s.tflopsPerGpuHardware)},
-            {"mfu", finite(s.mfu)},
-            {"hfu", finite(s.hfu)},
-            {"days_to_train", finite(s.daysToTrain)},
-            {"micro_batches", finite(s.microBatches)},
-            {"bubble_fraction", finite(s.bubbleFraction)},
-            {"breakdown", std::move(breakdown)},
-            {"memory_gb_per_gpu",
-             {{"weights", finite(m.weightsGb)},
-              {"gradients", finite(m.gradientsGb)},
-              {"optimizer", finite(m.optimizerGb)},
-              {"activations", finite(m.activationsGb)},
-              {"workspace", finite(m.workspaceGb)},
-              {"total", finite(m.totalGb)}}},
-            {"hbm_gb", finite(m.hbmGb)},
-            {"hbm_capacity_gb", finite(m.capacityGb)},
-            {"fits_in_hbm", m.fits},
-            {"waterfall", std::move(waterfall)},
-            {"delivered_fraction", finite(a.utilization.delivered)},
-            {"delivered_pflops", finite(a.utilization.deliveredPflops)}};
+    const bool ok = a.runnable();
+    if (!ok) {
+        breakdown = Json::array();
+        waterfall = Json::array();
+    }
+    Json j = {{"model", w.name},
+              {"params_b", finite(w.params / 1e9)},
+              {"active_params_b", finite(w.activeParamsPerToken / 1e9)},
+              {"layout",
+               {{"tp", w.tp},
+                {"pp", w.pp},
+                {"dp", w.dp},
+                {"cp", w.cp},
+                {"ep", w.ep},
+                {"interleave", w.interleave},
+                {"zero", w.zero},
+                {"gpus_used", w.gpusUsed}}},
+              {"parallelism", std::move(axes)},
+              {"runnable", ok},
+              {"step_time_s", shownIf(ok, s.stepS)},
+              {"tokens_per_s", shownIf(ok, s.tokensPerS)},
+              {"tflops_per_gpu_model", shownIf(ok, s.tflopsPerGpuModel)},
+              {"tflops_per_gpu_hardware", shownIf(ok, s.tflopsPerGpuHardware)},
+              {"mfu", shownIf(ok, s.mfu)},
+              {"hfu", shownIf(ok, s.hfu)},
+              {"days_to_train", shownIf(ok, s.daysToTrain)},
+              {"micro_batches", finite(s.microBatches)},
+              {"bubble_fraction", shownIf(ok, s.bubbleFraction)},
+              {"breakdown", std::move(breakdown)},
+              {"memory_gb_per_gpu",
+               {{"weights", finite(m.weightsGb)},
+                {"gradients", finite(m.gradientsGb)},
+                {"optimizer", finite(m.optimizerGb)},
+                {"activations", finite(m.activationsGb)},
+                {"workspace", finite(m.workspaceGb)},
+                {"total", finite(m.totalGb)}}},
+              {"hbm_gb", finite(m.hbmGb)},
+              {"hbm_capacity_gb", finite(m.capacityGb)},
+              {"fits_in_hbm", m.fits},
+              {"waterfall", std::move(waterfall)},
+              {"delivered_fraction", shownIf(ok, a.utilization.delivered)},
+              {"delivered_pflops", shownIf(ok, a.utilization.deliveredPflops)}};
+    if (!ok) {
+        std::string why;
+        for (const auto& p : a.notRunnable)
+            why += (why.empty() ? "" : "; ") + p.message;
+        j["not_runnable"] = why;
+    }
+    return j;
 }
 
 Json storageJson(const DataPipeline& d)
@@ -245,7 +268,7 @@ Json powerJson(const Analysis& a)
             {"energy_mwh_per_year", finite(p.energyMwhPerYear)},
             {"cost_usd_per_year", finite(p.costUsdPerYear)},
             {"co2_tonnes_per_year", finite(p.co2TonnesPerYear)},
-            {"training_run_mwh", finite(a.trainingRunMwh)},
+            {"training_run_mwh", shownIf(a.completes(), a.trainingRunMwh)},
             {"electricity_usd_per_kwh", finite(p.pricePerKwh.value)},
             {"carbon_g_per_kwh", finite(p.carbonGPerKwh.value)}};
 }
@@ -266,26 +289,40 @@ Json reliabilityJson(const Analysis& a)
         mtbf.push_back({finite(n), finite(hours)});
     for (const auto& [tau, g] : r.goodputCurve)
         goodput.push_back({finite(tau), finite(g)});
-    return {{"cluster_mtbf_h", finite(r.clusterMtbfH)},
-            {"p_failure_24h", finite(r.pFailure24h)},
-            {"failures_per_day", finite(r.failuresPerDay)},
-            {"by_class", std::move(classes)},
-            {"checkpoint_gb", finite(a.data.checkpointGb)},
-            {"checkpoint_write_s", finite(r.checkpointWriteS)},
-            {"checkpoint_interval_min", finite(r.intervalMin)},
-            {"young_interval_min", finite(r.youngIntervalMin)},
-            {"daly_interval_min", finite(r.dalyIntervalMin)},
-            {"restart_min", finite(r.restartMin.value)},
-            {"checkpoint_fraction", finite(r.checkpointFraction)},
-            {"failure_fraction", finite(r.failureFraction)},
-            {"maintenance_fraction", finite(r.maintenanceFraction.value)},
-            {"goodput", finite(r.goodput)},
-            {"young_goodput", finite(r.youngGoodput)},
-            {"daly_goodput", finite(r.dalyGoodput)},
-            {"wall_days", finite(r.wallDays)},
-            {"expected_interruptions", finite(r.expectedInterruptions)},
-            {"mtbf_curve", std::move(mtbf)},
-            {"goodput_curve", std::move(goodput)}};
+    const bool done = a.completes();
+    Json j = {{"cluster_mtbf_h", finite(r.clusterMtbfH)},
+              {"p_failure_24h", finite(r.pFailure24h)},
+              {"failures_per_day", finite(r.failuresPerDay)},
+              {"by_class", std::move(classes)},
+              {"checkpoint_gb", finite(a.data.checkpointGb)},
+              {"checkpoint_write_s", finite(r.checkpointWriteS)},
+              {"checkpoint_interval_min", finite(r.intervalMin)},
+              {"young_interval_min", finite(r.youngIntervalMin)},
+              {"daly_interval_min", finite(r.dalyIntervalMin)},
+              {"restart_min", finite(r.restartMin.value)},
+              {"checkpoint_fraction", finite(r.checkpointFraction)},
+              {"failure_fraction", finite(r.failureFraction)},
+              {"maintenance_fraction", finite(r.maintenanceFraction.value)},
+              {"goodput", finite(r.goodput)},
+              {"young_goodput", finite(r.youngGoodput)},
+              {"daly_goodput", finite(r.dalyGoodput)},
+              {"completes", r.goodput > 0},
+              {"wall_days", shownIf(done, r.wallDays)},
+              {"expected_interruptions", shownIf(done, r.expectedInterruptions)},
+              {"mtbf_curve", std::move(mtbf)},
+              {"goodput_curve", std::move(goodput)}};
+    if (!r.neverCompletes.empty())
+        j["never_completes"] = r.neverCompletes;
+    return j;
+}
+
+// Every null figure and why: "not runnable: ..." or "never completes: ...".
+Json unavailableJson(const Analysis& a)
+{
+    Json j = Json::object();
+    for (const auto& [key, why] : unavailableFigures(a))
+        j[key] = why;
+    return j;
 }
 
 Json warningJson(const Problem& p)
@@ -314,6 +351,7 @@ Json metricsJson(const Design& design, const Analysis& a)
     for (const auto& [key, e] : explainMetrics(a))
         explain[key] = explainJson(e);
     m["explain"] = std::move(explain);
+    m["unavailable"] = unavailableJson(a);
     Json warnings = Json::array();
     for (const auto& p : a.warnings)
         warnings.push_back(warningJson(p));

@@ -44,15 +44,23 @@ bool isTable(const Json& v)
 }
 
 // Scalars of an object (nested objects flattened as a.b) as key/value rows.
-void collectRows(const Json& obj, const std::string& prefix, std::vector<std::pair<std::string, std::string>>& rows,
+// A figure the metrics leave null says why in short ("not runnable"), from
+// the reason `unavailable` holds for its dotted key (section.key).
+void collectRows(const Json& obj, const std::string& section, const std::string& prefix, const Json& unavailable,
+                 std::vector<std::pair<std::string, std::string>>& rows,
                  std::vector<std::pair<std::string, const Json*>>& tables)
 {
     for (auto it = obj.begin(); it != obj.end(); ++it) {
         const std::string key = prefix.empty() ? it.key() : prefix + "." + it.key();
+        const std::string dotted = section + "." + key;
         if (it->is_object())
-            collectRows(*it, key, rows, tables);
+            collectRows(*it, section, key, unavailable, rows, tables);
         else if (isTable(*it))
             tables.emplace_back(key, &*it);
+        else if (it->is_null() && unavailable.contains(dotted))
+            rows.emplace_back(
+                key,
+                unavailable[dotted].get<std::string>().substr(0, unavailable[dotted].get<std::string>().find(':')));
         else if (isScalarish(*it))
             rows.emplace_back(key, scalarText(*it));
     }
@@ -113,7 +121,9 @@ std::string metricsText(const Json& metrics)
 {
     std::string out;
     for (auto it = metrics.begin(); it != metrics.end(); ++it) {
-        if (it.key() == "explain")  // formulas and sources: in the JSON output, too long for tables
+        // Formulas and sources are in the JSON output, too long for tables;
+        // each unavailable figure's reason is in its section.
+        if (it.key() == "explain" || it.key() == "unavailable")
             continue;
         if (!out.empty())
             out += "\n";
@@ -121,7 +131,8 @@ std::string metricsText(const Json& metrics)
         std::vector<std::pair<std::string, std::string>> rows;
         std::vector<std::pair<std::string, const Json*>> tables;
         if (it->is_object())
-            collectRows(*it, "", rows, tables);
+            collectRows(*it, it.key(), "", metrics.contains("unavailable") ? metrics["unavailable"] : Json::object(),
+                        rows, tables);
         else if (isTable(*it))
             tables.emplace_back("", &*it);  // the section heading names it
         else if (it->is_array() && it->empty())

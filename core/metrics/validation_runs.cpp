@@ -85,8 +85,12 @@ ValidationReport runValidation(const std::string& runsPath, const Catalog& catal
             "/" + row.metric.substr(0, row.metric.find('.')) + "/" + row.metric.substr(row.metric.find('.') + 1);
         const Json::json_pointer jp(pointer);
         if (!metrics.contains(jp) || !metrics.at(jp).is_number()) {
+            const Json& why = metrics["unavailable"];
             report.problems.push_back(
-                {Severity::Error, pointerAppend(ptr, "metric"), "no metric " + inQuotes(row.metric)});
+                {Severity::Error, pointerAppend(ptr, "metric"),
+                 row.id + ": " +
+                     (why.contains(row.metric) ? inQuotes(row.metric) + " is " + why[row.metric].get<std::string>()
+                                               : "no metric " + inQuotes(row.metric))});
             continue;
         }
         row.predicted = metrics.at(jp).get<double>();

@@ -7,6 +7,8 @@
 #include "core/analysis/analysis.h"
 #include "core/analysis/fleet_formulas.h"
 #include "core/format/design_reader.h"
+#include "core/metrics/metrics.h"
+#include "core/metrics/metrics_text.h"
 #include "tests/test_support.h"
 
 using namespace studio;
@@ -347,6 +349,125 @@ private slots:
         QCOMPARE(un->pointer, "/components/" + std::to_string(l.design.components.size() - 2));
     }
 
+    void zeroScaleUpBandwidthOnAUsedPathIsAnError()
+    {
+        Loaded l = preset("dgx-h100-superpod-4su.cluster.json");
+        const std::size_t gpu = 4;
+        QCOMPARE(l.design.components[gpu].part, std::string("gpu.h100-sxm"));
+        l.design.components[gpu].props["scaleup_gb_per_s"] = 0;
+        // tp 8 inside the node: its collectives would cost nothing (MFU 39%
+        // -> 59% before this was an error).
+        Analysis a = l.analyse();
+        QVERIFY(!a.runnable());
+        QCOMPARE(a.notRunnable.size(), std::size_t(1));
+        QCOMPARE(a.notRunnable[0].code, std::string("zero_bandwidth"));
+        QCOMPARE(a.notRunnable[0].pointer, std::string("/components/4/props/scaleup_gb_per_s"));
+        QVERIFY2(a.notRunnable[0].message.rfind("tp = 8 moves data between GPUs of one 8-GPU scale-up domain", 0) == 0,
+                 a.notRunnable[0].message.c_str());
+        // Data parallelism reduces inside the node first: the same error.
+        l.design.workload.parallelism.tp = 1;
+        l.design.workload.parallelism.pp = 1;
+        l.design.workload.parallelism.zero = 3;
+        a = l.analyse();
+        QVERIFY(hasWarning(a, "zero_bandwidth"));
+        // One GPU per domain: no axis needs the scale-up links.
+        l.design.components[gpu].props["scaleup_domain_gpus"] = 1;
+        a = l.analyse();
+        QVERIFY(!hasWarning(a, "zero_bandwidth"));
+    }
+
+    void aPipelineDeeperThanTheModelCannotRun()
+    {
+        Loaded l = preset("dgx-h100-superpod-4su.cluster.json");  // 80 layers
+        auto& p = l.design.workload.parallelism;
+        p.pp = 16;
+        p.interleave = 5;  // 80 chunks: one layer each
+        QVERIFY(l.analyse().runnable());
+        p.dp = 2;
+        p.tp = 8;
+        p.pp = 41;  // 82 chunks: the embedding and the loss take one each
+        p.interleave = 2;
+        Analysis a = l.analyse();
+        QVERIFY(!hasWarning(a, "pipeline_deeper_than_model"));
+        p.interleave = 3;  // 123 chunks for 80 layers
+        a = l.analyse();
+        QVERIFY(!a.runnable());
+        QCOMPARE(a.notRunnable.front().code, std::string("pipeline_deeper_than_model"));
+        QCOMPARE(a.notRunnable.front().pointer, std::string("/workload/parallelism/pp"));
+        QVERIFY(a.notRunnable.front().message.rfind("pp x interleave = 41 x 3 = 123 pipeline chunks, but the model has "
+                                                    "only 80 layers",
+                                                    0) == 0);
+    }
+
+    void aLayoutThatCannotRunShowsNoFigures_data()
+    {
+        QTest::addColumn<QString>("pointer");
+        QTest::addColumn<int>("value");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("tp does not divide the heads") << "tp" << 3 << "attention heads do not split evenly over tp = 3";
+        QTest::newRow("memory over HBM") << "micro_batch" << 64 << "needs ";
+    }
+
+    void aLayoutThatCannotRunShowsNoFigures()
+    {
+        QFETCH(QString, pointer);
+        QFETCH(int, value);
+        QFETCH(QString, reason);
+        Loaded l = preset("dgx-h100-superpod-4su.cluster.json");
+        if (pointer == "tp")
+            l.design.workload.parallelism.tp = value;
+        else
+            l.design.workload.training.micro_batch = value;
+        const Analysis a = l.analyse();
+        QVERIFY(!a.runnable());
+        const Json m = metricsJson(l.design, a);
+        for (const char* key : {"mfu", "step_time_s", "tokens_per_s", "days_to_train", "tflops_per_gpu_model"}) {
+            QVERIFY2(m["training"][key].is_null(), key);
+            const std::string why = m["unavailable"]["training." + std::string(key)].get<std::string>();
+            QVERIFY2(why.rfind("not runnable: ", 0) == 0, why.c_str());
+        }
+        QCOMPARE(m["training"]["runnable"].get<bool>(), false);
+        QVERIFY(m["training"]["not_runnable"].get<std::string>().find(reason.toStdString()) != std::string::npos);
+        QVERIFY(m["reliability"]["wall_days"].is_null());
+        QVERIFY(m["power"]["training_run_mwh"].is_null());
+        QVERIFY(m["training"]["breakdown"].empty());
+        // Text says it in words where the number would be.
+        const std::string text = metricsText(m);
+        QVERIFY(text.find("  mfu                            not runnable\n") != std::string::npos);
+        QVERIFY(text.find("not_runnable") != std::string::npos);
+        // The runnable preset has every figure and no reasons.
+        const Loaded plain = preset("dgx-h100-superpod-4su.cluster.json");
+        const Json ok = metricsJson(plain.design, plain.analyse());
+        QVERIFY(ok["training"]["mfu"].is_number());
+        QVERIFY(ok["unavailable"].empty());
+        QVERIFY(!ok["training"].contains("not_runnable"));
+    }
+
+    void aRunThatNeverCompletesSaysSo()
+    {
+        // Each GPU failing every 2 hours: the 1,024-GPU cluster fails every
+        // few seconds, faster than any checkpoint is written.
+        Loaded l = preset("dgx-h100-superpod-4su.cluster.json");
+        l.design.operations.failure_mttf_h.gpu = 2;
+        const Analysis a = l.analyse();
+        QVERIFY(a.runnable());
+        QCOMPARE(a.reliability.goodput, 0.0);
+        QVERIFY(!a.completes());
+        const Json m = metricsJson(l.design, a);
+        QVERIFY(m["training"]["mfu"].is_number());  // the step is fine
+        for (const char* key :
+             {"reliability.wall_days", "reliability.expected_interruptions", "power.training_run_mwh"}) {
+            const std::string section = std::string(key).substr(0, std::string(key).find('.'));
+            QVERIFY2(m[section][std::string(key).substr(section.size() + 1)].is_null(), key);
+            QVERIFY2(m["unavailable"][key].get<std::string>().rfind("never completes: the cluster fails every ", 0) ==
+                         0,
+                     key);
+        }
+        QCOMPARE(m["reliability"]["completes"].get<bool>(), false);
+        const std::string text = metricsText(m);
+        QVERIFY(text.find("wall_days                never completes\n") != std::string::npos);
+    }
+
     void designWithoutGpusAnalysesCleanly()
     {
         Loaded l = preset("budget-8node-100gbe.cluster.json");
@@ -356,6 +477,10 @@ private slots:
         const Analysis a = l.analyse();
         QVERIFY(hasWarning(a, "no_gpus"));
         QVERIFY(!a.step.valid);
+        QVERIFY(!a.runnable());
+        QCOMPARE(stepUnavailable(a),
+                 std::string("not runnable: the design has no GPUs: add accelerators inside "
+                             "nodes to see the analyses"));
         QCOMPARE(a.step.stepS, 0.0);
         QCOMPARE(a.reliability.expectedInterruptions, 0.0);
     }

@@ -758,6 +758,49 @@ private slots:
         QVERIFY(!panel->plots().front()->isVisible());
         QCOMPARE(w.kpis()->text("mfu"), QString::fromUtf8("\u2014"));
     }
+
+    void aLayoutThatCannotRunShowsNoNumbers()
+    {
+        MainWindow w;
+        QVERIFY(openInGrid(w, "dgx-h100-superpod-4su.cluster.json"));
+        DesignDocument* doc = w.document();
+        // Memory over HBM: valid as a file, not runnable as a layout.
+        DesignSettings s = DesignSettings::of(doc->design());
+        s.workload.training.micro_batch = 64;
+        QVERIFY(!DesignEditor(doc).changeSettings(s, "micro-batch").refused());
+        settle();
+        const Analysis* a = w.analysis()->analysis();
+        QVERIFY(a && !a->runnable());
+        QCOMPARE(w.kpis()->text("mfu"), QString("MFU not runnable"));
+        QCOMPARE(w.kpis()->text("days"), QString("Wall-clock days not runnable"));
+        QVERIFY(w.kpis()->tip("mfu").contains("not runnable: " + q(a->notRunnable.front().message).toHtmlEscaped()));
+        // Panels out of view wait until seen: bring each to the front.
+        auto table = [&](const char* key) {
+            w.analysisArea()->setMode(AnalysisArea::Mode::Tabs);
+            w.analysisArea()->showPanel(key);
+            settle();
+            return w.analysisArea()->panel(key)->figureTable();
+        };
+        FigureTable* mfu = table("mfu");
+        for (const char* row : {"Step time", "MFU", "Days to train (compute)", "Days to train (wall clock)"})
+            QCOMPARE(mfu->valueOf(row), QString("not runnable"));
+        QVERIFY(mfu->valueOf("Memory per GPU").contains(" of "));  // why it cannot run stays visible
+        QCOMPARE(table("power")->valueOf("Energy of the run"), QString("not runnable"));
+
+        // Runnable again, but failing faster than it checkpoints.
+        doc->undoStack()->undo();
+        s = DesignSettings::of(doc->design());
+        s.operations.failure_mttf_h.gpu = 2;
+        QVERIFY(!DesignEditor(doc).changeSettings(s, "GPU MTTF").refused());
+        settle();
+        a = w.analysis()->analysis();
+        QVERIFY(a->runnable() && !a->completes());
+        QCOMPARE(w.kpis()->text("mfu"), "MFU " + q(formatReadable(a->step.mfu * 100)) + "%");
+        QCOMPARE(w.kpis()->text("days"), QString("Wall-clock days never completes"));
+        FigureTable* failures = table("failures");
+        QCOMPARE(failures->valueOf("Wall-clock days"), QString("never completes"));
+        QCOMPARE(failures->valueOf("Expected interruptions"), QString("never completes"));
+    }
 };
 
 STUDIO_TEST_MAIN(TestPanels)

@@ -18,6 +18,8 @@ QString explainHtml(const QString& title, const QString& value, const Explanatio
     html += "</p>";
     if (!e)
         return html;
+    if (!e->unavailable.empty())
+        html += "<p style='color:#e5534b'>" + QString::fromStdString(e->unavailable).toHtmlEscaped() + "</p>";
     html += "<p><i>" + QString::fromStdString(e->formula).toHtmlEscaped() + "</i></p>";
     if (e->inputs.empty())
         return html;
@@ -36,6 +38,11 @@ QString explainHtml(const QString& title, const QString& value, const Explanatio
 QString percent(double fraction)
 {
     return QString::fromStdString(formatReadable(fraction * 100)) + "%";
+}
+
+QString unavailableLabel(const std::string& why)
+{
+    return QString::fromStdString(why.substr(0, why.find(':')));
 }
 
 QString power(double kw)

@@ -16,5 +16,8 @@ QString quantity(double value, const std::string& unit);
 // A fraction as a percentage ("39.0%"), and kW as "20.4 kW" or "1.47 MW".
 QString percent(double fraction);
 QString power(double kw);
+// What stands where a figure the model cannot give would be: the reason's
+// first words ("not runnable", "never completes"); "" when `why` is "".
+QString unavailableLabel(const std::string& why);
 
 }  // namespace studio

@@ -454,9 +454,11 @@ std::vector<FigureRow> FailureChart::figures(const Analysis& a)
     }
     rows.push_back(explained(QObject::tr("Goodput"), percent(r.goodput), "reliability.goodput", FigureRow::Good));
     rows.push_back({QObject::tr("Training run"), {}, {}, FigureRow::Heading});
-    rows.push_back(explained(QObject::tr("Wall-clock days"), quantity(r.wallDays, "days"), "reliability.wall_days"));
-    rows.push_back(explained(QObject::tr("Expected interruptions"), readable(r.expectedInterruptions),
-                             "reliability.expected_interruptions"));
+    const std::string run = runUnavailable(a);
+    rows.push_back(
+        explainedIf(run, QObject::tr("Wall-clock days"), quantity(r.wallDays, "days"), "reliability.wall_days"));
+    rows.push_back(explainedIf(run, QObject::tr("Expected interruptions"), readable(r.expectedInterruptions),
+                               "reliability.expected_interruptions"));
     return rows;
 }
 

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "widgets/charts/explain_html.h"
+
 namespace studio {
 
 struct FigureRow {
@@ -27,6 +29,16 @@ struct FigureRow {
 inline FigureRow explained(QString name, QString value, std::string key, FigureRow::Tone tone = FigureRow::Normal)
 {
     return {std::move(name), std::move(value), {}, tone, std::move(key)};
+}
+
+// A row that shows its value only when the model gives one (`why` empty);
+// otherwise "not runnable" or "never completes", its tip saying why.
+inline FigureRow explainedIf(const std::string& why, QString name, QString value, std::string key,
+                             FigureRow::Tone tone = FigureRow::Normal)
+{
+    if (why.empty())
+        return explained(std::move(name), std::move(value), std::move(key), tone);
+    return explained(std::move(name), unavailableLabel(why), std::move(key), FigureRow::Bad);
 }
 
 class FigureTable : public QAbstractScrollArea {

@@ -345,18 +345,22 @@ std::vector<FigureRow> MfuChart::figures(const Analysis& a)
     const auto& m = a.memory;
     if (!s.valid)
         return {{QObject::tr("No step time: the design needs GPUs and a workload"), {}, {}, FigureRow::Bad}};
+    const std::string step = stepUnavailable(a), run = runUnavailable(a);
     return {
         {QObject::tr("Step"), {}, {}, FigureRow::Heading},
-        explained(QObject::tr("Step time"), quantity(s.stepS, "s"), "training.step_time_s"),
-        explained(QObject::tr("Tokens per second"), quantity(s.tokensPerS, "tokens/s"), "training.tokens_per_s"),
-        explained(QObject::tr("TFLOP/s/GPU (model)"), quantity(s.tflopsPerGpuModel, "TFLOP/s"),
-                  "training.tflops_per_gpu_model"),
-        explained(QObject::tr("TFLOP/s/GPU (hardware)"), quantity(s.tflopsPerGpuHardware, "TFLOP/s"),
-                  "training.tflops_per_gpu_hardware"),
-        explained(QObject::tr("MFU"), percent(s.mfu), "training.mfu", FigureRow::Good),
-        explained(QObject::tr("HFU (with recompute)"), percent(s.hfu), "training.hfu"),
-        explained(QObject::tr("Days to train (compute)"), quantity(s.daysToTrain, "days"), "training.days_to_train"),
-        explained(QObject::tr("Days to train (wall clock)"), quantity(r.wallDays, "days"), "reliability.wall_days"),
+        explainedIf(step, QObject::tr("Step time"), quantity(s.stepS, "s"), "training.step_time_s"),
+        explainedIf(step, QObject::tr("Tokens per second"), quantity(s.tokensPerS, "tokens/s"),
+                    "training.tokens_per_s"),
+        explainedIf(step, QObject::tr("TFLOP/s/GPU (model)"), quantity(s.tflopsPerGpuModel, "TFLOP/s"),
+                    "training.tflops_per_gpu_model"),
+        explainedIf(step, QObject::tr("TFLOP/s/GPU (hardware)"), quantity(s.tflopsPerGpuHardware, "TFLOP/s"),
+                    "training.tflops_per_gpu_hardware"),
+        explainedIf(step, QObject::tr("MFU"), percent(s.mfu), "training.mfu", FigureRow::Good),
+        explainedIf(step, QObject::tr("HFU (with recompute)"), percent(s.hfu), "training.hfu"),
+        explainedIf(step, QObject::tr("Days to train (compute)"), quantity(s.daysToTrain, "days"),
+                    "training.days_to_train"),
+        explainedIf(run, QObject::tr("Days to train (wall clock)"), quantity(r.wallDays, "days"),
+                    "reliability.wall_days"),
         explained(QObject::tr("Memory per GPU"),
                   QObject::tr("%1 of %2").arg(quantity(m.totalGb, "GB"), quantity(m.capacityGb, "GB")),
                   "training.memory_gb_per_gpu.total", m.fits ? FigureRow::Normal : FigureRow::Bad),

@@ -318,8 +318,8 @@ std::vector<FigureRow> PowerChart::figures(const Analysis& a)
     rows.push_back(explained(QObject::tr("Cost"), "$" + readable(p.costUsdPerYear), "power.cost_usd_per_year"));
     rows.push_back(explained(QObject::tr("CO2"), quantity(p.co2TonnesPerYear, "t"), "power.co2_tonnes_per_year"));
     rows.push_back({QObject::tr("Training run"), {}, {}, FigureRow::Heading});
-    rows.push_back(
-        explained(QObject::tr("Energy of the run"), quantity(a.trainingRunMwh, "MWh"), "power.training_run_mwh"));
+    rows.push_back(explainedIf(runUnavailable(a), QObject::tr("Energy of the run"), quantity(a.trainingRunMwh, "MWh"),
+                               "power.training_run_mwh"));
     return rows;
 }
 

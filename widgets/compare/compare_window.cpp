@@ -170,7 +170,8 @@ QString figureTip(const Comparison& c, std::size_t row, std::size_t column,
     const KeyFigure& f = fc.figure;
     const FigureCell& cellData = fc.cells[column];
     const ComparedDesign& d = c.designs[column];
-    const QString value = cellData.value ? q(formatFigure(f, *cellData.value)) : QObject::tr("not available");
+    const QString value =
+        cellData.value || !cellData.unavailable.empty() ? q(cellData.text(f)) : QObject::tr("not available");
     QString html = explainHtml(q(f.label) + " \u2014 " + q(d.label), value, findExplanation(explained, f.key));
     const FigureCell& base = fc.cells[c.baseline];
     const QString baseLabel = q(c.designs[c.baseline].label).toHtmlEscaped();
@@ -615,7 +616,8 @@ void CompareWindow::fillFigures()
         figures_->setVerticalHeaderItem(int(r), head);
         for (std::size_t i = 0; i < fc.cells.size(); ++i) {
             const FigureCell& fcell = fc.cells[i];
-            QString text = fcell.value ? q(formatFigure(fc.figure, *fcell.value)) : QString::fromUtf8("\u2014");
+            QString text =
+                fcell.value || !fcell.unavailable.empty() ? q(fcell.text(fc.figure)) : QString::fromUtf8("\u2014");
             if (const std::string delta = formatDelta(fc.figure, fcell); !delta.empty())
                 text += "  (" + q(delta) + ")";
             auto* item = cell(text);

@@ -54,7 +54,9 @@ PresetDialog::PresetDialog(QWidget* parent) : QDialog(parent)
         row(tr("GPUs"), formatCount(a.inventory.gpus) + " x " + a.hardware.gpu.name);
         row(tr("Nodes / racks"), formatCount(a.inventory.nodes) + " / " + formatCount(a.inventory.racks));
         row(tr("Workload"), a.workload.name);
-        if (a.step.valid) {
+        if (const std::string why = stepUnavailable(a); !why.empty()) {
+            row(tr("MFU"), why.substr(0, why.find(':')));
+        } else {
             row(tr("MFU"), formatValue(a.step.mfu * 100, 3) + " %");
             row(tr("Days to train (compute)"), formatValue(a.step.daysToTrain, 3));
         }

@@ -89,9 +89,10 @@ void KpiStrip::refresh()
     } else {
         set("gpus", tr("GPUs"), q(formatCount(a->inventory.gpus)), "compute.cluster_peak_pflops");
         set("peak", tr("Peak"), quantity(a->clusterPeakPflops, "PFLOP/s"), "compute.cluster_peak_pflops");
-        const bool step = a->step.valid;
-        set("mfu", tr("MFU"), step ? q(formatReadable(a->step.mfu * 100)) + "%" : tr("n/a"), "training.mfu");
-        set("days", tr("Wall-clock days"), step ? quantity(a->reliability.wallDays, "") : tr("n/a"),
+        const std::string step = stepUnavailable(*a), run = runUnavailable(*a);
+        set("mfu", tr("MFU"), step.empty() ? q(formatReadable(a->step.mfu * 100)) + "%" : unavailableLabel(step),
+            "training.mfu");
+        set("days", tr("Wall-clock days"), run.empty() ? quantity(a->reliability.wallDays, "") : unavailableLabel(run),
             "reliability.wall_days");
         set("facility", tr("Facility"), q(formatPowerKw(a->power.facilityKw)), "power.facility_kw");
         set("mtbf", tr("MTBF"), q(formatDuration(a->reliability.clusterMtbfH)), "reliability.cluster_mtbf_h");

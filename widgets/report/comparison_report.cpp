@@ -73,8 +73,7 @@ bool writeComparisonReport(const Comparison& c, const QString& path, const Repor
     for (const auto& row : c.figures) {
         ReportRow line{{q(row.figure.label) + (row.figure.unit.empty() ? QString() : " (" + q(row.figure.unit) + ")")}};
         for (const auto& cell : row.cells)
-            line.push_back({cell.value ? q(formatFigure(row.figure, *cell.value)) : QStringLiteral("-"),
-                            toneOf(cell.verdict), true, q(formatDelta(row.figure, cell))});
+            line.push_back({q(cell.text(row.figure)), toneOf(cell.verdict), true, q(formatDelta(row.figure, cell))});
         rows.push_back(std::move(line));
     }
     doc.table(headerFor(c, QObject::tr("Figure")), rows, widthsFor(c.designs.size(), 28));

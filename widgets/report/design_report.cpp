@@ -94,8 +94,10 @@ void cover(ReportDocument& doc, const Design& design, const Analysis& a, const J
     const std::size_t half = (figures.size() + 1) / 2;
     std::vector<ReportRow> rows;
     auto cellsOf = [&](const KeyFigure& f) -> ReportRow {
-        const auto v = figureValue(metrics, f);
-        return {{q(f.label)}, {v ? q(formatFigure(f, *v)) : QStringLiteral("-"), ReportCell::Normal, true}};
+        FigureCell cell;
+        cell.value = figureValue(metrics, f);
+        cell.unavailable = figureUnavailable(metrics, f);
+        return {{q(f.label)}, {q(cell.text(f)), cell.value ? ReportCell::Normal : ReportCell::Bad, true}};
     };
     for (std::size_t i = 0; i < half; ++i) {
         ReportRow row = cellsOf(figures[i]);
