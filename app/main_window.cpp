@@ -72,6 +72,9 @@ Design emptyDesign()
     d.workload.model.seq_len = 8192;
     d.workload.training.global_batch = 256;
     d.workload.training.tokens = 1e11;
+    // FSDP, as an 8B model is trained on a node or a few (TorchTitan's
+    // recipe): ZeRO-1's unsharded weights and gradients do not fit 80 GB.
+    d.workload.parallelism.zero = 3;
     return d;
 }
 

@@ -759,6 +759,43 @@ private slots:
         QCOMPARE(w.kpis()->text("mfu"), QString::fromUtf8("\u2014"));
     }
 
+    void decodeSaysOnHowManyGpusItRuns()
+    {
+        // The roofline's table is about one GPU, but batch-1 decode reads the
+        // weights across the layout's tp GPUs: its heading says so, and a
+        // model whose weights do not fit them gets no tokens/s.
+        MainWindow w;
+        QVERIFY(openInGrid(w, "dgx-h100-superpod-4su.cluster.json"));  // Llama 3 70B, tp 8
+        w.analysisArea()->setMode(AnalysisArea::Mode::Tabs);
+        w.analysisArea()->showPanel("roofline");
+        settle();
+        FigureTable* table = w.analysisArea()->panel("roofline")->figureTable();
+        auto hasHeading = [&](const QString& name) {
+            return std::any_of(table->figures().begin(), table->figures().end(),
+                               [&](const FigureRow& r) { return r.tone == FigureRow::Heading && r.name == name; });
+        };
+        QVERIFY(hasHeading("Decode (inference), 8 GPUs (the layout's tp)"));
+        const Analysis* a = w.analysis()->analysis();
+        QCOMPARE(table->valueOf("Batch-1 decode, tokens/s"), quantity(a->roofline.decodeTokensPerS, "tokens/s"));
+        DesignDocument* doc = w.document();
+        DesignSettings s = DesignSettings::of(doc->design());
+        s.workload.parallelism.tp = 1;
+        s.workload.parallelism.pp = 4;
+        QVERIFY(!DesignEditor(doc).changeSettings(s, "tp").refused());
+        settle();
+        QVERIFY(hasHeading("Decode (inference), one GPU"));
+        QCOMPARE(table->valueOf("Batch-1 decode, tokens/s"), QString("weights do not fit 1 GPU(s)"));
+    }
+
+    void aNewDesignTrainsItsModelWithFsdp()
+    {
+        // ZeRO-1 keeps the 8B model's weights and gradients whole on every
+        // GPU (16 + 32 GB): it could not run on the node a user drops in.
+        MainWindow w;
+        w.newDesign();
+        QCOMPARE(w.document()->design().workload.parallelism.zero.value_or(1), std::int64_t(3));
+    }
+
     void aLayoutThatCannotRunShowsNoNumbers()
     {
         MainWindow w;

@@ -443,9 +443,19 @@ std::vector<FigureRow> RooflineChart::figures(const Analysis& a)
         {QObject::tr("Fleet slopes per GPU"), {}, {}, FigureRow::Heading}};
     for (const auto& s : rf.fleet)
         rows.push_back(explained(q(s.name), quantity(s.gbPerS, "GB/s"), slopeKey(s)));
-    rows.push_back({QObject::tr("Decode (inference)"), {}, {}, FigureRow::Heading});
-    rows.push_back(explained(QObject::tr("Batch-1 decode, tokens/s"), quantity(rf.decodeTokensPerS, "tokens/s"),
-                             "roofline.decode_tokens_per_s"));
+    // Decode reads the weights across the training layout's tp GPUs: say
+    // so, since the heading above is about one GPU.
+    const std::int64_t tp = a.workload.tp;
+    rows.push_back({tp == 1 ? QObject::tr("Decode (inference), one GPU")
+                            : QObject::tr("Decode (inference), %1 GPUs (the layout's tp)").arg(tp),
+                    {},
+                    {},
+                    FigureRow::Heading});
+    const bool fits = 2 * a.workload.params <= double(tp) * a.memory.capacityGb * 1e9;
+    rows.push_back(explained(QObject::tr("Batch-1 decode, tokens/s"),
+                             fits ? quantity(rf.decodeTokensPerS, "tokens/s")
+                                  : QObject::tr("weights do not fit %1 GPU(s)").arg(tp),
+                             "roofline.decode_tokens_per_s", fits ? FigureRow::Normal : FigureRow::Bad));
     rows.push_back(
         explained(QObject::tr("Batch at the ridge"), quantity(rf.ridgeBatch, "sequences"), "roofline.ridge_batch"));
     return rows;
