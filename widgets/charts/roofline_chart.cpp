@@ -447,7 +447,7 @@ std::vector<FigureRow> RooflineChart::figures(const Analysis& a)
     // so, since the heading above is about one GPU.
     const std::int64_t tp = a.workload.tp;
     rows.push_back({tp == 1 ? QObject::tr("Decode (inference), one GPU")
-                            : QObject::tr("Decode (inference), %1 GPUs (the layout's tp)").arg(tp),
+                            : QObject::tr("Decode (inference), tp %1 GPUs").arg(tp),
                     {},
                     {},
                     FigureRow::Heading});
