@@ -14,13 +14,6 @@ double finite(double v)
     return std::isfinite(v) ? v : 0.0;
 }
 
-// A figure that exists only when the run does: null otherwise, with the
-// reason in the metrics' "unavailable" map (metricsJson).
-Json shownIf(bool shown, double v)
-{
-    return shown ? Json(finite(v)) : Json(nullptr);
-}
-
 Json explainJson(const Explanation& e)
 {
     Json inputs = Json::array();
@@ -194,15 +187,15 @@ Json trainingJson(const Analysis& a)
                 {"gpus_used", w.gpusUsed}}},
               {"parallelism", std::move(axes)},
               {"runnable", ok},
-              {"step_time_s", shownIf(ok, s.stepS)},
-              {"tokens_per_s", shownIf(ok, s.tokensPerS)},
-              {"tflops_per_gpu_model", shownIf(ok, s.tflopsPerGpuModel)},
-              {"tflops_per_gpu_hardware", shownIf(ok, s.tflopsPerGpuHardware)},
-              {"mfu", shownIf(ok, s.mfu)},
-              {"hfu", shownIf(ok, s.hfu)},
-              {"days_to_train", shownIf(ok, s.daysToTrain)},
+              {"step_time_s", finite(s.stepS)},
+              {"tokens_per_s", finite(s.tokensPerS)},
+              {"tflops_per_gpu_model", finite(s.tflopsPerGpuModel)},
+              {"tflops_per_gpu_hardware", finite(s.tflopsPerGpuHardware)},
+              {"mfu", finite(s.mfu)},
+              {"hfu", finite(s.hfu)},
+              {"days_to_train", finite(s.daysToTrain)},
               {"micro_batches", finite(s.microBatches)},
-              {"bubble_fraction", shownIf(ok, s.bubbleFraction)},
+              {"bubble_fraction", finite(s.bubbleFraction)},
               {"breakdown", std::move(breakdown)},
               {"memory_gb_per_gpu",
                {{"weights", finite(m.weightsGb)},
@@ -215,8 +208,8 @@ Json trainingJson(const Analysis& a)
               {"hbm_capacity_gb", finite(m.capacityGb)},
               {"fits_in_hbm", m.fits},
               {"waterfall", std::move(waterfall)},
-              {"delivered_fraction", shownIf(ok, a.utilization.delivered)},
-              {"delivered_pflops", shownIf(ok, a.utilization.deliveredPflops)}};
+              {"delivered_fraction", finite(a.utilization.delivered)},
+              {"delivered_pflops", finite(a.utilization.deliveredPflops)}};
     if (!ok) {
         std::string why;
         for (const auto& p : a.notRunnable)
@@ -268,7 +261,7 @@ Json powerJson(const Analysis& a)
             {"energy_mwh_per_year", finite(p.energyMwhPerYear)},
             {"cost_usd_per_year", finite(p.costUsdPerYear)},
             {"co2_tonnes_per_year", finite(p.co2TonnesPerYear)},
-            {"training_run_mwh", shownIf(a.completes(), a.trainingRunMwh)},
+            {"training_run_mwh", finite(a.trainingRunMwh)},
             {"electricity_usd_per_kwh", finite(p.pricePerKwh.value)},
             {"carbon_g_per_kwh", finite(p.carbonGPerKwh.value)}};
 }
@@ -289,7 +282,6 @@ Json reliabilityJson(const Analysis& a)
         mtbf.push_back({finite(n), finite(hours)});
     for (const auto& [tau, g] : r.goodputCurve)
         goodput.push_back({finite(tau), finite(g)});
-    const bool done = a.completes();
     Json j = {{"cluster_mtbf_h", finite(r.clusterMtbfH)},
               {"p_failure_24h", finite(r.pFailure24h)},
               {"failures_per_day", finite(r.failuresPerDay)},
@@ -307,8 +299,8 @@ Json reliabilityJson(const Analysis& a)
               {"young_goodput", finite(r.youngGoodput)},
               {"daly_goodput", finite(r.dalyGoodput)},
               {"completes", r.goodput > 0},
-              {"wall_days", shownIf(done, r.wallDays)},
-              {"expected_interruptions", shownIf(done, r.expectedInterruptions)},
+              {"wall_days", finite(r.wallDays)},
+              {"expected_interruptions", finite(r.expectedInterruptions)},
               {"mtbf_curve", std::move(mtbf)},
               {"goodput_curve", std::move(goodput)}};
     if (!r.neverCompletes.empty())
@@ -351,7 +343,13 @@ Json metricsJson(const Design& design, const Analysis& a)
     for (const auto& [key, e] : explainMetrics(a))
         explain[key] = explainJson(e);
     m["explain"] = std::move(explain);
+    // The figures the analysis cannot give, from the one list that says why:
+    // null, never a number that looks valid.
     m["unavailable"] = unavailableJson(a);
+    for (const auto& [key, why] : unavailableFigures(a)) {
+        const auto dot = key.find('.');
+        m[key.substr(0, dot)][key.substr(dot + 1)] = nullptr;
+    }
     Json warnings = Json::array();
     for (const auto& p : a.warnings)
         warnings.push_back(warningJson(p));

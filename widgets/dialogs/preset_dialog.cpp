@@ -1,4 +1,5 @@
 #include "widgets/dialogs/preset_dialog.h"
+#include "widgets/charts/explain_html.h"
 
 #include <QDialogButtonBox>
 #include <QDir>
@@ -55,7 +56,7 @@ PresetDialog::PresetDialog(QWidget* parent) : QDialog(parent)
         row(tr("Nodes / racks"), formatCount(a.inventory.nodes) + " / " + formatCount(a.inventory.racks));
         row(tr("Workload"), a.workload.name);
         if (const std::string why = stepUnavailable(a); !why.empty()) {
-            row(tr("MFU"), why.substr(0, why.find(':')));
+            row(tr("MFU"), unavailableLabel(why).toStdString());
         } else {
             row(tr("MFU"), formatValue(a.step.mfu * 100, 3) + " %");
             row(tr("Days to train (compute)"), formatValue(a.step.daysToTrain, 3));
