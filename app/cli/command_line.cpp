@@ -425,17 +425,30 @@ int runValidationReport(const QStringList& args, const Verb& verb)
 {
     QCommandLineParser parser;
     parser.addOption(kCatalogOption);
+    const QCommandLineOption format(QStringLiteral("format"),
+                                    "markdown (default: docs/validation.md) or json (resources/validation-errors.json, "
+                                    "the error bands' data).",
+                                    "markdown|json", "markdown");
+    parser.addOption(format);
     parser.addPositionalArgument("RUNS", "The published-runs file (tests/data/published/runs.json).");
     int code = kExitOk;
     const auto catalog = startFilesVerb(parser, args, verb, &code);
     if (!catalog)
         return code;
+    const QString fmt = parser.value(format);
+    if (fmt != "markdown" && fmt != "json") {
+        err("--format " + fmt.toStdString() + ": expected markdown or json\n");
+        return kExitUsage;
+    }
     const std::string path = parser.positionalArguments().front().toStdString();
     const ValidationReport report = runValidation(path, *catalog);
     printProblems(path, report.problems, false);
     if (hasErrors(report.problems))
         return kExitInvalid;
-    out(validationMarkdown(report, "cluster-studio validation-report " + path + " > docs/validation.md"));
+    const std::string command = "cluster-studio validation-report " + path;
+    out(fmt == "json"
+            ? validationErrorsJson(report, command + " --format json > resources/validation-errors.json").dump(2) + "\n"
+            : validationMarkdown(report, command + " > docs/validation.md"));
     return kExitOk;
 }
 
@@ -462,8 +475,10 @@ const std::vector<Verb>& verbs()
          runCompare},
         {"normalize", "normalize FILE... [--embed-parts] [--catalog FILE]",
          "Rewrite design files in canonical form (stable key order), atomically.", runNormalize},
-        {"validation-report", "validation-report RUNS [--catalog FILE]",
-         "Compare the performance model with published training runs; print docs/validation.md.", runValidationReport},
+        {"validation-report", "validation-report RUNS [--format markdown|json] [--catalog FILE]",
+         "Compare the performance model with published training runs; print docs/validation.md (or, as json, "
+         "resources/validation-errors.json).",
+         runValidationReport},
     };
     return list;
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/analysis/log_interpolate.h"
 #include "core/text.h"
 
 namespace studio {
@@ -26,6 +27,18 @@ std::string scaleupPointer(const HardwareProfile& hw)
 }
 
 }  // namespace
+
+double scaleupMessageFactor(double bytes)
+{
+    static const std::pair<double, double> pts[] = {{1e6, 0.08},   {4e6, 0.25},   {16e6, 0.45}, {64e6, 0.72},
+                                                    {256e6, 0.85}, {1.07e9, 0.97}, {4.3e9, 1.0}};
+    return logInterpolate(pts, bytes);
+}
+
+double Tier::collectiveBytesPerSAt(double messageBytes) const
+{
+    return key == "nvlink" ? collectiveBytesPerS * scaleupMessageFactor(messageBytes) : collectiveBytesPerS;
+}
 
 const Tier* Hierarchy::tier(const std::string& key) const
 {

@@ -30,7 +30,18 @@ struct Tier {
     double alphaS = 0;                // per-step latency of a collective on this tier
     bool carriesCollectives = false;  // NVLink and scale-out tiers; not HBM or storage
     Explanation explain;
+    // What one collective of `messageBytes` (its whole buffer, as nccl-tests
+    // counts size) sustains per GPU: on the scale-up tier, smaller messages
+    // reach less of the bus bandwidth (scaleupMessageFactor).
+    double collectiveBytesPerSAt(double messageBytes) const;
 };
+
+// Share of its large-message bus bandwidth a scale-up collective reaches
+// at `messageBytes`: measured all-reduce sweeps on 8 GPUs (nccl-tests on
+// DGX A100; torch.distributed on 8 H200 with NVLS), log-linear between
+// 1 MB 0.08, 4 MB 0.25, 16 MB 0.45, 64 MB 0.72, 256 MB 0.85, 1 GB 0.97
+// and 4 GB 1 (docs/model.md section 4).
+double scaleupMessageFactor(double messageBytes);
 
 struct AxisPlacement {
     std::string axis;  // tp, cp, ep, dp, pp

@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "core/analysis/collectives.h"
+#include "core/analysis/log_interpolate.h"
 #include "core/text.h"
 
 namespace studio {
@@ -17,32 +18,35 @@ constexpr double kOptimizerFlops = 10;  // Adam update FLOPs per parameter
 constexpr double kFlashBackward = 2.5;  // FlashAttention backward: ~2.5x the forward FLOPs (it recomputes scores)
 constexpr double kCausalShare = 0.5;    // a fused causal kernel skips the masked half
 
-double logInterp(const std::pair<double, double>* pts, std::size_t n, double x)
-{
-    if (x <= pts[0].first)
-        return pts[0].second;
-    for (std::size_t i = 1; i < n; ++i)
-        if (x <= pts[i].first) {
-            const double f =
-                (std::log(x) - std::log(pts[i - 1].first)) / (std::log(pts[i].first) - std::log(pts[i - 1].first));
-            return pts[i - 1].second + f * (pts[i].second - pts[i - 1].second);
-        }
-    return pts[n - 1].second;
-}
-
 }  // namespace
 
 double gemmSizeFactor(double flops)
 {
     static const std::pair<double, double> pts[] = {
         {1e7, 0.1 / 0.95}, {1e9, 0.6 / 0.95}, {16e9, 0.9 / 0.95}, {128e9, 1.0}};
-    return logInterp(pts, 4, flops);
+    return logInterpolate(pts, flops);
 }
 
 double memorySizeFactor(double bytes)
 {
     static const std::pair<double, double> pts[] = {{1e4, 0.3 / 0.9}, {1e6, 0.6 / 0.9}, {1e7, 0.75 / 0.9}, {1e8, 1.0}};
-    return logInterp(pts, 4, bytes);
+    return logInterpolate(pts, bytes);
+}
+
+double forwardFlopsPerSequenceLayer(const WorkloadShape& w, FlopConvention convention)
+{
+    const double s = double(w.seq), h = double(w.hidden), f = double(w.ffn), kv = w.kvDim;
+    const double k = w.moe() ? double(w.expertsPerToken) : 1;
+    // QK^T and scores x V: 2 s^2 h each for the full square.
+    const double attentionCore = (convention == FlopConvention::CausalHalf ? 2 : 4) * s * s * h;
+    return 2 * s * h * (h + 2 * kv) + 2 * s * h * h + attentionCore + k * (w.swiglu ? 6 : 4) * s * h * f +
+        (w.moe() ? 2 * s * h * double(w.experts) : 0);
+}
+
+double forwardFlopsPerSequence(const WorkloadShape& w, FlopConvention convention)
+{
+    return double(w.layers) * forwardFlopsPerSequenceLayer(w, convention) +
+        2 * double(w.seq) * double(w.hidden) * double(w.vocab);
 }
 
 namespace {
@@ -164,8 +168,10 @@ LayerCost modelBlock(const Machine& mc, const WorkloadShape& w, const MicroBatch
     gemm("QKV projection", T, h, (h + 2 * kv) / t, 1, false, full);
     const double attnHeads = b * heads / t;
     if (w.flash) {
-        const double flops = 4 * attnHeads * (s / c) * s * dh;  // full count, as model FLOPs are counted
-        const double executed = flops * kCausalShare;
+        // A fused causal kernel skips the masked half, which is also what
+        // model FLOPs count (Megatron's convention).
+        const double executed = 4 * attnHeads * (s / c) * s * dh * kCausalShare;
+        const double flops = executed;
         const double fw = executed / (mc.peak16 * mc.attnEff * gemmSizeFactor(executed));
         L.attnF += fw;
         L.attnB += kFlashBackward * fw;
@@ -230,34 +236,54 @@ LayerComm modelLayerComm(const Hierarchy& hier, const WorkloadShape& w, const Mi
     const Tier& tpTier = hier.tierForSpan(w.tp);
     const double tpBuffer = T * h * kBytes;
     if (w.tp > 1) {
-        if (w.sequenceParallel) {
-            // all-gather + reduce-scatter twice forward; their conjugates
-            // backward, plus the all-gathers redone for weight gradients.
-            const double one = ringGatherSeconds(tpBuffer, w.tp, tpTier.collectiveBytesPerS, tpTier.alphaS);
-            comm.tpF = 4 * one;
-            comm.tpB = 6 * one;
-            comm.tpRe = full ? 4 * one : 0;
-        } else {
-            const double one = ringAllReduceSeconds(tpBuffer, w.tp, tpTier.collectiveBytesPerS, tpTier.alphaS);
-            comm.tpF = 2 * one;
-            comm.tpB = 2 * one;
-            comm.tpRe = full ? 2 * one : 0;
-        }
+        // Korthikanti et al. 2022: sequence parallelism replaces each
+        // all-reduce by a reduce-scatter and an all-gather of the same total
+        // volume. Backward, Megatron gathers the input again for the weight
+        // gradient but overlaps that with the data-gradient GEMM, so both
+        // ways cost two all-reduces' worth per direction.
+        const double bw = tpTier.collectiveBytesPerSAt(tpBuffer);
+        const double one = w.sequenceParallel ? 2 * ringGatherSeconds(tpBuffer, w.tp, bw, tpTier.alphaS)
+                                              : ringAllReduceSeconds(tpBuffer, w.tp, bw, tpTier.alphaS);
+        comm.tpF = 2 * one;
+        comm.tpB = 2 * one;
+        comm.tpRe = full ? 2 * one : 0;
     }
     if (w.moe() && w.ep > 1) {
         const Tier& epTier = hier.tierForSpan(w.tp * w.cp * w.ep);
-        const double one = allToAllSeconds(T * k * h * kBytes / t, w.ep, epTier.collectiveBytesPerS, epTier.alphaS);
+        const double buffer = T * k * h * kBytes / t;
+        const double one =
+            allToAllSeconds(buffer, w.ep, epTier.collectiveBytesPerSAt(buffer), epTier.alphaS);
         comm.epF = 2 * one;
         comm.epB = 2 * one + (full ? 2 * one : 0);
     }
     if (w.cp > 1) {
-        // Ring attention: K and V blocks travel c-1 steps, hidden behind the
-        // attention compute where it is long enough.
         const Tier& cpTier = hier.tierForSpan(w.tp * w.cp);
-        const double kvBytes = 2 * b * (s / c) * kv / t * kBytes;
-        const double ring = double(w.cp - 1) * sendSeconds(kvBytes, cpTier.collectiveBytesPerS, cpTier.alphaS);
-        comm.cpF = std::max(0.0, ring - L.attnF);
-        comm.cpB = std::max(0.0, 2 * ring - L.attnB) + (full ? comm.cpF : 0);
+        const double kvBytes = 2 * b * (s / c) * kv / t * kBytes;  // this rank's K and V chunk
+        if (w.cpComm == "p2p") {
+            // Ring attention: K and V blocks travel c-1 steps, each hidden
+            // behind the attention on the block before it; backward sends
+            // dK and dV around too.
+            const double ring = double(w.cp - 1) *
+                sendSeconds(kvBytes, cpTier.collectiveBytesPerSAt(kvBytes), cpTier.alphaS);
+            comm.cpF = std::max(0.0, ring - L.attnF);
+            comm.cpB = std::max(0.0, 2 * ring - L.attnB);
+        } else if (w.cpComm == "all_gather") {
+            // Llama 3: K and V all-gathered before attention, dK and dV
+            // reduce-scattered after; "exposed in the critical path".
+            const double gathered = kvBytes * c;
+            const double one = ringGatherSeconds(gathered, w.cp, cpTier.collectiveBytesPerSAt(gathered),
+                                                 cpTier.alphaS);
+            comm.cpF = one;
+            comm.cpB = one;
+        } else {
+            // Ulysses (a2a): Q, K, V and the output swap sequence for heads,
+            // four all-to-alls each way, not overlapped.
+            const double qkvo = b * (s / c) * (2 * mb.h + 2 * kv) / t * kBytes;
+            comm.cpF = allToAllSeconds(qkvo, w.cp, cpTier.collectiveBytesPerSAt(qkvo / 4), cpTier.alphaS);
+            comm.cpB = comm.cpF;
+        }
+        if (full)
+            comm.cpB += comm.cpF;
     }
     return comm;
 }
@@ -324,7 +350,7 @@ StepTotals modelDataParallel(const Machine& mc, const HardwareProfile& hw, const
     const double m = w.microBatches;
     const double paramsPerGpu = w.paramsPerGpu;
     const std::int64_t dpRanks = w.dp * w.cp;
-    double dpS = 0;
+    double dpS = 0, zero3Gather = 0;
     if (dpRanks > 1) {
         // Hierarchical: ranks of the group sharing a node reduce over NVLink,
         // then each carries its 1/q share across nodes on its own NIC.
@@ -335,11 +361,15 @@ StepTotals modelDataParallel(const Machine& mc, const HardwareProfile& hw, const
         const Tier& nv = hier.nvlink();
         const Tier& across = hier.tierForSpan(w.tp * w.cp * w.dp);
         const double grads = paramsPerGpu * kGradBytes, weights = paramsPerGpu * kBytes;
+        // Megatron reduces in buckets of max(40M, 1M x dp) parameters, so a
+        // collective's message is a bucket, not the whole buffer.
+        const double bucketParams = std::max(40e6, 1e6 * double(dpRanks));
         auto hierarchical = [&](double bytes, bool allReduce) {
             const double factor = allReduce ? 2 : 1;
+            const double message = std::min(bytes, bucketParams * bytes / std::max(1.0, paramsPerGpu));
             double sec = 0;
             if (q > 1)
-                sec += factor * ringGatherSeconds(bytes, q, nv.collectiveBytesPerS, nv.alphaS);
+                sec += factor * ringGatherSeconds(bytes, q, nv.collectiveBytesPerSAt(message), nv.alphaS);
             if (acrossNodes > 1)
                 sec += factor *
                     ringGatherSeconds(bytes / double(q), acrossNodes, across.collectiveBytesPerS, across.alphaS);
@@ -350,13 +380,21 @@ StepTotals modelDataParallel(const Machine& mc, const HardwareProfile& hw, const
         else
             dpS = hierarchical(grads, false) + hierarchical(weights, false);
         if (w.zero >= 3)  // FSDP gathers the weights for every micro-batch, forward and backward
-            dpS += 2 * m * hierarchical(weights, false);
+            zero3Gather = 2 * hierarchical(weights, false);
     }
     StepTotals tot;
     // Gradient reduction overlaps the last micro-batch's backward; the
     // weight all-gather the next step's first forward.
     const double overlapWindow = slot.total - slot.ppSends;
     tot.dpExposed = std::max(0.0, dpS - overlapWindow);
+    // ZeRO-3 / FSDP prefetches the next layer's weights while this one
+    // computes: per micro-batch only what its compute cannot cover, and the
+    // first layer's gather, which nothing precedes, are exposed.
+    if (zero3Gather > 0) {
+        const double layers = std::max(1.0, w.layersPerStage);
+        const double perMicroBatch = std::max(0.0, zero3Gather - overlapWindow) + zero3Gather / (2 * layers);
+        tot.dpExposed += m * perMicroBatch;
+    }
 
     const double optimizerParams = paramsPerGpu / (w.zero >= 1 ? double(dpRanks) : 1);
     tot.optimizerS = mc.memS(optimizerParams * kOptimizerBytes);
@@ -391,22 +429,20 @@ std::vector<StepPart> breakdownOf(const Slot& slot, double m, const StepTotals& 
 }
 
 // docs/model.md §5 "FLOPs, MFU and throughput": model FLOPs are forward +
-// backward (3x forward) of the model as defined, full attention counted;
+// backward (3x forward) of the model as defined, attention's causal half;
 // hardware FLOPs add what recompute runs again. Needs st.stepS.
 void countFlops(StepTime& st, const Machine& mc, const WorkloadShape& w, const MicroBatch& mb)
 {
-    const double s = mb.s, h = mb.h, f = mb.f, kv = mb.kv, V = mb.V, k = mb.k;
+    const double s = mb.s, h = mb.h;
     const bool full = w.fullRecompute, selective = w.selectiveRecompute;
     const double seqs = double(w.globalBatch);
-    const double perSeqLayerFwd = 2 * s * h * (h + 2 * kv) + 2 * s * h * h + 4 * s * s * h +
-        k * (w.swiglu ? 6 : 4) * s * h * f + (w.moe() ? 2 * s * h * double(w.experts) : 0);
-    const double perSeqFwd = double(w.layers) * perSeqLayerFwd + 2 * s * h * V;
-    st.modelFlopsPerStep = 3 * seqs * perSeqFwd;
+    const double perSeqLayerFwd = forwardFlopsPerSequenceLayer(w, FlopConvention::CausalHalf);
+    st.modelFlopsPerStep = 3 * seqs * forwardFlopsPerSequence(w, FlopConvention::CausalHalf);
     double recomputePerSeq = 0;
     if (full)
         recomputePerSeq = double(w.layers) * perSeqLayerFwd;
     else if (selective && !w.flash)
-        recomputePerSeq = double(w.layers) * 4 * s * s * h;
+        recomputePerSeq = double(w.layers) * 2 * s * s * h;  // the attention core, causal half
     st.hardwareFlopsPerStep = st.modelFlopsPerStep + seqs * recomputePerSeq;
     const double gpus = double(w.gpusUsed);
     st.tflopsPerGpuModel = st.modelFlopsPerStep / st.stepS / gpus / 1e12;
@@ -433,7 +469,8 @@ void explainStepTime(StepTime& st, const AcceleratorProfile& g, const WorkloadSh
          {"straggler cv", stragglerCv, "", "/operations/straggler_cv"},
          {"GPUs", gpus, "", "tp x pp x cp x dp"}}};
     st.explainMfu = {"MFU = model FLOPs per step / (step time x GPUs x peak)",
-                     {{"model FLOPs per step", st.modelFlopsPerStep, "FLOP", "3 x forward FLOPs, full attention"},
+                     {{"model FLOPs per step", st.modelFlopsPerStep, "FLOP",
+                       "3 x forward FLOPs; attention's causal half (Megatron's num_floating_point_operations)"},
                       {"step time", st.stepS, "s", "this model"},
                       {"GPUs", gpus, "", "tp x pp x cp x dp"},
                       g.trainingPeakTflops.as("peak (" + g.trainingPrecision + ", dense)", "TFLOP/s")}};

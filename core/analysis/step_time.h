@@ -59,6 +59,16 @@ double gemmSizeFactor(double flops);
 // 0.75 at 10 MB, 0.6 at 1 MB), relative to the part's HBM efficiency.
 double memorySizeFactor(double bytes);
 
+// Which attention FLOPs a count includes: the causal half a masked kernel
+// runs (Megatron's num_floating_point_operations since March 2025, and the
+// studio's model FLOPs), or the full s x s square (PaLM appendix B,
+// Narayanan et al. 2021, Llama 3; what older published MFUs count).
+enum class FlopConvention { CausalHalf, FullSquare };
+// Forward FLOPs of one sequence through one transformer layer, and through
+// the whole model with its output layer (docs/model.md section 5).
+double forwardFlopsPerSequenceLayer(const WorkloadShape& w, FlopConvention convention);
+double forwardFlopsPerSequence(const WorkloadShape& w, FlopConvention convention);
+
 // `explain`: also fill the explanations (the studio shows them; a search
 // over layouts does not need them).
 StepTime modelStepTime(const HardwareProfile& hw, const Hierarchy& hierarchy, const WorkloadShape& w,

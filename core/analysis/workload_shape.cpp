@@ -46,6 +46,7 @@ WorkloadShape shapeWorkload(const Workload& w, std::int64_t gpus, std::vector<Pr
     s.zero = p.zero.value_or(1);
     s.sequenceParallel = p.sequence_parallel.value_or(true) && s.tp > 1;
     s.recompute = p.recompute.value_or("selective");
+    s.cpComm = p.cp_comm.value_or("p2p");
     s.fullRecompute = s.recompute == "full";
     s.selectiveRecompute = s.recompute == "selective";
 

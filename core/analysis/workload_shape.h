@@ -28,6 +28,7 @@ struct WorkloadShape {
     std::int64_t tp = 1, pp = 1, dp = 1, cp = 1, ep = 1, interleave = 1, zero = 1;
     bool sequenceParallel = true;
     std::string recompute = "selective";
+    std::string cpComm = "p2p";  // p2p (ring, overlapped), all_gather or a2a (exposed)
     bool fullRecompute = false, selectiveRecompute = true;  // recompute, decoded once
     // derived
     double microBatches = 1;    // per pipeline per step: global / (micro * dp)

@@ -129,7 +129,8 @@ const Table<ParallelismSpec>& parallelism()
                             integer("interleave", &P::interleave, limits::kInterleave),
                             integer("zero", &P::zero, limits::kZero),
                             flag("sequence_parallel", &P::sequence_parallel),
-                            choice("recompute", &P::recompute, {"none", "selective", "full"})};
+                            choice("recompute", &P::recompute, {"none", "selective", "full"}),
+                            choice("cp_comm", &P::cp_comm, {"p2p", "all_gather", "a2a"})};
     return t;
 }
 

@@ -4,7 +4,11 @@ namespace studio {
 
 std::span<const Migration> designMigrations()
 {
-    return {};
+    // 1.1 added workload.parallelism.cp_comm; its default keeps 1.0's
+    // meaning, so a 1.0 file needs nothing but the new number.
+    static const Migration chain[] = {
+        {{1, 0}, {1, 1}, "workload.parallelism.cp_comm added (default p2p, 1.0's meaning)", [](Json&) {}}};
+    return chain;
 }
 
 std::optional<Problem> migrate(Json& doc, FormatVersion version, FormatVersion target, std::span<const Migration> chain)

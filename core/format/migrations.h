@@ -1,8 +1,8 @@
 #pragma once
 // Migrations bring a design written in an older format version up to the
 // current one, one step at a time, before it is read. Format 1.0 is the
-// first released format, so the shipped chain is empty; the next format
-// change adds its step here, with a test that loads a file of the old form.
+// first released format; each format change adds its step here, with a test
+// that loads a file of the old form.
 #include <functional>
 #include <optional>
 #include <span>

@@ -1,5 +1,7 @@
 #include "core/metrics/explanations.h"
 
+#include "core/metrics/error_band.h"
+
 namespace studio {
 
 std::vector<ExplainedMetric> explainMetrics(const Analysis& a)
@@ -187,6 +189,18 @@ std::vector<ExplainedMetric> explainMetrics(const Analysis& a)
         for (auto& [k, e] : out)
             if (k == key)
                 e.unavailable = why;
+    // The figures that follow from the step time carry the model's error on
+    // the published runs nearest this configuration.
+    const auto slower = errorBandFor(a, true), faster = errorBandFor(a, false);
+    for (auto& [k, e] : out) {
+        if (!e.unavailable.empty())
+            continue;
+        if (k == "training.step_time_s" || k == "training.days_to_train" || k == "reliability.wall_days")
+            e.errorBand = slower;
+        else if (k == "training.tokens_per_s" || k == "training.tflops_per_gpu_model" ||
+                 k == "training.tflops_per_gpu_hardware" || k == "training.mfu" || k == "training.hfu")
+            e.errorBand = faster;
+    }
     return out;
 }
 

@@ -22,6 +22,16 @@ Json explainJson(const Explanation& e)
     Json j = {{"formula", e.formula}, {"inputs", std::move(inputs)}};
     if (!e.unavailable.empty())
         j["unavailable"] = e.unavailable;
+    if (e.errorBand) {
+        const ErrorBand& b = *e.errorBand;
+        Json band = {{"runs", b.runs}, {"text", b.text}};
+        if (!b.runs.empty()) {
+            band["basis"] = b.basis;
+            band["model_error"] = {finite(b.errorLow), finite(b.errorHigh)};
+            band["real_over_shown"] = {finite(b.lowFactor), finite(b.highFactor)};
+        }
+        j["error_band"] = std::move(band);
+    }
     return j;
 }
 

@@ -7,24 +7,34 @@
 #include <vector>
 
 #include "core/catalog/catalog.h"
+#include "core/design/design.h"
 #include "core/problem.h"
 
 namespace studio {
 
 struct ValidationRow {
     std::string id, metric, source, role;  // role: calibration (published-runs.md) or check
+    std::string published;                 // the figure as published when it was not a step time
     std::int64_t gpus = 0;
+    // What the run was, for finding the runs nearest a configuration
+    // (core/metrics/error_band.h): its GPU part and layout.
+    std::string gpuPart, precision;
+    std::int64_t tp = 1, pp = 1, cp = 1, dp = 1, zero = 0;
     double measured = 0, predicted = 0;
     double error() const { return measured != 0 ? (predicted - measured) / measured : 0; }
 };
 
 struct ValidationReport {
     std::vector<ValidationRow> rows;
-    double meanAbsError = 0, maxAbsError = 0;  // over the calibration rows
+    double meanAbsError = 0, maxAbsError = 0;            // over the calibration rows
+    double checkMeanAbsError = 0, checkMaxAbsError = 0;  // over the check rows, reported apart
     std::vector<Problem> problems;
 };
 
 ValidationReport runValidation(const std::string& runsPath, const Catalog& catalog);
 std::string validationMarkdown(const ValidationReport& report, const std::string& command);
+// The rows as resources/validation-errors.json holds them: what each run was
+// and the model's step-time error on it, for the error bands.
+Json validationErrorsJson(const ValidationReport& report, const std::string& command);
 
 }  // namespace studio

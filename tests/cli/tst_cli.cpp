@@ -190,6 +190,28 @@ private slots:
         // Every headline number can explain itself.
         QVERIFY(m["explain"]["training.step_time_s"]["formula"].is_string());
         QVERIFY(m["explain"]["training.step_time_s"]["inputs"].size() > 3);
+        // And carries its expected error from the nearest published runs:
+        // the 1,024-GPU H100 preset is nearest the Megatron-LM 2,304-GPU run.
+        const auto& band = m["explain"]["training.mfu"]["error_band"];
+        QCOMPARE(band["runs"].size(), std::size_t(1));
+        QVERIFY(band["runs"][0].get<std::string>().starts_with("M 177B"));
+        QVERIFY(band["basis"].get<std::string>().find("within 4x of 1,024 GPUs") != std::string::npos);
+        QCOMPARE(band["real_over_shown"][0].get<double>(), 1 + band["model_error"][0].get<double>());
+        QVERIFY(m["explain"]["training.step_time_s"].contains("error_band"));
+        QVERIFY(!m["explain"]["power.it_kw"].contains("error_band"));  // not from the step time
+    }
+
+    void aScaleNoPublishedRunReachesSaysSo()
+    {
+        // The largest published H100 run has 16,384 GPUs; 131,072 is 8x it.
+        const auto m = metricsOf({"--gpus", "131072", "--set", "/workload/training/global_batch=16384"});
+        const auto& band = m["explain"]["training.mfu"]["error_band"];
+        QVERIFY(band["runs"].empty());
+        QVERIFY(!band.contains("model_error"));
+        QCOMPARE(band["text"].get<std::string>(),
+                 std::string("Expected error unknown: no published run within 4x of this scale (131,072 GPUs) on "
+                             "H100 SXM 80GB; the nearest is L2 Llama 3 405B, 16,384 GPUs (extra check) at 16,384 "
+                             "GPUs."));
     }
 
     void layoutProblemsAreWarningsWithNumbers()
@@ -211,8 +233,19 @@ private slots:
         const Run r = cli({"validation-report", sourcePath("tests/data/published/runs.json")});
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.startsWith("# Validation"));
-        QVERIFY(r.out.contains("| K1 full recompute | 8 | `training.step_time_s` | 1.42 |"));
+        QVERIFY(r.out.contains("| K1 full recompute | 8 | tp 8, pp 1, dp 1, fp16 | step time | 1.42 |"));
+        QVERIFY(r.out.contains("## Check runs (no factor fit on them)"));
         QCOMPARE(cli({"validation-report"}).code, 2);
+        // As json: the error bands' data, one record per run.
+        const Run j = cli({"validation-report", sourcePath("tests/data/published/runs.json"), "--format", "json"});
+        QCOMPARE(j.code, 0);
+        const auto runs = nlohmann::ordered_json::parse(j.out.toStdString())["runs"];
+        QCOMPARE(runs[0]["id"].get<std::string>(), std::string("K1 full recompute"));
+        QCOMPARE(runs[0]["gpu_part"].get<std::string>(), std::string("gpu.a100-sxm-80gb"));
+        QCOMPARE(runs[0]["step_error"].get<double>(), 0.0206);
+        const Run bad = cli({"validation-report", sourcePath("tests/data/published/runs.json"), "--format", "csv"});
+        QCOMPARE(bad.code, 2);
+        QVERIFY(bad.err.contains("--format csv: expected markdown or json"));
     }
 
     void setChangesWhatItNames()

@@ -225,11 +225,12 @@ private slots:
                                     a.hardware.gpu.trainingPeakTflops.value * 1e12),
                          9),
                  rounded(a.step.mfu, 9));
-        // Dense transformer: 6 x params per token, plus full attention
-        // (12 L s h), less the input embedding, which is a lookup, not a GEMM.
+        // Dense transformer: 6 x params per token, plus attention's causal
+        // half (6 L s h; the full square would be 12 L s h), less the input
+        // embedding, which is a lookup, not a GEMM.
         const auto& w = a.workload;
         const double expected = 6 * w.params - 6 * double(w.vocab) * double(w.hidden) +
-            12 * double(w.layers) * double(w.seq) * double(w.hidden);
+            6 * double(w.layers) * double(w.seq) * double(w.hidden);
         QCOMPARE(rounded(perToken / expected, 9), 1.0);
     }
 };

@@ -1,8 +1,15 @@
-// The performance model against published runs (published-runs.md): each
-// run within 10%, the set within 5% mean and 10% worst, and
-// docs/validation.md regenerated from the current model.
+// The performance model against published runs (docs/validation.md): the
+// frozen calibration runs within 10% each and 5% mean; the check runs, on
+// which no factor was fit, reported apart against the same target; the
+// error bands drawn from both; and the behaviours the issue that set them
+// up asked for (a single-node 8B run in the published range, MFU falling as
+// tensor-parallel communication grows).
 #include <QtTest>
 
+#include "core/design/model_presets.h"
+#include "core/design/resize.h"
+#include "core/format/design_reader.h"
+#include "core/metrics/error_band.h"
 #include "core/metrics/validation_runs.h"
 #include "tests/test_support.h"
 
@@ -16,6 +23,51 @@ const ValidationReport& report()
         runValidation(test::sourcePath(QString::fromStdString(kRuns)).toStdString(), Catalog::builtin());
     return r;
 }
+
+// The check runs the model misses by more than 10% today, each with what
+// docs/model.md ("Validation status") says is missing. A run leaving this
+// list when the model improves makes checkRunsWithinTenPercent XPASS, so the
+// list cannot go stale.
+const std::map<std::string, const char*> kKnownMisses = {
+    {"F1 MPT-7B, FSDP, 8 H100", "no TP: the model runs a small FSDP model too fast"},
+    {"F2 MPT-13B, FSDP, 64 H100", "no TP: the model runs a small FSDP model too fast"},
+    {"L3 Llama 3 405B, 131,072-token context, CP 16", "long context: published FLOP convention unverified"},
+    {"N3 Llama 3 8B, FP8, 8 H100, CP 2", "no TP, FP8: too fast"},
+    {"M 1.7B GPT, Megatron-LM weak scaling, 48 H100", "no TP: too fast"},
+    {"M 7.1B GPT, Megatron-LM weak scaling, 96 H100", "little TP: too fast"},
+    {"M 32B GPT, Megatron-LM weak scaling, 384 H100", "TP communication overlap not modelled: too slow"},
+    {"M 177B GPT, Megatron-LM weak scaling, 2,304 H100", "TP communication overlap not modelled: too slow"},
+    {"M 462B GPT, Megatron-LM weak scaling, 6,144 H100", "TP communication overlap not modelled: too slow"},
+};
+
+// The studio's new-design workload (Llama 3 8B, FSDP) on one DGX H100 of
+// the Llama 3 base design.
+Analysis singleNode8B(std::int64_t tp, std::int64_t zero, const char* recompute = "selective")
+{
+    DesignLoad loaded = loadDesignFile(test::sourcePath("tests/data/published/llama3-h100.cluster.json").toStdString(),
+                                       Catalog::builtin());
+    Design d = *loaded.design;
+    const ModelPreset* preset = findModelPreset("llama3-8b");
+    d.workload.model = preset->model;
+    d.workload.training.global_batch = 256;
+    d.workload.training.micro_batch = 1;
+    d.workload.parallelism = {};
+    d.workload.parallelism.tp = tp;
+    d.workload.parallelism.zero = zero;
+    d.workload.parallelism.recompute = recompute;
+    if (auto p = resizeToGpus(d, *loaded.catalog, 8))
+        qFatal("%s", p->message.c_str());
+    return analyzeDesign(d, *loaded.catalog);
+}
+
+std::vector<const ValidationRow*> rowsOf(const std::string& role)
+{
+    std::vector<const ValidationRow*> out;
+    for (const auto& r : report().rows)
+        if (r.role == role)
+            out.push_back(&r);
+    return out;
+}
 }  // namespace
 
 class TestValidation : public QObject {
@@ -26,18 +78,18 @@ private slots:
         for (const auto& p : report().problems)
             qWarning("%s", formatProblem(kRuns, p).c_str());
         QVERIFY(report().problems.empty());
-        const auto calibration = std::count_if(report().rows.begin(), report().rows.end(),
-                                               [](const ValidationRow& r) { return r.role == "calibration"; });
-        QCOMPARE(calibration, 10);  // K1, K2, K4 (x2 each), N1 (x3), L1
+        QCOMPARE(rowsOf("calibration").size(), std::size_t(10));  // K1, K2, K4 (x2 each), N1 (x3), L1
+        QVERIFY(rowsOf("check").size() >= 12);
     }
 
-    void eachRunWithinTenPercent_data()
+    void calibrationRunsWithinTenPercent_data()
     {
         QTest::addColumn<int>("row");
         for (std::size_t i = 0; i < report().rows.size(); ++i)
-            QTest::newRow(report().rows[i].id.c_str()) << int(i);
+            if (report().rows[i].role == "calibration")
+                QTest::newRow(report().rows[i].id.c_str()) << int(i);
     }
-    void eachRunWithinTenPercent()
+    void calibrationRunsWithinTenPercent()
     {
         QFETCH(int, row);
         const ValidationRow& r = report().rows[std::size_t(row)];
@@ -46,10 +98,47 @@ private slots:
             qPrintable(QString("%1: measured %2, predicted %3").arg(r.id.c_str()).arg(r.measured).arg(r.predicted)));
     }
 
-    void setWithinTarget()
+    void calibrationSetWithinTarget()
     {
         QVERIFY2(report().meanAbsError <= 0.05, qPrintable(QString::number(report().meanAbsError)));
         QVERIFY2(report().maxAbsError <= 0.10, qPrintable(QString::number(report().maxAbsError)));
+    }
+
+    // The target is the same for the check runs; the ones the model still
+    // misses are listed above with the reason.
+    void checkRunsWithinTenPercent_data()
+    {
+        QTest::addColumn<int>("row");
+        for (std::size_t i = 0; i < report().rows.size(); ++i)
+            if (report().rows[i].role == "check")
+                QTest::newRow(report().rows[i].id.c_str()) << int(i);
+    }
+    void checkRunsWithinTenPercent()
+    {
+        QFETCH(int, row);
+        const ValidationRow& r = report().rows[std::size_t(row)];
+        if (const auto miss = kKnownMisses.find(r.id); miss != kKnownMisses.end())
+            QEXPECT_FAIL("", miss->second, Continue);
+        QVERIFY2(
+            std::fabs(r.error()) <= 0.10,
+            qPrintable(QString("%1: measured %2, predicted %3").arg(r.id.c_str()).arg(r.measured).arg(r.predicted)));
+    }
+
+    void checkRunsAreSummarisedApart()
+    {
+        double sum = 0, worst = 0;
+        for (const auto* r : rowsOf("check")) {
+            sum += std::fabs(r->error());
+            worst = std::max(worst, std::fabs(r->error()));
+        }
+        QCOMPARE(report().checkMeanAbsError, sum / double(rowsOf("check").size()));
+        QCOMPARE(report().checkMaxAbsError, worst);
+        const std::string md = validationMarkdown(report(), "cmd");
+        const auto calibration = md.find("## Calibration runs (frozen)"), checks = md.find("## Check runs");
+        QVERIFY(calibration != std::string::npos && checks != std::string::npos && calibration < checks);
+        // No check run sits in the calibration table.
+        QVERIFY(md.substr(calibration, checks - calibration).find("| F1 MPT-7B") == std::string::npos);
+        QVERIFY(md.find("are within 10%", checks) != std::string::npos);
     }
 
     void documentIsCurrent()
@@ -58,6 +147,94 @@ private slots:
             validationMarkdown(report(), "cluster-studio validation-report " + kRuns + " > docs/validation.md");
         QVERIFY2(test::readBytes(test::sourcePath("docs/validation.md")) == expected,
                  "docs/validation.md is stale: regenerate it with the command at its top");
+    }
+
+    // The error bands' data is the current model's error on these runs.
+    void errorBandDataIsCurrent()
+    {
+        const std::string command = "cluster-studio validation-report " + kRuns;
+        const std::string expected =
+            validationErrorsJson(report(), command + " --format json > resources/validation-errors.json").dump(2) +
+            "\n";
+        QVERIFY2(test::readBytes(test::sourcePath("resources/validation-errors.json")) == expected,
+                 "resources/validation-errors.json is stale: regenerate it with the command in its 'about'");
+        QCOMPARE(builtinValidationPoints().size(), report().rows.size());
+    }
+
+    void errorBandComesFromTheNearestRuns()
+    {
+        // One DGX H100 with FSDP: the nearest runs are the 8-GPU FSDP ones
+        // on H100 (F1); the 64-GPU F2 is beyond 4x, the TP runs differ in
+        // layout.
+        const Analysis a = singleNode8B(1, 3);
+        const auto band = errorBandFor(a, true);
+        QVERIFY(band);
+        QCOMPARE(band->runs, std::vector<std::string>{"F1 MPT-7B, FSDP, 8 H100"});
+        const auto checks = rowsOf("check");
+        const ValidationRow* f1 = *std::find_if(checks.begin(), checks.end(),
+                                                [](const ValidationRow* r) { return r->id.starts_with("F1 "); });
+        QCOMPARE(band->errorLow, std::round(f1->error() * 1e4) / 1e4);
+        // The model ran F1 fast, so the real step time is longer and the
+        // real MFU lower than shown.
+        QVERIFY(band->lowFactor > 1);
+        QCOMPARE(band->lowFactor, 1 / (1 + band->errorLow));
+        const auto rate = errorBandFor(a, false);
+        QCOMPARE(rate->lowFactor, 1 + band->errorLow);
+        QVERIFY(band->text.find("23% too short") != std::string::npos);
+        QVERIFY(band->basis.find("same layout kind") != std::string::npos);
+    }
+
+    void errorBandSaysWhenNoRunIsNear()
+    {
+        std::vector<ValidationPoint> points = {{"far", "check", "gpu.h100-sxm", "bf16", 8192, 8, 16, 1, 64, 1, 0.02}};
+        const Analysis a = singleNode8B(1, 3);
+        auto band = errorBandFor(a, true, points);
+        QVERIFY(band && band->runs.empty());
+        QCOMPARE(band->text,
+                 std::string("Expected error unknown: no published run within 4x of this scale (8 GPUs) on "
+                             "H100 SXM 80GB; the nearest is far at 8,192 GPUs."));
+        points.front().gpuPart = "gpu.mi300x";
+        band = errorBandFor(a, true, points);
+        QVERIFY(band->text.find("no published run on H100 SXM 80GB") != std::string::npos);
+        // A run within 4x but of another layout kind counts, and says how it differs.
+        points = {{"near", "check", "gpu.h100-sxm", "fp8", 32, 8, 1, 1, 4, 1, 0.1}};
+        band = errorBandFor(a, true, points);
+        QCOMPARE(band->runs, std::vector<std::string>{"near"});
+        QVERIFY2(band->basis.find("differ in tensor parallelism, sharded weights (ZeRO-3), precision") !=
+                     std::string::npos,
+                 band->basis.c_str());
+    }
+
+    // Issue 12: a new user's one-node 8B run lands where published 8B-class
+    // BF16 runs on 8 H100 do: 33.8% (TorchTitan, FSDP, 500 W parts) to
+    // 46.4% (llm-foundry MPT-7B, FSDP). The model is still above it.
+    void singleNode8BLandsInThePublishedRange()
+    {
+        const Analysis a = singleNode8B(1, 3);
+        QVERIFY(a.runnable());
+        QEXPECT_FAIL("", "the model runs no-TP layouts too fast (docs/model.md, Validation status)", Continue);
+        QVERIFY2(a.step.mfu >= 0.33 && a.step.mfu <= 0.47, qPrintable(QString::number(a.step.mfu)));
+    }
+
+    // More tensor parallelism on the same node adds communication and
+    // shrinks the GEMMs: MFU must fall with it.
+    void mfuFallsAsTensorParallelCommunicationGrows()
+    {
+        double previous = 1, previousShare = -1;
+        for (std::int64_t tp : {1, 2, 4, 8}) {
+            const Analysis a = singleNode8B(tp, 1, "full");  // full recompute: every tp fits
+            QVERIFY2(a.runnable(), qPrintable(QString("tp %1").arg(tp)));
+            const double tpShare = [&] {
+                for (const auto& part : a.step.breakdown)
+                    if (part.name == "TP communication")
+                        return part.seconds / a.step.stepS;
+                return 0.0;
+            }();
+            QVERIFY2(a.step.mfu < previous, qPrintable(QString("tp %1: %2").arg(tp).arg(a.step.mfu)));
+            QVERIFY2(tpShare > previousShare, qPrintable(QString("tp %1: %2").arg(tp).arg(tpShare)));
+            previous = a.step.mfu;
+            previousShare = tpShare;
+        }
     }
 };
 

@@ -3,6 +3,8 @@
 // corpus rejected with its exact message.
 #include <QtTest>
 
+#include "core/analysis/workload_shape.h"
+
 #include <QTemporaryDir>
 
 #include <fstream>
@@ -132,7 +134,21 @@ private slots:
         const DesignLoad loaded = readDesignJson(doc, Catalog::builtin());
         QVERIFY(!loaded.ok());
         QCOMPARE(errorLines(loaded).front(),
-                 std::string("/format_version: format 0.9 is older than 1.0 and no migration from it exists"));
+                 std::string("/format_version: format 0.9 is older than 1.1 and no migration from it exists"));
+    }
+
+    // Format 1.1 added workload.parallelism.cp_comm; a 1.0 file means the
+    // ring (p2p) it always meant, and is saved as 1.1.
+    void aFormat10FileOpensWithTheRingContextExchange()
+    {
+        Json doc = smallDesign();
+        doc["format_version"] = "1.0";
+        const DesignLoad loaded = readDesignJson(doc, Catalog::builtin());
+        QVERIFY(loaded.ok());
+        QVERIFY(!loaded.design->workload.parallelism.cp_comm);  // unset: the ring, p2p
+        std::vector<Problem> warnings;
+        QCOMPARE(shapeWorkload(loaded.design->workload, 8, warnings).cpComm, std::string("p2p"));
+        QCOMPARE(Json::parse(writeDesignText(*loaded.design))["format_version"].get<std::string>(), std::string("1.1"));
     }
 
     // The migration machinery, with a chain of two steps standing in for
@@ -165,7 +181,7 @@ private slots:
             c["replicas"] = c["count"];
             c.erase("count");
         }
-        QVERIFY(!migrate(doc, {0, 8}, kDesignFormatVersion, chain));
+        QVERIFY(!migrate(doc, {0, 8}, {1, 0}, chain));
         QCOMPARE(doc["format_version"].get<std::string>(), std::string("1.0"));
         const DesignLoad loaded = readDesignJson(doc, Catalog::builtin());
         QVERIFY(loaded.ok());
@@ -174,7 +190,7 @@ private slots:
         QVERIFY(loaded.problems.empty());
 
         Json gap = smallDesign();
-        const auto problem = migrate(gap, {0, 7}, kDesignFormatVersion, chain);
+        const auto problem = migrate(gap, {0, 7}, {1, 0}, chain);
         QVERIFY(problem);
         QCOMPARE(problem->message, std::string("format 0.7 is older than 1.0 and no migration from it exists"));
     }

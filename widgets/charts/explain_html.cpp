@@ -21,6 +21,10 @@ QString explainHtml(const QString& title, const QString& value, const Explanatio
     if (!e->unavailable.empty())
         html += "<p style='color:#e5534b'>" + QString::fromStdString(e->unavailable).toHtmlEscaped() + "</p>";
     html += "<p><i>" + QString::fromStdString(e->formula).toHtmlEscaped() + "</i></p>";
+    // The expected error sits right under the formula: it qualifies the value
+    // more than any one input does.
+    if (e->errorBand)
+        html += "<p style='color:#c69026'>" + QString::fromStdString(e->errorBand->text).toHtmlEscaped() + "</p>";
     if (e->inputs.empty())
         return html;
     // Sources can be whole sentences: under their input, so the tip stays narrow.

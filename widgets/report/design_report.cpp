@@ -118,6 +118,13 @@ void cover(ReportDocument& doc, const Design& design, const Analysis& a, const J
                       .arg(a.workload.pp)
                       .arg(a.workload.dp),
                   true);
+    // How far to trust the step time and every figure that follows from it.
+    const Json::json_pointer band("/explain/training.step_time_s/error_band/text");
+    if (metrics.contains(band))
+        doc.paragraph(QObject::tr("<b>Expected error.</b> %1 The same holds for tokens/s, TFLOP/s, MFU and days, "
+                                  "inversely for the rates; docs/validation.md lists the runs.")
+                          .arg(q(metrics.at(band).get<std::string>()).toHtmlEscaped()),
+                      true);
     doc.heading(QObject::tr("Most important warnings"), 2);
     const auto top = mostImportantWarnings(a.warnings, 3);
     if (top.empty())
@@ -319,6 +326,8 @@ void appendices(ReportDocument& doc, const Analysis& a, const std::vector<Explai
         for (const auto& in : e.inputs)
             inputs
                 << QStringLiteral("%1 = %2 (%3)").arg(q(in.name), q(formatQuantity(in.value, in.unit)), q(in.source));
+        if (e.errorBand)
+            inputs << q(e.errorBand->text);
         rows.push_back({{q(key), ReportCell::Muted}, {q(e.formula), ReportCell::Normal, false, inputs.join("; ")}});
     }
     doc.table({QObject::tr("Metric"), QObject::tr("Formula and inputs")}, rows, {26, 74});
