@@ -60,6 +60,15 @@ Analysis singleNode8B(std::int64_t tp, std::int64_t zero, const char* recompute 
     return analyzeDesign(d, *loaded.catalog);
 }
 
+// One data row per run of `role`, named by its id.
+void addRowsOf(const std::string& role)
+{
+    QTest::addColumn<int>("row");
+    for (std::size_t i = 0; i < report().rows.size(); ++i)
+        if (report().rows[i].role == role)
+            QTest::newRow(report().rows[i].id.c_str()) << int(i);
+}
+
 std::vector<const ValidationRow*> rowsOf(const std::string& role)
 {
     std::vector<const ValidationRow*> out;
@@ -82,13 +91,7 @@ private slots:
         QVERIFY(rowsOf("check").size() >= 12);
     }
 
-    void calibrationRunsWithinTenPercent_data()
-    {
-        QTest::addColumn<int>("row");
-        for (std::size_t i = 0; i < report().rows.size(); ++i)
-            if (report().rows[i].role == "calibration")
-                QTest::newRow(report().rows[i].id.c_str()) << int(i);
-    }
+    void calibrationRunsWithinTenPercent_data() { addRowsOf("calibration"); }
     void calibrationRunsWithinTenPercent()
     {
         QFETCH(int, row);
@@ -106,13 +109,7 @@ private slots:
 
     // The target is the same for the check runs; the ones the model still
     // misses are listed above with the reason.
-    void checkRunsWithinTenPercent_data()
-    {
-        QTest::addColumn<int>("row");
-        for (std::size_t i = 0; i < report().rows.size(); ++i)
-            if (report().rows[i].role == "check")
-                QTest::newRow(report().rows[i].id.c_str()) << int(i);
-    }
+    void checkRunsWithinTenPercent_data() { addRowsOf("check"); }
     void checkRunsWithinTenPercent()
     {
         QFETCH(int, row);
