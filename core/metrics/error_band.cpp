@@ -76,7 +76,7 @@ std::string times(double f)
 
 }  // namespace
 
-std::optional<ErrorBand> errorBandFor(const Analysis& a, bool timeLike, const std::vector<ValidationPoint>& points)
+std::optional<ErrorBand> nearestValidatedRuns(const Analysis& a, const std::vector<ValidationPoint>& points)
 {
     if (!a.runnable())
         return std::nullopt;
@@ -120,10 +120,6 @@ std::optional<ErrorBand> errorBandFor(const Analysis& a, bool timeLike, const st
         band.errorLow = std::min(band.errorLow, p->stepError);
         band.errorHigh = std::max(band.errorHigh, p->stepError);
     }
-    // The real step is the predicted one / (1 + error).
-    auto factor = [&](double e) { return timeLike ? 1 / (1 + e) : 1 + e; };
-    band.lowFactor = std::min(factor(band.errorLow), factor(band.errorHigh));
-    band.highFactor = std::max(factor(band.errorLow), factor(band.errorHigh));
     band.basis = "same GPU (" + gpuName + "), within 4x of " + formatCount(w.gpusUsed) + " GPUs";
     if (fewest == 0) {
         band.basis += ", same layout kind";
@@ -134,6 +130,17 @@ std::optional<ErrorBand> errorBandFor(const Analysis& a, bool timeLike, const st
                 differ += std::string(differ.empty() ? "" : ", ") + t.name;
         band.basis += "; the nearest differ in " + differ;
     }
+    return band;
+}
+
+ErrorBand phrasedFor(ErrorBand band, bool timeLike)
+{
+    if (band.runs.empty())
+        return band;  // its text already says why there is no band
+    // The real step is the predicted one / (1 + error).
+    auto factor = [&](double e) { return timeLike ? 1 / (1 + e) : 1 + e; };
+    band.lowFactor = std::min(factor(band.errorLow), factor(band.errorHigh));
+    band.highFactor = std::max(factor(band.errorLow), factor(band.errorHigh));
     const std::string errors = band.runs.size() == 1
         ? stepErrorWords(band.errorLow)
         : "between " + stepErrorWords(band.errorLow) + " and " + stepErrorWords(band.errorHigh);
@@ -148,6 +155,12 @@ std::optional<ErrorBand> errorBandFor(const Analysis& a, bool timeLike, const st
         " nearest this configuration (" + ids + "; " + band.basis + "), the model's step time was " + errors +
         ": the real figure is likely " + range + " the one shown.";
     return band;
+}
+
+std::optional<ErrorBand> errorBandFor(const Analysis& a, bool timeLike, const std::vector<ValidationPoint>& points)
+{
+    const auto nearest = nearestValidatedRuns(a, points);
+    return nearest ? std::optional(phrasedFor(*nearest, timeLike)) : std::nullopt;
 }
 
 }  // namespace studio

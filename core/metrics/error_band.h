@@ -26,8 +26,14 @@ std::vector<ValidationPoint> parseValidationPoints(std::string_view jsonText);
 // How far a run may be from the configuration, in GPUs, and still count.
 constexpr double kErrorBandScaleRange = 4;
 
-// `timeLike`: the figure grows with the step time (step time, days); else
-// it shrinks with it (tokens/s, TFLOP/s, MFU). An unrunnable layout has no band.
+// The nearest runs and the model's error on them (runs, errors, basis), or
+// a band whose text says why none is near; nullopt for an unrunnable layout.
+std::optional<ErrorBand> nearestValidatedRuns(const Analysis& analysis,
+                                              const std::vector<ValidationPoint>& points = builtinValidationPoints());
+// That band for one figure: `timeLike` when the figure grows with the step
+// time (step time, days), else it shrinks with it (tokens/s, TFLOP/s, MFU).
+ErrorBand phrasedFor(ErrorBand nearest, bool timeLike);
+// Both at once, for one figure.
 std::optional<ErrorBand> errorBandFor(const Analysis& analysis, bool timeLike,
                                       const std::vector<ValidationPoint>& points = builtinValidationPoints());
 

@@ -191,7 +191,13 @@ std::vector<ExplainedMetric> explainMetrics(const Analysis& a)
                 e.unavailable = why;
     // The figures that follow from the step time carry the model's error on
     // the published runs nearest this configuration.
-    const auto slower = errorBandFor(a, true), faster = errorBandFor(a, false);
+    // The nearest-run search runs once; each figure only phrases it.
+    const auto nearest = nearestValidatedRuns(a);
+    std::optional<ErrorBand> slower, faster;
+    if (nearest) {
+        slower = phrasedFor(*nearest, true);
+        faster = phrasedFor(*nearest, false);
+    }
     for (auto& [k, e] : out) {
         if (!e.unavailable.empty())
             continue;

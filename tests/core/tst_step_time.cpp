@@ -24,6 +24,7 @@
 #include "core/analysis/step_time.h"
 #include "core/analysis/utilization.h"
 #include "core/analysis/workload_shape.h"
+#include "core/design/model_presets.h"
 #include "tests/core/hand_built.h"
 
 using namespace studio;
@@ -577,17 +578,13 @@ private slots:
     // The causal convention counts what Megatron-LM's
     // num_floating_point_operations counts (megatron/training/training.py,
     // docs/evidence/factor-measurements.md 4a) for the same model: per
-    // sequence, 3 x 2 x [L s (h (q + 2 kv) + q h + 3 h f) + s h V] plus the
-    // core, 3 x 2 x q / 2 (causal) x 2 (QK^T and AV) x s^2 x L with SwiGLU's three h x f GEMMs. Llama 3 8B, GQA 8 of 32.
+    // sequence, 3 x 2 x [L s (h (q + 2 kv) + q h + 3 h f) + s h V] with
+    // SwiGLU's three h x f GEMMs, plus the core, 3 x 2 x q / 2 (causal) x 2
+    // (QK^T and AV) x s^2 x L. Llama 3 8B (the studio's preset), GQA 8 of 32.
     void causalCountEqualsMegatronsFormula()
     {
         Workload w = toyWorkload();
-        w.model = {"Llama 3 8B", 32, 4096, 32};
-        w.model.kv_heads = 8;
-        w.model.ffn_hidden = 14336;
-        w.model.ffn_type = "swiglu";
-        w.model.vocab = 128256;
-        w.model.seq_len = 8192;
+        w.model = findModelPreset("llama3-8b")->model;
         const WorkloadShape shape = shapeOf(w, 1);
         const double L = 32, hh = 4096, q = 4096, kv = 8 * 128, ff = 14336, VV = 128256, ss = 8192;
         const double megatron =
