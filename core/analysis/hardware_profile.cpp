@@ -118,6 +118,19 @@ HardwareProfile profileHardware(const DesignIndex& index, const Inventory& inv, 
     g.scaleupDomainGpus = figureOf(index, a, "scaleup_domain_gpus");
     g.tdpW = figureOf(index, a, "tdp_w");
     g.gemmEfficiency = figureOf(index, a, "gemm_efficiency", kDefaultGemmEfficiency, kModelDefault);
+    // FP8 GEMMs keep less of their (doubled) peak than BF16 ones: the
+    // best-shape matmul on H100 reaches 71% of the FP8 peak against 80% of
+    // the BF16 one (docs/evidence/factor-measurements.md section 1a).
+    if (g.trainingPrecision == "fp8") {
+        if (const Sourced fp8 = figureOf(index, a, "fp8_gemm_efficiency"); fp8.known)
+            g.gemmEfficiency = fp8;
+        else
+            warnings.push_back({Severity::Warning, "/workload/training/precision",
+                                inQuotes(g.name) +
+                                    " has no fp8_gemm_efficiency in the catalog; the model runs its FP8 GEMMs at "
+                                    "the BF16 share of peak (gemm_efficiency)",
+                                "fp8_efficiency_missing"});
+    }
     g.attentionEfficiency = figureOf(index, a, "attention_efficiency", kDefaultAttentionEfficiency, kModelDefault);
     g.hbmEfficiency = figureOf(index, a, "hbm_efficiency", kDefaultHbmEfficiency, kModelDefault);
     g.scaleupEfficiency = figureOf(index, a, "scaleup_efficiency", kDefaultScaleupEfficiency, kModelDefault);

@@ -17,6 +17,13 @@ constexpr double kOptimizerBytes = 18;  // model-notes: Adam streams ~16-18 byte
 constexpr double kOptimizerFlops = 10;  // Adam update FLOPs per parameter
 constexpr double kFlashBackward = 2.5;  // FlashAttention backward: ~2.5x the forward FLOPs (it recomputes scores)
 constexpr double kCausalShare = 0.5;    // a fused causal kernel skips the masked half
+// Megatron's vocab-parallel cross-entropy (tensor_parallel/cross_entropy.py,
+// the unfused default) runs in fp32 over every logit: forward casts the bf16
+// logits up (2 + 4 bytes), takes the max (4), subtracts it (8), exponentiates
+// (8), sums (4) and normalizes (8); backward scales the softmax by the
+// incoming gradient (8) and casts it back to bf16 (4 + 2).
+constexpr double kLossBytesForward = 38;   // per logit
+constexpr double kLossBytesBackward = 14;  // per logit
 
 }  // namespace
 
@@ -247,12 +254,22 @@ LayerComm modelLayerComm(const Hierarchy& hier, const WorkloadShape& w, const Mi
         comm.tpF = 2 * one;
         comm.tpB = 2 * one;
         comm.tpRe = full ? 2 * one : 0;
+        if (w.tpCommOverlap) {
+            // Transformer Engine's userbuffers (Megatron --tp-comm-overlap)
+            // split each all-gather and reduce-scatter into tp chunks and
+            // pipeline them with the GEMM that consumes or produces them:
+            // what the block's GEMMs cannot cover stays exposed, and so does
+            // one chunk, the pipeline's fill or drain.
+            const auto exposed = [t](double comm, double gemm) { return std::max(comm - gemm, comm / t); };
+            comm.tpF = exposed(comm.tpF, L.gemmF);
+            comm.tpB = exposed(comm.tpB, L.gemmB);
+            comm.tpRe = full ? exposed(comm.tpRe, L.gemmF) : 0;
+        }
     }
     if (w.moe() && w.ep > 1) {
         const Tier& epTier = hier.tierForSpan(w.tp * w.cp * w.ep);
         const double buffer = T * k * h * kBytes / t;
-        const double one =
-            allToAllSeconds(buffer, w.ep, epTier.collectiveBytesPerSAt(buffer), epTier.alphaS);
+        const double one = allToAllSeconds(buffer, w.ep, epTier.collectiveBytesPerSAt(buffer), epTier.alphaS);
         comm.epF = 2 * one;
         comm.epB = 2 * one + (full ? 2 * one : 0);
     }
@@ -263,16 +280,15 @@ LayerComm modelLayerComm(const Hierarchy& hier, const WorkloadShape& w, const Mi
             // Ring attention: K and V blocks travel c-1 steps, each hidden
             // behind the attention on the block before it; backward sends
             // dK and dV around too.
-            const double ring = double(w.cp - 1) *
-                sendSeconds(kvBytes, cpTier.collectiveBytesPerSAt(kvBytes), cpTier.alphaS);
+            const double ring =
+                double(w.cp - 1) * sendSeconds(kvBytes, cpTier.collectiveBytesPerSAt(kvBytes), cpTier.alphaS);
             comm.cpF = std::max(0.0, ring - L.attnF);
             comm.cpB = std::max(0.0, 2 * ring - L.attnB);
         } else if (w.cpComm == "all_gather") {
             // Llama 3: K and V all-gathered before attention, dK and dV
             // reduce-scattered after; "exposed in the critical path".
             const double gathered = kvBytes * c;
-            const double one = ringGatherSeconds(gathered, w.cp, cpTier.collectiveBytesPerSAt(gathered),
-                                                 cpTier.alphaS);
+            const double one = ringGatherSeconds(gathered, w.cp, cpTier.collectiveBytesPerSAt(gathered), cpTier.alphaS);
             comm.cpF = one;
             comm.cpB = one;
         } else {
@@ -306,11 +322,12 @@ Slot modelPipeline(const Machine& mc, const Hierarchy& hier, const WorkloadShape
     const double layers = w.layersPerStage;
     const double logitsFlops = 2 * T * h * V / t;
     const double logitsBytes = (T * h + h * V / t + T * V / t) * kBytes;
-    const double outF = mc.gemmS(logitsFlops, logitsBytes) + mc.memS(T * V / t * 3 * kBytes);
+    const double logits = T * V / t;
+    const double outF = mc.gemmS(logitsFlops, logitsBytes) + mc.memS(logits * kLossBytesForward);
     // Backward: the data gradient, then the weight gradient, which alone
     // accumulates into the fp32 main grads (as every block GEMM).
     const double outB = mc.gemmS(logitsFlops, logitsBytes) +
-        mc.gemmS(logitsFlops, logitsBytes + h * V / t * 2 * kGradBytes) + mc.memS(T * V / t * 2 * kBytes);
+        mc.gemmS(logitsFlops, logitsBytes + h * V / t * 2 * kGradBytes) + mc.memS(logits * kLossBytesBackward);
     ops.push_back({"output layer (logits)", "gemm", logitsFlops, logitsBytes, mc.gemmS(logitsFlops, logitsBytes)});
 
     Slot slot;

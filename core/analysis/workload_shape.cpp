@@ -47,6 +47,7 @@ WorkloadShape shapeWorkload(const Workload& w, std::int64_t gpus, std::vector<Pr
     s.sequenceParallel = p.sequence_parallel.value_or(true) && s.tp > 1;
     s.recompute = p.recompute.value_or("selective");
     s.cpComm = p.cp_comm.value_or("p2p");
+    s.tpCommOverlap = p.tp_comm_overlap.value_or(false) && s.tp > 1;
     s.fullRecompute = s.recompute == "full";
     s.selectiveRecompute = s.recompute == "selective";
 
@@ -129,6 +130,16 @@ WorkloadShape shapeWorkload(const Workload& w, std::int64_t gpus, std::vector<Pr
              "expert parallelism of " + formatCount(s.ep) + " does not divide dp x cp = " + formatCount(s.dp * s.cp) +
                  "; expert groups are carved out of the data-parallel ranks",
              Severity::Error);
+    // Megatron asserts it: the userbuffer overlap splits the sequence-parallel
+    // all-gathers and reduce-scatters, which plain all-reduces do not have.
+    if (s.tpCommOverlap && !s.sequenceParallel)
+        warn(warnings, "/workload/parallelism/tp_comm_overlap", "tp_comm_overlap_without_sequence_parallel",
+             "TP communication overlap needs sequence parallelism (Megatron refuses --tp-comm-overlap without "
+             "--sequence-parallel)",
+             Severity::Error);
+    if (p.tp_comm_overlap.value_or(false) && s.tp == 1)
+        warn(warnings, "/workload/parallelism/tp_comm_overlap", "tp_comm_overlap_without_tp",
+             "TP communication overlap has no effect without tensor parallelism (tp = 1)");
     if (s.pp == 1 && s.interleave > 1)
         warn(warnings, "/workload/parallelism/interleave", "interleave_without_pipeline",
              "interleave " + formatCount(s.interleave) + " has no effect without pipeline parallelism");

@@ -29,6 +29,7 @@ struct WorkloadShape {
     bool sequenceParallel = true;
     std::string recompute = "selective";
     std::string cpComm = "p2p";  // p2p (ring, overlapped), all_gather or a2a (exposed)
+    bool tpCommOverlap = false;  // TP collectives pipelined with their GEMMs (TE userbuffers)
     bool fullRecompute = false, selectiveRecompute = true;  // recompute, decoded once
     // derived
     double microBatches = 1;    // per pipeline per step: global / (micro * dp)

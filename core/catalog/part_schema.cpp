@@ -27,6 +27,8 @@ const F kAccelerator[] = {
     {"scaleup_domain_gpus", "GPUs", "GPUs in one scale-up (NVLink) domain", true, true, 1, false, 1e6},
     {"tdp_w", "W", "thermal design power", false, false, 0, false, 1e5},
     {"gemm_efficiency", "fraction", "share of the dense peak a large GEMM sustains", false, false, 0, true, 1},
+    {"fp8_gemm_efficiency", "fraction", "share of the dense FP8 peak a large FP8 GEMM sustains", false, false, 0, true,
+     1},
     {"attention_efficiency", "fraction", "share of the dense peak a fused attention kernel sustains", false, false, 0,
      true, 1},
     {"hbm_efficiency", "fraction", "share of HBM bandwidth element-wise kernels sustain", false, false, 0, true, 1},

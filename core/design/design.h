@@ -88,7 +88,8 @@ struct ParallelismSpec {
     std::optional<std::int64_t> tp, pp, dp, cp, ep, interleave, zero;  // [1,1,0=derive,1,1,1,1]
     std::optional<bool> sequence_parallel;                             // [true]
     std::optional<std::string> recompute;                              // "none" | "selective" | "full" [selective]
-    std::optional<std::string> cp_comm;  // "p2p" | "all_gather" | "a2a" [p2p], Megatron's --cp-comm-type (1.1)
+    std::optional<std::string> cp_comm;   // "p2p" | "all_gather" | "a2a" [p2p], Megatron's --cp-comm-type (1.1)
+    std::optional<bool> tp_comm_overlap;  // [false] Megatron's --tp-comm-overlap (TE userbuffers) (1.2)
     Json extra = Json::object();
     bool operator==(const ParallelismSpec&) const = default;
 };
@@ -145,7 +146,7 @@ struct Operations {
 };
 
 struct Design {
-    std::string format_version = "1.1";  // as read; saved as the newer of this and the app's
+    std::string format_version = "1.2";  // as read; saved as the newer of this and the app's
     std::string app_version;             // as read; saved as the writing app's
     std::string name;
     std::string description;

@@ -130,7 +130,8 @@ const Table<ParallelismSpec>& parallelism()
                             integer("zero", &P::zero, limits::kZero),
                             flag("sequence_parallel", &P::sequence_parallel),
                             choice("recompute", &P::recompute, {"none", "selective", "full"}),
-                            choice("cp_comm", &P::cp_comm, {"p2p", "all_gather", "a2a"})};
+                            choice("cp_comm", &P::cp_comm, {"p2p", "all_gather", "a2a"}),
+                            flag("tp_comm_overlap", &P::tp_comm_overlap)};
     return t;
 }
 

@@ -4,10 +4,11 @@ namespace studio {
 
 std::span<const Migration> designMigrations()
 {
-    // 1.1 added workload.parallelism.cp_comm; its default keeps 1.0's
-    // meaning, so a 1.0 file needs nothing but the new number.
+    // Each step adds an optional key whose default keeps the older file's
+    // meaning, so an older file needs nothing but the new number.
     static const Migration chain[] = {
-        {{1, 0}, {1, 1}, "workload.parallelism.cp_comm added (default p2p, 1.0's meaning)", [](Json&) {}}};
+        {{1, 0}, {1, 1}, "workload.parallelism.cp_comm added (default p2p, 1.0's meaning)", [](Json&) {}},
+        {{1, 1}, {1, 2}, "workload.parallelism.tp_comm_overlap added (default false, 1.1's meaning)", [](Json&) {}}};
     return chain;
 }
 

@@ -131,15 +131,15 @@ std::vector<std::string> opNames(const StepTime& st)
 //     (20 x 67,108,864 + 5 x 268,435,456) x 2 B = 5,368,709,120 B
 //     -> / 5e12 = 1.073741824e-3 s per layer.
 //   output layer: 2T h V = 4.398e12 -> 8.796093022208e-3 s, forward +
-//     2 backward GEMMs; loss over T V = 268,435,456 with 3 + 2 passes x 2 B
-//     -> 5.36870912e-4 s: 0.026925149978624 s.
+//     2 backward GEMMs; the fp32 loss over T V = 268,435,456 logits moves
+//     38 + 14 B each -> 2.7917287424e-3 s: 0.029180007809024 s.
 //   slot = 2 x (3 x 0.026388279066624 + 3.5 x 2.199023255552e-3
-//          + 1.073741824e-3) + 0.026925149978624 = 0.202795470815232 s
+//          + 1.073741824e-3) + 0.029180007809024 = 0.205050328645632 s
 constexpr double kGemmFwdPerLayer = 24 * T * h * h / kGemmRate;
 constexpr double kAttnFwdPerLayer = 4 * 64 * s * s * 128 * 0.5 / kGemmRate;
 constexpr double kMemPerLayer = (20 * T * h + 5 * T * f) * 2 / kMemRate;
-constexpr double kOutput = 3 * (2 * T * h * V) / kGemmRate + 5 * T * V * 2 / kMemRate;
-constexpr double kToySlot = 0.202795470815232;
+constexpr double kOutput = 3 * (2 * T * h * V) / kGemmRate + (38 + 14) * T * V / kMemRate;
+constexpr double kToySlot = 0.205050328645632;
 // Parameters on the GPU (section 3): 2 x (4h^2 + 2 h f) + 2 V h = 2^31.
 constexpr double kToyParams = 2147483648.0;
 
@@ -272,7 +272,7 @@ private slots:
         COMPARE_REL(timeOf(st, "GEMMs"), 4 * 2 * 3 * kGemmFwdPerLayer, kExact);        // 0.633318697598976
         COMPARE_REL(timeOf(st, "attention"), 4 * 2 * 3.5 * kAttnFwdPerLayer, kExact);  // 0.061572651155456
         COMPARE_REL(timeOf(st, "memory-bound ops"), 4 * 2 * kMemPerLayer, kExact);     // 0.008589934592
-        COMPARE_REL(timeOf(st, "output layer and loss"), 4 * kOutput, kExact);         // 0.107700599914496
+        COMPARE_REL(timeOf(st, "output layer and loss"), 4 * kOutput, kExact);         // 0.116720031236096
         // Selective recompute with flash attention re-runs nothing.
         QCOMPARE(timeOf(st, "recompute"), 0.0);
         // One GPU: no communication, no bubble; the optimizer streams 18 B
@@ -285,8 +285,8 @@ private slots:
         QCOMPARE(st.stragglerFactor, 1.0);
         QCOMPARE(timeOf(st, "stragglers"), 0.0);
         QCOMPARE(st.bubbleFraction, 0.0);
-        // step = m x slot + optimizer = 4 x 0.202795470815232 + 0.0077309411328.
-        COMPARE_REL(st.stepS, 0.818912824393728, kExact);
+        // step = m x slot + optimizer = 4 x 0.205050328645632 + 0.0077309411328.
+        COMPARE_REL(st.stepS, 0.827932255715328, kExact);
 
         // FLOPs (section 5), Megatron's causal count: layer forward per
         // sequence 2sh(h + 2kv) + 2sh^2 + 2s^2 h (the causal half of QK^T
@@ -297,12 +297,12 @@ private slots:
         QCOMPARE(st.hardwareFlopsPerStep, st.modelFlopsPerStep);  // nothing re-run
         // 100% MFU: model FLOPs / (N x peak) = 0.39582418599936 s.
         COMPARE_REL(st.computeAtPeakS, 0.39582418599936, kExact);
-        COMPARE_REL(st.mfu, 0.39582418599936 / 0.818912824393728, kExact);  // 0.4834
-        COMPARE_REL(st.tflopsPerGpuModel, 395824185999360.0 / 0.818912824393728 / 1e12, kExact);
+        COMPARE_REL(st.mfu, 0.39582418599936 / 0.827932255715328, kExact);  // 0.4781
+        COMPARE_REL(st.tflopsPerGpuModel, 395824185999360.0 / 0.827932255715328 / 1e12, kExact);
         COMPARE_REL(st.hfu, st.mfu, kExact);
         // tokens/s = B s / step; days = tokens / (tokens/s) / 86,400.
-        COMPARE_REL(st.tokensPerS, 4 * 8192 / 0.818912824393728, kExact);  // 40,014
-        COMPARE_REL(st.daysToTrain, 1e12 / (4 * 8192 / 0.818912824393728) / 86400, kExact);
+        COMPARE_REL(st.tokensPerS, 4 * 8192 / 0.827932255715328, kExact);  // 39,578
+        COMPARE_REL(st.daysToTrain, 1e12 / (4 * 8192 / 0.827932255715328) / 86400, kExact);
     }
 
     void fullRecomputeRerunsTheWholeForward()
@@ -394,6 +394,44 @@ private slots:
         COMPARE_REL(timeOf(st, "TP communication"), 4 * 2 * 6 * ar, kExact);  // 0.06452050944
     }
 
+    void tensorParallelOverlapLeavesWhatTheGemmsCannotCover()
+    {
+        // tp 8 on NVLink: each direction's 4 gathers/scatters pipelined with
+        // the block's GEMMs leave max(comm - GEMMs, comm / tp) exposed.
+        const double buffer = T * h * 2;
+        const double rs = 7.0 / 8 * buffer / (100e9 * scaleupMessageFactor(buffer)) + 7e-6;
+        const double gemmF = 24 * T * h * h / 8 / kGemmRate;  // the block's GEMMs split 8 ways
+        Workload w = toyWorkload();
+        w.model.heads = 64;
+        w.parallelism.tp = 8;
+        const StepTime plain = modelStepTime(toyGpu(8), toyHierarchy(), shapeOf(w, 8), 0);
+        COMPARE_REL(timeOf(plain, "TP communication"), 4 * 2 * 8 * rs, kExact);
+        w.parallelism.tp_comm_overlap = true;
+        StepTime st = modelStepTime(toyGpu(8), toyHierarchy(), shapeOf(w, 8), 0);
+        // Forward: 4 rs = 6.0e-3 s against 3.3e-3 s of GEMMs, so the excess
+        // shows; backward's GEMMs (twice as long) cover all but one chunk.
+        QVERIFY(4 * rs > gemmF && 4 * rs - 2 * gemmF < 4 * rs / 8);
+        COMPARE_REL(timeOf(st, "TP communication"), 4 * 2 * ((4 * rs - gemmF) + 4 * rs / 8), 1e-9);
+        QVERIFY(st.stepS < plain.stepS);
+        // Everything else is untouched.
+        COMPARE_REL(timeOf(st, "GEMMs"), timeOf(plain, "GEMMs"), kExact);
+
+        // Megatron refuses the overlap without sequence parallelism; with
+        // tp 1 it does nothing and says so.
+        std::vector<Problem> warnings;
+        w.parallelism.sequence_parallel = false;
+        shapeWorkload(w, 8, warnings);
+        const Problem* p = test::findProblem(warnings, "tp_comm_overlap_without_sequence_parallel");
+        QVERIFY(p);
+        QCOMPARE(p->severity, Severity::Error);
+        QCOMPARE(p->pointer, std::string("/workload/parallelism/tp_comm_overlap"));
+        warnings.clear();
+        w.parallelism.tp = 1;
+        w.parallelism.sequence_parallel = true;
+        QVERIFY(!shapeWorkload(w, 8, warnings).tpCommOverlap);
+        QCOMPARE(test::findProblem(warnings, "tp_comm_overlap_without_tp")->severity, Severity::Warning);
+    }
+
     void pipelineSendsAndInterleavedBubble()
     {
         // L 4 over pp 2 with interleave 2: the stage holds ceil(4/2) = 2
@@ -406,7 +444,7 @@ private slots:
         w.parallelism.interleave = 2;
         StepTime st = modelStepTime(toyGpu(2), toyHierarchy(), shapeOf(w, 2), 0);
         const double send = T * h * 2 / 100e9 + 1e-6;
-        const double slot = kToySlot + 2 * 2 * send;  // 0.208168179935232
+        const double slot = kToySlot + 2 * 2 * send;  // 0.210423037765632
         COMPARE_REL(st.slotS, slot, kExact);
         COMPARE_REL(timeOf(st, "PP communication"), 4 * 2 * 2 * send, kExact);  // 0.02149083648
         // Bubble (p - 1)/v x slot; fraction 0.5 / (4 + 0.5) = 1/9.
@@ -416,7 +454,7 @@ private slots:
         // 1,879,048,192; optimizer 18 B each / 5e12 = 6.7645734912e-3 s.
         COMPARE_REL(timeOf(st, "optimizer step"), 18 * 1879048192.0 / kMemRate, kExact);
         // step = (m + (p-1)/v) slot + optimizer.
-        COMPARE_REL(st.stepS, 0.943521383199744, kExact);
+        COMPARE_REL(st.stepS, 0.953668243436544, kExact);
 
         // 1F1B without interleaving: 2 sends, a whole slot of bubble, 1/5.
         w.parallelism.interleave = 1;
@@ -510,7 +548,7 @@ private slots:
         QCOMPARE(timeOf(st, "DP communication (exposed)"), 0.0);
         // Stragglers: 1 + cv sqrt(2 ln N) = 1 + 0.05 sqrt(2 ln 16) = 1.11774100225.
         COMPARE_REL(st.stragglerFactor, 1 + 0.05 * std::sqrt(2 * std::log(16.0)), kExact);
-        const double before = 4 * kToySlot + 18 * kToyParams / 16 / kMemRate;  // 0.811665067081728
+        const double before = 4 * kToySlot + 18 * kToyParams / 16 / kMemRate;  // 0.820684498403328
         COMPARE_REL(st.stepS, before * 1.1177410022515475, kExact);            // 0.90723132557
         COMPARE_REL(timeOf(st, "stragglers"), before * 0.1177410022515475, 1e-9);
     }
@@ -624,15 +662,15 @@ private slots:
         //   F = 2 x 256 x h x V = 5.4976e11 -> 1.099511627776e-3 s
         //   B = (256 h + h V + 256 V) x 2 = 2,218,786,816 -> 4.4e-4 s: compute
         //   B + h V x 8 = 10,808,721,408 -> 2.1617442816e-3 s: memory
-        //   loss: 256 V x (3 + 2) x 2 B -> 6.7108864e-5 s
-        // output layer and loss = m (F-time x 2 + 2.1617442816e-3 + 6.7108864e-5)
-        //                       = 4 x 4.427876401152e-3 = 0.017711505604608 s.
+        //   fp32 loss: 256 V x (38 + 14) B -> 3.489660928e-4 s
+        // output layer and loss = m (F-time x 2 + 2.1617442816e-3 + 3.489660928e-4)
+        //                       = 4 x 4.709733629952e-3 = 0.018838934519808 s.
         Workload w = toyWorkload();
         w.model.seq_len = 256;
         w.model.vocab = 131072;
         const StepTime st = modelStepTime(toyGpu(1), toyHierarchy(), shapeOf(w, 1), 0);
         COMPARE_REL(op(st, "output layer (logits)")->seconds, 1.099511627776e-3, kExact);
-        COMPARE_REL(timeOf(st, "output layer and loss"), 0.017711505604608, kExact);
+        COMPARE_REL(timeOf(st, "output layer and loss"), 0.018838934519808, kExact);
     }
 
     void noStepWithoutGpusOrFigures()
@@ -808,6 +846,36 @@ private slots:
         // One node, no links: nothing to scale out to, and no warning for it.
         QVERIFY(!hw.scaleOut.present);
         QVERIFY(!test::findProblem(warnings, "no_scale_out"));
+    }
+
+    void fp8GemmsKeepTheirOwnShareOfPeak()
+    {
+        // H100's FP8 GEMMs run at fp8_gemm_efficiency of the 1,979 TFLOP/s
+        // FP8 peak, not at the BF16 share: the best-shape matmul keeps 71% of
+        // the FP8 peak against 80% of the BF16 one.
+        Design d = test::emptyDesign();
+        d.components = {part("node", "node.dgx-h100"), part("gpu", "gpu.h100-sxm", "node", 8)};
+        REQUIRE_VALID(d);
+        const DesignIndex index(d, Catalog::builtin());
+        std::vector<Problem> warnings;
+        const HardwareProfile bf16 = profileHardware(index, takeInventory(index), "bf16", warnings);
+        const HardwareProfile fp8 = profileHardware(index, takeInventory(index), "fp8", warnings);
+        QCOMPARE(bf16.gpu.gemmEfficiency.value, 0.65);
+        QCOMPARE(fp8.gpu.gemmEfficiency.value, 0.57);
+        QCOMPARE(fp8.gpu.gemmEfficiency.source, Catalog::builtin().sourceText("carried"));
+        QVERIFY(fp8.gpu.gemmEfficiency.uncertain);
+        QVERIFY(warnings.empty());
+        // A part without the figure runs FP8 at its BF16 share, and says so.
+        Catalog catalog = Catalog::builtin();
+        auto doc = catalog.subset({"gpu.h100-sxm"});
+        doc["parts"][0]["figures"].erase("fp8_gemm_efficiency");
+        QVERIFY(catalog.merge(doc, "test", false).empty());
+        const DesignIndex without(d, catalog);
+        const HardwareProfile carried = profileHardware(without, takeInventory(without), "fp8", warnings);
+        QCOMPARE(carried.gpu.gemmEfficiency.value, 0.65);
+        QCOMPARE(test::findProblem(warnings, "fp8_efficiency_missing")->message,
+                 std::string("'H100 SXM 80GB' has no fp8_gemm_efficiency in the catalog; the model runs its FP8 GEMMs "
+                             "at the BF16 share of peak (gemm_efficiency)"));
     }
 
     void nvlinkDomainGroupJoinsNodes()

@@ -35,9 +35,8 @@ const std::map<std::string, const char*> kKnownMisses = {
     {"N3 Llama 3 8B, FP8, 8 H100, CP 2", "no TP, FP8: too fast"},
     {"M 1.7B GPT, Megatron-LM weak scaling, 48 H100", "no TP: too fast"},
     {"M 7.1B GPT, Megatron-LM weak scaling, 96 H100", "little TP: too fast"},
-    {"M 32B GPT, Megatron-LM weak scaling, 384 H100", "TP communication overlap not modelled: too slow"},
-    {"M 177B GPT, Megatron-LM weak scaling, 2,304 H100", "TP communication overlap not modelled: too slow"},
-    {"M 462B GPT, Megatron-LM weak scaling, 6,144 H100", "TP communication overlap not modelled: too slow"},
+    {"M 32B GPT, Megatron-LM weak scaling, 384 H100",
+     "DP reduction exposed behind one micro-batch of 1 (assumed): too slow"},
 };
 
 // The studio's new-design workload (Llama 3 8B, FSDP) on one DGX H100 of
@@ -177,7 +176,7 @@ private slots:
         QCOMPARE(band->lowFactor, 1 / (1 + band->errorLow));
         const auto rate = errorBandFor(a, false);
         QCOMPARE(rate->lowFactor, 1 + band->errorLow);
-        QVERIFY(band->text.find("23% too short") != std::string::npos);
+        QVERIFY(band->text.find("22% too short") != std::string::npos);
         QVERIFY(band->basis.find("same layout kind") != std::string::npos);
     }
 

@@ -134,7 +134,7 @@ private slots:
         const DesignLoad loaded = readDesignJson(doc, Catalog::builtin());
         QVERIFY(!loaded.ok());
         QCOMPARE(errorLines(loaded).front(),
-                 std::string("/format_version: format 0.9 is older than 1.1 and no migration from it exists"));
+                 std::string("/format_version: format 0.9 is older than 1.2 and no migration from it exists"));
     }
 
     // Format 1.1 added workload.parallelism.cp_comm; a 1.0 file means the
@@ -148,7 +148,32 @@ private slots:
         QVERIFY(!loaded.design->workload.parallelism.cp_comm);  // unset: the ring, p2p
         std::vector<Problem> warnings;
         QCOMPARE(shapeWorkload(loaded.design->workload, 8, warnings).cpComm, std::string("p2p"));
-        QCOMPARE(Json::parse(writeDesignText(*loaded.design))["format_version"].get<std::string>(), std::string("1.1"));
+        QCOMPARE(Json::parse(writeDesignText(*loaded.design))["format_version"].get<std::string>(), std::string("1.2"));
+    }
+
+    // Format 1.2 added workload.parallelism.tp_comm_overlap; a 1.1 file
+    // means the exposed TP communication it always meant, and is saved as 1.2.
+    void aFormat11FileOpensWithTpCommunicationExposed()
+    {
+        Json doc = smallDesign();
+        doc["format_version"] = "1.1";
+        const DesignLoad loaded = readDesignJson(doc, Catalog::builtin());
+        QVERIFY(loaded.ok());
+        QVERIFY(loaded.problems.empty());
+        QVERIFY(!loaded.design->workload.parallelism.tp_comm_overlap);
+        Workload w = loaded.design->workload;
+        w.parallelism.tp = 8;
+        std::vector<Problem> warnings;
+        QVERIFY(!shapeWorkload(w, 8, warnings).tpCommOverlap);
+        QCOMPARE(Json::parse(writeDesignText(*loaded.design))["format_version"].get<std::string>(), std::string("1.2"));
+        // A 1.2 file says it, and a wrong type is an error at its path.
+        doc["format_version"] = "1.2";
+        doc["workload"]["parallelism"]["tp_comm_overlap"] = true;
+        QVERIFY(*readDesignJson(doc, Catalog::builtin()).design->workload.parallelism.tp_comm_overlap);
+        doc["workload"]["parallelism"]["tp_comm_overlap"] = "yes";
+        const DesignLoad bad = readDesignJson(doc, Catalog::builtin());
+        QVERIFY(!bad.ok());
+        QVERIFY(errorLines(bad).front().starts_with("/workload/parallelism/tp_comm_overlap: "));
     }
 
     // The migration machinery, with a chain of two steps standing in for

@@ -274,6 +274,25 @@ private slots:
         checkPanelsMatchCore(w);
         QVERIFY(!QTest::currentTestFailed());
 
+        // TP communication overlap, switched on in the dock: the exposed TP
+        // time falls and the panels follow.
+        const auto tpTime = [&] {
+            for (const auto& part : w.analysis()->analysis()->step.breakdown)
+                if (part.name == "TP communication")
+                    return part.seconds;
+            return -1.0;
+        };
+        const double exposedBefore = tpTime();
+        auto* overlap = qobject_cast<QComboBox*>(w.workload()->field("/workload/parallelism/tp_comm_overlap"));
+        QVERIFY(overlap);
+        overlap->setCurrentIndex(overlap->findData("1"));
+        emit overlap->activated(overlap->currentIndex());  // as a click does
+        settle();
+        QVERIFY(*doc->design().workload.parallelism.tp_comm_overlap);
+        QVERIFY(tpTime() > 0 && tpTime() < exposedBefore);
+        checkPanelsMatchCore(w);
+        QVERIFY(!QTest::currentTestFailed());
+
         // A new PUE.
         DesignSettings s = DesignSettings::of(doc->design());
         s.facility.pue = 1.55;

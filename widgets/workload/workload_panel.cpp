@@ -214,6 +214,19 @@ WorkloadPanel::WorkloadPanel(DesignDocument* document, AnalysisService* service,
         [](W& w, const QString& v) { w.parallelism.sequence_parallel = v == "1"; },
         tr("Shards norms and dropout with tp (Korthikanti et al. 2022); default on"));
     choiceField(
+        tr("TP overlap"), "/workload/parallelism/tp_comm_overlap", {{"0", tr("off")}, {"1", tr("on")}},
+        [](const W& w) { return w.parallelism.tp_comm_overlap.value_or(false) ? "1" : "0"; },
+        [](W& w, const QString& v) { w.parallelism.tp_comm_overlap = v == "1"; },
+        tr("Pipelines TP all-gathers and reduce-scatters with their GEMMs (Megatron --tp-comm-overlap, Transformer "
+           "Engine userbuffers); needs sequence parallelism; default off"));
+    choiceField(
+        tr("CP exchange"), "/workload/parallelism/cp_comm",
+        {{"p2p", tr("ring (p2p)")}, {"all_gather", tr("all-gather")}, {"a2a", tr("all-to-all (Ulysses)")}},
+        [](const W& w) { return q(w.parallelism.cp_comm.value_or("p2p")); },
+        [](W& w, const QString& v) { w.parallelism.cp_comm = v.toStdString(); },
+        tr("How context parallelism exchanges keys and values (Megatron --cp-comm-type): the ring hides behind "
+           "attention, all-gather (Llama 3) and all-to-all are exposed; default ring"));
+    choiceField(
         tr("Recompute"), "/workload/parallelism/recompute",
         {{"none", tr("none")}, {"selective", tr("selective")}, {"full", tr("full")}},
         [](const W& w) { return q(w.parallelism.recompute.value_or("selective")); },
