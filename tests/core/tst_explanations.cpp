@@ -111,6 +111,15 @@ private slots:
         const Explanation* days = findExplanation(explained, "training.days_to_train");
         QCOMPARE(days->inputs.front().value, d.workload.training.tokens);
         QCOMPARE(days->inputs.front().source, std::string("/workload/training/tokens"));
+        // TP communication says whether the GEMMs hide any of it.
+        QCOMPARE(findExplanation(explained, "training.waterfall.TP communication")->inputs.front().source,
+                 std::string("none hidden: /workload/parallelism/tp_comm_overlap is off (docs/model.md)"));
+        d.workload.parallelism.tp_comm_overlap = true;
+        const Analysis overlapped = analyzeDesign(d, *l.catalog);
+        QVERIFY(overlapped.step.stepS < a.step.stepS);
+        QCOMPARE(
+            findExplanation(explainMetrics(overlapped), "training.waterfall.TP communication")->inputs.front().source,
+            std::string("what the GEMMs do not hide: /workload/parallelism/tp_comm_overlap is on (docs/model.md)"));
         // The 30 kW line and what the PUE adds on top of IT.
         QCOMPARE(a.power.airCoolingLimitKw.value, 30.0);
         QVERIFY(a.power.airCoolingLimitKw.source.find("seed 002") != std::string::npos);
