@@ -428,14 +428,19 @@ StepTotals modelDataParallel(const Machine& mc, const HardwareProfile& hw, const
 // docs/model.md §5 "Breakdown": every micro-batch's share of each slot part,
 // then the once-per-step terms; stragglers take the rest so the parts sum to
 // the step time. `compute` marks what §11 counts as running kernels.
-std::vector<StepPart> breakdownOf(const Slot& slot, double m, const StepTotals& tot)
+std::vector<StepPart> breakdownOf(const Slot& slot, double m, const StepTotals& tot, bool tpOverlap)
 {
+    // Whether TP communication hides behind the GEMMs is a workload choice
+    // the user should see next to its cost.
+    const std::string_view tpSource = tpOverlap
+        ? "what the GEMMs do not hide: /workload/parallelism/tp_comm_overlap is on (docs/model.md)"
+        : "none hidden: /workload/parallelism/tp_comm_overlap is off (docs/model.md)";
     return {{"GEMMs", m * slot.gemm, true},
             {"attention", m * slot.attn, true},
             {"memory-bound ops", m * slot.mem, true},
             {"output layer and loss", m * slot.out, true},
             {"recompute", m * slot.re},
-            {"TP communication", m * slot.tp},
+            {"TP communication", m * slot.tp, false, tpSource},
             {"CP communication (exposed)", m * slot.cp},
             {"EP communication", m * slot.ep},
             {"PP communication", m * slot.ppSends},
@@ -522,7 +527,7 @@ StepTime modelStepTime(const HardwareProfile& hw, const Hierarchy& hier, const W
     st.slotS = slot.total;
     st.microBatches = m;
     st.bubbleFraction = slot.bubble / (m * slot.total + slot.bubble);
-    st.breakdown = breakdownOf(slot, m, tot);
+    st.breakdown = breakdownOf(slot, m, tot, w.tpCommOverlap);
     countFlops(st, mc, w, mb);
     st.ops = std::move(ops);
     st.valid = true;

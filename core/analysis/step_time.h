@@ -31,6 +31,7 @@ struct StepPart {
     std::string_view name;
     double seconds = 0;
     bool compute = false;  // running kernels (the rest is waiting: communication, bubble, ...)
+    std::string_view source = "step-time model (docs/model.md)";  // what its explanation cites
 };
 
 struct StepTime {

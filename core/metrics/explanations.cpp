@@ -132,19 +132,15 @@ std::vector<ExplainedMetric> explainMetrics(const Analysis& a)
                        : maint ? r.maintenanceFraction.source
                                : "((interval + write) / 2 + restart) / MTBF"}}});
         } else {
-            double seconds = 0;
-            for (const auto& part : s.breakdown)
-                if (part.name == b.name)
-                    seconds = part.seconds;
-            // Whether TP communication hides behind the GEMMs is a workload
-            // choice the user should see next to its cost.
-            const std::string source = b.name != "TP communication" ? "step-time model (docs/model.md)"
-                : a.workload.tpCommOverlap
-                ? "what the GEMMs do not hide: /workload/parallelism/tp_comm_overlap is on (docs/model.md)"
-                : "none hidden: /workload/parallelism/tp_comm_overlap is off (docs/model.md)";
+            const StepPart* part = nullptr;
+            for (const auto& p : s.breakdown)
+                if (p.name == b.name)
+                    part = &p;
             add(key,
                 {"time of " + std::string(b.name) + " / step time",
-                 {{std::string(b.name), seconds, "s", source}, {"step time", s.stepS, "s", "this model"}}});
+                 {{std::string(b.name), part ? part->seconds : 0, "s",
+                   std::string(part ? part->source : "step-time model (docs/model.md)")},
+                  {"step time", s.stepS, "s", "this model"}}});
         }
     }
 

@@ -151,6 +151,9 @@ private slots:
         QCOMPARE(Json::parse(writeDesignText(*loaded.design))["format_version"].get<std::string>(), std::string("1.2"));
     }
 
+    // A new design is written at the version this studio reads.
+    void aNewDesignHasTheCurrentVersion() { QCOMPARE(Design{}.format_version, toString(kDesignFormatVersion)); }
+
     // Format 1.2 added workload.parallelism.tp_comm_overlap; a 1.1 file
     // means the exposed TP communication it always meant, and is saved as 1.2.
     void aFormat11FileOpensWithTpCommunicationExposed()
