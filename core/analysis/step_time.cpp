@@ -66,6 +66,7 @@ struct Machine {
     double gemmEff, attnEff;
     double hbm;  // bytes/s
     double hbmEff;
+    bool fp8;  // GEMMs run in FP8 (Transformer Engine), which casts their operands
 
     double memS(double bytes) const { return bytes <= 0 ? 0 : bytes / (hbm * hbmEff * memorySizeFactor(bytes)); }
     // A GEMM on the roofline: the slower of its compute and its memory traffic.
@@ -86,6 +87,7 @@ Machine machineOf(const AcceleratorProfile& g)
     mc.attnEff = g.attentionEfficiency.value;
     mc.hbm = g.hbmTbPerS.value * 1e12;
     mc.hbmEff = g.hbmEfficiency.value;
+    mc.fp8 = g.trainingPrecision == "fp8";
     return mc;
 }
 
@@ -168,7 +170,11 @@ LayerCost modelBlock(const Machine& mc, const WorkloadShape& w, const MicroBatch
         L.memB += bw;
         if (recomputed)
             L.recompute += fw;
-        ops.push_back({name, "memory", n * 4 /* a few FLOPs per element */, n * fwPasses * kBytes, fw});
+        // The roofline point is the forward kernel, or the backward one for
+        // a cast that only the backward pass runs.
+        const bool forward = fwPasses > 0;
+        ops.push_back({name, "memory", n * 4 /* a few FLOPs per element */,
+                       n * (forward ? fwPasses : bwPasses) * kBytes, forward ? fw : bw});
     };
 
     elementwise("attention norm", r * h, 2, 3, full);
@@ -206,6 +212,9 @@ LayerCost modelBlock(const Machine& mc, const WorkloadShape& w, const MicroBatch
     if (w.moe()) {
         gemm("router", T, h, double(w.experts), 1, false, full);
         elementwise("router softmax", T * double(w.experts), 2, 3, full);
+        // Megatron's token dispatcher (moe_utils.permute) copies each token
+        // once per expert it visits into expert order: read + write.
+        elementwise("token permutation", T * k * h, 2, 2, full);
     }
     // Expert GEMMs run per expert: smaller GEMMs on each one's share of tokens.
     const double expertsHere = w.moe() ? std::max(1.0, double(w.experts) / double(w.ep)) : 1;
@@ -218,9 +227,28 @@ LayerCost modelBlock(const Machine& mc, const WorkloadShape& w, const MicroBatch
     else
         elementwise("GeLU", T * k * f / t, 2, 3, full);
     gemm("MLP down projection", tokensPerExpert, f / t, h, expertsHere, false, full);
+    if (w.moe())  // moe_utils.unpermute: read the k weighted copies of a token, write their sum
+        elementwise("token unpermutation", T * k * h, 1 + 1 / k, 2, full);
     if (dropout)
         elementwise("dropout", r * h, 2.5, 2.5, full);
     elementwise("residual add", r * h, 3, 2, full);
+    if (mc.fp8) {
+        // Transformer Engine's FP8 GEMMs take both operands K-major, so each
+        // GEMM input is cast to FP8 with its transpose kept for the
+        // weight-gradient GEMM: read 2 bytes, write 1 + 1 (linear.py,
+        // fp8_cast_transpose_fused), 2 passes. A norm that feeds a GEMM
+        // writes FP8 itself and only the transpose is extra (0.5 pass net).
+        // Backward casts every output gradient the same way for the dgrad
+        // and wgrad GEMMs.
+        elementwise("FP8 transpose of the normed QKV input", T * h, 0.5, 0, full);
+        elementwise("FP8 cast of the attention output", T * h / t, 2, 0, full);
+        if (w.moe())  // routed tokens reach the expert GEMMs permuted, not from the norm
+            elementwise("FP8 cast of the routed tokens", T * k * h, 2, 0, full);
+        else
+            elementwise("FP8 transpose of the normed MLP input", T * h, 0.5, 0, full);
+        elementwise("FP8 cast of the MLP activation", T * k * f / t, 2, 0, full);
+        elementwise("FP8 cast of the output gradients", T * ((h + 2 * kv) / t + h + k * upWidth + k * h), 0, 2, false);
+    }
     return L;
 }
 

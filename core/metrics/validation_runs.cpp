@@ -56,7 +56,7 @@ ValidationReport runValidation(const std::string& runsPath, const Catalog& catal
         row.metric = r.string(run, ptr, "metric", true).value_or("");
         row.source = r.string(run, ptr, "source", true).value_or("");
         row.role = r.choice(run, ptr, "role", {"calibration", "check"}, true).value_or("check");
-        row.gpus = r.integer(run, ptr, "gpus", true, 1, kMaxInstances).value_or(1);
+        const std::int64_t designGpus = r.integer(run, ptr, "gpus", true, 1, kMaxInstances).value_or(1);
         row.measured = r.number(run, ptr, "measured", true, 0, 1e12, true).value_or(1);
         const auto designFile = r.string(run, ptr, "design", true);
         if (!designFile || !run.contains("workload"))
@@ -77,7 +77,7 @@ ValidationReport runValidation(const std::string& runsPath, const Catalog& catal
                     report.problems.push_back({Severity::Error, ptr + p.pointer, row.id + ": " + p.message});
             continue;
         }
-        if (auto p = resizeToGpus(*loaded.design, *loaded.catalog, row.gpus)) {
+        if (auto p = resizeToGpus(*loaded.design, *loaded.catalog, designGpus)) {
             report.problems.push_back({Severity::Error, pointerAppend(ptr, "gpus"), row.id + ": " + p->message});
             continue;
         }
@@ -117,11 +117,15 @@ ValidationReport runValidation(const std::string& runsPath, const Catalog& catal
         }
         row.predicted = metrics.at(jp).get<double>();
         const auto& w = analysis.workload;
+        // A run may use part of the design (64 GPUs of a 72-GPU NVL72 rack).
+        row.gpus = w.gpusUsed;
+        row.system = loaded.design->name;
         row.gpuPart = analysis.inventory.gpuPart;
         row.precision = w.precision;
         row.tp = w.tp;
         row.pp = w.pp;
         row.cp = w.cp;
+        row.ep = w.ep;
         row.dp = w.dp;
         row.zero = w.zero;
         const bool isCalibration = row.role == "calibration";
@@ -143,6 +147,8 @@ std::string layoutOf(const ValidationRow& r)
     std::string s = "tp " + std::to_string(r.tp) + ", pp " + std::to_string(r.pp);
     if (r.cp > 1)
         s += ", cp " + std::to_string(r.cp);
+    if (r.ep > 1)
+        s += ", ep " + std::to_string(r.ep);
     s += ", dp " + std::to_string(r.dp);
     if (r.zero > 0)
         s += ", ZeRO-" + std::to_string(r.zero);
@@ -173,16 +179,19 @@ std::string validationMarkdown(const ValidationReport& report, const std::string
         "The runs fall in two sets, reported apart. The calibration runs (`../shared/reference/published-runs.md`) "
         "are frozen: the factors docs/model.md marks \"calibration\" were set on them. The check runs were added "
         "after every factor was set and no factor was fit on them; they test the model where the calibration set "
-        "does not reach (no tensor parallelism, FSDP, small clusters, FP8, long context). The studio's error bands "
+        "does not reach (no tensor parallelism, FSDP, small clusters, FP8, long context, mixture of experts, "
+        "Blackwell). The \"system\" column names the base design a run was modelled on: the Llama 3 runs are on "
+        "RoCE, as Meta's cluster was. No AMD MI300X training run is published with enough of its layout to model "
+        "(docs/evidence/check-runs.md, C6-f). The studio's error bands "
         "(`explain.<key>.error_band`) come from both sets, through `resources/validation-errors.json`.\n";
     auto table = [&](const std::string& role) {
-        std::string t = "\n| run | GPUs | layout | published | measured step (s) | predicted (s) | error |\n"
-                        "|---|---|---|---|---|---|---|\n";
+        std::string t = "\n| run | system | GPUs | layout | published | measured step (s) | predicted (s) | error |\n"
+                        "|---|---|---|---|---|---|---|---|\n";
         std::size_t n = 0;
         for (const auto& r : report.rows)
             if (r.role == role) {
                 ++n;
-                t += "| " + r.id + " | " + formatCount(r.gpus) + " | " + layoutOf(r) + " | " +
+                t += "| " + r.id + " | " + r.system + " | " + formatCount(r.gpus) + " | " + layoutOf(r) + " | " +
                     (r.published.empty() ? "step time" : r.published) + " | " + formatValue(r.measured, 4) + " | " +
                     formatValue(r.predicted, 4) + " | " + percent(r.error()) + " |\n";
             }

@@ -15,11 +15,12 @@ namespace studio {
 struct ValidationRow {
     std::string id, metric, source, role;  // role: calibration (published-runs.md) or check
     std::string published;                 // the figure as published when it was not a step time
-    std::int64_t gpus = 0;
+    std::string system;                    // the base design's name: GPU and fabric the run was modelled on
+    std::int64_t gpus = 0;                 // GPUs the run used (tp x pp x cp x dp)
     // What the run was, for finding the runs nearest a configuration
     // (core/metrics/error_band.h): its GPU part and layout.
     std::string gpuPart, precision;
-    std::int64_t tp = 1, pp = 1, cp = 1, dp = 1, zero = 0;
+    std::int64_t tp = 1, pp = 1, cp = 1, ep = 1, dp = 1, zero = 0;
     double measured = 0, predicted = 0;
     double error() const { return measured != 0 ? (predicted - measured) / measured : 0; }
 };

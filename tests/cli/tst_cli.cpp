@@ -233,7 +233,8 @@ private slots:
         const Run r = cli({"validation-report", sourcePath("tests/data/published/runs.json")});
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.startsWith("# Validation"));
-        QVERIFY(r.out.contains("| K1 full recompute | 8 | tp 8, pp 1, dp 1, fp16 | step time | 1.42 |"));
+        QVERIFY(r.out.contains(
+            "| K1 full recompute | Selene-style DGX A100 cluster | 8 | tp 8, pp 1, dp 1, fp16 | step time | 1.42 |"));
         QVERIFY(r.out.contains("## Check runs (no factor fit on them)"));
         QCOMPARE(cli({"validation-report"}).code, 2);
         // As json: the error bands' data, one record per run.

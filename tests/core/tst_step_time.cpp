@@ -258,6 +258,12 @@ private slots:
         st = modelStepTime(toyGpu(1), toyHierarchy(), shapeOf(w, 1), 0);
         QCOMPARE(opNames(st)[6], std::string("router"));
         QCOMPARE(opNames(st)[7], std::string("router softmax"));
+        // The token dispatcher copies each token once per expert it visits
+        // (read + write), and sums the k copies back after the experts.
+        QCOMPARE(opNames(st)[8], std::string("token permutation"));
+        COMPARE_REL(op(st, "token permutation")->bytes, T * 2 * h * 2 * 2, kExact);
+        QCOMPARE(opNames(st)[12], std::string("token unpermutation"));
+        COMPARE_REL(op(st, "token unpermutation")->bytes, T * 2 * h * 1.5 * 2, kExact);
     }
 
     void stepTimeOfTheToyByHand()
@@ -650,6 +656,36 @@ private slots:
         // MFU divides by the training-precision peak.
         COMPARE_REL(st.mfu, st.modelFlopsPerStep / (st.stepS * 2e15), kExact);
         COMPARE_REL(st.computeAtPeakS, 0.39582418599936 / 2, kExact);
+    }
+
+    // Transformer Engine casts each GEMM input to FP8 with its transpose
+    // (read 2 B, write 1 + 1), only the transpose after a norm that writes
+    // FP8 itself, and every output gradient in backward. Per toy layer:
+    //   forward  T h (QKV input) + 4 T h (attention output) + T h (MLP
+    //            input) + 4 T f (GeLU output)           = 6 T h + 4 T f B
+    //   backward 4 T (3h + h + f + h) (QKV with kv = h, output, up, down)
+    //                                                   = 20 T h + 4 T f B
+    void fp8CastsAndTransposesTheGemmOperands()
+    {
+        HardwareProfile hw = toyGpu(1);
+        hw.gpu.trainingPeakTflops = {2000, "test"};
+        hw.gpu.trainingPrecision = "fp8";
+        const StepTime bf16 = modelStepTime(toyGpu(1), toyHierarchy(), shapeOf(toyWorkload(), 1), 0);
+        const StepTime fp8 = modelStepTime(hw, toyHierarchy(), shapeOf(toyWorkload(), 1), 0);
+        COMPARE_REL(op(fp8, "FP8 transpose of the normed QKV input")->bytes, T * h, kExact);
+        COMPARE_REL(op(fp8, "FP8 cast of the attention output")->bytes, 4 * T * h, kExact);
+        COMPARE_REL(op(fp8, "FP8 transpose of the normed MLP input")->bytes, T * h, kExact);
+        COMPARE_REL(op(fp8, "FP8 cast of the MLP activation")->bytes, 4 * T * f, kExact);
+        // A cast only backward runs is drawn as that backward kernel.
+        const OpPoint* grads = op(fp8, "FP8 cast of the output gradients");
+        COMPARE_REL(grads->bytes, 4 * T * (5 * h + f), kExact);
+        COMPARE_REL(grads->seconds, 4 * T * (5 * h + f) / kMemRate, kExact);
+        QVERIFY(!op(bf16, "FP8 cast of the output gradients"));
+        // The two transposes move T h = 67 MB each, under the 100 MB where
+        // the memory size factor reaches 1.
+        const double perLayer = 2 * T * h / (kMemRate * memorySizeFactor(T * h)) + (24 * T * h + 8 * T * f) / kMemRate;
+        COMPARE_REL(timeOf(fp8, "memory-bound ops") - timeOf(bf16, "memory-bound ops"), fp8.microBatches * 2 * perLayer,
+                    1e-12);
     }
 
     void outputLayerDataGradientMovesNoFp32Gradients()
