@@ -24,6 +24,10 @@ constexpr double kCausalShare = 0.5;    // a fused causal kernel skips the maske
 // incoming gradient (8) and casts it back to bf16 (4 + 2).
 constexpr double kLossBytesForward = 38;   // per logit
 constexpr double kLossBytesBackward = 14;  // per logit
+// Kernels running beside a collective lose SMs and HBM bandwidth to it: Lee
+// et al. 2025 (arXiv 2507.03114) measured compute 18.9% slower on average
+// while communication overlapped it (GPT and Llama training on A100 and H100).
+constexpr double kOverlapSlowdown = 0.189;
 
 }  // namespace
 
@@ -256,6 +260,7 @@ struct LayerComm {
     double tpF = 0, tpB = 0, tpRe = 0;
     double epF = 0, epB = 0;
     double cpF = 0, cpB = 0;  // exposed: what attention compute does not hide
+    double hidden = 0;        // what compute hides, slowing it (kOverlapSlowdown)
 };
 
 // docs/model.md §5 "Communication per layer per micro-batch": each axis on
@@ -289,9 +294,11 @@ LayerComm modelLayerComm(const Hierarchy& hier, const WorkloadShape& w, const Mi
             // what the block's GEMMs cannot cover stays exposed, and so does
             // one chunk, the pipeline's fill or drain.
             const auto exposed = [t](double comm, double gemm) { return std::max(comm - gemm, comm / t); };
+            const double all = comm.tpF + comm.tpB + comm.tpRe;
             comm.tpF = exposed(comm.tpF, L.gemmF);
             comm.tpB = exposed(comm.tpB, L.gemmB);
             comm.tpRe = full ? exposed(comm.tpRe, L.gemmF) : 0;
+            comm.hidden += all - (comm.tpF + comm.tpB + comm.tpRe);
         }
     }
     if (w.moe() && w.ep > 1) {
@@ -312,6 +319,7 @@ LayerComm modelLayerComm(const Hierarchy& hier, const WorkloadShape& w, const Mi
                 double(w.cp - 1) * sendSeconds(kvBytes, cpTier.collectiveBytesPerSAt(kvBytes), cpTier.alphaS);
             comm.cpF = std::max(0.0, ring - L.attnF);
             comm.cpB = std::max(0.0, 2 * ring - L.attnB);
+            comm.hidden += 3 * ring - (comm.cpF + comm.cpB);
         } else if (w.cpComm == "all_gather") {
             // Llama 3: K and V all-gathered before attention, dK and dV
             // reduce-scattered after; "exposed in the critical path".
@@ -336,6 +344,7 @@ LayerComm modelLayerComm(const Hierarchy& hier, const WorkloadShape& w, const Mi
 struct Slot {
     double gemm = 0, attn = 0, mem = 0, re = 0, tp = 0, ep = 0, cp = 0, out = 0;
     double ppSends = 0;
+    double hidden = 0;  // communication the slot's compute hides
     double total = 0;
     double bubble = 0;
 };
@@ -372,6 +381,7 @@ Slot modelPipeline(const Machine& mc, const Hierarchy& hier, const WorkloadShape
     slot.ep = layers * (comm.epF + comm.epB);
     slot.cp = layers * (comm.cpF + comm.cpB);
     slot.out = outF + outB;
+    slot.hidden = layers * comm.hidden;
     slot.total = slot.gemm + slot.attn + slot.mem + slot.re + slot.tp + slot.ep + slot.cp + slot.out + slot.ppSends;
     // Interleaving divides the bubble by v (Narayanan et al. 2021).
     slot.bubble = double(w.pp - 1) / double(w.interleave) * slot.total;
@@ -380,6 +390,8 @@ Slot modelPipeline(const Machine& mc, const Hierarchy& hier, const WorkloadShape
 
 struct StepTotals {
     double dpExposed = 0;
+    double hidden = 0;      // communication hidden behind compute, all step
+    double contention = 0;  // what hiding it costs the compute
     double optimizerS = 0;
     double beforeStragglers = 0;
     double stragglerFactor = 1;
@@ -439,14 +451,18 @@ StepTotals modelDataParallel(const Machine& mc, const HardwareProfile& hw, const
         const double layers = std::max(1.0, w.layersPerStage);
         const double perMicroBatch = std::max(0.0, zero3Gather - overlapWindow) + zero3Gather / (2 * layers);
         tot.dpExposed += m * perMicroBatch;
+        tot.hidden += m * std::min(zero3Gather, overlapWindow);
     }
+    // Hidden is not free: the kernels it runs beside slow down while it runs.
+    tot.hidden += std::min(dpS, overlapWindow) + m * slot.hidden;
+    tot.contention = kOverlapSlowdown * tot.hidden;
 
     const double optimizerParams = paramsPerGpu / (w.zero >= 1 ? double(dpRanks) : 1);
     tot.optimizerS = mc.memS(optimizerParams * kOptimizerBytes);
     ops.push_back({"optimizer step (Adam)", "optimizer", optimizerParams * kOptimizerFlops,
                    optimizerParams * kOptimizerBytes, tot.optimizerS});
 
-    tot.beforeStragglers = m * slot.total + slot.bubble + tot.dpExposed + tot.optimizerS;
+    tot.beforeStragglers = m * slot.total + slot.bubble + tot.dpExposed + tot.contention + tot.optimizerS;
     // A synchronous step waits for the slowest of N ranks: mean x (1 + c sqrt(2 ln N)).
     tot.stragglerFactor = 1 + stragglerCv * std::sqrt(2 * std::log(std::max<double>(1, double(w.gpusUsed))));
     tot.stepS = tot.beforeStragglers * tot.stragglerFactor;
@@ -474,6 +490,8 @@ std::vector<StepPart> breakdownOf(const Slot& slot, double m, const StepTotals& 
             {"PP communication", m * slot.ppSends},
             {"pipeline bubble", slot.bubble},
             {"DP communication (exposed)", tot.dpExposed},
+            {"overlap contention", tot.contention, false,
+             "compute 18.9% slower while hidden communication runs beside it (Lee et al. 2025, docs/model.md)"},
             {"optimizer step", tot.optimizerS},
             {"stragglers", tot.stepS - tot.beforeStragglers}};
 }
@@ -509,12 +527,16 @@ void explainStepTime(StepTime& st, const AcceleratorProfile& g, const WorkloadSh
 {
     const double m = w.microBatches, v = double(w.interleave), gpus = double(w.gpusUsed);
     st.explainStep = {
-        "step = (micro-batches + (pp - 1) / interleave) x slot + exposed DP + optimizer, x (1 + cv sqrt(2 ln N))",
+        "step = ((micro-batches + (pp - 1) / interleave) x slot + exposed DP + 0.189 x hidden communication + "
+        "optimizer) x (1 + cv sqrt(2 ln N))",
         {{"micro-batches per pipeline", m, "", "global_batch / (micro_batch x dp)"},
          {"pipeline stages", double(w.pp), "", "/workload/parallelism/pp"},
          {"interleave", v, "", "/workload/parallelism/interleave"},
          {"slot: one micro-batch through the slowest stage", slot.total, "s", "sum of its operations (docs/model.md)"},
          {"exposed DP communication", tot.dpExposed, "s", "gradient reduction beyond the last backward"},
+         {"communication hidden behind compute", tot.hidden, "s",
+          "DP, ZeRO-3 gathers, overlapped TP and ring CP that compute covers"},
+         {"compute slowdown while overlapped", kOverlapSlowdown, "", "Lee et al. 2025, arXiv 2507.03114 (mean)"},
          {"optimizer step", tot.optimizerS, "s", "18 bytes per parameter at HBM speed"},
          {"straggler cv", stragglerCv, "", "/operations/straggler_cv"},
          {"GPUs", gpus, "", "tp x pp x cp x dp"}}};
