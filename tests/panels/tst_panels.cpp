@@ -285,6 +285,9 @@ private slots:
         const double exposedBefore = tpTime();
         auto* overlap = qobject_cast<QComboBox*>(w.workload()->field("/workload/parallelism/tp_comm_overlap"));
         QVERIFY(overlap);
+        QCOMPARE(overlap->currentData().toString(), QString("0"));  // unset: off
+        auto* sp = qobject_cast<QComboBox*>(w.workload()->field("/workload/parallelism/sequence_parallel"));
+        QCOMPARE(sp->currentData().toString(), QString("1"));  // on, as the preset has it
         overlap->setCurrentIndex(overlap->findData("1"));
         emit overlap->activated(overlap->currentIndex());  // as a click does
         settle();

@@ -208,17 +208,11 @@ WorkloadPanel::WorkloadPanel(DesignDocument* document, AnalysisService* service,
         [](W& w, const QString& v) { w.parallelism.zero = v.toInt(); },
         tr("What data-parallel ranks shard: 1 the optimizer state, 2 also the gradients, 3 also the weights (FSDP); "
            "default 1"));
-    choiceField(
-        tr("Sequence parallel"), "/workload/parallelism/sequence_parallel", {{"1", tr("on")}, {"0", tr("off")}},
-        [](const W& w) { return w.parallelism.sequence_parallel.value_or(true) ? "1" : "0"; },
-        [](W& w, const QString& v) { w.parallelism.sequence_parallel = v == "1"; },
-        tr("Shards norms and dropout with tp (Korthikanti et al. 2022); default on"));
-    choiceField(
-        tr("TP overlap"), "/workload/parallelism/tp_comm_overlap", {{"0", tr("off")}, {"1", tr("on")}},
-        [](const W& w) { return w.parallelism.tp_comm_overlap.value_or(false) ? "1" : "0"; },
-        [](W& w, const QString& v) { w.parallelism.tp_comm_overlap = v == "1"; },
-        tr("Pipelines TP all-gathers and reduce-scatters with their GEMMs (Megatron --tp-comm-overlap, Transformer "
-           "Engine userbuffers); needs sequence parallelism; default off"));
+    switchField(tr("Sequence parallel"), "/workload/parallelism/sequence_parallel", &ParallelismSpec::sequence_parallel,
+                true, tr("Shards norms and dropout with tp (Korthikanti et al. 2022); default on"));
+    switchField(tr("TP overlap"), "/workload/parallelism/tp_comm_overlap", &ParallelismSpec::tp_comm_overlap, false,
+                tr("Pipelines TP all-gathers and reduce-scatters with their GEMMs (Megatron --tp-comm-overlap, "
+                   "Transformer Engine userbuffers); needs sequence parallelism; default off"));
     choiceField(
         tr("CP exchange"), "/workload/parallelism/cp_comm",
         {{"p2p", tr("ring (p2p)")}, {"all_gather", tr("all-gather")}, {"a2a", tr("all-to-all (Ulysses)")}},
@@ -352,6 +346,15 @@ void WorkloadPanel::choiceField(const QString& label, const QString& pointer,
         box->setCurrentIndex(std::max(0, box->findData(get(doc_->design().workload))));
     });
     addRow(label, pointer, box, help);
+}
+
+void WorkloadPanel::switchField(const QString& label, const QString& pointer,
+                                std::optional<bool> ParallelismSpec::*flag, bool fallback, const QString& help)
+{
+    choiceField(
+        label, pointer, {{"1", tr("on")}, {"0", tr("off")}},
+        [=](const Workload& w) { return (w.parallelism.*flag).value_or(fallback) ? "1" : "0"; },
+        [=](Workload& w, const QString& v) { w.parallelism.*flag = v == "1"; }, help);
 }
 
 QString WorkloadPanel::refusalOf(const Workload& proposed) const

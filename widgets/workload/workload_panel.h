@@ -64,6 +64,9 @@ private:
                      const std::vector<std::pair<QString, QString>>& options,
                      std::function<QString(const Workload&)> get, std::function<void(Workload&, const QString&)> set,
                      const QString& help);
+    // An on/off setting of the parallelism, unset meaning `fallback`.
+    void switchField(const QString& label, const QString& pointer, std::optional<bool> ParallelismSpec::*flag,
+                     bool fallback, const QString& help);
 
     DesignDocument* doc_;
     DesignEditor editor_;
