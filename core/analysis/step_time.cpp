@@ -434,27 +434,31 @@ StepTotals modelDataParallel(const Machine& mc, const HardwareProfile& hw, const
         };
         if (w.zero == 0)
             dpS = hierarchical(grads, true);
-        else
+        else if (w.zero <= 2)
             dpS = hierarchical(grads, false) + hierarchical(weights, false);
-        if (w.zero >= 3)  // FSDP gathers the weights for every micro-batch, forward and backward
+        else {
+            // FSDP gathers the weights for every micro-batch, forward and
+            // backward, so no gather follows the optimizer step: only the
+            // gradients' reduce-scatter is left for the step's end.
+            dpS = hierarchical(grads, false);
             zero3Gather = 2 * hierarchical(weights, false);
+        }
     }
     StepTotals tot;
-    // Gradient reduction overlaps the last micro-batch's backward; the
-    // weight all-gather the next step's first forward.
-    const double overlapWindow = slot.total - slot.ppSends;
-    tot.dpExposed = std::max(0.0, dpS - overlapWindow);
-    // ZeRO-3 / FSDP prefetches the next layer's weights while this one
-    // computes: per micro-batch only what its compute cannot cover, and the
-    // first layer's gather, which nothing precedes, are exposed.
-    if (zero3Gather > 0) {
-        const double layers = std::max(1.0, w.layersPerStage);
-        const double perMicroBatch = std::max(0.0, zero3Gather - overlapWindow) + zero3Gather / (2 * layers);
-        tot.dpExposed += m * perMicroBatch;
-        tot.hidden += m * std::min(zero3Gather, overlapWindow);
-    }
+    // One micro-batch's compute (its slot less the PP sends) is the window
+    // that hides communication. Every micro-batch's window hides that
+    // micro-batch's ZeRO-3 gathers (prefetched a layer ahead); the last one's
+    // also hides the gradient reduction, and what both need beyond it is
+    // exposed. ZeRO-3's first-layer gather, which nothing precedes, is
+    // exposed in every micro-batch.
+    const double window = slot.total - slot.ppSends;
+    const double lastNeeds = zero3Gather + dpS;
+    const double others = std::max(0.0, m - 1);
+    tot.dpExposed = others * std::max(0.0, zero3Gather - window) + std::max(0.0, lastNeeds - window);
+    if (zero3Gather > 0)
+        tot.dpExposed += m * zero3Gather / (2 * std::max(1.0, w.layersPerStage));
     // Hidden is not free: the kernels it runs beside slow down while it runs.
-    tot.hidden += std::min(dpS, overlapWindow) + m * slot.hidden;
+    tot.hidden = others * std::min(zero3Gather, window) + std::min(lastNeeds, window) + m * slot.hidden;
     tot.contention = kOverlapSlowdown * tot.hidden;
 
     const double optimizerParams = paramsPerGpu / (w.zero >= 1 ? double(dpRanks) : 1);

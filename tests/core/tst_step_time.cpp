@@ -494,10 +494,10 @@ private slots:
         // where Megatron's bucket of max(40M, 1M x dp) = 40M parameters is
         // NVLink's message (4 B each for gradients, 2 for weights) and g the
         // share of bus bandwidth a message that size reaches (P = 2^31).
-        // Exposed = dpS - slot (one slot hides, no PP sends); ZeRO-3 adds,
-        // per micro-batch, the weight gathers the slot cannot hide and the
-        // first layer's, which nothing precedes: max(0, G - slot) + G/(2 L)
-        // with G = 2 H(2P). Optimizer memS(P/D x 18 B) for ZeRO >= 1,
+        // Exposed = dpS - slot (one slot hides, no PP sends); ZeRO-3 has
+        // dpS = H(4P) and, per micro-batch, weight gathers G = 2 H(2P) that
+        // share the slot with it in the last micro-batch, plus the first
+        // layer's gather, which nothing precedes: G/(2 L). Optimizer memS(P/D x 18 B) for ZeRO >= 1,
         // memS(P x 18 B) for 0. What the slot hides (all of it here: the
         // slot, and for ZeRO-3 a slot's worth of gathers per micro-batch)
         // slows the compute beside it by 18.9%.
@@ -514,9 +514,11 @@ private slots:
         QTest::newRow("ZeRO 1: H(4P) + H(2P)")
             << 1 << h4 + h2 - kToySlot << 18 * kToyParams / 16 / kMemRate << kToySlot;
         QTest::newRow("ZeRO 2: as 1") << 2 << h4 + h2 - kToySlot << 18 * kToyParams / 16 / kMemRate << kToySlot;
-        QTest::newRow("ZeRO 3: + gathers per micro-batch")
-            << 3 << h4 + h2 - kToySlot + 4 * (std::max(0.0, gather - kToySlot) + gather / (2 * 2))
-            << 18 * kToyParams / 16 / kMemRate << kToySlot + 4 * std::min(gather, kToySlot);
+        // ZeRO-3: no gather after the optimizer (the next forward gathers);
+        // the last micro-batch's window holds its gathers and H(4P).
+        QTest::newRow("ZeRO 3: gathers per micro-batch, H(4P) in the last")
+            << 3 << 3 * std::max(0.0, gather - kToySlot) + std::max(0.0, gather + h4 - kToySlot) + 4 * gather / (2 * 2)
+            << 18 * kToyParams / 16 / kMemRate << 3 * std::min(gather, kToySlot) + kToySlot;
     }
     void dataParallelReductionIsHierarchicalByZeroStage()
     {
