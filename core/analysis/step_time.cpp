@@ -531,7 +531,7 @@ void explainStepTime(StepTime& st, const AcceleratorProfile& g, const WorkloadSh
 {
     const double m = w.microBatches, v = double(w.interleave), gpus = double(w.gpusUsed);
     st.explainStep = {
-        "step = ((micro-batches + (pp - 1) / interleave) x slot + exposed DP + 0.189 x hidden communication + "
+        "step = ((micro-batches + (pp - 1) / interleave) x slot + exposed DP + slowdown x hidden communication + "
         "optimizer) x (1 + cv sqrt(2 ln N))",
         {{"micro-batches per pipeline", m, "", "global_batch / (micro_batch x dp)"},
          {"pipeline stages", double(w.pp), "", "/workload/parallelism/pp"},
@@ -540,7 +540,8 @@ void explainStepTime(StepTime& st, const AcceleratorProfile& g, const WorkloadSh
          {"exposed DP communication", tot.dpExposed, "s", "gradient reduction beyond the last backward"},
          {"communication hidden behind compute", tot.hidden, "s",
           "DP, ZeRO-3 gathers, overlapped TP and ring CP that compute covers"},
-         {"compute slowdown while overlapped", kOverlapSlowdown, "", "Lee et al. 2025, arXiv 2507.03114 (mean)"},
+         {"slowdown of compute beside overlapped communication", kOverlapSlowdown, "",
+          "Lee et al. 2025, arXiv 2507.03114 (mean)"},
          {"optimizer step", tot.optimizerS, "s", "18 bytes per parameter at HBM speed"},
          {"straggler cv", stragglerCv, "", "/operations/straggler_cv"},
          {"GPUs", gpus, "", "tp x pp x cp x dp"}}};
