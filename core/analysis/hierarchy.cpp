@@ -30,7 +30,7 @@ std::string scaleupPointer(const HardwareProfile& hw)
 
 double scaleupMessageFactor(double bytes)
 {
-    static const std::pair<double, double> pts[] = {{1e6, 0.08},   {4e6, 0.25},   {16e6, 0.45}, {64e6, 0.72},
+    static const std::pair<double, double> pts[] = {{1e6, 0.08},   {4e6, 0.25},    {16e6, 0.45}, {64e6, 0.72},
                                                     {256e6, 0.85}, {1.07e9, 0.97}, {4.3e9, 1.0}};
     return logInterpolate(pts, bytes);
 }
@@ -61,6 +61,47 @@ const Tier& Hierarchy::tierForSpan(std::int64_t span) const
             return t;
     }
     return *last;
+}
+
+std::size_t Hierarchy::rank(std::string_view key) const
+{
+    for (std::size_t i = 0; i < tiers.size(); ++i)
+        if (tiers[i].key == key)
+            return i;
+    return tiers.size();
+}
+
+std::vector<AxisPlacement> placeAxes(const Hierarchy& h, const HardwareProfile& hw, const WorkloadShape& w)
+{
+    // Axes in Megatron's rank order: each group covers consecutive ranks.
+    struct AxisNeed {
+        const char* axis;
+        std::int64_t degree, span;
+        const char* needs;
+        std::int64_t stride;  // ranks between neighbours of one group
+    };
+    const std::int64_t tc = w.tp * w.cp;
+    const AxisNeed needs[] = {
+        {"tp", w.tp, w.tp, "nvlink", 1},
+        {"cp", w.cp, tc, "leaf", w.tp},
+        {"ep", w.ep, tc * w.ep, "leaf", tc},
+        {"dp", w.dp, tc * w.dp, "", tc},
+        {"pp", w.pp, std::min<std::int64_t>(w.gpusUsed, 2 * tc * w.dp), "", tc * w.dp},
+    };
+    std::vector<AxisPlacement> out;
+    for (const auto& n : needs) {
+        if (n.degree <= 1)
+            continue;
+        const Tier& t = h.tierForSpan(n.span);
+        AxisPlacement a{n.axis, n.degree, n.span, t.key};
+        a.tooSlow = (*n.needs && h.rank(t.key) > h.rank(n.needs)) || (t.scopeGpus < n.span && !hw.scaleOut.present);
+        // A group whose consecutive ranks share a domain moves data over
+        // NVLink (dp reduces hierarchically inside it first); with no
+        // scale-up bandwidth that traffic has no path at all.
+        a.noPath = n.stride < hw.scaleupDomainGpus && h.nvlink().collectiveBytesPerS <= 0;
+        out.push_back(std::move(a));
+    }
+    return out;
 }
 
 Hierarchy buildHierarchy(const HardwareProfile& hw, const WorkloadShape& w, std::vector<Problem>& warnings)
@@ -127,63 +168,31 @@ Hierarchy buildHierarchy(const HardwareProfile& hw, const WorkloadShape& w, std:
         h.tiers[i].ratioToAbove =
             h.tiers[i].gbPerSPerGpu > 0 ? h.tiers[i - 1].gbPerSPerGpu / h.tiers[i].gbPerSPerGpu : 0;
 
-    // Axes in Megatron's rank order: each group covers consecutive ranks.
-    struct AxisNeed {
-        const char* axis;
-        std::int64_t degree, span;
-        const char* needs;
-        std::int64_t stride;  // ranks between neighbours of one group
-    };
-    const std::int64_t tc = w.tp * w.cp;
-    const AxisNeed needs[] = {
-        {"tp", w.tp, w.tp, "nvlink", 1},
-        {"cp", w.cp, tc, "leaf", w.tp},
-        {"ep", w.ep, tc * w.ep, "leaf", tc},
-        {"dp", w.dp, tc * w.dp, "", tc},
-        {"pp", w.pp, std::min<std::int64_t>(w.gpusUsed, 2 * tc * w.dp), "", tc * w.dp},
-    };
-    auto rank = [&h](const std::string& key) {
-        for (std::size_t i = 0; i < h.tiers.size(); ++i)
-            if (h.tiers[i].key == key)
-                return i;
-        return h.tiers.size();
-    };
-    for (const auto& n : needs) {
-        if (n.degree <= 1)
-            continue;
-        // A group whose consecutive ranks share a domain moves data over
-        // NVLink (dp reduces hierarchically inside it first); with no
-        // scale-up bandwidth that traffic has no path at all.
-        if (n.stride < hw.scaleupDomainGpus && h.nvlink().collectiveBytesPerS <= 0) {
-            const std::string axis = n.axis;
+    h.axes = placeAxes(h, hw, w);
+    for (const auto& a : h.axes) {
+        for (auto& tier : h.tiers)
+            if (tier.key == a.tier)
+                tier.axes.push_back(a.axis);
+        const Tier& t = *h.tier(a.tier);
+        if (a.noPath)
             warnings.push_back({Severity::Error, scaleupPointer(hw),
-                                axis + " = " + formatCount(n.degree) + " moves data between GPUs of one " +
+                                a.axis + " = " + formatCount(a.degree) + " moves data between GPUs of one " +
                                     formatCount(hw.scaleupDomainGpus) + "-GPU scale-up domain, but " + g.name +
                                     " has a scale-up bandwidth of " + formatValue(g.scaleupGbPerS.value, 4) +
                                     " GB/s x efficiency " + formatValue(g.scaleupEfficiency.value, 3) + " (" +
                                     g.scaleupGbPerS.source + "): the layout has no path for it",
                                 "zero_bandwidth"});
-        }
-        const Tier& t = h.tierForSpan(n.span);
-        AxisPlacement a{n.axis, n.degree, n.span, t.key};
-        a.tooSlow = *n.needs && rank(t.key) > rank(n.needs);
-        if (t.scopeGpus < n.span && !so.present)
-            a.tooSlow = true;
-        h.axes.push_back(a);
-        for (auto& tier : h.tiers)
-            if (tier.key == t.key)
-                tier.axes.push_back(n.axis);
         if (a.tooSlow) {
-            const std::string axis = n.axis;
-            std::string msg = axis == "tp" ? "tensor parallelism of " + formatCount(n.degree) +
-                    " spans more than one NVLink domain (" + formatCount(hw.scaleupDomainGpus) +
+            std::string msg = a.axis == "tp"
+                ? "tensor parallelism of " + formatCount(a.degree) + " spans more than one NVLink domain (" +
+                    formatCount(hw.scaleupDomainGpus) +
                     " GPUs): its collectives, on the critical path of "
                     "every layer, run on " +
                     t.name + " at " + formatValue(t.gbPerSPerGpu, 4) + " GB/s per GPU instead of NVLink's " +
                     formatValue(g.scaleupGbPerS.value, 4)
-                                           : axis + " group of " + formatCount(n.degree) + " (" + formatCount(n.span) +
+                : a.axis + " group of " + formatCount(a.degree) + " (" + formatCount(a.spanGpus) +
                     " consecutive GPUs) crosses " + t.name + " at " + formatValue(t.gbPerSPerGpu, 4) + " GB/s per GPU";
-            warnings.push_back({Severity::Warning, "/workload/parallelism/" + axis, msg, axis + "_on_slow_tier"});
+            warnings.push_back({Severity::Warning, "/workload/parallelism/" + a.axis, msg, a.axis + "_on_slow_tier"});
         }
     }
     return h;

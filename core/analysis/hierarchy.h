@@ -10,6 +10,7 @@
 // achievable efficiency. HBM is its total bandwidth; storage its read share.
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/analysis/explanation.h"
@@ -49,6 +50,7 @@ struct AxisPlacement {
     std::int64_t spanGpus = 1;  // consecutive GPUs one group covers
     std::string tier;           // key of the tier its traffic crosses
     bool tooSlow = false;       // lands on a slower tier than it needs
+    bool noPath = false;        // moves data inside a scale-up domain that has no bandwidth
 };
 
 struct Hierarchy {
@@ -57,7 +59,13 @@ struct Hierarchy {
     const Tier* tier(const std::string& key) const;
     const Tier& nvlink() const { return tiers[1]; }        // always second, after HBM
     const Tier& tierForSpan(std::int64_t spanGpus) const;  // the fastest tier whose scope covers the span
+    std::size_t rank(std::string_view key) const;          // position from HBM down; tiers.size() if absent
 };
+
+// Where each parallelism axis of `w` lands (Megatron rank order tp, cp, ep,
+// dp, pp), using only the tiers of `h`: the tiers do not depend on the
+// layout, so a layout search builds them once and places each candidate.
+std::vector<AxisPlacement> placeAxes(const Hierarchy& h, const HardwareProfile& hw, const WorkloadShape& w);
 
 Hierarchy buildHierarchy(const HardwareProfile& hw, const WorkloadShape& w, std::vector<Problem>& warnings);
 

@@ -340,6 +340,27 @@ LayerComm modelLayerComm(const Hierarchy& hier, const WorkloadShape& w, const Mi
     return comm;
 }
 
+// The output layer and loss for one micro-batch, forward and backward.
+struct OutputLayer {
+    double seconds = 0;
+    OpPoint op;  // its forward GEMM on the roofline
+};
+
+OutputLayer modelOutputLayer(const Machine& mc, const MicroBatch& mb)
+{
+    const double h = mb.h, t = mb.t, V = mb.V, T = mb.T;
+    const double logitsFlops = 2 * T * h * V / t;
+    const double logitsBytes = (T * h + h * V / t + T * V / t) * kBytes;
+    const double logits = T * V / t;
+    const double outF = mc.gemmS(logitsFlops, logitsBytes) + mc.memS(logits * kLossBytesForward);
+    // Backward: the data gradient, then the weight gradient, which alone
+    // accumulates into the fp32 main grads (as every block GEMM).
+    const double outB = mc.gemmS(logitsFlops, logitsBytes) +
+        mc.gemmS(logitsFlops, logitsBytes + h * V / t * 2 * kGradBytes) + mc.memS(logits * kLossBytesBackward);
+    return {outF + outB,
+            {"output layer (logits)", "gemm", logitsFlops, logitsBytes, mc.gemmS(logitsFlops, logitsBytes)}};
+}
+
 // One micro-batch through the slowest stage, forward and backward, by part.
 struct Slot {
     double gemm = 0, attn = 0, mem = 0, re = 0, tp = 0, ep = 0, cp = 0, out = 0;
@@ -355,17 +376,10 @@ struct Slot {
 Slot modelPipeline(const Machine& mc, const Hierarchy& hier, const WorkloadShape& w, const MicroBatch& mb,
                    const LayerCost& L, const LayerComm& comm, std::vector<OpPoint>& ops)
 {
-    const double h = mb.h, t = mb.t, V = mb.V, T = mb.T;
+    const double h = mb.h, t = mb.t, T = mb.T;
     const double layers = w.layersPerStage;
-    const double logitsFlops = 2 * T * h * V / t;
-    const double logitsBytes = (T * h + h * V / t + T * V / t) * kBytes;
-    const double logits = T * V / t;
-    const double outF = mc.gemmS(logitsFlops, logitsBytes) + mc.memS(logits * kLossBytesForward);
-    // Backward: the data gradient, then the weight gradient, which alone
-    // accumulates into the fp32 main grads (as every block GEMM).
-    const double outB = mc.gemmS(logitsFlops, logitsBytes) +
-        mc.gemmS(logitsFlops, logitsBytes + h * V / t * 2 * kGradBytes) + mc.memS(logits * kLossBytesBackward);
-    ops.push_back({"output layer (logits)", "gemm", logitsFlops, logitsBytes, mc.gemmS(logitsFlops, logitsBytes)});
+    const OutputLayer out = modelOutputLayer(mc, mb);
+    ops.push_back(out.op);
 
     Slot slot;
     if (w.pp > 1) {
@@ -380,12 +394,25 @@ Slot modelPipeline(const Machine& mc, const Hierarchy& hier, const WorkloadShape
     slot.tp = layers * (comm.tpF + comm.tpB + comm.tpRe);
     slot.ep = layers * (comm.epF + comm.epB);
     slot.cp = layers * (comm.cpF + comm.cpB);
-    slot.out = outF + outB;
+    slot.out = out.seconds;
     slot.hidden = layers * comm.hidden;
     slot.total = slot.gemm + slot.attn + slot.mem + slot.re + slot.tp + slot.ep + slot.cp + slot.out + slot.ppSends;
     // Interleaving divides the bubble by v (Narayanan et al. 2021).
     slot.bubble = double(w.pp - 1) / double(w.interleave) * slot.total;
     return slot;
+}
+
+// A synchronous step waits for the slowest of N ranks: mean x (1 + c sqrt(2 ln N)).
+double stragglerFactorOf(double cv, std::int64_t gpus)
+{
+    return 1 + cv * std::sqrt(2 * std::log(std::max<double>(1, double(gpus))));
+}
+
+// The GPU has what a step is modelled with.
+bool canModel(const HardwareProfile& hw)
+{
+    const auto& g = hw.gpu;
+    return hw.gpus > 0 && g.component && g.trainingPeakTflops.value > 0 && g.hbmTbPerS.value > 0;
 }
 
 struct StepTotals {
@@ -467,8 +494,7 @@ StepTotals modelDataParallel(const Machine& mc, const HardwareProfile& hw, const
                    optimizerParams * kOptimizerBytes, tot.optimizerS});
 
     tot.beforeStragglers = m * slot.total + slot.bubble + tot.dpExposed + tot.contention + tot.optimizerS;
-    // A synchronous step waits for the slowest of N ranks: mean x (1 + c sqrt(2 ln N)).
-    tot.stragglerFactor = 1 + stragglerCv * std::sqrt(2 * std::log(std::max<double>(1, double(w.gpusUsed))));
+    tot.stragglerFactor = stragglerFactorOf(stragglerCv, w.gpusUsed);
     tot.stepS = tot.beforeStragglers * tot.stragglerFactor;
     return tot;
 }
@@ -564,7 +590,7 @@ StepTime modelStepTime(const HardwareProfile& hw, const Hierarchy& hier, const W
 {
     StepTime st;
     const auto& g = hw.gpu;
-    if (hw.gpus <= 0 || !g.component || g.trainingPeakTflops.value <= 0 || g.hbmTbPerS.value <= 0)
+    if (!canModel(hw))
         return st;
 
     const Machine mc = machineOf(g);
@@ -589,6 +615,23 @@ StepTime modelStepTime(const HardwareProfile& hw, const Hierarchy& hier, const W
     if (explain)
         explainStepTime(st, g, w, slot, tot, stragglerCv);
     return st;
+}
+
+double stepTimeFloor(const HardwareProfile& hw, const WorkloadShape& w, double stragglerCv)
+{
+    if (!canModel(hw))
+        return 0;
+    const Machine mc = machineOf(hw.gpu);
+    const MicroBatch mb = microBatchOf(w);
+    std::vector<OpPoint> ops;
+    ops.reserve(24);
+    const LayerCost L = modelBlock(mc, w, mb, ops);
+    // The slot's GEMMs, attention and output layer: recompute, memory-bound
+    // kernels and communication only add to it.
+    const double slotCompute =
+        w.layersPerStage * (L.gemmF + L.gemmB + L.attnF + L.attnB) + modelOutputLayer(mc, mb).seconds;
+    const double slots = w.microBatches + double(w.pp - 1) / double(w.interleave);
+    return slots * slotCompute * stragglerFactorOf(stragglerCv, w.gpusUsed);
 }
 
 }  // namespace studio

@@ -75,4 +75,12 @@ double forwardFlopsPerSequence(const WorkloadShape& w, FlopConvention convention
 StepTime modelStepTime(const HardwareProfile& hw, const Hierarchy& hierarchy, const WorkloadShape& w,
                        double stragglerCv, bool explain = true);
 
+// A floor under modelStepTime shared by every ZeRO stage, recompute mode
+// and sequence-parallel setting of this layout's tp, pp, cp, dp, ep,
+// micro-batch and interleave: the GEMMs, attention and output layer of
+// every micro-batch and of the bubble, stretched by stragglers. A layout
+// search skips those settings when the floor is already slower than what
+// it keeps (tst_layout_search checks the floor never exceeds a step).
+double stepTimeFloor(const HardwareProfile& hw, const WorkloadShape& w, double stragglerCv);
+
 }  // namespace studio
