@@ -22,6 +22,8 @@
 #include "core/metrics/metrics.h"
 #include "core/metrics/metrics_text.h"
 #include "core/metrics/validation_runs.h"
+#include "core/search/layout_search.h"
+#include "core/search/search_report.h"
 #include "widgets/report/comparison_report.h"
 #include "widgets/report/design_report.h"
 
@@ -130,11 +132,20 @@ int runValidate(const QStringList& args, const Verb& verb)
 }
 
 // --set and --gpus: shared by every verb that loads one design to analyse.
+// `search` reads --gpus itself (the GPUs its layouts use) and does not
+// resize the design.
 struct DesignOptions {
+    explicit DesignOptions(bool resizes = true)
+        : gpus(QStringLiteral("gpus"),
+               resizes ? "Resize to N GPUs by changing the design's replicated node count."
+                       : "Search layouts that use N of the design's GPUs (default: all of them).",
+               "N"),
+          resizes(resizes)
+    {}
     QCommandLineOption set{QStringLiteral("set"), "Set the value at a JSON POINTER before analysis (repeatable).",
                            "POINTER=VALUE"};
-    QCommandLineOption gpus{QStringLiteral("gpus"), "Resize to N GPUs by changing the design's replicated node count.",
-                            "N"};
+    QCommandLineOption gpus;
+    bool resizes;
     void addTo(QCommandLineParser& parser) const
     {
         parser.addOption(set);
@@ -170,7 +181,7 @@ std::optional<int> loadForAnalysis(const QCommandLineParser& parser, const Desig
     printProblems(path, loaded.problems, false);
     if (!loaded.ok())
         return kExitInvalid;
-    if (gpus) {
+    if (gpus && opts.resizes) {
         if (auto problem = resizeToGpus(*loaded.design, *loaded.catalog, *gpus)) {
             printProblems(path, {*problem}, false);
             return kExitInvalid;
@@ -231,6 +242,99 @@ int runMetrics(const QStringList& args, const Verb& verb)
         [&](const DesignLoad& loaded, const QString&) {
             const Json metrics = computeMetrics(*loaded.design, *loaded.catalog);
             out(parser.value(format) == "json" ? metrics.dump(2) + "\n" : metricsText(metrics));
+            return int(kExitOk);
+        });
+}
+
+// "MIN-MAX" as two whole numbers, MIN >= 1 and MAX >= MIN.
+bool parseRange(const QString& text, std::int64_t* lo, std::int64_t* hi)
+{
+    const QStringList parts = text.split('-');
+    bool okLo = false, okHi = false;
+    if (parts.size() != 2)
+        return false;
+    *lo = parts[0].toLongLong(&okLo);
+    *hi = parts[1].toLongLong(&okHi);
+    return okLo && okHi && *lo >= 1 && *hi >= *lo;
+}
+
+int runSearch(const QStringList& args, const Verb& verb)
+{
+    QCommandLineParser parser;
+    const QCommandLineOption top(QStringLiteral("top"), "Keep the K best candidates (default 10).", "K", "10");
+    const QCommandLineOption objective(QStringLiteral("objective"),
+                                       "Rank by step time per token (default), energy per token, or days to train "
+                                       "including goodput.",
+                                       "time|energy|days", "time");
+    const QCommandLineOption format(QStringLiteral("format"), "Output format: json (default), text or csv.",
+                                    "json|text|csv", "json");
+    const QCommandLineOption batch(QStringLiteral("batch-range"),
+                                   "Let the global batch vary over MIN-MAX sequences (default: the workload's).",
+                                   "MIN-MAX");
+    const QCommandLineOption within(QStringLiteral("within"),
+                                    "Keep an AXIS (tp, cp, ep, dp, pp) within a TIER (nvlink, leaf, spine, core or "
+                                    "any); repeatable. Default: tp=nvlink.",
+                                    "AXIS=TIER");
+    const QCommandLineOption exhaustive(QStringLiteral("exhaustive"),
+                                        "Model every feasible candidate instead of skipping those the step-time bound "
+                                        "rules out (same result, slower).");
+    for (const auto* o : {&top, &objective, &format, &batch, &within, &exhaustive})
+        parser.addOption(*o);
+    parser.addPositionalArgument("FILE", "The design whose model and GPUs to search.");
+    const DesignOptions designOptions(false);
+    SearchOptions options;
+    return runOnOneDesign(
+        parser, designOptions, args, verb,
+        [&] {
+            const QString fmt = parser.value(format);
+            if (fmt != "json" && fmt != "text" && fmt != "csv") {
+                err("--format " + fmt.toStdString() + ": expected json, text or csv\n");
+                return false;
+            }
+            bool ok = false;
+            options.top = parser.value(top).toInt(&ok);
+            if (!ok || options.top < 1 || options.top > 10000) {
+                err("--top " + parser.value(top).toStdString() + ": expected a whole number from 1 to 10000\n");
+                return false;
+            }
+            if (!objectiveFromName(parser.value(objective).toStdString(), &options.objective)) {
+                err("--objective " + parser.value(objective).toStdString() + ": expected time, energy or days\n");
+                return false;
+            }
+            if (parser.isSet(designOptions.gpus)) {
+                options.gpus = parser.value(designOptions.gpus).toLongLong(&ok);
+                if (!ok || options.gpus < 1) {
+                    err("--gpus " + parser.value(designOptions.gpus).toStdString() +
+                        ": expected a whole number of GPUs, at least 1\n");
+                    return false;
+                }
+            }
+            if (parser.isSet(batch) && !parseRange(parser.value(batch), &options.batchMin, &options.batchMax)) {
+                err("--batch-range " + parser.value(batch).toStdString() +
+                    ": expected MIN-MAX, two whole numbers of sequences with 1 <= MIN <= MAX\n");
+                return false;
+            }
+            for (const QString& w : parser.values(within)) {
+                const int eq = static_cast<int>(w.indexOf('='));
+                if (eq <= 0) {
+                    err("--within " + w.toStdString() + ": expected AXIS=TIER, e.g. --within tp=nvlink\n");
+                    return false;
+                }
+                options.within[w.left(eq).toStdString()] = w.mid(eq + 1).toStdString();
+            }
+            options.prune = !parser.isSet(exhaustive);
+            return true;
+        },
+        [&](const DesignLoad& loaded, const QString& file) {
+            const SearchResult result = searchLayouts(*loaded.design, *loaded.catalog, options);
+            if (!result.error.empty()) {
+                err(file.toStdString() + ": " + result.error + "\n");
+                return int(kExitInvalid);
+            }
+            const QString fmt = parser.value(format);
+            out(fmt == "json"      ? searchJson(result).dump(2) + "\n"
+                    : fmt == "csv" ? searchCsv(result)
+                                   : searchText(result));
             return int(kExitOk);
         });
 }
@@ -461,6 +565,12 @@ const std::vector<Verb>& verbs()
          runValidate},
         {"metrics", "metrics FILE [--set /json/pointer=VALUE]... [--gpus N] [--format json|text] [--catalog FILE]",
          "Print a design's inventory and analyses, after applying --set edits and a --gpus resize.", runMetrics},
+        {"search",
+         "search FILE [--top K] [--objective time|energy|days] [--gpus N] [--set /json/pointer=VALUE]... "
+         "[--batch-range MIN-MAX] [--within AXIS=TIER]... [--exhaustive] [--format json|text|csv] [--catalog FILE]",
+         "Search the parallelism layouts of a design's model on its GPUs: the best K by step time, energy or days, "
+         "the current layout's rank, and what was rejected and why.",
+         runSearch},
         {"report",
          "report FILE -o OUT.pdf [--set /json/pointer=VALUE]... [--gpus N] [--page a4|letter] [--catalog FILE]",
          "Write the design-review PDF of a design: cover, canvas, bill of materials, a page per analysis, "

@@ -23,7 +23,7 @@ ActivationTerms activationTerms(const WorkloadShape& w)
     return a;
 }
 
-MemoryUse modelMemory(const HardwareProfile& hw, const WorkloadShape& w, std::vector<Problem>& warnings)
+MemoryUse modelMemory(const HardwareProfile& hw, const WorkloadShape& w, std::vector<Problem>& warnings, bool explain)
 {
     MemoryUse mem;
     const double t = double(w.tp);
@@ -71,6 +71,8 @@ MemoryUse modelMemory(const HardwareProfile& hw, const WorkloadShape& w, std::ve
     // HBM capacities are binary: 5 HBM3 stacks of 16 GiB make an "80 GB" H100.
     mem.capacityGb = mem.hbmGb * 1.073741824;
     mem.fits = mem.totalGb <= mem.capacityGb || mem.hbmGb <= 0;
+    if (!explain)
+        return mem;
     if (!mem.fits)
         warnings.push_back({Severity::Error, "/workload/parallelism",
                             "needs " + formatValue(mem.totalGb, 3) + " GB per GPU but " + hw.gpu.name + " has " +

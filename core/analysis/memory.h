@@ -34,6 +34,9 @@ ActivationTerms activationTerms(const WorkloadShape& w);
 
 inline constexpr double kWorkspaceGb = 2.0;  // CUDA context, cuBLAS/NCCL workspaces, allocator slack
 
-MemoryUse modelMemory(const HardwareProfile& hw, const WorkloadShape& w, std::vector<Problem>& warnings);
+// `explain`: also fill the explanations and say why it does not fit (the
+// studio shows them; a layout search reads only the figures and `fits`).
+MemoryUse modelMemory(const HardwareProfile& hw, const WorkloadShape& w, std::vector<Problem>& warnings,
+                      bool explain = true);
 
 }  // namespace studio

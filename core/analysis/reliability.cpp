@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "core/analysis/fleet_formulas.h"
 #include "core/text.h"
@@ -25,7 +26,29 @@ Goodput goodputAt(double tauH, double stallH, double writeH, double restartH, do
     return g;
 }
 
+// Without checkpoints every failure restarts the run: a job of J hours
+// needs e^(J/M) - 1 failed attempts on average, each costing its time plus
+// a restart, so the wall time is (M + R)(e^(J/M) - 1) (capped to stay
+// finite).
+Goodput restartOnlyGoodput(double computeDays, double mtbfH, double restartH, double maintenance)
+{
+    const double j = computeDays * 24;
+    const double attempts = std::expm1(std::min(j / mtbfH, 50.0));
+    const double wall = j > 0 ? (mtbfH + restartH) * attempts : 0;
+    const double useful = wall > 0 ? std::min(1.0, j / wall) : 1;
+    return {0, 1 - useful, std::max(0.0, useful - maintenance)};
+}
+
 }  // namespace
+
+double wallDaysFor(const Reliability& r, double computeDays)
+{
+    double goodput = r.goodput;
+    if (!r.canCheckpoint && r.clusterMtbfH > 0)
+        goodput =
+            restartOnlyGoodput(computeDays, r.clusterMtbfH, r.restartMin.value / 60, r.maintenanceFraction.value).value;
+    return goodput > 0 ? computeDays / goodput : std::numeric_limits<double>::infinity();
+}
 
 Reliability modelReliability(const Inventory& inv, const Operations& ops, double checkpointWriteS, double computeDays)
 {
@@ -74,15 +97,8 @@ Reliability modelReliability(const Inventory& inv, const Operations& ops, double
         ? goodputAt(r.intervalMin / 60, stallH, writeH, restartH, r.clusterMtbfH, r.maintenanceFraction.value)
         : Goodput{0, 0, 1 - r.maintenanceFraction.value};
     if (!r.canCheckpoint && ratePerH > 0) {
-        // Every failure restarts the run: a job of J hours needs e^(J/M) - 1
-        // failed attempts on average, each costing its time plus a restart,
-        // so the wall time is (M + R)(e^(J/M) - 1) (capped to stay finite).
-        const double j = computeDays * 24, m = r.clusterMtbfH;
-        const double attempts = std::expm1(std::min(j / m, 50.0));
-        const double wall = j > 0 ? (m + restartH) * attempts : 0;
-        const double useful = wall > 0 ? std::min(1.0, j / wall) : 1;
         r.intervalMin = 0;
-        g = {0, 1 - useful, std::max(0.0, useful - r.maintenanceFraction.value)};
+        g = restartOnlyGoodput(computeDays, r.clusterMtbfH, restartH, r.maintenanceFraction.value);
     }
     r.checkpointFraction = g.checkpoint;
     r.failureFraction = g.failure;

@@ -41,6 +41,13 @@ struct Reliability {
     Explanation explainMtbf, explainInterval, explainGoodput;
 };
 
+// Wall-clock days of `computeDays` of training on the design `r` describes:
+// compute / goodput with checkpoints; without them every failure restarts
+// the run, so the wall time grows faster than the compute time. Infinity
+// when the run never completes. A layout search ranks by it: the failure
+// cadence is the design's, the compute time each layout's.
+double wallDaysFor(const Reliability& r, double computeDays);
+
 // `checkpointWriteS` < 0 means checkpoints cannot be written (no storage).
 Reliability modelReliability(const Inventory& inventory, const Operations& operations, double checkpointWriteS,
                              double computeDays);

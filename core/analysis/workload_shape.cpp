@@ -79,10 +79,7 @@ WorkloadShape shapeWorkload(const Workload& w, std::int64_t gpus, std::vector<Pr
                      formatCount(gpus),
                  Severity::Error);
     }
-    s.gpusUsed = modelParallel * s.dp;
-
     const double perPipeline = double(s.globalBatch) / double(s.microBatch * s.dp);
-    s.microBatches = std::max(1.0, perPipeline);
     if (s.globalBatch % (s.microBatch * s.dp) != 0)
         warn(warnings, "/workload/training/global_batch", "batch_not_divisible",
              "global batch " + formatCount(s.globalBatch) + " is not a whole number of micro-batches (" +
@@ -144,7 +141,6 @@ WorkloadShape shapeWorkload(const Workload& w, std::int64_t gpus, std::vector<Pr
         warn(warnings, "/workload/parallelism/interleave", "interleave_without_pipeline",
              "interleave " + formatCount(s.interleave) + " has no effect without pipeline parallelism");
 
-    s.layersPerStage = std::ceil(double(s.layers) / double(s.pp));
     s.headDim = double(s.hidden) / double(s.heads);
     s.kvDim = double(s.kvHeads) * s.headDim;
     const double h = double(s.hidden), f = double(s.ffn);
@@ -159,6 +155,15 @@ WorkloadShape shapeWorkload(const Workload& w, std::int64_t gpus, std::vector<Pr
     const double activeMlp = s.moe() ? double(s.expertsPerToken) * oneMlp : oneMlp;
     s.activeParamsPerToken =
         double(s.layers) * (s.attentionParamsPerLayer + activeMlp + s.routerParamsPerLayer) + s.embeddingParams;
+    deriveLayout(s);
+    return s;
+}
+
+void deriveLayout(WorkloadShape& s)
+{
+    s.gpusUsed = s.tp * s.pp * s.cp * s.dp;
+    s.microBatches = std::max(1.0, double(s.globalBatch) / double(s.microBatch * s.dp));
+    s.layersPerStage = std::ceil(double(s.layers) / double(s.pp));
     s.tokensPerStep = double(s.globalBatch) * double(s.seq);
     // Attention and routers split over tp; experts over ep and tp; the
     // first and last stages each hold one of the two embedding matrices.
@@ -166,7 +171,6 @@ WorkloadShape shapeWorkload(const Workload& w, std::int64_t gpus, std::vector<Pr
     const double mlpHere = s.moe() ? s.mlpParamsPerLayer / (double(s.ep) * t) : s.mlpParamsPerLayer / t;
     s.paramsPerGpu = s.layersPerStage * ((s.attentionParamsPerLayer + s.routerParamsPerLayer) / t + mlpHere) +
         (s.pp == 1 ? s.embeddingParams : s.embeddingParams / 2) / t;
-    return s;
 }
 
 std::vector<Problem> unrunnableLayout(const Workload& workload, std::int64_t gpus)

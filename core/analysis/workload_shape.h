@@ -50,6 +50,12 @@ struct WorkloadShape {
 // it 0 and to check the layout.
 WorkloadShape shapeWorkload(const Workload& workload, std::int64_t gpus, std::vector<Problem>& warnings);
 
+// Recomputes what follows from the layout fields (tp, pp, cp, dp, ep,
+// micro-batch, global batch): GPUs used, micro-batches, layers and
+// parameters per GPU, tokens per step. A layout search changes those fields
+// of one shape and calls this instead of shaping the workload again.
+void deriveLayout(WorkloadShape& shape);
+
 // The warnings of shapeWorkload that say a layout cannot run as written on
 // `gpus` GPUs (tp x pp x cp does not divide them, heads or the sequence do
 // not split, expert groups do not fit, a rank gets no micro-batch), as

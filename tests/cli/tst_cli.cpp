@@ -98,6 +98,16 @@ private slots:
             << QStringList{"compare", kH100, kH100, kH100, kH100, kH100} << "compare: expected 2 to 4 FILEs, got 5";
         QTest::newRow("compare output type")
             << QStringList{"compare", kH100, kH100, "-o", "x.xlsx"} << "-o x.xlsx: expected a .pdf or .csv file";
+        QTest::newRow("search top") << QStringList{"search", kH100, "--top", "0"}
+                                    << "--top 0: expected a whole number from 1 to 10000";
+        QTest::newRow("search objective")
+            << QStringList{"search", kH100, "--objective", "cost"} << "--objective cost: expected time, energy or days";
+        QTest::newRow("search format") << QStringList{"search", kH100, "--format", "xml"}
+                                       << "--format xml: expected json, text or csv";
+        QTest::newRow("search batch range")
+            << QStringList{"search", kH100, "--batch-range", "512"} << "--batch-range 512: expected MIN-MAX";
+        QTest::newRow("search within") << QStringList{"search", kH100, "--within", "tp"}
+                                       << "--within tp: expected AXIS=TIER";
         QTest::newRow("compare baseline") << QStringList{"compare", kH100, kH100, "--baseline", "3"}
                                           << "--baseline 3: expected a position from 1 to 2";
     }
@@ -256,6 +266,55 @@ private slots:
         m = metricsOf({"--set", "/components/4/count=4", "--set", "/name=Half-populated"});  // GPUs per node
         QCOMPARE(m["inventory"]["gpus"].get<int>(), 512);
         QCOMPARE(m["design"]["name"].get<std::string>(), std::string("Half-populated"));
+    }
+
+    // The search's JSON keys (issue 13), and every candidate's layout fed
+    // back through `metrics --set` gives the candidate's own step time.
+    void searchCandidatesReproduceThroughMetrics()
+    {
+        const Run r = cli({"search", kH100, "--top", "3"});
+        QCOMPARE(r.code, 0);
+        const auto j = nlohmann::ordered_json::parse(r.out.toStdString());
+        for (const char* key : {"evaluated", "feasible", "rejected", "current", "candidates"})
+            QVERIFY2(j.contains(key), key);
+        for (const char* key : {"out_of_memory", "indivisible", "forbidden_tier"})
+            QVERIFY2(j["rejected"].contains(key), key);
+        QVERIFY(j["current"]["rank"].get<int>() >= 1);
+        QCOMPARE(j["candidates"].size(), std::size_t(3));
+        for (const auto& c : j["candidates"]) {
+            QStringList sets;
+            for (const auto& [key, value] : c["layout"].items())
+                sets << "--set" << QString::fromStdString("/workload/parallelism/" + key + "=" + value.dump());
+            // micro_batch is a training field, not a parallelism one.
+            const int at = int(sets.indexOf(QRegularExpression(".*/micro_batch=.*")));
+            sets[at].replace("/parallelism/", "/training/");
+            const auto m = metricsOf(sets);
+            QCOMPARE(m["training"]["step_time_s"].get<double>(), c["step_time_s"].get<double>());
+            QCOMPARE(m["training"]["memory_gb_per_gpu"]["total"].get<double>(), c["memory_gb_per_gpu"].get<double>());
+        }
+    }
+
+    void searchTextCsvAndErrors()
+    {
+        Run r = cli({"search", kH100, "--format", "text", "--top", "2", "--objective", "energy"});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("Objective: energy (J/token)"), qPrintable(r.out));
+        QVERIFY2(
+            QRegularExpression("Current: tp 8 · pp 4 · v 5 · dp 32 .* - #[0-9,]+ of [0-9,]+").match(r.out).hasMatch(),
+            qPrintable(r.out));
+        r = cli({"search", kH100, "--format", "csv", "--top", "2", "--gpus", "512"});
+        QCOMPARE(r.code, 0);
+        const auto rows = studio::test::parseCsv(r.out);
+        QCOMPARE(rows.size(), 3);
+        QCOMPARE(rows[0][1], QString("tp"));
+        const int gpus = rows[1][1].toInt() * rows[1][2].toInt() * rows[1][3].toInt() * rows[1][4].toInt();
+        QCOMPARE(gpus, 512);
+        r = cli({"search", kH100, "--gpus", "2048"});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("cannot search 2,048 GPUs: the design has 1,024"), qPrintable(r.err));
+        r = cli({"search", kH100, "--within", "tp=rack"});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("no tier 'rack' to keep tp within"), qPrintable(r.err));
     }
 
     void setToAnInvalidValueIsReportedAtItsPointer()

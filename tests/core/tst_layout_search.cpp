@@ -1,0 +1,363 @@
+// The layout search (core/search): the pruned search finds exactly what
+// brute force finds, the best is never worse than a preset's own layout,
+// every candidate's figures are the design analysis's own with that layout
+// applied, and a search that finds nothing says why.
+#include <QtTest>
+
+#include <atomic>
+
+#include "core/analysis/analysis.h"
+#include "core/format/design_reader.h"
+#include "core/search/layout_search.h"
+#include "core/search/search_report.h"
+#include "core/text.h"
+#include "tests/core/hand_built.h"
+#include "tests/test_support.h"
+
+using namespace studio;
+
+namespace {
+
+Design loadPreset(const QString& name)
+{
+    const DesignLoad loaded = loadDesignFile(test::sourcePath("presets/" + name).toStdString(), Catalog::builtin());
+    if (!loaded.ok())
+        qFatal("cannot load preset %s", qPrintable(name));
+    return *loaded.design;
+}
+
+QString describe(const Layout& l)
+{
+    return QString::fromStdString(describeLayout(l)) + " batch " + QString::number(l.globalBatch);
+}
+
+// The pruned and the brute-force search agree on every count but the
+// pruning ones, on the top K (layouts and objectives, in order) and on the
+// current layout's rank.
+void compareWithBruteForce(const Design& design, SearchOptions options)
+{
+    options.prune = true;
+    const SearchResult pruned = searchLayouts(design, Catalog::builtin(), options);
+    options.prune = false;
+    const SearchResult brute = searchLayouts(design, Catalog::builtin(), options);
+    QVERIFY2(pruned.ok(), pruned.error.c_str());
+    QCOMPARE(brute.pruned, 0);
+    QCOMPARE(brute.evaluated, brute.feasible);
+    QCOMPARE(pruned.space, brute.space);
+    QCOMPARE(pruned.feasible, brute.feasible);
+    QCOMPARE(pruned.evaluated + pruned.pruned, pruned.feasible);
+    QVERIFY(pruned.feasible > options.top);
+    QVERIFY2(pruned.pruned > 0, "the bound prunes something");
+    QCOMPARE(pruned.rejected.indivisible, brute.rejected.indivisible);
+    QCOMPARE(pruned.rejected.forbiddenTier, brute.rejected.forbiddenTier);
+    QCOMPARE(pruned.rejected.outOfMemory, brute.rejected.outOfMemory);
+    QCOMPARE(pruned.space, pruned.feasible + pruned.rejected.total());
+    QCOMPARE(pruned.top.size(), brute.top.size());
+    for (std::size_t i = 0; i < brute.top.size(); ++i) {
+        QCOMPARE(describe(pruned.top[i].layout), describe(brute.top[i].layout));
+        QCOMPARE(pruned.top[i].objective, brute.top[i].objective);
+    }
+    QCOMPARE(pruned.current.feasible, brute.current.feasible);
+    QCOMPARE(pruned.current.rank, brute.current.rank);
+    QCOMPARE(pruned.current.gap, brute.current.gap);
+}
+
+}  // namespace
+
+class TestLayoutSearch : public QObject {
+    Q_OBJECT
+private slots:
+    void prunedEqualsBruteForce_data()
+    {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<int>("objective");
+        QTest::addColumn<qlonglong>("gpus");
+        QTest::addColumn<qlonglong>("batchMin");
+        QTest::addColumn<qlonglong>("batchMax");
+        QTest::addColumn<int>("top");
+        const QString budget = "budget-8node-100gbe.cluster.json";
+        QTest::newRow("64 GPUs, time") << budget << int(Objective::Time) << 0LL << 0LL << 0LL << 10;
+        QTest::newRow("16 of 64 GPUs, time, top 1") << budget << int(Objective::Time) << 16LL << 0LL << 0LL << 1;
+        QTest::newRow("32 GPUs, energy") << budget << int(Objective::Energy) << 32LL << 0LL << 0LL << 5;
+        QTest::newRow("64 GPUs, days") << budget << int(Objective::Days) << 0LL << 0LL << 0LL << 10;
+        QTest::newRow("16 GPUs, batch 64-512") << budget << int(Objective::Time) << 16LL << 64LL << 512LL << 10;
+        QTest::newRow("MoE on 256 GPUs") << "dgx-b200-superpod-8su.cluster.json" << int(Objective::Time) << 256LL << 0LL
+                                         << 0LL << 10;
+    }
+    void prunedEqualsBruteForce()
+    {
+        QFETCH(QString, preset);
+        QFETCH(int, objective);
+        QFETCH(qlonglong, gpus);
+        QFETCH(qlonglong, batchMin);
+        QFETCH(qlonglong, batchMax);
+        QFETCH(int, top);
+        SearchOptions options;
+        options.objective = Objective(objective);
+        options.gpus = gpus;
+        options.batchMin = batchMin;
+        options.batchMax = batchMax;
+        options.top = top;
+        compareWithBruteForce(loadPreset(preset), options);
+    }
+
+    // Unfused attention makes selective recompute a choice of its own and
+    // its memory a term of its own: the bounds must still hold.
+    void prunedEqualsBruteForceWithUnfusedAttention()
+    {
+        Design d = loadPreset("budget-8node-100gbe.cluster.json");
+        d.workload.training.attention_kernel = "unfused";
+        d.workload.model.dropout = 0.1;
+        SearchOptions options;
+        options.gpus = 32;
+        compareWithBruteForce(d, options);
+        const SearchResult r = searchLayouts(d, Catalog::builtin(), options);
+        bool selective = false;
+        for (const auto& c : r.top)
+            selective |= c.layout.recompute == Recompute::Selective;
+        QVERIFY2(selective || r.top.size() < 3, "selective recompute is searched with unfused attention");
+    }
+
+    // The floor the search prunes by never exceeds a modelled step.
+    void stepTimeFloorIsAFloor()
+    {
+        const Design d = loadPreset("budget-8node-100gbe.cluster.json");
+        SearchOptions options;
+        options.gpus = 16;
+        options.prune = false;
+        options.top = 100000;
+        const SearchResult r = searchLayouts(d, Catalog::builtin(), options);
+        QVERIFY(r.top.size() > 100);
+        QCOMPARE(std::int64_t(r.top.size()), r.feasible);
+        const Analysis a = analyzeDesign(d, Catalog::builtin());
+        const double cv = d.operations.straggler_cv.value_or(defaults::kStragglerCv.value);
+        for (const auto& c : r.top) {
+            WorkloadShape shape = a.workload;
+            shapeLayout(shape, c.layout);
+            const double floor = stepTimeFloor(a.hardware, shape, cv);
+            QVERIFY2(floor > 0 && floor <= c.stepS, qPrintable(describe(c.layout)));
+        }
+    }
+
+    // Over every preset: the best candidate is never worse than the
+    // preset's own layout, and its rank and gap say how far it is.
+    void bestIsNeverWorseThanThePresetsLayout()
+    {
+        for (const QString& file : test::presetFiles()) {
+            const DesignLoad loaded = loadDesignFile(file.toStdString(), Catalog::builtin());
+            QVERIFY(loaded.ok());
+            const SearchResult r = searchLayouts(*loaded.design, *loaded.catalog, {});
+            QVERIFY2(r.ok(), qPrintable(file));
+            QVERIFY2(!r.top.empty(), qPrintable(file));
+            QVERIFY2(r.current.feasible, qPrintable(file + ": " + QString::fromStdString(r.current.whyNot)));
+            QVERIFY2(r.top.front().objective <= r.current.figures.objective, qPrintable(file));
+            QVERIFY(r.current.rank >= 1 && r.current.rank <= r.feasible);
+            QVERIFY(r.current.gap >= 0);
+            QCOMPARE(r.current.gap, r.current.figures.objective / r.top.front().objective - 1);
+            for (std::size_t i = 1; i < r.top.size(); ++i)
+                QVERIFY(r.top[i - 1].objective <= r.top[i].objective);
+        }
+    }
+
+    // A candidate's figures are the analysis's own with its layout applied:
+    // Apply in the studio and `metrics --set` show the same numbers.
+    void candidatesEqualTheAnalysisOfTheirLayout()
+    {
+        for (const QString& file : test::presetFiles()) {
+            const DesignLoad loaded = loadDesignFile(file.toStdString(), Catalog::builtin());
+            QVERIFY(loaded.ok());
+            SearchOptions options;
+            options.top = 4;
+            const SearchResult r = searchLayouts(*loaded.design, *loaded.catalog, options);
+            for (const auto& c : r.top) {
+                Design d = *loaded.design;
+                applyLayout(d.workload, c.layout);
+                const Analysis a = analyzeDesign(d, *loaded.catalog);
+                const QString what = file + ": " + describe(c.layout);
+                QVERIFY2(a.runnable(), qPrintable(what + ": " + QString::fromStdString(stepUnavailable(a))));
+                QVERIFY2(a.memory.fits, qPrintable(what));
+                QCOMPARE(a.step.stepS, c.stepS);
+                QCOMPARE(a.step.mfu, c.mfu);
+                QCOMPARE(a.step.tokensPerS, c.tokensPerS);
+                QCOMPARE(a.memory.totalGb, c.memoryGb);
+                QVERIFY(layoutOf(a.workload) == c.layout);
+            }
+        }
+    }
+
+    void aModelThatFitsNowhereSaysSo()
+    {
+        Design d = loadPreset("budget-8node-100gbe.cluster.json");
+        d.workload.model.layers = 400;  // far beyond 64 GPUs' HBM
+        d.workload.model.hidden = 32768;
+        d.workload.model.heads = 256;
+        d.workload.model.kv_heads = 16;
+        d.workload.model.ffn_hidden = 131072;
+        const SearchResult r = searchLayouts(d, Catalog::builtin(), {});
+        QVERIFY(r.ok());
+        QCOMPARE(r.feasible, 0);
+        QVERIFY(r.top.empty());
+        QVERIFY(r.rejected.outOfMemory > 0);
+        QVERIFY(!r.current.feasible);
+        QVERIFY2(r.nothingFits.find("has no feasible layout on 64") != std::string::npos, r.nothingFits.c_str());
+        QVERIFY2(r.nothingFits.find("GB per GPU") != std::string::npos, r.nothingFits.c_str());
+        const Json j = searchJson(r);
+        QCOMPARE(QString::fromStdString(j.at("nothing_fits").get<std::string>()),
+                 QString::fromStdString(r.nothingFits));
+        QVERIFY(j.at("candidates").empty());
+        QVERIFY(j.at("current").at("rank").is_null());
+    }
+
+    // tp beyond the NVLink domain is rejected by default and allowed when
+    // the limit is lifted; the current layout is judged by the same rule.
+    void tierLimits()
+    {
+        Design d = loadPreset("budget-8node-100gbe.cluster.json");
+        const SearchResult byDefault = searchLayouts(d, Catalog::builtin(), {});
+        QVERIFY(byDefault.rejected.forbiddenTier > 0);
+        for (const auto& c : byDefault.top)
+            QVERIFY(c.layout.tp <= 8);
+        SearchOptions any;
+        any.within = {{"tp", "any"}};
+        const SearchResult lifted = searchLayouts(d, Catalog::builtin(), any);
+        QCOMPARE(lifted.rejected.forbiddenTier, 0);
+        QCOMPARE(lifted.space, byDefault.space);
+        QVERIFY(lifted.feasible > byDefault.feasible);
+
+        d.workload.parallelism.tp = 16;
+        d.workload.parallelism.dp = 4;
+        const SearchResult current = searchLayouts(d, Catalog::builtin(), {});
+        QVERIFY(!current.current.feasible);
+        QVERIFY2(current.current.whyNot.find("tp = 16 crosses the") != std::string::npos,
+                 current.current.whyNot.c_str());
+
+        SearchOptions bad;
+        bad.within = {{"tp", "rack"}};
+        QCOMPARE(QString::fromStdString(searchLayouts(d, Catalog::builtin(), bad).error),
+                 QString("no tier 'rack' to keep tp within (tiers: nvlink, leaf, spine, core, any)"));
+        bad.within = {{"xp", "leaf"}};
+        QCOMPARE(QString::fromStdString(searchLayouts(d, Catalog::builtin(), bad).error),
+                 QString("no parallelism axis 'xp' to limit (axes: tp, cp, ep, dp, pp)"));
+    }
+
+    void badOptionsAreRefused()
+    {
+        const Design d = loadPreset("budget-8node-100gbe.cluster.json");
+        SearchOptions o;
+        o.gpus = 65;
+        QCOMPARE(QString::fromStdString(searchLayouts(d, Catalog::builtin(), o).error),
+                 QString("cannot search 65 GPUs: the design has 64"));
+        o = {};
+        o.batchMin = 512;
+        o.batchMax = 64;
+        QCOMPARE(QString::fromStdString(searchLayouts(d, Catalog::builtin(), o).error),
+                 QString("the global batch range 512-64 is empty"));
+        Design empty = test::emptyDesign();
+        QCOMPARE(QString::fromStdString(searchLayouts(empty, Catalog::builtin(), {}).error),
+                 QString("the design has no GPUs to search layouts on"));
+    }
+
+    // Every candidate uses exactly the GPUs searched and splits the model
+    // evenly (the rules the search enumerates by, checked independently).
+    void candidatesAreRunnable()
+    {
+        const Design d = loadPreset("h100-16k-roce-llama3.cluster.json");
+        SearchOptions o;
+        o.top = 50;
+        o.gpus = 8192;
+        const SearchResult r = searchLayouts(d, Catalog::builtin(), o);
+        QCOMPARE(r.top.size(), std::size_t(50));
+        const auto& m = d.workload.model;
+        for (const auto& c : r.top) {
+            const Layout& l = c.layout;
+            QCOMPARE(l.tp * l.pp * l.cp * l.dp, 8192);
+            QCOMPARE(m.heads % l.tp, 0);
+            QVERIFY(m.kv_heads.value_or(m.heads) % l.tp == 0 || l.tp % m.kv_heads.value_or(m.heads) == 0);
+            QVERIFY(m.layers % (l.pp * l.interleave) == 0 || (m.layers + 2) % (l.pp * l.interleave) == 0);
+            QCOMPARE(l.globalBatch % (l.microBatch * l.dp), 0);
+            QCOMPARE(m.seq_len % l.cp, 0);
+            QVERIFY(l.interleave == 1 || l.pp > 1);
+            QVERIFY(!l.sequenceParallel || l.tp > 1);
+            Design applied = d;
+            applyLayout(applied.workload, l);
+            for (const auto& p : unrunnableLayout(applied.workload, 16384))
+                QVERIFY2(p.code == "layout_mismatch", p.message.c_str());  // idle GPUs, never an error
+        }
+    }
+
+    void cancelStopsTheSearch()
+    {
+        const Design d = loadPreset("h100-16k-roce-llama3.cluster.json");
+        std::atomic<bool> cancel{true};
+        SearchOptions o;
+        o.cancel = &cancel;
+        const SearchResult r = searchLayouts(d, Catalog::builtin(), o);
+        QVERIFY(r.cancelled);
+        QVERIFY(!r.ok());
+        cancel = false;
+        double last = -1;
+        int calls = 0;
+        o.progress = [&](double done) {
+            QVERIFY(done >= last && done <= 1);
+            last = done;
+            ++calls;
+        };
+        QVERIFY(searchLayouts(d, Catalog::builtin(), o).ok());
+        QCOMPARE(last, 1.0);
+        QVERIFY(calls > 2);
+    }
+
+    // The objectives agree on what they are: energy is the facility's power
+    // share times time per token; days are the workload's tokens at that
+    // pace, stretched by goodput.
+    void objectivesAreTheirFormulas()
+    {
+        const Design d = loadPreset("dgx-h100-superpod-4su.cluster.json");
+        const Analysis a = analyzeDesign(d, Catalog::builtin());
+        SearchOptions o;
+        o.top = 1;
+        o.objective = Objective::Energy;
+        const SearchResult energy = searchLayouts(d, Catalog::builtin(), o);
+        const Candidate& e = energy.top.front();
+        const double perToken = e.stepS / (double(e.layout.globalBatch) * double(d.workload.model.seq_len));
+        QVERIFY(test::relClose(e.objective, a.power.facilityKw * 1000 * perToken, 1e-12));
+        o.objective = Objective::Days;
+        const SearchResult days = searchLayouts(d, Catalog::builtin(), o);
+        const Candidate& w = days.top.front();
+        QVERIFY(test::relClose(w.objective, d.workload.training.tokens / w.tokensPerS / 86400 / a.reliability.goodput,
+                               1e-12));
+        // With every GPU used and a fixed batch, all three rank by step time.
+        o.objective = Objective::Time;
+        QCOMPARE(describe(searchLayouts(d, Catalog::builtin(), o).top.front().layout), describe(w.layout));
+        QCOMPARE(describe(e.layout), describe(w.layout));
+    }
+
+    void reportFormats()
+    {
+        const Design d = loadPreset("budget-8node-100gbe.cluster.json");
+        SearchOptions o;
+        o.top = 3;
+        const SearchResult r = searchLayouts(d, Catalog::builtin(), o);
+        const Json j = searchJson(r);
+        QCOMPARE(j.at("candidates").size(), std::size_t(3));
+        QCOMPARE(j.at("feasible").get<std::int64_t>(), r.feasible);
+        QCOMPARE(j.at("rejected").at("out_of_memory").get<std::int64_t>(), r.rejected.outOfMemory);
+        const Json& best = j.at("candidates").at(0);
+        for (const char* key :
+             {"tp", "pp", "dp", "cp", "ep", "micro_batch", "interleave", "zero", "recompute", "sequence_parallel"})
+            QVERIFY2(best.at("layout").contains(key), key);
+        QCOMPARE(best.at("step_time_s").get<double>(), r.top.front().stepS);
+        QCOMPARE(j.at("current").at("rank").get<std::int64_t>(), r.current.rank);
+        const QList<QStringList> csv = test::parseCsv(QString::fromStdString(searchCsv(r)));
+        QCOMPARE(csv.size(), 4);
+        QCOMPARE(csv[0].size(), csv[1].size());
+        QCOMPARE(csv[1][0], QString("1"));
+        const std::string text = searchText(r);
+        QVERIFY2(text.find("Current: tp 2 · pp 1 · dp 32") != std::string::npos, text.c_str());
+        QVERIFY2(text.find("#" + formatCount(r.current.rank) + " of " + formatCount(r.feasible)) != std::string::npos,
+                 text.c_str());
+    }
+};
+
+QTEST_APPLESS_MAIN(TestLayoutSearch)
+#include "tst_layout_search.moc"
