@@ -50,6 +50,8 @@
 #include "widgets/panels/analysis_area.h"
 #include "widgets/panels/kpi_strip.h"
 #include "widgets/report/design_report.h"
+#include "widgets/search/layout_search_service.h"
+#include "widgets/search/layouts_panel.h"
 #include "widgets/style/theme.h"
 #include "widgets/warnings/warnings_panel.h"
 #include "widgets/workload/workload_panel.h"
@@ -129,6 +131,9 @@ MainWindow::~MainWindow()
     delete minimap_;
     delete view_;
     delete scene_;
+    // The search's threads stop before what they were started from goes.
+    delete layouts_;
+    delete search_;
     delete analysis_;
     // The document goes after this window's own part (it is a child): its
     // undo stack must not call back into a window that is no longer one.
@@ -183,6 +188,20 @@ void MainWindow::createDocks()
     tabifyDockWidget(workloadDock, history);
     inspectorDock->raise();
     connect(workload_, &WorkloadPanel::message, this, &MainWindow::status);
+
+    // The layout search beside the analyses; the workload dock shows the
+    // current layout's rank.
+    search_ = new LayoutSearchService(doc_, analysis_, this);
+    layouts_ = new LayoutsPanel(doc_, search_, this);
+    auto* layoutsDock = dock(tr("Layouts"), "layouts", layouts_, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(analysisDock, layoutsDock);
+    analysisDock->raise();
+    connect(layouts_, &LayoutsPanel::message, this, &MainWindow::status);
+    workload_->setLayoutSearch(search_);
+    connect(workload_, &WorkloadPanel::layoutsRequested, this, [layoutsDock] {
+        layoutsDock->show();
+        layoutsDock->raise();
+    });
     resizeDocks({paletteDock, inspectorDock}, {260, 360}, Qt::Horizontal);
     resizeDocks({analysisDock}, {360}, Qt::Vertical);
 }

@@ -20,6 +20,8 @@ class DesignScene;
 class DesignView;
 class Inspector;
 class KpiStrip;
+class LayoutSearchService;
+class LayoutsPanel;
 class Minimap;
 class PartPalette;
 class WarningsPanel;
@@ -67,6 +69,8 @@ public:
     AnalysisService* analysis() const { return analysis_; }
     AnalysisArea* analysisArea() const { return analysisArea_; }
     WorkloadPanel* workload() const { return workload_; }
+    LayoutsPanel* layouts() const { return layouts_; }
+    LayoutSearchService* layoutSearch() const { return search_; }
     KpiStrip* kpis() const { return kpis_; }
 
 protected:
@@ -105,6 +109,8 @@ private:
     Inspector* inspector_;
     WarningsPanel* warnings_;
     WorkloadPanel* workload_;
+    LayoutSearchService* search_;
+    LayoutsPanel* layouts_;
     AnalysisArea* analysisArea_;
     KpiStrip* kpis_;
     Autosaver* autosaver_;

@@ -14,6 +14,7 @@
 #include "widgets/canvas/design_view.h"
 #include "widgets/charts/analysis_registry.h"
 #include "widgets/panels/analysis_area.h"
+#include "widgets/search/layout_search_service.h"
 #include "widgets/style/theme.h"
 
 namespace studio {
@@ -38,7 +39,8 @@ int runScreenshot(const QStringList& args)
     parser.addOption(theme);
     parser.addOption(panel);
     const QCommandLineOption raise(QStringLiteral("raise"),
-                                   "Bring a tabbed dock to the front: inspector, workload, history, warnings.", "DOCK");
+                                   "Bring a tabbed dock to the front: inspector, workload, history, warnings, layouts.",
+                                   "DOCK");
     parser.addOption(raise);
     parser.addPositionalArgument("FILE", "The design to show.");
     const QString usage = "usage: cluster-studio screenshot FILE -o OUT.png [--size WxH] [--select ID]... "
@@ -76,12 +78,15 @@ int runScreenshot(const QStringList& args)
         QApplication::processEvents();
     window.view()->zoomToFit();
     window.scene()->selectComponents(parser.values(select));
+    // The layout search runs off the GUI thread: its rank and panel belong
+    // in the picture.
+    window.layoutSearch()->waitForIdle();
     for (const QString& name : parser.values(raise)) {
         auto* dock = window.findChild<QDockWidget*>(name);
         if (!dock) {
             std::fprintf(stderr,
-                         "screenshot: no dock '%s' (inspector, workload, history, warnings, analysis, parts, "
-                         "overview)\n",
+                         "screenshot: no dock '%s' (inspector, workload, history, warnings, analysis, layouts, "
+                         "parts, overview)\n",
                          qPrintable(name));
             return kExitUsage;
         }

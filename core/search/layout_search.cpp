@@ -378,7 +378,7 @@ SearchResult searchLayouts(const Design& design, const Catalog& catalog, const S
                                             if (objective < currentObjective)
                                                 ++betterThanCurrent;
                                             if (opt.keepPoints)
-                                                r.points.push_back({st.stepS, mem.totalGb, objective});
+                                                r.points.push_back({l, st.stepS, mem.totalGb, objective});
                                             Candidate c = candidateOf(l, st, mem, objective);
                                             if (std::int64_t(r.top.size()) == opt.top && !better(c, r.top.back()))
                                                 continue;

@@ -53,6 +53,7 @@ struct Candidate {
 
 // A feasible candidate for the scatter plot.
 struct SearchPoint {
+    Layout layout;
     double stepS = 0, memoryGb = 0, objective = 0;
 };
 

@@ -32,8 +32,9 @@ std::string percent(double fraction)
     return formatReadable(100 * fraction) + "%";
 }
 
-// "#37 of 12,400, 18% slower than the best" (or why it is not ranked).
-std::string currentLine(const SearchResult& r)
+}  // namespace
+
+std::string currentRankText(const SearchResult& r)
 {
     const auto& c = r.current;
     if (!c.feasible)
@@ -45,8 +46,6 @@ std::string currentLine(const SearchResult& r)
         s += ", as good as the best";
     return s;
 }
-
-}  // namespace
 
 Json searchJson(const SearchResult& r)
 {
@@ -94,7 +93,7 @@ std::string searchText(const SearchResult& r)
         " on a forbidden tier, " + formatCount(r.rejected.noPath) + " without a path, " +
         formatCount(r.rejected.outOfMemory) + " out of memory\n";
     s += std::string("Objective: ") + objectiveName(r.objective) + " (" + objectiveUnit(r.objective) + ")\n";
-    s += "Current: " + describeLayout(r.current.layout) + " - " + currentLine(r) + "\n";
+    s += "Current: " + describeLayout(r.current.layout) + " - " + currentRankText(r) + "\n";
     if (!r.nothingFits.empty())
         return s + r.nothingFits + "\n";
     s += "\n";

@@ -11,5 +11,8 @@ namespace studio {
 Json searchJson(const SearchResult& result);
 std::string searchText(const SearchResult& result);
 std::string searchCsv(const SearchResult& result);
+// How the current layout ranks: "#37 of 12,400, 18% slower than the best",
+// or "not ranked: <why>".
+std::string currentRankText(const SearchResult& result);
 
 }  // namespace studio

@@ -17,10 +17,12 @@
 #include "core/analysis/workload_shape.h"
 #include "core/design/model_presets.h"
 #include "core/format/workload_limits.h"
+#include "core/search/search_report.h"
 #include "core/text.h"
 #include "widgets/analysis/analysis_service.h"
 #include "widgets/common/qt_string.h"
 #include "widgets/document/design_document.h"
+#include "widgets/search/layout_search_service.h"
 #include "widgets/style/theme.h"
 #include "widgets/workload/checked_spin_box.h"
 
@@ -70,6 +72,15 @@ WorkloadPanel::WorkloadPanel(DesignDocument* document, AnalysisService* service,
     summary_->setWordWrap(true);
     summary_->setTextFormat(Qt::RichText);
     layout->addWidget(summary_);
+    rank_ = new QLabel(body);
+    rank_->setWordWrap(true);
+    rank_->setTextFormat(Qt::RichText);
+    rank_->setVisible(false);
+    rank_->setToolTip(tr("Rank of this layout's objective among every feasible layout of this model on these GPUs "
+                         "(the Layouts panel): 1 + the layouts strictly better; the gap is its objective over the "
+                         "best's, minus 1."));
+    connect(rank_, &QLabel::linkActivated, this, &WorkloadPanel::layoutsRequested);
+    layout->addWidget(rank_);
     refusalLabel_ = new QLabel(body);
     refusalLabel_->setWordWrap(true);
     refusalLabel_->setVisible(false);
@@ -487,6 +498,36 @@ void WorkloadPanel::refreshSummary()
                      q(formatCount(a->inventory.gpus)), q(formatValue(s.microBatches, 4)));
     if (summary_->text() != text)  // a new text relays the dock out
         summary_->setText(text);
+}
+
+void WorkloadPanel::setLayoutSearch(LayoutSearchService* search)
+{
+    search_ = search;
+    // While a search runs the last rank stays, dimmed: edits never wait.
+    connect(search_, &LayoutSearchService::started, this, [this] { rank_->setEnabled(false); });
+    connect(search_, &LayoutSearchService::finished, this, &WorkloadPanel::refreshRank);
+    refreshRank();
+}
+
+QString WorkloadPanel::layoutRank() const
+{
+    return rank_->isVisibleTo(this) ? rank_->text() : QString();
+}
+
+void WorkloadPanel::refreshRank()
+{
+    const SearchResult* r = search_ ? search_->result() : nullptr;
+    rank_->setEnabled(true);
+    rank_->setVisible(r && r->error.empty());
+    if (!rank_->isVisibleTo(this))
+        return;
+    const QString text = tr("Layout rank: <b>%1</b> by %2. <a href=\"layouts\">Better layouts...</a>")
+                             .arg(q(currentRankText(*r)).toHtmlEscaped(),
+                                  r->objective == Objective::Time         ? tr("step time")
+                                      : r->objective == Objective::Energy ? tr("energy per token")
+                                                                          : tr("days to train"));
+    if (rank_->text() != text)
+        rank_->setText(text);
 }
 
 }  // namespace studio

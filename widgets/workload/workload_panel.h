@@ -22,6 +22,7 @@ namespace studio {
 
 class AnalysisService;
 class DesignDocument;
+class LayoutSearchService;
 
 class WorkloadPanel : public QWidget {
     Q_OBJECT
@@ -37,9 +38,14 @@ public:
     QString summary() const;
     // "" when `proposed` may replace the design's workload, else why not.
     QString refusalOf(const Workload& proposed) const;
+    // Shows how the current layout ranks in the layout search, updated with
+    // every search (so after every edit).
+    void setLayoutSearch(LayoutSearchService* search);
+    QString layoutRank() const;
 
 signals:
     void message(const QString& text);
+    void layoutsRequested();  // the rank's link: show the Layouts panel
 
 protected:
     void showEvent(QShowEvent* event) override;
@@ -51,6 +57,7 @@ private:
     void usePreset(int index);
     void refreshValues();
     void refreshSummary();
+    void refreshRank();
     void showRefusal(const QString& why);
     void addSection(const QString& title);
     void addRow(const QString& label, const QString& pointer, QWidget* field, const QString& help);
@@ -73,7 +80,8 @@ private:
     AnalysisService* service_;
     QFormLayout* form_;
     QComboBox* preset_;
-    QLabel *summary_, *refusalLabel_;
+    QLabel *summary_, *refusalLabel_, *rank_;
+    LayoutSearchService* search_ = nullptr;
     bool summaryStale_ = false;
     QHash<QString, QWidget*> fields_;
     std::vector<std::function<void()>> refreshers_;
