@@ -13,6 +13,7 @@
 #include "core/format/json_reader.h"
 #include "core/format/json_text.h"
 #include "core/metrics/metrics.h"
+#include "core/search/layout_search.h"
 #include "core/text.h"
 
 namespace studio {
@@ -128,6 +129,19 @@ ValidationReport runValidation(const std::string& runsPath, const Catalog& catal
         row.ep = w.ep;
         row.dp = w.dp;
         row.zero = w.zero;
+        SearchOptions search;
+        search.gpus = w.gpusUsed;
+        search.top = 1;
+        const SearchResult found = searchLayouts(*loaded.design, *loaded.catalog, search);
+        row.standing.published = found.current.layout;
+        row.standing.whyNot = found.error.empty() ? found.current.whyNot : found.error;
+        row.standing.rank = found.current.rank;
+        row.standing.feasible = found.feasible;
+        row.standing.gap = found.current.gap;
+        if (!found.top.empty()) {
+            row.standing.best = found.top.front().layout;
+            row.standing.bestStepS = found.top.front().stepS;
+        }
         const bool isCalibration = row.role == "calibration";
         (isCalibration ? sum : checkSum) += std::fabs(row.error());
         double& worst = isCalibration ? report.maxAbsError : report.checkMaxAbsError;
@@ -213,6 +227,27 @@ std::string validationMarkdown(const ValidationReport& report, const std::string
                             std::to_string(nChecks) + " are within 10%") +
             "\nWhat these runs say about the model, and what is still missing from it, is in docs/model.md, "
             "\"Validation status\".\n";
+    }
+    md += "\n## Where the published layouts rank in the layout search\n\n"
+          "Each run's layout ranked among every feasible layout of its model on its GPUs by the layout search "
+          "(`cluster-studio search`, docs/model.md \"Layout search\"), by step time, with tp kept inside the "
+          "NVLink domain; the batch and the model stay the run's. The best layout is the model's: where it beats "
+          "the published one, the gap is what the model says the run left, and docs/model.md \"Layout search\" "
+          "says what the model does not weigh that the run's authors did.\n\n"
+          "| run | GPUs | rank of the published layout | slower than the best | best layout the model finds | its "
+          "step (s) | what it changes |\n|---|---|---|---|---|---|---|\n";
+    for (const auto& r : report.rows) {
+        const auto& s = r.standing;
+        md += "| " + r.id + " | " + formatCount(r.gpus) + " | " +
+            (s.whyNot.empty() ? "#" + formatCount(s.rank) + " of " + formatCount(s.feasible)
+                              : "not ranked: " + s.whyNot) +
+            " | " + (s.whyNot.empty() ? percent(s.gap).substr(1) : "-") + " | " +
+            (s.feasible > 0 ? describeLayout(s.best) : "none fits") + " | " +
+            (s.feasible > 0 ? formatValue(s.bestStepS, 4) : "-") + " | " +
+            (s.feasible == 0                       ? std::string("-")
+                 : s.whyNot.empty() && s.rank == 1 ? std::string("nothing: the published layout is the best")
+                                                   : describeChange(s.published, s.best)) +
+            " |\n";
     }
     md += "\n## Sources\n\n";
     for (const auto& r : report.rows)

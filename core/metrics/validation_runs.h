@@ -9,6 +9,7 @@
 #include "core/catalog/catalog.h"
 #include "core/design/design.h"
 #include "core/problem.h"
+#include "core/search/layout.h"
 
 namespace studio {
 
@@ -22,6 +23,14 @@ struct ValidationRow {
     std::string gpuPart, precision;
     std::int64_t tp = 1, pp = 1, cp = 1, ep = 1, dp = 1, zero = 0;
     double measured = 0, predicted = 0;
+    // Where the published layout ranks in the layout search on the same
+    // GPUs (by step time), and the best layout the model finds there.
+    struct Standing {
+        Layout published, best;
+        std::string whyNot;  // why the published layout is not ranked ("" when it is)
+        std::int64_t rank = 0, feasible = 0;
+        double gap = 0, bestStepS = 0;
+    } standing;
     double error() const { return measured != 0 ? (predicted - measured) / measured : 0; }
 };
 

@@ -90,6 +90,32 @@ std::string describeLayout(const Layout& l)
     return s;
 }
 
+std::string describeChange(const Layout& a, const Layout& b)
+{
+    std::string s;
+    auto field = [&](const char* name, const std::string& from, const std::string& to) {
+        if (from != to)
+            s += (s.empty() ? "" : ", ") + std::string(name) + " " + from + " → " + to;
+    };
+    auto count = [&](const char* name, std::int64_t from, std::int64_t to) {
+        field(name, formatCount(from), formatCount(to));
+    };
+    count("tp", a.tp, b.tp);
+    count("pp", a.pp, b.pp);
+    count("interleave", a.interleave, b.interleave);
+    count("cp", a.cp, b.cp);
+    count("ep", a.ep, b.ep);
+    count("dp", a.dp, b.dp);
+    count("micro-batch", a.microBatch, b.microBatch);
+    count("ZeRO", a.zero, b.zero);
+    field("recompute", recomputeName(a.recompute), recomputeName(b.recompute));
+    // Sequence parallelism is a choice only where both have tensor parallelism.
+    if (a.tp > 1 && b.tp > 1)
+        field("SP", a.sequenceParallel ? "on" : "off", b.sequenceParallel ? "on" : "off");
+    count("batch", a.globalBatch, b.globalBatch);
+    return s;
+}
+
 Json layoutJson(const Layout& l)
 {
     return {{"tp", l.tp},

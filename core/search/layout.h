@@ -36,6 +36,10 @@ void shapeLayout(WorkloadShape& shape, const Layout& layout);
 // "tp 8 · pp 16 · v 8 · cp 1 · dp 128 · mb 1 · ZeRO-1 · selective · SP"
 std::string describeLayout(const Layout& layout);
 
+// What `to` changes from `from`, field by field: "tp 8 → 2, ZeRO-2 → 3";
+// "" when they are the same.
+std::string describeChange(const Layout& from, const Layout& to);
+
 // The layout as JSON: tp, pp, dp, cp, ep, micro_batch, interleave, zero,
 // recompute, sequence_parallel (the CLI's and the search's key names).
 Json layoutJson(const Layout& layout);

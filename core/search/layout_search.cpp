@@ -258,9 +258,12 @@ SearchResult searchLayouts(const Design& design, const Catalog& catalog, const S
 
     const std::vector<std::int64_t> tpMenu = divisorsOf(N, heads);
     // Selective recompute re-runs the attention core, which a fused kernel
-    // never keeps: with flash attention it is the same run as none.
+    // never keeps: with flash attention it is the same run as none, so one
+    // of the two stands for both (the workload's, so the current layout
+    // finds itself among the candidates).
+    const Recompute noFullRecompute = cur.layout.recompute == Recompute::Full ? Recompute::None : cur.layout.recompute;
     const std::vector<Recompute> recomputeMenu = shape.flash
-        ? std::vector<Recompute>{Recompute::None, Recompute::Full}
+        ? std::vector<Recompute>{noFullRecompute, Recompute::Full}
         : std::vector<Recompute>{Recompute::None, Recompute::Selective, Recompute::Full};
     std::vector<Problem> scratch;
     Candidate closestMiss;  // the leanest layout that did not fit
