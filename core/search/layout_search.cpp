@@ -365,11 +365,13 @@ SearchResult searchLayouts(const Design& design, const Catalog& catalog, const S
                                             }
                                             ++r.feasible;
                                             if (prune) {
-                                                double threshold = currentObjective;
+                                                // Keep what could enter the top K or rank
+                                                // above the current layout.
+                                                double threshold = std::numeric_limits<double>::infinity();
                                                 if (std::int64_t(r.top.size()) == opt.top)
-                                                    threshold = std::max(threshold, r.top.back().objective);
-                                                else
-                                                    threshold = std::numeric_limits<double>::infinity();
+                                                    threshold = cur.feasible
+                                                        ? std::max(currentObjective, r.top.back().objective)
+                                                        : r.top.back().objective;
                                                 if (floorObjective > threshold) {
                                                     ++r.pruned;
                                                     continue;

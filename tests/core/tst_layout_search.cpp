@@ -75,14 +75,19 @@ private slots:
         QTest::addColumn<qlonglong>("batchMin");
         QTest::addColumn<qlonglong>("batchMax");
         QTest::addColumn<int>("top");
+        QTest::addColumn<QString>("tp16");  // a current layout with tp 16 (forbidden unless tp may cross the leaf)
         const QString budget = "budget-8node-100gbe.cluster.json";
-        QTest::newRow("64 GPUs, time") << budget << int(Objective::Time) << 0LL << 0LL << 0LL << 10;
-        QTest::newRow("16 of 64 GPUs, time, top 1") << budget << int(Objective::Time) << 16LL << 0LL << 0LL << 1;
-        QTest::newRow("32 GPUs, energy") << budget << int(Objective::Energy) << 32LL << 0LL << 0LL << 5;
-        QTest::newRow("64 GPUs, days") << budget << int(Objective::Days) << 0LL << 0LL << 0LL << 10;
-        QTest::newRow("16 GPUs, batch 64-512") << budget << int(Objective::Time) << 16LL << 64LL << 512LL << 10;
+        QTest::newRow("64 GPUs, time") << budget << int(Objective::Time) << 0LL << 0LL << 0LL << 10 << QString();
+        QTest::newRow("16 of 64 GPUs, time, top 1")
+            << budget << int(Objective::Time) << 16LL << 0LL << 0LL << 1 << QString();
+        QTest::newRow("32 GPUs, energy") << budget << int(Objective::Energy) << 32LL << 0LL << 0LL << 5 << QString();
+        QTest::newRow("64 GPUs, days") << budget << int(Objective::Days) << 0LL << 0LL << 0LL << 10 << QString();
+        QTest::newRow("16 GPUs, batch 64-512")
+            << budget << int(Objective::Time) << 16LL << 64LL << 512LL << 10 << QString();
+        QTest::newRow("current layout infeasible") << "budget-8node-100gbe.cluster.json" << int(Objective::Time) << 0LL
+                                                   << 0LL << 0LL << 10 << QString("tp 16");
         QTest::newRow("MoE on 256 GPUs") << "dgx-b200-superpod-8su.cluster.json" << int(Objective::Time) << 256LL << 0LL
-                                         << 0LL << 10;
+                                         << 0LL << 10 << QString();
     }
     void prunedEqualsBruteForce()
     {
@@ -92,13 +97,24 @@ private slots:
         QFETCH(qlonglong, batchMin);
         QFETCH(qlonglong, batchMax);
         QFETCH(int, top);
+        QFETCH(QString, tp16);
+        Design design = loadPreset(preset);
         SearchOptions options;
+        if (!tp16.isEmpty()) {
+            // The current layout is not feasible (tp 16 crosses the leaf):
+            // nothing to hold the pruning threshold but the top K.
+            design.workload.parallelism.tp = 16;
+            design.workload.parallelism.dp = 4;
+            const SearchResult r = searchLayouts(design, Catalog::builtin(), options);
+            QVERIFY(!r.current.feasible);
+            QVERIFY(r.pruned > 0);
+        }
         options.objective = Objective(objective);
         options.gpus = gpus;
         options.batchMin = batchMin;
         options.batchMax = batchMax;
         options.top = top;
-        compareWithBruteForce(loadPreset(preset), options);
+        compareWithBruteForce(design, options);
     }
 
     // Unfused attention makes selective recompute a choice of its own and
