@@ -6,6 +6,7 @@
 #include <QtTest>
 
 #include <QDockWidget>
+#include <QHeaderView>
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
@@ -13,6 +14,8 @@
 #include <QTableWidget>
 
 #include <qcustomplot.h>
+
+#include <algorithm>
 
 #include "app/main_window.h"
 #include "core/search/layout_search.h"
@@ -98,6 +101,11 @@ private slots:
         const int last = table->rowCount() - 1;
         QCOMPARE(table->item(last, 0)->text(), "#" + q(formatCount(expected.current.rank)));
         QVERIFY(table->item(last, 1)->text().endsWith("(current)"));
+        // The fill sizes columns once; afterwards they follow their contents
+        // again, the layout column taking the rest.
+        QCOMPARE(table->horizontalHeader()->sectionResizeMode(2), QHeaderView::ResizeToContents);
+        QCOMPARE(table->horizontalHeader()->sectionResizeMode(1), QHeaderView::Stretch);
+        QVERIFY(table->columnWidth(3) >= table->fontMetrics().horizontalAdvance(table->item(0, 3)->text()));
 
         const QString rank = q(currentRankText(expected));
         QVERIFY2(w.workload()->layoutRank().contains(rank.toHtmlEscaped()), qPrintable(w.workload()->layoutRank()));
@@ -112,6 +120,15 @@ private slots:
         QCOMPARE(plot->graph(2)->data()->at(0)->value, expected.current.figures.stepS);
         QCOMPARE(plot->graph(3)->data()->at(0)->value, expected.top.front().stepS);
         QCOMPARE(plot->graph(3)->data()->at(0)->key, expected.top.front().memoryGb);
+
+        // Zoomed into a band of memory, the graph still finds every layout
+        // in it (QCPGraph looks its visible points up by key).
+        const double lo = expected.top.front().memoryGb * 0.9, hi = expected.top.front().memoryGb * 1.1;
+        const auto inBand = std::count_if(shown.points.begin(), shown.points.end(),
+                                          [&](const SearchPoint& p) { return p.memoryGb >= lo && p.memoryGb <= hi; });
+        const auto data = plot->graph(0)->data();
+        QVERIFY(inBand > 0);
+        QCOMPARE(data->findEnd(hi, false) - data->findBegin(lo, false), inBand);
     }
 
     void applyIsOneUndoableEdit()

@@ -5,6 +5,8 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QMouseEvent>
+#include <QPainter>
+#include <QPixmap>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSplitter>
@@ -58,6 +60,21 @@ const char* columnHelp(int column)
     case VsCurrent: return "Objective against the current layout's: negative is better.";
     }
     return "";
+}
+
+// The cloud of feasible layouts is tens of thousands of points: a small
+// pixmap stamped per point draws it in 1-2 ms where QCustomPlot's disc (an
+// ellipse path per point) takes 15.
+QPixmap dotPixmap(const QColor& color, int diameter)
+{
+    QPixmap dot(diameter, diameter);
+    dot.fill(Qt::transparent);
+    QPainter p(&dot);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.setPen(Qt::NoPen);
+    p.setBrush(color);
+    p.drawEllipse(QRectF(0, 0, diameter, diameter));
+    return dot;
 }
 
 }  // namespace
@@ -249,6 +266,11 @@ void LayoutsPanel::fillTable(const SearchResult& r)
     // The current layout closes the table when it is not among the best.
     if (cur.feasible && !currentListed)
         rows.emplace_back("#" + q(formatCount(cur.rank)), &cur.figures);
+    // Columns are sized to their contents once, after the fill: in
+    // ResizeToContents mode every setItem measures its whole column again
+    // (60 ms for 21 rows, on the GUI thread, each time a search lands).
+    QHeaderView* header = table_->horizontalHeader();
+    header->setSectionResizeMode(QHeaderView::Fixed);
     table_->setRowCount(int(rows.size()));
     QFont bold = table_->font();
     bold.setBold(true);
@@ -270,12 +292,15 @@ void LayoutsPanel::fillTable(const SearchResult& r)
             auto* item = new QTableWidgetItem(cells[col]);
             item->setTextAlignment(col == LayoutColumn ? Qt::AlignLeft | Qt::AlignVCenter
                                                        : Qt::AlignRight | Qt::AlignVCenter);
-            item->setToolTip(tr(columnHelp(col)));
+            // The layout column is often too narrow for the whole layout.
+            item->setToolTip(col == LayoutColumn ? cells[col] + "\n\n" + tr(columnHelp(col)) : tr(columnHelp(col)));
             if (isCurrent)
                 item->setFont(bold);
             table_->setItem(row, col, item);
         }
     }
+    header->setSectionResizeMode(QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(LayoutColumn, QHeaderView::Stretch);
     int select = 0;
     for (int row = 0; hadSelection && row < int(rowLayouts_.size()); ++row)
         if (rowLayouts_[std::size_t(row)] == keep)
@@ -291,7 +316,7 @@ void LayoutsPanel::plotPoints(const SearchResult& r)
     const QPalette pal = palette();
     QColor muted = pal.color(QPalette::PlaceholderText);
     muted.setAlpha(110);
-    all_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, muted, muted, 3));
+    all_->setScatterStyle(QCPScatterStyle(dotPixmap(muted, 3)));
     top_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, designColor(0), designColor(0), 6));
     current_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(designColor(1), 2.5), Qt::NoBrush, 13));
     best_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssStar, QPen(designColor(2), 2.5), Qt::NoBrush, 16));
@@ -309,7 +334,9 @@ void LayoutsPanel::plotPoints(const SearchResult& r)
         yMin = std::min(yMin, p.stepS);
         yMax = std::max(yMax, p.stepS);
     }
-    all_->setData(x, y, true);
+    // Not sorted by memory: QCPGraph sorts (its visible range and sampling
+    // depend on it; a zoomed plot would lose points otherwise).
+    all_->setData(x, y);
     x.clear();
     y.clear();
     for (const auto& c : r.top) {
