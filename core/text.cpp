@@ -1,5 +1,6 @@
 #include "core/text.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -85,6 +86,37 @@ std::string formatPowerKw(double kw)
 std::string inQuotes(std::string_view s)
 {
     return "'" + std::string(s) + "'";
+}
+
+std::string alignedColumns(const std::vector<std::vector<std::string>>& rows,
+                           const std::vector<std::size_t>& leftAligned)
+{
+    // Characters, not bytes: layouts are written with two-byte middle dots.
+    auto chars = [](const std::string& t) {
+        std::size_t n = 0;
+        for (unsigned char ch : t)
+            n += (ch & 0xC0) != 0x80;
+        return n;
+    };
+    std::vector<std::size_t> width;
+    for (const auto& row : rows) {
+        width.resize(std::max(width.size(), row.size()), 0);
+        for (std::size_t i = 0; i < row.size(); ++i)
+            width[i] = std::max(width[i], chars(row[i]));
+    }
+    std::string s;
+    for (const auto& row : rows) {
+        for (std::size_t i = 0; i < row.size(); ++i) {
+            const bool last = i + 1 == row.size();
+            const bool left = std::find(leftAligned.begin(), leftAligned.end(), i) != leftAligned.end();
+            const std::string pad(left && last ? 0 : width[i] - chars(row[i]), ' ');  // no trailing blanks
+            s += (left ? row[i] + pad : pad + row[i]) + (last ? "" : "  ");
+        }
+        while (!s.empty() && s.back() == ' ')  // an empty last cell
+            s.pop_back();
+        s += "\n";
+    }
+    return s;
 }
 
 }  // namespace studio

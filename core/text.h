@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace studio {
 
@@ -21,5 +22,10 @@ std::string formatDuration(double hours);
 // kW as "20.4 kW", or "1.47 MW" from 1,000 kW.
 std::string formatPowerKw(double kw);
 std::string inQuotes(std::string_view s);  // 'text'
+// Rows as aligned columns two spaces apart, widths in characters (UTF-8
+// aware): the columns in `leftAligned` (text) to the left, the rest
+// (figures) to the right. One line per row.
+std::string alignedColumns(const std::vector<std::vector<std::string>>& rows,
+                           const std::vector<std::size_t>& leftAligned);
 
 }  // namespace studio

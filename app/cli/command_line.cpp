@@ -22,8 +22,11 @@
 #include "core/metrics/metrics.h"
 #include "core/metrics/metrics_text.h"
 #include "core/metrics/validation_runs.h"
+#include "core/scale/scale_sweep.h"
+#include "core/scale/sweep_report.h"
 #include "core/search/layout_search.h"
 #include "core/search/search_report.h"
+#include "core/text.h"
 #include "widgets/report/comparison_report.h"
 #include "widgets/report/design_report.h"
 
@@ -339,6 +342,64 @@ int runSearch(const QStringList& args, const Verb& verb)
         });
 }
 
+// A whole number of GPUs from 1 to the sweep's limit, or why not.
+bool parseSweepGpus(const QCommandLineParser& parser, const QCommandLineOption& option, std::int64_t* into)
+{
+    if (!parser.isSet(option))
+        return true;
+    bool ok = false;
+    *into = parser.value(option).toLongLong(&ok);
+    if (ok && *into >= 1 && *into <= kSweepMaxGpus)
+        return true;
+    err("--" + option.names().front().toStdString() + " " + parser.value(option).toStdString() +
+        ": expected a whole number of GPUs from 1 to " + formatCount(kSweepMaxGpus) + "\n");
+    return false;
+}
+
+int runSweep(const QStringList& args, const Verb& verb)
+{
+    QCommandLineParser parser;
+    const QCommandLineOption from(QStringLiteral("from"),
+                                  "Smallest size swept (default: the smallest any layout runs at).", "N");
+    const QCommandLineOption to(QStringLiteral("to"), "Largest size swept (default: 131,072 GPUs).", "N");
+    const QCommandLineOption weak(QStringLiteral("weak"),
+                                  "Weak scaling: the global batch and the tokens grow with the GPUs (default: "
+                                  "strong scaling, both stay the workload's).");
+    const QCommandLineOption format(QStringLiteral("format"), "Output format: json (default), text or csv.",
+                                    "json|text|csv", "json");
+    for (const auto* o : {&from, &to, &weak, &format})
+        parser.addOption(*o);
+    parser.addPositionalArgument("FILE", "The design to resize.");
+    SweepOptions options;
+    return runOnOneDesign(
+        parser, DesignOptions{}, args, verb,
+        [&] {
+            const QString fmt = parser.value(format);
+            if (fmt != "json" && fmt != "text" && fmt != "csv") {
+                err("--format " + fmt.toStdString() + ": expected json, text or csv\n");
+                return false;
+            }
+            if (!parseSweepGpus(parser, from, &options.from) || !parseSweepGpus(parser, to, &options.to))
+                return false;
+            if (options.from > options.to) {
+                err("--from " + formatCount(options.from) + " is above --to " + formatCount(options.to) + "\n");
+                return false;
+            }
+            options.scaling = parser.isSet(weak) ? Scaling::Weak : Scaling::Strong;
+            return true;
+        },
+        [&](const DesignLoad& loaded, const QString& file) {
+            const SweepResult result = sweepScale(*loaded.design, *loaded.catalog, options);
+            if (!result.error.empty()) {
+                err(file.toStdString() + ": " + result.error + "\n");
+                return int(kExitInvalid);
+            }
+            const QString fmt = parser.value(format);
+            out(fmt == "json" ? sweepJson(result).dump(2) + "\n" : fmt == "csv" ? sweepCsv(result) : sweepText(result));
+            return int(kExitOk);
+        });
+}
+
 // -o OUT and --page: the verbs that write a PDF.
 struct OutputOptions {
     QCommandLineOption output{{"o", "output"}, "Where to write the output.", "OUT"};
@@ -571,6 +632,12 @@ const std::vector<Verb>& verbs()
          "Search the parallelism layouts of a design's model on its GPUs: the best K by step time, energy or days, "
          "the current layout's rank, and what was rejected and why.",
          runSearch},
+        {"sweep",
+         "sweep FILE [--from N] [--to N] [--weak] [--set /json/pointer=VALUE]... [--gpus N] [--format json|text|csv] "
+         "[--catalog FILE]",
+         "Resize the design along its growth unit up to 131,072 GPUs: at each size the best layout's tokens/s, MFU, "
+         "step time, days, MTBF, goodput, power and energy, rho per axis, and where scaling stops paying.",
+         runSweep},
         {"report",
          "report FILE -o OUT.pdf [--set /json/pointer=VALUE]... [--gpus N] [--page a4|letter] [--catalog FILE]",
          "Write the design-review PDF of a design: cover, canvas, bill of materials, a page per analysis, "

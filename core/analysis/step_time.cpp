@@ -259,8 +259,9 @@ LayerCost modelBlock(const Machine& mc, const WorkloadShape& w, const MicroBatch
 struct LayerComm {
     double tpF = 0, tpB = 0, tpRe = 0;
     double epF = 0, epB = 0;
-    double cpF = 0, cpB = 0;  // exposed: what attention compute does not hide
-    double hidden = 0;        // what compute hides, slowing it (kOverlapSlowdown)
+    double cpF = 0, cpB = 0;      // exposed: what attention compute does not hide
+    double hidden = 0;            // what compute hides, slowing it (kOverlapSlowdown)
+    double tpAll = 0, cpAll = 0;  // TP and CP time, hidden or not
 };
 
 // docs/model.md §5 "Communication per layer per micro-batch": each axis on
@@ -287,6 +288,7 @@ LayerComm modelLayerComm(const Hierarchy& hier, const WorkloadShape& w, const Mi
         comm.tpF = 2 * one;
         comm.tpB = 2 * one;
         comm.tpRe = full ? 2 * one : 0;
+        comm.tpAll = comm.tpF + comm.tpB + comm.tpRe;
         if (w.tpCommOverlap) {
             // Transformer Engine's userbuffers (Megatron --tp-comm-overlap)
             // split each all-gather and reduce-scatter into tp chunks and
@@ -320,6 +322,7 @@ LayerComm modelLayerComm(const Hierarchy& hier, const WorkloadShape& w, const Mi
             comm.cpF = std::max(0.0, ring - L.attnF);
             comm.cpB = std::max(0.0, 2 * ring - L.attnB);
             comm.hidden += 3 * ring - (comm.cpF + comm.cpB);
+            comm.cpAll = (full ? 4 : 3) * ring;
         } else if (w.cpComm == "all_gather") {
             // Llama 3: K and V all-gathered before attention, dK and dV
             // reduce-scattered after; "exposed in the critical path".
@@ -336,6 +339,8 @@ LayerComm modelLayerComm(const Hierarchy& hier, const WorkloadShape& w, const Mi
         }
         if (full)
             comm.cpB += comm.cpF;
+        if (w.cpComm != "p2p")
+            comm.cpAll = comm.cpF + comm.cpB;
     }
     return comm;
 }
@@ -368,6 +373,7 @@ struct Slot {
     double hidden = 0;  // communication the slot's compute hides
     double total = 0;
     double bubble = 0;
+    double tpAll = 0, cpAll = 0;  // TP and CP time, hidden or not
 };
 
 // docs/model.md §5 "The pipeline": the slowest stage's layers, the output
@@ -396,6 +402,8 @@ Slot modelPipeline(const Machine& mc, const Hierarchy& hier, const WorkloadShape
     slot.cp = layers * (comm.cpF + comm.cpB);
     slot.out = out.seconds;
     slot.hidden = layers * comm.hidden;
+    slot.tpAll = layers * comm.tpAll;
+    slot.cpAll = layers * comm.cpAll;
     slot.total = slot.gemm + slot.attn + slot.mem + slot.re + slot.tp + slot.ep + slot.cp + slot.out + slot.ppSends;
     // Interleaving divides the bubble by v (Narayanan et al. 2021).
     slot.bubble = double(w.pp - 1) / double(w.interleave) * slot.total;
@@ -420,6 +428,7 @@ struct StepTotals {
     double hidden = 0;      // communication hidden behind compute, all step
     double contention = 0;  // what hiding it costs the compute
     double optimizerS = 0;
+    double dpAll = 0;  // gradient reduction and ZeRO gathers, hidden or not
     double beforeStragglers = 0;
     double stragglerFactor = 1;
     double stepS = 0;
@@ -472,6 +481,7 @@ StepTotals modelDataParallel(const Machine& mc, const HardwareProfile& hw, const
         }
     }
     StepTotals tot;
+    tot.dpAll = dpS + m * zero3Gather;
     // One micro-batch's compute (its slot less the PP sends) is the window
     // that hides communication. Every micro-batch's window hides that
     // micro-batch's ZeRO-3 gathers (prefetched a layer ahead); the last one's
@@ -609,6 +619,8 @@ StepTime modelStepTime(const HardwareProfile& hw, const Hierarchy& hier, const W
     st.microBatches = m;
     st.bubbleFraction = slot.bubble / (m * slot.total + slot.bubble);
     st.breakdown = breakdownOf(slot, m, tot, w.tpCommOverlap);
+    st.commS = {m * slot.tpAll, m * slot.cpAll, m * slot.ep, m * slot.ppSends, tot.dpAll};
+    st.computeS = m * (slot.gemm + slot.attn + slot.mem + slot.out + slot.re);
     countFlops(st, mc, w, mb);
     st.ops = std::move(ops);
     st.valid = true;

@@ -47,6 +47,13 @@ struct StepTime {
     double slotS = 0;           // one micro-batch through the slowest stage, forward + backward
     double computeAtPeakS = 0;  // model FLOPs at peak: the step time at 100% MFU
     double stragglerFactor = 1;
+    // Per step on one GPU: each axis's communication, hidden or not, and
+    // the kernels' time (GEMMs, attention, memory-bound ops, output layer,
+    // recompute). Their ratio is seed 002's rho (fleet::commComputeRatio).
+    struct AxisSeconds {
+        double tp = 0, cp = 0, ep = 0, pp = 0, dp = 0;
+    } commS;
+    double computeS = 0;
     std::vector<StepPart> breakdown;  // sums to stepS
     std::vector<OpPoint> ops;         // one block's forward operations plus the output layer and optimizer
     Explanation explainStep, explainMfu, explainTokens;

@@ -105,28 +105,7 @@ std::string searchText(const SearchResult& r)
         rows.push_back({formatCount(rank++), describeLayout(c.layout), formatCount(c.layout.globalBatch),
                         formatReadable(c.stepS, 4), percent(c.mfu), formatReadable(c.tokensPerS),
                         formatReadable(c.memoryGb), formatReadable(c.bubbleS), formatReadable(c.exposedCommS)});
-    std::vector<std::size_t> width(head.size(), 0);
-    // Column widths in characters, not bytes: the layout's separators are
-    // two-byte middle dots.
-    auto chars = [](const std::string& t) {
-        std::size_t n = 0;
-        for (unsigned char ch : t)
-            n += (ch & 0xC0) != 0x80;
-        return n;
-    };
-    for (const auto& row : rows)
-        for (std::size_t i = 0; i < row.size(); ++i)
-            width[i] = std::max(width[i], chars(row[i]));
-    for (const auto& row : rows) {
-        std::string line;
-        for (std::size_t i = 0; i < row.size(); ++i) {
-            const std::string pad(width[i] - chars(row[i]), ' ');
-            // Text left, figures right.
-            line += (i == 1 ? row[i] + pad : pad + row[i]) + (i + 1 < row.size() ? "  " : "");
-        }
-        s += line + "\n";
-    }
-    return s;
+    return s + alignedColumns(rows, {1});
 }
 
 std::string searchCsv(const SearchResult& r)

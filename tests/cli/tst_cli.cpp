@@ -317,6 +317,52 @@ private slots:
         QVERIFY2(r.err.contains("no tier 'rack' to keep tp within"), qPrintable(r.err));
     }
 
+    // The sweep's JSON keys (issue 14); a point's layout fed back through
+    // `metrics --gpus N --set` gives the point's own tokens/s.
+    void sweepPointsReproduceThroughMetrics()
+    {
+        const Run r = cli({"sweep", kH100, "--to", "4096"});
+        QCOMPARE(r.code, 0);
+        const auto j = nlohmann::ordered_json::parse(r.out.toStdString());
+        QVERIFY(j["amdahl_serial_fraction"].is_number());
+        QCOMPARE(j["scaling"].get<std::string>(), std::string("strong"));
+        QCOMPARE(j["points"].back()["gpus"].get<int>(), 4096);
+        const auto& p = j["points"].back();
+        for (const char* key :
+             {"gpus", "layout", "tokens_per_s", "mfu", "step_time_s", "days_to_train", "cluster_mtbf_h",
+              "expected_interruptions", "goodput", "facility_kw", "training_run_mwh", "run_cost_usd"})
+            QVERIFY2(p.contains(key), key);
+        QStringList args = {"--gpus", "4096"};
+        for (const auto& [key, value] : p["layout"].items())
+            args << "--set"
+                 << QString::fromStdString((key == "micro_batch" ? "/workload/training/" : "/workload/parallelism/") +
+                                           key + "=" + value.dump());
+        const auto m = metricsOf(args);
+        QCOMPARE(m["training"]["tokens_per_s"].get<double>(), p["tokens_per_s"].get<double>());
+        QCOMPARE(m["reliability"]["cluster_mtbf_h"].get<double>(), p["cluster_mtbf_h"].get<double>());
+    }
+
+    void sweepTextCsvAndErrors()
+    {
+        Run r = cli({"sweep", kH100, "--to", "2048", "--weak", "--format", "text"});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.startsWith("Weak scaling by 'Scalable unit' (256 GPUs each)"), qPrintable(r.out));
+        QVERIFY(r.out.contains("this design"));
+        r = cli({"sweep", kH100, "--from", "512", "--to", "2048", "--format", "csv"});
+        QCOMPARE(r.code, 0);
+        const auto rows = studio::test::parseCsv(r.out);
+        QCOMPARE(rows[0][0], QString("gpus"));
+        QCOMPARE(rows[1][0], QString("512"));
+        QCOMPARE(rows.back()[0], QString("2048"));
+        r = cli({"sweep", kH100, "--to", "200000"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--to 200000: expected a whole number of GPUs from 1 to 131,072"), qPrintable(r.err));
+        r = cli({"sweep", kH100, "--from", "4096", "--to", "1024"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--from 4,096 is above --to 1,024"), qPrintable(r.err));
+        QCOMPARE(cli({"sweep", kH100, "--format", "xml"}).code, 2);
+    }
+
     void setToAnInvalidValueIsReportedAtItsPointer()
     {
         Run r = cli({"metrics", kH100, "--set", "/components/1/count=-1"});

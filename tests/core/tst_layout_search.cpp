@@ -12,19 +12,13 @@
 #include "core/search/search_report.h"
 #include "core/text.h"
 #include "tests/core/hand_built.h"
+#include "tests/core/presets.h"
 #include "tests/test_support.h"
 
 using namespace studio;
+using studio::test::loadPreset;
 
 namespace {
-
-Design loadPreset(const QString& name)
-{
-    const DesignLoad loaded = loadDesignFile(test::sourcePath("presets/" + name).toStdString(), Catalog::builtin());
-    if (!loaded.ok())
-        qFatal("cannot load preset %s", qPrintable(name));
-    return *loaded.design;
-}
 
 QString describe(const Layout& l)
 {

@@ -1,0 +1,159 @@
+#include "core/scale/sweep_report.h"
+
+#include <cmath>
+
+#include "core/text.h"
+
+namespace studio {
+namespace {
+
+// Infinity (a run that never completes) has no JSON number.
+Json number(double v)
+{
+    return std::isfinite(v) ? Json(v) : Json(nullptr);
+}
+
+// The figures `metrics` prints, under its keys; a run that never completes
+// has no wall-clock figures.
+Json figuresJson(const ScaleFigures& f)
+{
+    const bool completes = f.goodput > 0;
+    auto wall = [&](double v) { return completes ? number(v) : Json(nullptr); };
+    return {{"layout", layoutJson(f.layout)},
+            {"tokens_per_s", number(f.tokensPerS)},
+            {"mfu", number(f.mfu)},
+            {"step_time_s", number(f.stepS)},
+            {"days_to_train", number(f.daysToTrain)},
+            {"wall_days", wall(f.wallDays)},
+            {"cluster_mtbf_h", number(f.clusterMtbfH)},
+            {"expected_interruptions", wall(f.expectedInterruptions)},
+            {"goodput", number(f.goodput)},
+            {"facility_kw", number(f.facilityKw)},
+            {"training_run_mwh", wall(f.trainingRunMwh)},
+            {"run_cost_usd", wall(f.runCostUsd)},
+            {"rho",
+             {{"tp", number(f.rho.tp)},
+              {"cp", number(f.rho.cp)},
+              {"ep", number(f.rho.ep)},
+              {"pp", number(f.rho.pp)},
+              {"dp", number(f.rho.dp)}}}};
+}
+
+const char* scalingName(Scaling s)
+{
+    return s == Scaling::Weak ? "weak" : "strong";
+}
+
+std::string csvQuoted(const std::string& text)
+{
+    std::string q = "\"";
+    for (char c : text)
+        q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+}
+
+std::string percent(double fraction)
+{
+    return formatReadable(100 * fraction) + "%";
+}
+
+}  // namespace
+
+Json sweepJson(const SweepResult& r)
+{
+    Json points = Json::array();
+    for (const auto& p : r.points) {
+        Json j = {{"gpus", p.gpus},
+                  {"is_design", p.isDesign},
+                  {"global_batch", p.globalBatch},
+                  {"tokens", number(p.tokens)},
+                  {"fabric_tiers", p.fabricTiers},
+                  {"tier_added", p.tierAdded},
+                  {"below_one_sequence", p.belowOneSequence},
+                  {"feasible_layouts", p.feasibleLayouts}};
+        if (p.best)
+            j.update(figuresJson(*p.best));
+        else
+            j["layout"] = nullptr;
+        j["why_not"] = p.best ? Json(nullptr) : Json(p.whyNoBest);
+        j["ideal_tokens_per_s"] = number(idealTokensPerS(r, p.gpus));
+        j["amdahl_tokens_per_s"] = r.amdahlSerialFraction ? number(amdahlTokensPerS(r, p.gpus)) : Json(nullptr);
+        j["gustafson_tokens_per_s"] = r.amdahlSerialFraction ? number(gustafsonTokensPerS(r, p.gpus)) : Json(nullptr);
+        j["user_layout"] = p.user ? figuresJson(*p.user) : Json{{"why_not", p.whyNoUser}};
+        points.push_back(std::move(j));
+    }
+    return {{"scaling", scalingName(r.scaling)},
+            {"growth_unit", r.growthUnit},
+            {"growth_gpus", r.growthGpus},
+            {"design_gpus", r.designGpus},
+            {"base_gpus", r.baseGpus},
+            {"amdahl_serial_fraction", r.amdahlSerialFraction ? Json(*r.amdahlSerialFraction) : Json(nullptr)},
+            {"stops_paying", r.stopsPaying},
+            {"points", std::move(points)}};
+}
+
+std::string sweepText(const SweepResult& r)
+{
+    std::string s = std::string(r.scaling == Scaling::Weak ? "Weak" : "Strong") + " scaling by " +
+        inQuotes(r.growthUnit) + " (" + formatCount(r.growthGpus) + " GPUs each), the best layout at each size\n";
+    if (r.amdahlSerialFraction)
+        s += "Amdahl serial fraction (Karp-Flatt, " + formatCount(r.baseGpus) + " to " + formatCount(r.designGpus) +
+            " GPUs): " + formatReadable(*r.amdahlSerialFraction, 3) + "\n";
+    if (!r.stopsPaying.empty())
+        s += r.stopsPaying + "\n";
+    s += "\n";
+    std::vector<std::vector<std::string>> rows = {{"GPUs", "best layout", "tok/s", "vs ideal", "MFU", "step s", "days",
+                                                   "wall days", "MTBF h", "goodput", "facility MW", "run MWh",
+                                                   "notes"}};
+    bool wasBelow = false;
+    for (const auto& p : r.points) {
+        std::string notes = p.isDesign ? "this design" : "";
+        auto note = [&](const std::string& n) { notes += (notes.empty() ? "" : "; ") + n; };
+        if (p.tierAdded)
+            note("fabric adds a tier (" + std::to_string(p.fabricTiers) + ")");
+        if (p.belowOneSequence && !wasBelow)
+            note("from here under one sequence per GPU");
+        wasBelow = p.belowOneSequence;
+        if (!p.best) {
+            note(p.whyNoBest);
+            rows.push_back({formatCount(p.gpus), "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", notes});
+            continue;
+        }
+        const ScaleFigures& f = *p.best;
+        const bool completes = f.goodput > 0;
+        rows.push_back({formatCount(p.gpus), describeLayout(f.layout), formatReadable(f.tokensPerS),
+                        percent(f.tokensPerS / idealTokensPerS(r, p.gpus)), percent(f.mfu), formatReadable(f.stepS, 4),
+                        formatReadable(f.daysToTrain), completes ? formatReadable(f.wallDays) : "never",
+                        formatReadable(f.clusterMtbfH), percent(f.goodput), formatReadable(f.facilityKw / 1000),
+                        completes ? formatReadable(f.trainingRunMwh) : "-", notes});
+    }
+    return s + alignedColumns(rows, {1, 12});
+}
+
+std::string sweepCsv(const SweepResult& r)
+{
+    std::string s = "gpus,is_design,global_batch,tp,pp,dp,cp,ep,micro_batch,interleave,zero,recompute,"
+                    "sequence_parallel,tokens_per_s,ideal_tokens_per_s,mfu,step_time_s,days_to_train,wall_days,"
+                    "cluster_mtbf_h,expected_interruptions,goodput,facility_kw,training_run_mwh,run_cost_usd,"
+                    "rho_tp,rho_cp,rho_ep,rho_pp,rho_dp,fabric_tiers,why_not\n";
+    for (const auto& p : r.points) {
+        s += std::to_string(p.gpus) + "," + (p.isDesign ? "true" : "false") + "," + std::to_string(p.globalBatch) + ",";
+        if (!p.best) {
+            s += std::string(28, ',') + std::to_string(p.fabricTiers) + "," + csvQuoted(p.whyNoBest) + "\n";
+            continue;
+        }
+        const ScaleFigures& f = *p.best;
+        const Layout& l = f.layout;
+        for (std::int64_t v : {l.tp, l.pp, l.dp, l.cp, l.ep, l.microBatch, l.interleave, l.zero})
+            s += std::to_string(v) + ",";
+        s += std::string(recomputeName(l.recompute)) + "," + (l.sequenceParallel ? "true" : "false") + ",";
+        for (double v : {f.tokensPerS, idealTokensPerS(r, p.gpus), f.mfu, f.stepS, f.daysToTrain, f.wallDays,
+                         f.clusterMtbfH, f.expectedInterruptions, f.goodput, f.facilityKw, f.trainingRunMwh,
+                         f.runCostUsd, f.rho.tp, f.rho.cp, f.rho.ep, f.rho.pp, f.rho.dp})
+            s += formatValue(v, 8) + ",";
+        s += std::to_string(p.fabricTiers) + ",\n";
+    }
+    return s;
+}
+
+}  // namespace studio

@@ -1,0 +1,279 @@
+// The scale sweep (core/scale): the design at its own size is exactly what
+// `metrics` says, the best layout at each size is what `metrics --set` of
+// it says, tokens/s never beats ideal linear scaling, failures come faster
+// as the GPUs grow, and rho, Amdahl and Gustafson are the seed's formulas.
+#include <QtTest>
+
+#include <atomic>
+
+#include "core/analysis/analysis.h"
+#include "core/analysis/fleet_formulas.h"
+#include "core/metrics/metrics.h"
+#include "core/scale/scale_sweep.h"
+#include "core/scale/sweep_report.h"
+#include "tests/core/presets.h"
+
+using namespace studio;
+using studio::test::loadPreset;
+
+namespace {
+
+const char* const kLlama = "h100-16k-roce-llama3.cluster.json";
+const char* const kBudget = "budget-8node-100gbe.cluster.json";
+
+void compareFigures(const ScaleFigures& f, const Analysis& a)
+{
+    QCOMPARE(f.tokensPerS, a.step.tokensPerS);
+    QCOMPARE(f.mfu, a.step.mfu);
+    QCOMPARE(f.stepS, a.step.stepS);
+    QCOMPARE(f.daysToTrain, a.step.daysToTrain);
+    QCOMPARE(f.wallDays, a.reliability.wallDays);
+    QCOMPARE(f.clusterMtbfH, a.reliability.clusterMtbfH);
+    QCOMPARE(f.goodput, a.reliability.goodput);
+    QCOMPARE(f.facilityKw, a.power.facilityKw);
+    QCOMPARE(f.trainingRunMwh, a.trainingRunMwh);
+    QCOMPARE(f.runCostUsd, a.trainingRunMwh * 1000 * a.power.pricePerKwh.value);
+}
+
+SweepResult sweep(const Design& d, Scaling scaling = Scaling::Strong, std::int64_t to = kSweepMaxGpus)
+{
+    SweepOptions o;
+    o.scaling = scaling;
+    o.to = to;
+    SweepResult r = sweepScale(d, Catalog::builtin(), o);
+    if (!r.ok())
+        qFatal("sweep failed: %s", r.error.c_str());
+    return r;
+}
+
+}  // namespace
+
+class TestScaleSweep : public QObject {
+    Q_OBJECT
+private slots:
+    void sizesAreALogGridOfTheGrowthUnit()
+    {
+        // Two sizes per doubling (2^k and 3 x 2^k units) while that gives
+        // at most 22, the design's own size always among them.
+        const auto fine = sweepSizes(16, 128, 16384, 16384);
+        QCOMPARE(fine.front(), 128);
+        QCOMPARE(fine.back(), 16384);
+        QCOMPARE(fine.size(), std::size_t(15));  // 128, 192, 256, ..., 12,288, 16,384
+        QCOMPARE(fine[1], 192);
+        for (std::size_t i = 1; i < fine.size(); ++i) {
+            QVERIFY(fine[i] % 16 == 0);
+            QVERIFY(fine[i] > fine[i - 1] && fine[i] <= 2 * fine[i - 1]);
+        }
+        // 8 to 131,072: 29 on the fine grid, so the 15 doublings, plus the
+        // design's 1,000 (not on the grid).
+        const auto coarse = sweepSizes(8, 8, kSweepMaxGpus, 1000);
+        QCOMPARE(coarse.size(), std::size_t(16));
+        QVERIFY(std::find(coarse.begin(), coarse.end(), 1000) != coarse.end());
+        QVERIFY(std::find(coarse.begin(), coarse.end(), 24) == coarse.end());
+        QVERIFY(sweepSizes(16, 100, 10, 0).empty());
+    }
+
+    void designSizeEqualsMetrics()
+    {
+        const Design d = loadPreset(kLlama);
+        const SweepResult r = sweep(d);
+        const SweepPoint* own = r.designPoint();
+        QVERIFY(own);
+        QCOMPARE(own->gpus, 16384);
+        QVERIFY(own->user && own->best);
+        // The user's layout at its own size is the design itself ...
+        const Analysis a = analyzeDesign(d, Catalog::builtin());
+        compareFigures(*own->user, a);
+        const Json m = computeMetrics(d, Catalog::builtin());
+        QCOMPARE(own->user->tokensPerS, m["training"]["tokens_per_s"].get<double>());
+        QCOMPARE(own->user->clusterMtbfH, m["reliability"]["cluster_mtbf_h"].get<double>());
+        // ... and the best layout is the design with that layout applied
+        // (what `metrics --set` gives).
+        Design best = d;
+        applyLayout(best.workload, own->best->layout);
+        compareFigures(*own->best, analyzeDesign(best, Catalog::builtin()));
+        QVERIFY(own->best->tokensPerS >= own->user->tokensPerS);
+    }
+
+    void tokensNeverExceedIdealLinear_data()
+    {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<bool>("weak");
+        for (const QString& f : test::presetFiles()) {
+            const QString name = QFileInfo(f).fileName();
+            QTest::newRow(qPrintable(name + " strong")) << name << false;
+            QTest::newRow(qPrintable(name + " weak")) << name << true;
+        }
+    }
+    void tokensNeverExceedIdealLinear()
+    {
+        QFETCH(QString, preset);
+        QFETCH(bool, weak);
+        const SweepResult r = sweep(loadPreset(preset), weak ? Scaling::Weak : Scaling::Strong);
+        // About 12-20 sizes; fewer where the sizes between the doublings
+        // run no layout (a batch of 2^k sequences does not split in 3).
+        QVERIFY2(r.points.size() >= 10, qPrintable(QString::number(r.points.size())));
+        QVERIFY(r.points.size() <= 23);
+        int withBest = 0;
+        for (const auto& p : r.points) {
+            if (!p.best)
+                continue;
+            ++withBest;
+            const double ideal = idealTokensPerS(r, p.gpus);
+            QVERIFY2(
+                p.best->tokensPerS <= ideal * (1 + 1e-12),
+                qPrintable(
+                    QString("%1 GPUs: %2 tokens/s above ideal %3").arg(p.gpus).arg(p.best->tokensPerS).arg(ideal)));
+            if (p.gpus == r.baseGpus)
+                QCOMPARE(p.best->tokensPerS, ideal);
+        }
+        QVERIFY(withBest >= 10);
+    }
+
+    void clusterMtbfFallsAsGpusGrow()
+    {
+        const SweepResult r = sweep(loadPreset(kLlama));
+        const SweepPoint* last = nullptr;
+        for (const auto& p : r.points) {
+            if (!p.best)
+                continue;
+            if (last) {
+                QVERIFY(p.best->clusterMtbfH < last->best->clusterMtbfH);
+                QVERIFY(p.best->expectedInterruptions > 0);
+                // F1: MTBF of N independent parts is the part's over N.
+                QCOMPARE(p.best->clusterMtbfH * double(p.gpus), last->best->clusterMtbfH * double(last->gpus));
+            }
+            last = &p;
+        }
+    }
+
+    void rhoIsTheSeedsRatioOfTheModelsTimes()
+    {
+        // B5: rho = T_comm / (T_compute / N), with the model's own
+        // communication and compute per step.
+        QCOMPARE(fleet::commComputeRatio(0.5604, 5.0 * 256, 256), 0.11208);
+        const Design d = loadPreset(kLlama);
+        const Analysis a = analyzeDesign(d, Catalog::builtin());
+        const ScaleFigures f = scaleFiguresOf(a);
+        const StepTime& st = a.step;
+        QVERIFY(st.computeS > 0 && st.computeS < st.stepS);
+        QCOMPARE(f.rho.dp, st.commS.dp / st.computeS);
+        QCOMPARE(f.rho.tp, st.commS.tp / st.computeS);
+        QCOMPARE(f.rho.pp, st.commS.pp / st.computeS);
+        QVERIFY(f.rho.tp > 0 && f.rho.pp > 0 && f.rho.dp > 0);
+        QCOMPARE(f.rho.ep, 0.0);  // dense
+        // The hidden share counts: TP with its communication overlapped
+        // still moves the same bytes.
+        Design overlapped = d;
+        overlapped.workload.parallelism.tp_comm_overlap = true;
+        const Analysis b = analyzeDesign(overlapped, Catalog::builtin());
+        QCOMPARE(b.step.commS.tp, st.commS.tp);
+        QVERIFY(b.step.stepS < st.stepS);
+    }
+
+    void amdahlAndGustafsonAreTheSeedsLaws()
+    {
+        // U2 through the sweep's curves: serial fraction 10%, anchored at
+        // one GPU doing 1 token/s.
+        SweepResult r;
+        r.baseGpus = 1;
+        r.baseTokensPerS = 1;
+        r.amdahlSerialFraction = 0.1;
+        QCOMPARE(QString::number(amdahlTokensPerS(r, 32), 'f', 1), QString("7.8"));
+        QCOMPARE(QString::number(amdahlTokensPerS(r, 256), 'f', 1), QString("9.7"));
+        QCOMPARE(QString::number(amdahlTokensPerS(r, 1024), 'f', 1), QString("9.9"));
+        QCOMPARE(idealTokensPerS(r, 32), 32.0);
+        QCOMPARE(gustafsonTokensPerS(r, 32), 32 - 0.1 * 31);  // Gustafson 1988: n - s (n - 1)
+
+        // Karp-Flatt: the serial fraction reproduces the best layout's
+        // speedup from the anchor to the design's size.
+        const SweepResult s = sweep(loadPreset(kLlama));
+        QVERIFY(s.amdahlSerialFraction);
+        QVERIFY(*s.amdahlSerialFraction > 0 && *s.amdahlSerialFraction < 0.1);
+        const SweepPoint* own = s.designPoint();
+        QVERIFY(qAbs(amdahlTokensPerS(s, own->gpus) / own->best->tokensPerS - 1) < 1e-12);
+        QVERIFY(gustafsonTokensPerS(s, own->gpus) >= amdahlTokensPerS(s, own->gpus));
+    }
+
+    void markersAndTheSentence()
+    {
+        const SweepResult r = sweep(loadPreset(kBudget));
+        // The fabric grows a tier where its radix runs out, and says so once.
+        int added = 0;
+        for (std::size_t i = 1; i < r.points.size(); ++i) {
+            QCOMPARE(r.points[i].tierAdded, r.points[i].fabricTiers > r.points[i - 1].fabricTiers);
+            added += r.points[i].tierAdded;
+        }
+        QVERIFY(added >= 2);
+        for (const auto& p : r.points)
+            QCOMPARE(p.belowOneSequence, p.globalBatch < p.gpus);
+        QVERIFY2(QString::fromStdString(r.stopsPaying).startsWith("Beyond "), r.stopsPaying.c_str());
+        QVERIFY(QString::fromStdString(r.stopsPaying).contains("delivered tokens/s"));
+    }
+
+    void weakScalingGrowsTheBatchAndTokens()
+    {
+        const Design d = loadPreset(kLlama);
+        const SweepResult r = sweep(d, Scaling::Weak, 32768);
+        for (const auto& p : r.points) {
+            const double ratio = double(p.gpus) / 16384;
+            QCOMPARE(p.globalBatch, std::max<std::int64_t>(1, std::llround(2048 * ratio)));
+            QCOMPARE(p.tokens, d.workload.training.tokens * ratio);
+        }
+        // Days to train stay near the design's while the work per GPU stays.
+        const SweepPoint* own = r.designPoint();
+        QCOMPARE(own->globalBatch, d.workload.training.global_batch);
+    }
+
+    void reportsCarryTheInterfaceKeys()
+    {
+        const SweepResult r = sweep(loadPreset(kBudget), Scaling::Strong, 1024);
+        const Json j = sweepJson(r);
+        QVERIFY(j["amdahl_serial_fraction"].is_number());
+        QCOMPARE(j["points"].size(), r.points.size());
+        for (const char* key :
+             {"gpus", "layout", "tokens_per_s", "mfu", "step_time_s", "days_to_train", "cluster_mtbf_h",
+              "expected_interruptions", "goodput", "facility_kw", "training_run_mwh", "run_cost_usd"})
+            QVERIFY2(j["points"][0].contains(key), key);
+        QCOMPARE(j["points"][0]["layout"]["tp"].get<std::int64_t>(), r.points[0].best->layout.tp);
+        const QStringList csv = QString::fromStdString(sweepCsv(r)).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(csv.size(), int(r.points.size()) + 1);
+        for (const QString& line : csv)
+            QCOMPARE(line.count(','), csv.front().count(','));
+        const QString text = QString::fromStdString(sweepText(r));
+        QVERIFY(text.contains("this design"));
+        QVERIFY(!text.contains(QRegularExpression(" \n")));  // no trailing blanks
+    }
+
+    void errorsAndCancel()
+    {
+        Design d = loadPreset(kBudget);
+        SweepOptions o;
+        o.from = 2048;
+        o.to = 1024;
+        QVERIFY(QString::fromStdString(sweepScale(d, Catalog::builtin(), o).error).contains("from <= to"));
+        o = {};
+        o.to = kSweepMaxGpus + 1;
+        QVERIFY(!sweepScale(d, Catalog::builtin(), o).error.empty());
+
+        // A model no size up to the limit can hold.
+        Design huge = d;
+        huge.workload.model.layers = 512;  // ~2.6e13 parameters: 420 TB of training state
+        huge.workload.model.hidden = 65536;
+        huge.workload.model.heads = 512;
+        huge.workload.model.kv_heads.reset();
+        huge.workload.model.ffn_hidden.reset();
+        o = {};
+        o.to = 256;
+        const SweepResult none = sweepScale(huge, Catalog::builtin(), o);
+        QVERIFY2(QString::fromStdString(none.error).contains("runs the model with any layout"), none.error.c_str());
+
+        std::atomic<bool> cancel{true};
+        o = {};
+        o.cancel = &cancel;
+        QVERIFY(sweepScale(d, Catalog::builtin(), o).cancelled);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestScaleSweep)
+#include "tst_scale_sweep.moc"
