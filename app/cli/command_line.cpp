@@ -23,6 +23,8 @@
 #include "core/metrics/metrics_text.h"
 #include "core/metrics/validation_runs.h"
 #include "core/scale/scale_sweep.h"
+#include "core/scale/sensitivity.h"
+#include "core/scale/sensitivity_report.h"
 #include "core/scale/sweep_report.h"
 #include "core/search/layout_search.h"
 #include "core/search/search_report.h"
@@ -400,6 +402,33 @@ int runSweep(const QStringList& args, const Verb& verb)
         });
 }
 
+int runSensitivity(const QStringList& args, const Verb& verb)
+{
+    QCommandLineParser parser;
+    const QCommandLineOption format(QStringLiteral("format"), "Output format: json (default) or text.", "json|text",
+                                    "json");
+    parser.addOption(format);
+    parser.addPositionalArgument("FILE", "The design to vary.");
+    return runOnOneDesign(
+        parser, DesignOptions{}, args, verb,
+        [&] {
+            const QString fmt = parser.value(format);
+            if (fmt == "json" || fmt == "text")
+                return true;
+            err("--format " + fmt.toStdString() + ": expected json or text\n");
+            return false;
+        },
+        [&](const DesignLoad& loaded, const QString& file) {
+            const SensitivityResult result = analyzeSensitivity(*loaded.design, *loaded.catalog);
+            if (!result.error.empty()) {
+                err(file.toStdString() + ": " + result.error + "\n");
+                return int(kExitInvalid);
+            }
+            out(parser.value(format) == "json" ? sensitivityJson(result).dump(2) + "\n" : sensitivityText(result));
+            return int(kExitOk);
+        });
+}
+
 // -o OUT and --page: the verbs that write a PDF.
 struct OutputOptions {
     QCommandLineOption output{{"o", "output"}, "Where to write the output.", "OUT"};
@@ -638,6 +667,12 @@ const std::vector<Verb>& verbs()
          "Resize the design along its growth unit up to 131,072 GPUs: at each size the best layout's tokens/s, MFU, "
          "step time, days, MTBF, goodput, power and energy, rho per axis, and where scaling stops paying.",
          runSweep},
+        {"sensitivity",
+         "sensitivity FILE [--set /json/pointer=VALUE]... [--gpus N] [--format json|text] [--catalog FILE]",
+         "Change each input (GPU peak, HBM, NVLink, network, efficiency, storage, failures, restart, PUE, price) by "
+         "-50%, -10%, +10% and +50% in turn: days to train and run cost, sorted by effect, and the binding "
+         "constraint.",
+         runSensitivity},
         {"report",
          "report FILE -o OUT.pdf [--set /json/pointer=VALUE]... [--gpus N] [--page a4|letter] [--catalog FILE]",
          "Write the design-review PDF of a design: cover, canvas, bill of materials, a page per analysis, "

@@ -363,6 +363,31 @@ private slots:
         QCOMPARE(cli({"sweep", kH100, "--format", "xml"}).code, 2);
     }
 
+    void sensitivityTornadoAndErrors()
+    {
+        Run r = cli({"sensitivity", kH100});
+        QCOMPARE(r.code, 0);
+        const auto j = nlohmann::ordered_json::parse(r.out.toStdString());
+        QVERIFY(j["binding"].get<std::string>().rfind("Days to train are most sensitive to ", 0) == 0);
+        const auto& inputs = j["inputs"];
+        QVERIFY(inputs.size() >= 12);
+        for (const char* key : {"name", "low", "high", "days_low", "days_high", "cost_low", "cost_high"})
+            QVERIFY2(inputs[0].contains(key), key);
+        for (std::size_t i = 1; i < inputs.size(); ++i)
+            QVERIFY(inputs[i - 1]["effect_days"].get<double>() >= inputs[i]["effect_days"].get<double>());
+        // The electricity price moves the cost by exactly its change.
+        for (const auto& in : inputs)
+            if (in["name"] == "electricity_price")
+                QVERIFY(qAbs(in["cost_high"].get<double>() / j["cost_usd"].get<double>() - 1.5) < 1e-12);
+        r = cli({"sensitivity", kH100, "--format", "text"});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("Days to train, change from today:"), qPrintable(r.out));
+        r = cli({"sensitivity", kH100, "--set", "/workload/parallelism/tp=3"});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("not runnable: "), qPrintable(r.err));
+        QCOMPARE(cli({"sensitivity", kH100, "--format", "csv"}).code, 2);
+    }
+
     void setToAnInvalidValueIsReportedAtItsPointer()
     {
         Run r = cli({"metrics", kH100, "--set", "/components/1/count=-1"});
