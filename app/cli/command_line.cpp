@@ -228,6 +228,19 @@ int runOnOneDesign(QCommandLineParser& parser, const DesignOptions& opts, const 
     return run(loaded, file);
 }
 
+// --format's value is one of `allowed`, or says why not ("expected json,
+// text or csv").
+bool formatOneOf(const QCommandLineParser& parser, const QString& format, const QStringList& allowed)
+{
+    const QString fmt = parser.value(format);
+    if (allowed.contains(fmt))
+        return true;
+    const QString list =
+        allowed.size() > 1 ? allowed.mid(0, allowed.size() - 1).join(", ") + " or " + allowed.back() : allowed.join("");
+    err("--format " + fmt.toStdString() + ": expected " + list.toStdString() + "\n");
+    return false;
+}
+
 int runMetrics(const QStringList& args, const Verb& verb)
 {
     QCommandLineParser parser;
@@ -238,11 +251,7 @@ int runMetrics(const QStringList& args, const Verb& verb)
     return runOnOneDesign(
         parser, DesignOptions{}, args, verb,
         [&] {
-            const QString fmt = parser.value(format);
-            if (fmt == "json" || fmt == "text")
-                return true;
-            err("--format " + fmt.toStdString() + ": expected json or text\n");
-            return false;
+            return formatOneOf(parser, "format", {"json", "text"});
         },
         [&](const DesignLoad& loaded, const QString&) {
             const Json metrics = computeMetrics(*loaded.design, *loaded.catalog);
@@ -291,11 +300,8 @@ int runSearch(const QStringList& args, const Verb& verb)
     return runOnOneDesign(
         parser, designOptions, args, verb,
         [&] {
-            const QString fmt = parser.value(format);
-            if (fmt != "json" && fmt != "text" && fmt != "csv") {
-                err("--format " + fmt.toStdString() + ": expected json, text or csv\n");
+            if (!formatOneOf(parser, "format", {"json", "text", "csv"}))
                 return false;
-            }
             bool ok = false;
             options.top = parser.value(top).toInt(&ok);
             if (!ok || options.top < 1 || options.top > 10000) {
@@ -376,11 +382,8 @@ int runSweep(const QStringList& args, const Verb& verb)
     return runOnOneDesign(
         parser, DesignOptions{}, args, verb,
         [&] {
-            const QString fmt = parser.value(format);
-            if (fmt != "json" && fmt != "text" && fmt != "csv") {
-                err("--format " + fmt.toStdString() + ": expected json, text or csv\n");
+            if (!formatOneOf(parser, "format", {"json", "text", "csv"}))
                 return false;
-            }
             if (!parseSweepGpus(parser, from, &options.from) || !parseSweepGpus(parser, to, &options.to))
                 return false;
             if (options.from > options.to) {
@@ -412,11 +415,7 @@ int runSensitivity(const QStringList& args, const Verb& verb)
     return runOnOneDesign(
         parser, DesignOptions{}, args, verb,
         [&] {
-            const QString fmt = parser.value(format);
-            if (fmt == "json" || fmt == "text")
-                return true;
-            err("--format " + fmt.toStdString() + ": expected json or text\n");
-            return false;
+            return formatOneOf(parser, "format", {"json", "text"});
         },
         [&](const DesignLoad& loaded, const QString& file) {
             const SensitivityResult result = analyzeSensitivity(*loaded.design, *loaded.catalog);
@@ -530,10 +529,8 @@ int runCompare(const QStringList& args, const Verb& verb)
         return kExitUsage;
     }
     const QString fmt = parser.value(format);
-    if (parser.isSet(format) && fmt != "json" && fmt != "text") {
-        err("--format " + fmt.toStdString() + ": expected json or text\n");
+    if (parser.isSet(format) && !formatOneOf(parser, "format", {"json", "text"}))
         return kExitUsage;
-    }
     bool ok = false;
     const int base = parser.value(baseline).toInt(&ok);
     if (!ok || base < 1 || base > files.size()) {
@@ -630,10 +627,8 @@ int runValidationReport(const QStringList& args, const Verb& verb)
     if (!catalog)
         return code;
     const QString fmt = parser.value(format);
-    if (fmt != "markdown" && fmt != "json") {
-        err("--format " + fmt.toStdString() + ": expected markdown or json\n");
+    if (!formatOneOf(parser, "format", {"markdown", "json"}))
         return kExitUsage;
-    }
     const std::string path = parser.positionalArguments().front().toStdString();
     const ValidationReport report = runValidation(path, *catalog);
     printProblems(path, report.problems, false);

@@ -2,16 +2,11 @@
 
 #include <cmath>
 
+#include "core/json_number.h"
 #include "core/text.h"
 
 namespace studio {
 namespace {
-
-// Infinity (a run that never completes) has no JSON number.
-Json number(double v)
-{
-    return std::isfinite(v) ? Json(v) : Json(nullptr);
-}
 
 std::string signedPercent(double fraction, int significant = 3)
 {
@@ -28,27 +23,27 @@ Json sensitivityJson(const SensitivityResult& r)
         Json changes = Json::array();
         for (const auto& c : in.changes)
             changes.push_back({{"change", c.change},
-                               {"value", number(c.value)},
-                               {"days", number(c.days)},
-                               {"cost_usd", number(c.costUsd)},
+                               {"value", finiteOrNull(c.value)},
+                               {"days", finiteOrNull(c.days)},
+                               {"cost_usd", finiteOrNull(c.costUsd)},
                                {"re_searched", c.reSearched},
                                {"best_layout", c.bestLayout ? layoutJson(*c.bestLayout) : Json(nullptr)},
                                {"why_not", c.whyNot.empty() ? Json(nullptr) : Json(c.whyNot)}});
         inputs.push_back({{"name", in.key},
                           {"label", in.label},
                           {"unit", in.unit},
-                          {"value", number(in.value)},
-                          {"low", number(low.value)},
-                          {"high", number(high.value)},
-                          {"days_low", number(low.days)},
-                          {"days_high", number(high.days)},
-                          {"cost_low", number(low.costUsd)},
-                          {"cost_high", number(high.costUsd)},
-                          {"effect_days", number(in.effectDays)},
+                          {"value", finiteOrNull(in.value)},
+                          {"low", finiteOrNull(low.value)},
+                          {"high", finiteOrNull(high.value)},
+                          {"days_low", finiteOrNull(low.days)},
+                          {"days_high", finiteOrNull(high.days)},
+                          {"cost_low", finiteOrNull(low.costUsd)},
+                          {"cost_high", finiteOrNull(high.costUsd)},
+                          {"effect_days", finiteOrNull(in.effectDays)},
                           {"changes", std::move(changes)}});
     }
-    return {{"days", number(r.days)},
-            {"cost_usd", number(r.costUsd)},
+    return {{"days", finiteOrNull(r.days)},
+            {"cost_usd", finiteOrNull(r.costUsd)},
             {"best_layout", layoutJson(r.bestLayout)},
             {"binding", r.binding},
             {"inputs", std::move(inputs)}};

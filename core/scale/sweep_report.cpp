@@ -2,41 +2,36 @@
 
 #include <cmath>
 
+#include "core/json_number.h"
 #include "core/text.h"
 
 namespace studio {
 namespace {
-
-// Infinity (a run that never completes) has no JSON number.
-Json number(double v)
-{
-    return std::isfinite(v) ? Json(v) : Json(nullptr);
-}
 
 // The figures `metrics` prints, under its keys; a run that never completes
 // has no wall-clock figures.
 Json figuresJson(const ScaleFigures& f)
 {
     const bool completes = f.goodput > 0;
-    auto wall = [&](double v) { return completes ? number(v) : Json(nullptr); };
+    auto wall = [&](double v) { return completes ? finiteOrNull(v) : Json(nullptr); };
     return {{"layout", layoutJson(f.layout)},
-            {"tokens_per_s", number(f.tokensPerS)},
-            {"mfu", number(f.mfu)},
-            {"step_time_s", number(f.stepS)},
-            {"days_to_train", number(f.daysToTrain)},
+            {"tokens_per_s", finiteOrNull(f.tokensPerS)},
+            {"mfu", finiteOrNull(f.mfu)},
+            {"step_time_s", finiteOrNull(f.stepS)},
+            {"days_to_train", finiteOrNull(f.daysToTrain)},
             {"wall_days", wall(f.wallDays)},
-            {"cluster_mtbf_h", number(f.clusterMtbfH)},
+            {"cluster_mtbf_h", finiteOrNull(f.clusterMtbfH)},
             {"expected_interruptions", wall(f.expectedInterruptions)},
-            {"goodput", number(f.goodput)},
-            {"facility_kw", number(f.facilityKw)},
+            {"goodput", finiteOrNull(f.goodput)},
+            {"facility_kw", finiteOrNull(f.facilityKw)},
             {"training_run_mwh", wall(f.trainingRunMwh)},
             {"run_cost_usd", wall(f.runCostUsd)},
             {"rho",
-             {{"tp", number(f.rho.tp)},
-              {"cp", number(f.rho.cp)},
-              {"ep", number(f.rho.ep)},
-              {"pp", number(f.rho.pp)},
-              {"dp", number(f.rho.dp)}}}};
+             {{"tp", finiteOrNull(f.rho.tp)},
+              {"cp", finiteOrNull(f.rho.cp)},
+              {"ep", finiteOrNull(f.rho.ep)},
+              {"pp", finiteOrNull(f.rho.pp)},
+              {"dp", finiteOrNull(f.rho.dp)}}}};
 }
 
 const char* scalingName(Scaling s)
@@ -66,7 +61,7 @@ Json sweepJson(const SweepResult& r)
         Json j = {{"gpus", p.gpus},
                   {"is_design", p.isDesign},
                   {"global_batch", p.globalBatch},
-                  {"tokens", number(p.tokens)},
+                  {"tokens", finiteOrNull(p.tokens)},
                   {"fabric_tiers", p.fabricTiers},
                   {"tier_added", p.tierAdded},
                   {"below_one_sequence", p.belowOneSequence},
@@ -76,9 +71,10 @@ Json sweepJson(const SweepResult& r)
         else
             j["layout"] = nullptr;
         j["why_not"] = p.best ? Json(nullptr) : Json(p.whyNoBest);
-        j["ideal_tokens_per_s"] = number(idealTokensPerS(r, p.gpus));
-        j["amdahl_tokens_per_s"] = r.amdahlSerialFraction ? number(amdahlTokensPerS(r, p.gpus)) : Json(nullptr);
-        j["gustafson_tokens_per_s"] = r.amdahlSerialFraction ? number(gustafsonTokensPerS(r, p.gpus)) : Json(nullptr);
+        j["ideal_tokens_per_s"] = finiteOrNull(idealTokensPerS(r, p.gpus));
+        j["amdahl_tokens_per_s"] = r.amdahlSerialFraction ? finiteOrNull(amdahlTokensPerS(r, p.gpus)) : Json(nullptr);
+        j["gustafson_tokens_per_s"] =
+            r.amdahlSerialFraction ? finiteOrNull(gustafsonTokensPerS(r, p.gpus)) : Json(nullptr);
         j["user_layout"] = p.user ? figuresJson(*p.user) : Json{{"why_not", p.whyNoUser}};
         points.push_back(std::move(j));
     }

@@ -2,29 +2,24 @@
 
 #include <cmath>
 
+#include "core/json_number.h"
 #include "core/text.h"
 
 namespace studio {
 namespace {
 
-// Infinity (a run that never completes) has no JSON number.
-Json number(double v)
-{
-    return std::isfinite(v) ? Json(v) : Json(nullptr);
-}
-
 Json figuresJson(const Candidate& c)
 {
     return {{"layout", layoutJson(c.layout)},
             {"global_batch", c.layout.globalBatch},
-            {"step_time_s", number(c.stepS)},
-            {"mfu", number(c.mfu)},
-            {"tokens_per_s", number(c.tokensPerS)},
-            {"memory_gb_per_gpu", number(c.memoryGb)},
-            {"bubble_s", number(c.bubbleS)},
-            {"bubble_fraction", number(c.bubbleFraction)},
-            {"exposed_communication_s", number(c.exposedCommS)},
-            {"objective_value", number(c.objective)}};
+            {"step_time_s", finiteOrNull(c.stepS)},
+            {"mfu", finiteOrNull(c.mfu)},
+            {"tokens_per_s", finiteOrNull(c.tokensPerS)},
+            {"memory_gb_per_gpu", finiteOrNull(c.memoryGb)},
+            {"bubble_s", finiteOrNull(c.bubbleS)},
+            {"bubble_fraction", finiteOrNull(c.bubbleFraction)},
+            {"exposed_communication_s", finiteOrNull(c.exposedCommS)},
+            {"objective_value", finiteOrNull(c.objective)}};
 }
 
 std::string percent(double fraction)
@@ -69,7 +64,7 @@ Json searchJson(const SearchResult& r)
     if (!c.feasible)
         current["step_time_s"] = nullptr;
     current["rank"] = c.feasible ? Json(c.rank) : Json(nullptr);
-    current["gap"] = c.feasible ? number(c.gap) : Json(nullptr);
+    current["gap"] = c.feasible ? finiteOrNull(c.gap) : Json(nullptr);
     j["current"] = std::move(current);
     Json candidates = Json::array();
     int rank = 1;
