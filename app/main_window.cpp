@@ -50,6 +50,8 @@
 #include "widgets/panels/analysis_area.h"
 #include "widgets/panels/kpi_strip.h"
 #include "widgets/report/design_report.h"
+#include "widgets/scale/scale_panel.h"
+#include "widgets/scale/scale_sweep_service.h"
 #include "widgets/search/layout_search_service.h"
 #include "widgets/search/layouts_panel.h"
 #include "widgets/style/theme.h"
@@ -131,9 +133,11 @@ MainWindow::~MainWindow()
     delete minimap_;
     delete view_;
     delete scene_;
-    // The search's threads stop before what they were started from goes.
+    // The background runs' threads stop before what they were started from goes.
     delete layouts_;
     delete search_;
+    delete scale_;
+    delete sweep_;
     delete analysis_;
     // The document goes after this window's own part (it is a child): its
     // undo stack must not call back into a window that is no longer one.
@@ -195,6 +199,13 @@ void MainWindow::createDocks()
     layouts_ = new LayoutsPanel(doc_, search_, this);
     auto* layoutsDock = dock(tr("Layouts"), "layouts", layouts_, Qt::BottomDockWidgetArea);
     tabifyDockWidget(analysisDock, layoutsDock);
+    // How many GPUs pay off: swept only while the panel is shown.
+    sweep_ = new ScaleSweepService(doc_, analysis_, this);
+    scale_ = new ScalePanel(sweep_, this);
+    auto* scaleDock = dock(tr("Scale"), "scale", scale_, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(layoutsDock, scaleDock);
+    sweep_->setWanted(false);
+    connect(scaleDock, &QDockWidget::visibilityChanged, scale_, &ScalePanel::setShown);
     analysisDock->raise();
     connect(layouts_, &LayoutsPanel::message, this, &MainWindow::status);
     workload_->setLayoutSearch(search_);
@@ -433,6 +444,12 @@ void MainWindow::newDesign()
 {
     doc_->reset(emptyDesign(), std::make_shared<Catalog>(Catalog::builtin()), QString());
     updateTitle();
+}
+
+void MainWindow::waitForBackgroundRuns()
+{
+    search_->waitForIdle();
+    sweep_->waitForIdle();
 }
 
 bool MainWindow::openFile(const QString& path)

@@ -21,6 +21,8 @@ class DesignView;
 class Inspector;
 class KpiStrip;
 class LayoutSearchService;
+class ScalePanel;
+class ScaleSweepService;
 class LayoutsPanel;
 class Minimap;
 class PartPalette;
@@ -71,6 +73,11 @@ public:
     WorkloadPanel* workload() const { return workload_; }
     LayoutsPanel* layouts() const { return layouts_; }
     LayoutSearchService* layoutSearch() const { return search_; }
+    ScalePanel* scale() const { return scale_; }
+    ScaleSweepService* scaleSweep() const { return sweep_; }
+    // Blocks until the layout search and the scale sweep are done: for the
+    // screenshot verb and tests.
+    void waitForBackgroundRuns();
     KpiStrip* kpis() const { return kpis_; }
 
 protected:
@@ -111,6 +118,8 @@ private:
     WorkloadPanel* workload_;
     LayoutSearchService* search_;
     LayoutsPanel* layouts_;
+    ScaleSweepService* sweep_;
+    ScalePanel* scale_;
     AnalysisArea* analysisArea_;
     KpiStrip* kpis_;
     Autosaver* autosaver_;

@@ -38,9 +38,9 @@ int runScreenshot(const QStringList& args)
     parser.addOption(select);
     parser.addOption(theme);
     parser.addOption(panel);
-    const QCommandLineOption raise(QStringLiteral("raise"),
-                                   "Bring a tabbed dock to the front: inspector, workload, history, warnings, layouts.",
-                                   "DOCK");
+    const QCommandLineOption raise(
+        QStringLiteral("raise"),
+        "Bring a tabbed dock to the front: inspector, workload, history, warnings, layouts, scale.", "DOCK");
     parser.addOption(raise);
     parser.addPositionalArgument("FILE", "The design to show.");
     const QString usage = "usage: cluster-studio screenshot FILE -o OUT.png [--size WxH] [--select ID]... "
@@ -78,21 +78,23 @@ int runScreenshot(const QStringList& args)
         QApplication::processEvents();
     window.view()->zoomToFit();
     window.scene()->selectComponents(parser.values(select));
-    // The layout search runs off the GUI thread: its rank and panel belong
-    // in the picture.
-    window.layoutSearch()->waitForIdle();
     for (const QString& name : parser.values(raise)) {
         auto* dock = window.findChild<QDockWidget*>(name);
         if (!dock) {
             std::fprintf(stderr,
                          "screenshot: no dock '%s' (inspector, workload, history, warnings, analysis, layouts, "
-                         "parts, overview)\n",
+                         "scale, parts, overview)\n",
                          qPrintable(name));
             return kExitUsage;
         }
         dock->raise();
     }
     QApplication::processEvents();
+    // The layout search and the scale sweep (started when its dock shows)
+    // run off the GUI thread: their results belong in the picture.
+    window.waitForBackgroundRuns();
+    for (int i = 0; i < 3; ++i)
+        QApplication::processEvents();
     const QString out = parser.value(output);
     if (!window.grab().save(out, "PNG")) {
         std::fprintf(stderr, "screenshot: cannot write %s\n", qPrintable(out));

@@ -107,7 +107,7 @@ std::string stopsPayingSentence(const std::vector<SweepPoint>& points)
     std::size_t first = doublings.size();
     for (std::size_t i = doublings.size(); i-- > 0 && doublings[i].gain < kDoublingPays;)
         first = i;
-    const std::string pct = formatReadable(100 * kDoublingPays) + "%";
+    const std::string pct = formatReadable(100 * kDoublingPays, 2) + "%";
     if (first == doublings.size())
         return "Up to " + formatCount(doublings.back().to->gpus) + " GPUs each doubling adds at least " + pct +
             " delivered tokens/s (the last: " + formatReadable(100 * doublings.back().gain) + "%).";

@@ -1,0 +1,119 @@
+// The Scale panel as a user meets it: it plots the core's sweep of the
+// design as it is, sweeps only while it is shown, follows every edit, and
+// a design that cannot be swept says why.
+#include <QtTest>
+
+#include <QComboBox>
+#include <QDockWidget>
+#include <QLabel>
+#include <QSettings>
+
+#include <qcustomplot.h>
+
+#include "app/main_window.h"
+#include "core/scale/scale_sweep.h"
+#include "tests/gui_test_main.h"
+#include "tests/test_support.h"
+#include "widgets/charts/chart_plot.h"
+#include "widgets/document/design_document.h"
+#include "widgets/document/design_editor.h"
+#include "widgets/scale/scale_panel.h"
+#include "widgets/scale/scale_sweep_service.h"
+
+using namespace studio;
+
+namespace {
+
+const char* const kBudget = "budget-8node-100gbe.cluster.json";
+
+bool open(MainWindow& w, const QString& preset)
+{
+    w.resize(1400, 900);
+    if (!w.openFile(test::sourcePath("presets/" + preset)))
+        return false;
+    w.show();
+    QCoreApplication::processEvents();
+    return true;
+}
+
+void showScale(MainWindow& w)
+{
+    w.findChild<QDockWidget*>("scale")->raise();
+    QCoreApplication::processEvents();
+    w.waitForBackgroundRuns();
+    QCoreApplication::processEvents();
+}
+
+}  // namespace
+
+class TestScalePanel : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QCoreApplication::setOrganizationName("Cluster Studio tests");
+        QCoreApplication::setApplicationName("tst_scale_panel");
+        QSettings().clear();
+    }
+
+    void plotsTheCoreSweepOnlyWhenShown()
+    {
+        MainWindow w;
+        QVERIFY(open(w, kBudget));
+        w.waitForBackgroundRuns();
+        // Hidden behind the Analysis tab: nothing swept.
+        QVERIFY(!w.scaleSweep()->wanted());
+        QVERIFY(!w.scaleSweep()->result());
+        QVERIFY(!w.scaleSweep()->running());
+
+        showScale(w);
+        const SweepResult* shown = w.scaleSweep()->result();
+        QVERIFY(shown);
+        const SweepResult expected = sweepScale(w.document()->design(), w.document()->catalog());
+        QCOMPARE(shown->points.size(), expected.points.size());
+        QCOMPARE(w.scale()->bestGraph()->dataCount(), int(expected.points.size()));
+        for (std::size_t i = 0; i < expected.points.size(); ++i) {
+            const auto at = w.scale()->bestGraph()->data()->at(int(i));
+            QCOMPARE(at->key, double(expected.points[i].gpus));
+            QCOMPARE(at->value, expected.points[i].best->tokensPerS);
+            QCOMPARE(w.scale()->idealGraph()->data()->at(int(i))->value,
+                     idealTokensPerS(expected, expected.points[i].gpus));
+        }
+        QVERIFY2(
+            w.scale()->summaryLabel()->text().contains(QString::fromStdString(expected.stopsPaying).toHtmlEscaped()),
+            qPrintable(w.scale()->summaryLabel()->text()));
+        // The markers: this design, and each tier the fabric adds.
+        int tiers = 0;
+        for (const auto& p : expected.points)
+            tiers += p.tierAdded;
+        QCOMPARE(w.scale()->throughputPlot()->itemCount(), 2 * (tiers + 1 + 1));  // + the batch marker
+    }
+
+    void followsEditsAndTheScalingChoice()
+    {
+        MainWindow w;
+        QVERIFY(open(w, kBudget));
+        showScale(w);
+        const std::int64_t before = w.scaleSweep()->result()->designGpus;
+        DesignSettings s = DesignSettings::of(w.document()->design());
+        s.workload.training.global_batch *= 2;
+        QVERIFY(DesignEditor(w.document()).changeSettings(s, "batch").applied());
+        QCoreApplication::processEvents();
+        w.waitForBackgroundRuns();
+        QCoreApplication::processEvents();
+        const SweepResult* after = w.scaleSweep()->result();
+        QVERIFY(after);
+        QCOMPARE(after->designGpus, before);
+        QCOMPARE(after->designPoint()->globalBatch, s.workload.training.global_batch);
+
+        w.scale()->scalingBox()->setCurrentIndex(1);
+        w.waitForBackgroundRuns();
+        QCoreApplication::processEvents();
+        QCOMPARE(w.scaleSweep()->result()->scaling, Scaling::Weak);
+        QVERIFY(w.scale()->summaryLabel()->text().contains("Weak scaling"));
+    }
+};
+
+STUDIO_TEST_MAIN(TestScalePanel)
+#include "tst_scale_panel.moc"
