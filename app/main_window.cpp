@@ -52,6 +52,8 @@
 #include "widgets/report/design_report.h"
 #include "widgets/scale/scale_panel.h"
 #include "widgets/scale/scale_sweep_service.h"
+#include "widgets/scale/sensitivity_panel.h"
+#include "widgets/scale/sensitivity_service.h"
 #include "widgets/search/layout_search_service.h"
 #include "widgets/search/layouts_panel.h"
 #include "widgets/style/theme.h"
@@ -138,6 +140,8 @@ MainWindow::~MainWindow()
     delete search_;
     delete scale_;
     delete sweep_;
+    delete sensitivity_;
+    delete tornado_;
     delete analysis_;
     // The document goes after this window's own part (it is a child): its
     // undo stack must not call back into a window that is no longer one.
@@ -206,6 +210,13 @@ void MainWindow::createDocks()
     tabifyDockWidget(layoutsDock, scaleDock);
     sweep_->setWanted(false);
     connect(scaleDock, &QDockWidget::visibilityChanged, scale_, &ScalePanel::setShown);
+    // What limits the design: likewise run only while shown.
+    tornado_ = new SensitivityService(doc_, analysis_, this);
+    sensitivity_ = new SensitivityPanel(tornado_, this);
+    auto* sensitivityDock = dock(tr("Sensitivity"), "sensitivity", sensitivity_, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(scaleDock, sensitivityDock);
+    tornado_->setWanted(false);
+    connect(sensitivityDock, &QDockWidget::visibilityChanged, sensitivity_, &SensitivityPanel::setShown);
     analysisDock->raise();
     connect(layouts_, &LayoutsPanel::message, this, &MainWindow::status);
     workload_->setLayoutSearch(search_);
@@ -450,6 +461,7 @@ void MainWindow::waitForBackgroundRuns()
 {
     search_->waitForIdle();
     sweep_->waitForIdle();
+    tornado_->waitForIdle();
 }
 
 bool MainWindow::openFile(const QString& path)

@@ -23,6 +23,8 @@ class KpiStrip;
 class LayoutSearchService;
 class ScalePanel;
 class ScaleSweepService;
+class SensitivityPanel;
+class SensitivityService;
 class LayoutsPanel;
 class Minimap;
 class PartPalette;
@@ -75,8 +77,10 @@ public:
     LayoutSearchService* layoutSearch() const { return search_; }
     ScalePanel* scale() const { return scale_; }
     ScaleSweepService* scaleSweep() const { return sweep_; }
-    // Blocks until the layout search and the scale sweep are done: for the
-    // screenshot verb and tests.
+    SensitivityPanel* sensitivity() const { return sensitivity_; }
+    SensitivityService* sensitivityService() const { return tornado_; }
+    // Blocks until the layout search, the scale sweep and the sensitivity
+    // analysis are done: for the screenshot verb and tests.
     void waitForBackgroundRuns();
     KpiStrip* kpis() const { return kpis_; }
 
@@ -120,6 +124,8 @@ private:
     LayoutsPanel* layouts_;
     ScaleSweepService* sweep_;
     ScalePanel* scale_;
+    SensitivityService* tornado_;
+    SensitivityPanel* sensitivity_;
     AnalysisArea* analysisArea_;
     KpiStrip* kpis_;
     Autosaver* autosaver_;

@@ -40,7 +40,8 @@ int runScreenshot(const QStringList& args)
     parser.addOption(panel);
     const QCommandLineOption raise(
         QStringLiteral("raise"),
-        "Bring a tabbed dock to the front: inspector, workload, history, warnings, layouts, scale.", "DOCK");
+        "Bring a tabbed dock to the front: inspector, workload, history, warnings, layouts, scale, sensitivity.",
+        "DOCK");
     parser.addOption(raise);
     parser.addPositionalArgument("FILE", "The design to show.");
     const QString usage = "usage: cluster-studio screenshot FILE -o OUT.png [--size WxH] [--select ID]... "
@@ -83,7 +84,7 @@ int runScreenshot(const QStringList& args)
         if (!dock) {
             std::fprintf(stderr,
                          "screenshot: no dock '%s' (inspector, workload, history, warnings, analysis, layouts, "
-                         "scale, parts, overview)\n",
+                         "scale, sensitivity, parts, overview)\n",
                          qPrintable(name));
             return kExitUsage;
         }

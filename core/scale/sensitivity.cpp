@@ -307,7 +307,8 @@ const SensitivityChange& SensitivityInput::at(double change) const
     return changes.front();
 }
 
-SensitivityResult analyzeSensitivity(const Design& design, const Catalog& catalog, const std::atomic<bool>* cancel)
+SensitivityResult analyzeSensitivity(const Design& design, const Catalog& catalog, const std::atomic<bool>* cancel,
+                                     const std::function<void(double done)>& progress)
 {
     SensitivityResult r;
     const Analysis today = analyzeDesign(design, catalog);
@@ -375,6 +376,8 @@ SensitivityResult analyzeSensitivity(const Design& design, const Catalog& catalo
             in.changes.push_back(std::move(c));
         }
         r.inputs.push_back(std::move(in));
+        if (progress)
+            progress(double(&spec - inputSpecs().data() + 1) / double(inputSpecs().size()));
     }
     std::stable_sort(r.inputs.begin(), r.inputs.end(),
                      [](const SensitivityInput& a, const SensitivityInput& b) { return a.effectDays > b.effectDays; });

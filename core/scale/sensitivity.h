@@ -6,6 +6,7 @@
 // says so; where the design's own layout no longer runs, the best that does
 // stands in.
 #include <atomic>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -55,6 +56,7 @@ struct SensitivityResult {
 };
 
 SensitivityResult analyzeSensitivity(const Design& design, const Catalog& catalog,
-                                     const std::atomic<bool>* cancel = nullptr);
+                                     const std::atomic<bool>* cancel = nullptr,
+                                     const std::function<void(double done)>& progress = {});
 
 }  // namespace studio

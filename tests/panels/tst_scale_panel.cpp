@@ -1,6 +1,6 @@
-// The Scale panel as a user meets it: it plots the core's sweep of the
-// design as it is, sweeps only while it is shown, follows every edit, and
-// a design that cannot be swept says why.
+// The Scale and Sensitivity panels as a user meets them: they plot the
+// core's sweep and tornado of the design as it is, run only while shown,
+// and follow every edit.
 #include <QtTest>
 
 #include <QComboBox>
@@ -12,6 +12,7 @@
 
 #include "app/main_window.h"
 #include "core/scale/scale_sweep.h"
+#include "core/scale/sensitivity.h"
 #include "tests/gui_test_main.h"
 #include "tests/test_support.h"
 #include "widgets/charts/chart_plot.h"
@@ -19,6 +20,8 @@
 #include "widgets/document/design_editor.h"
 #include "widgets/scale/scale_panel.h"
 #include "widgets/scale/scale_sweep_service.h"
+#include "widgets/scale/sensitivity_panel.h"
+#include "widgets/scale/sensitivity_service.h"
 
 using namespace studio;
 
@@ -112,6 +115,45 @@ private slots:
         QCoreApplication::processEvents();
         QCOMPARE(w.scaleSweep()->result()->scaling, Scaling::Weak);
         QVERIFY(w.scale()->summaryLabel()->text().contains("Weak scaling"));
+    }
+
+    void sensitivityPlotsTheCoreTornado()
+    {
+        MainWindow w;
+        QVERIFY(open(w, kBudget));
+        w.waitForBackgroundRuns();
+        QVERIFY(!w.sensitivityService()->wanted());
+        QVERIFY(!w.sensitivityService()->result());
+        w.findChild<QDockWidget*>("sensitivity")->raise();
+        QCoreApplication::processEvents();
+        w.waitForBackgroundRuns();
+        QCoreApplication::processEvents();
+        const SensitivityResult* shown = w.sensitivityService()->result();
+        QVERIFY(shown);
+        const SensitivityResult expected = analyzeSensitivity(w.document()->design(), w.document()->catalog());
+        QCOMPARE(shown->inputs.size(), expected.inputs.size());
+        QVERIFY2(
+            w.sensitivity()->summaryLabel()->text().contains(QString::fromStdString(expected.binding).toHtmlEscaped()),
+            qPrintable(w.sensitivity()->summaryLabel()->text()));
+        // Row 1 is the input with the largest effect; each bar is its days'
+        // change in %.
+        for (int i = 0; i < 4; ++i) {
+            QCPBars* bars = w.sensitivity()->bars(i);
+            QCOMPARE(bars->dataCount(), int(expected.inputs.size()));
+            const SensitivityChange& c = expected.inputs.front().at(kSensitivityChanges[i]);
+            QCOMPARE(bars->data()->at(0)->key, 1.0);
+            QCOMPARE(bars->data()->at(0)->value, 100 * (c.days / expected.days - 1));
+        }
+        // Hidden again, an edit runs nothing.
+        w.findChild<QDockWidget*>("analysis")->raise();
+        QCoreApplication::processEvents();
+        QVERIFY(!w.sensitivityService()->wanted());
+        DesignSettings s = DesignSettings::of(w.document()->design());
+        s.facility.pue = 1.2;
+        QVERIFY(DesignEditor(w.document()).changeSettings(s, "PUE").applied());
+        QCoreApplication::processEvents();
+        QVERIFY(!w.sensitivityService()->running());
+        QVERIFY(!w.sensitivityService()->result());
     }
 };
 

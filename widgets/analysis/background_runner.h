@@ -12,6 +12,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "core/catalog/catalog.h"
@@ -68,6 +69,19 @@ protected:
     virtual Work work() = 0;
     // The held result no longer belongs to the design.
     virtual void discard() = 0;
+    // The usual Work: `compute(design, catalog, context)` on the worker, its
+    // result (a struct with `cancelled`) moved into `*into` on the GUI
+    // thread unless it was cancelled.
+    template <typename Result, typename Compute>
+    static Work workInto(std::optional<Result>* into, Compute compute)
+    {
+        return [into, compute](const Design& design, const Catalog& catalog, const Context& context) -> Publish {
+            auto result = std::make_shared<Result>(compute(design, catalog, context));
+            if (result->cancelled)
+                return {};
+            return [into, result] { *into = std::move(*result); };
+        };
+    }
 
     DesignDocument* document() const { return doc_; }
 

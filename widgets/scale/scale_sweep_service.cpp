@@ -1,7 +1,5 @@
 #include "widgets/scale/scale_sweep_service.h"
 
-#include <memory>
-
 namespace studio {
 
 ScaleSweepService::ScaleSweepService(DesignDocument* document, AnalysisService* analyses, QObject* parent)
@@ -20,14 +18,12 @@ BackgroundRunner::Work ScaleSweepService::work()
 {
     SweepOptions options;
     options.scaling = scaling_;
-    return [this, options](const Design& design, const Catalog& catalog, const Context& context) mutable -> Publish {
-        options.cancel = context.cancel;
-        options.progress = context.progress;
-        auto result = std::make_shared<SweepResult>(sweepScale(design, catalog, options));
-        if (result->cancelled)
-            return {};
-        return [this, result] { current_ = std::move(*result); };
-    };
+    return workInto(&current_, [options](const Design& design, const Catalog& catalog, const Context& context) {
+        SweepOptions o = options;
+        o.cancel = context.cancel;
+        o.progress = context.progress;
+        return sweepScale(design, catalog, o);
+    });
 }
 
 }  // namespace studio

@@ -1,12 +1,16 @@
 #include "widgets/search/layout_search_service.h"
 
-#include <memory>
-
 namespace studio {
 
 LayoutSearchService::LayoutSearchService(DesignDocument* document, AnalysisService* analyses, QObject* parent)
     : BackgroundRunner(document, analyses, parent)
-{}
+{
+    // Kept for views that show the last result while the next one runs.
+    connect(this, &BackgroundRunner::finished, this, [this] {
+        if (current_)
+            last_ = current_;
+    });
+}
 
 void LayoutSearchService::setObjective(Objective objective)
 {
@@ -22,17 +26,12 @@ BackgroundRunner::Work LayoutSearchService::work()
     options.objective = objective_;
     options.top = kTop;
     options.keepPoints = true;  // the scatter shows every feasible layout
-    return [this, options](const Design& design, const Catalog& catalog, const Context& context) mutable -> Publish {
-        options.cancel = context.cancel;
-        options.progress = context.progress;
-        auto result = std::make_shared<SearchResult>(searchLayouts(design, catalog, options));
-        if (result->cancelled)
-            return {};
-        return [this, result] {
-            current_ = std::move(*result);
-            last_ = current_;
-        };
-    };
+    return workInto(&current_, [options](const Design& design, const Catalog& catalog, const Context& context) {
+        SearchOptions o = options;
+        o.cancel = context.cancel;
+        o.progress = context.progress;
+        return searchLayouts(design, catalog, o);
+    });
 }
 
 }  // namespace studio
