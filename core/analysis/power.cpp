@@ -162,6 +162,11 @@ Power modelPower(const DesignIndex& index, const Inventory& inv, const Facility&
     pw.carbonGPerKwh = inputOr(facility.carbon_g_per_kwh, defaults::kCarbon);
     pw.facilityKw = fleet::facilityLoad(pw.itKw, pw.pue.value);
     pw.overheadKw = pw.facilityKw - pw.itKw;
+    if (facility.site_mw && pw.facilityKw > *facility.site_mw * 1000)
+        warnings.push_back({Severity::Warning, "/facility/site_mw",
+                            "the facility load of " + formatPowerKw(pw.facilityKw) + " passes the site's budget of " +
+                                formatPowerKw(*facility.site_mw * 1000),
+                            "over_site_power"});
     pw.energyMwhPerYear = pw.facilityKw * 8760 / 1000;
     pw.costUsdPerYear = pw.energyMwhPerYear * 1000 * pw.pricePerKwh.value;
     pw.co2TonnesPerYear = pw.energyMwhPerYear * 1000 * pw.carbonGPerKwh.value / 1e6;

@@ -115,6 +115,7 @@ struct Facility {
     std::optional<std::string> cooling;  // "air" | "liquid" | "hybrid"
     std::optional<double> electricity_usd_per_kwh;
     std::optional<double> carbon_g_per_kwh;
+    std::optional<double> site_mw;  // the facility power the site can supply [no limit]
     Json extra = Json::object();
     bool operator==(const Facility&) const = default;
 };

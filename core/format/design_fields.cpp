@@ -148,7 +148,8 @@ const Table<Facility>& facility()
     using F = Facility;
     static const Table<F> t{number("pue", &F::pue, 1, 5), choice("cooling", &F::cooling, {"air", "liquid", "hybrid"}),
                             number("electricity_usd_per_kwh", &F::electricity_usd_per_kwh, 0, 100),
-                            number("carbon_g_per_kwh", &F::carbon_g_per_kwh, 0, 10'000)};
+                            number("carbon_g_per_kwh", &F::carbon_g_per_kwh, 0, 10'000),
+                            number("site_mw", &F::site_mw, 0.001, 100'000)};
     return t;
 }
 

@@ -142,6 +142,7 @@ Json facilityJson(const Facility& f)
     putOpt(j, "cooling", f.cooling);
     putOpt(j, "electricity_usd_per_kwh", f.electricity_usd_per_kwh);
     putOpt(j, "carbon_g_per_kwh", f.carbon_g_per_kwh);
+    putOpt(j, "site_mw", f.site_mw);
     putExtra(j, f.extra);
     return j;
 }

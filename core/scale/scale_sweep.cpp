@@ -194,6 +194,7 @@ SweepResult sweepScale(const Design& design, const Catalog& catalog, const Sweep
     r.growthUnit = grows.name.empty() ? grows.id : grows.name;
     const Analysis own = analyzeDesign(design, catalog);
     r.designGpus = own.inventory.gpus;
+    r.siteMw = design.facility.site_mw;
     if (options.to < 1 || options.to > kSweepMaxGpus || options.from < 0 || options.from > options.to) {
         r.error = "the sweep's range must lie within 1-" + formatCount(kSweepMaxGpus) + " GPUs, from <= to";
         return r;
@@ -254,6 +255,8 @@ SweepResult sweepScale(const Design& design, const Catalog& catalog, const Sweep
         for (const auto& f : user.inventory.fabrics)
             p.fabricTiers = std::max(p.fabricTiers, f.tree.tiers);
         p.belowOneSequence = p.globalBatch > 0 && p.globalBatch < p.gpus;
+        p.facilityKw = user.power.facilityKw;
+        p.overSiteBudget = r.siteMw && p.facilityKw > *r.siteMw * 1000;
         if (user.runnable())
             p.user = scaleFiguresOf(user);
         else

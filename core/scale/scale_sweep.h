@@ -61,6 +61,8 @@ struct SweepPoint {
     int fabricTiers = 0;               // switch tiers of the largest fabric
     bool tierAdded = false;            // more tiers than the size before
     bool belowOneSequence = false;     // fewer sequences per step than GPUs
+    double facilityKw = 0;             // the design's facility load at this size (any layout)
+    bool overSiteBudget = false;       // above /facility/site_mw
     std::optional<ScaleFigures> best;  // the search's best layout (shortest step)
     std::string whyNoBest;             // when there is none
     std::int64_t feasibleLayouts = 0;
@@ -75,6 +77,7 @@ struct SweepResult {
     std::int64_t growthGpus = 0;  // GPUs one more growth unit adds
     std::string growthUnit;       // its name
     std::int64_t designGpus = 0;
+    std::optional<double> siteMw;    // the site's power budget, when the design sets one
     std::vector<SweepPoint> points;  // by GPUs, ascending
     // Ideal, Amdahl and Gustafson are anchored at the size whose GPUs are
     // the most productive (`base`, the highest tokens/s per GPU of the best

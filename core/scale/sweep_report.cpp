@@ -65,6 +65,7 @@ Json sweepJson(const SweepResult& r)
                   {"fabric_tiers", p.fabricTiers},
                   {"tier_added", p.tierAdded},
                   {"below_one_sequence", p.belowOneSequence},
+                  {"over_site_budget", p.overSiteBudget},
                   {"feasible_layouts", p.feasibleLayouts}};
         if (p.best)
             j.update(figuresJson(*p.best));
@@ -82,6 +83,7 @@ Json sweepJson(const SweepResult& r)
             {"growth_unit", r.growthUnit},
             {"growth_gpus", r.growthGpus},
             {"design_gpus", r.designGpus},
+            {"site_mw", r.siteMw ? Json(*r.siteMw) : Json(nullptr)},
             {"base_gpus", r.baseGpus},
             {"amdahl_serial_fraction", r.amdahlSerialFraction ? Json(*r.amdahlSerialFraction) : Json(nullptr)},
             {"stops_paying", r.stopsPaying},
@@ -101,7 +103,7 @@ std::string sweepText(const SweepResult& r)
     std::vector<std::vector<std::string>> rows = {{"GPUs", "best layout", "tok/s", "vs ideal", "MFU", "step s", "days",
                                                    "wall days", "MTBF h", "goodput", "facility MW", "run MWh",
                                                    "notes"}};
-    bool wasBelow = false;
+    bool wasBelow = false, wasOver = false;
     for (const auto& p : r.points) {
         std::string notes = p.isDesign ? "this design" : "";
         auto note = [&](const std::string& n) { notes += (notes.empty() ? "" : "; ") + n; };
@@ -110,6 +112,9 @@ std::string sweepText(const SweepResult& r)
         if (p.belowOneSequence && !wasBelow)
             note("from here under one sequence per GPU");
         wasBelow = p.belowOneSequence;
+        if (p.overSiteBudget && !wasOver)
+            note("from here over the site's " + formatPowerKw(*r.siteMw * 1000));
+        wasOver = p.overSiteBudget;
         if (!p.best) {
             note(p.whyNoBest);
             rows.push_back({formatCount(p.gpus), "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", notes});

@@ -211,6 +211,31 @@ private slots:
         QVERIFY(QString::fromStdString(r.stopsPaying).contains("delivered tokens/s"));
     }
 
+    void theSitesPowerBudget()
+    {
+        // The 16K preset draws 33.3 MW: a 30 MW site is passed at its own
+        // size and beyond, a 40 MW one only beyond it.
+        Design d = loadPreset(kLlama);
+        d.facility.site_mw = 30;
+        auto warned = [](const Analysis& a) {
+            return std::any_of(a.warnings.begin(), a.warnings.end(),
+                               [](const Problem& p) { return p.code == "over_site_power"; });
+        };
+        const Analysis a = analyzeDesign(d, Catalog::builtin());
+        QVERIFY(warned(a));
+        const SweepResult r = sweep(d, Scaling::Strong, 32768);
+        QCOMPARE(*r.siteMw, 30.0);
+        for (const auto& p : r.points) {
+            QCOMPARE(p.overSiteBudget, p.facilityKw > 30'000);
+            QCOMPARE(p.overSiteBudget, p.gpus >= 16384);
+        }
+        QCOMPARE(r.designPoint()->facilityKw, a.power.facilityKw);
+        QVERIFY(QString::fromStdString(sweepText(r)).contains("from here over the site's 30.0 MW"));
+        QVERIFY(sweepJson(r)["points"].back()["over_site_budget"].get<bool>());
+        d.facility.site_mw = 40;
+        QVERIFY(!warned(analyzeDesign(d, Catalog::builtin())));
+    }
+
     void weakScalingGrowsTheBatchAndTokens()
     {
         const Design d = loadPreset(kLlama);

@@ -429,13 +429,13 @@ void Inspector::buildDesign()
     });
     form_->addRow(tr("Name"), name);
 
-    // Optional numeric inputs with their documented defaults.
-    auto optional = [&](const QString& label, const SourcedDefault& def, const auto& rule,
-                        std::function<std::optional<double>&(DesignSettings&)> field) {
+    // Optional numeric inputs: empty shows `placeholder` (the default, or
+    // what having none means).
+    auto optionalInput = [&](const QString& label, const QString& placeholder, const QString& tip, const auto& rule,
+                             std::function<std::optional<double>&(DesignSettings&)> field) {
         const double min = rule.min, max = rule.max;
-        auto* e = numberEdit(min, max, num(def.value), body_);
-        e->setToolTip(tr("Empty: the default %1 %2<br>Source: %3")
-                          .arg(num(def.value), q(def.unit), q(def.source).toHtmlEscaped()));
+        auto* e = numberEdit(min, max, placeholder, body_);
+        e->setToolTip(tip);
         connect(e, &QLineEdit::editingFinished, this, [=, this] {
             const auto v = parsed(e);
             if (!e->text().isEmpty() && (!v || *v < min || *v > max)) {
@@ -453,6 +453,14 @@ void Inspector::buildDesign()
         });
         form_->addRow(label, e);
     };
+    // ... with their documented defaults.
+    auto optional = [&](const QString& label, const SourcedDefault& def, const auto& rule,
+                        std::function<std::optional<double>&(DesignSettings&)> field) {
+        optionalInput(label, num(def.value),
+                      tr("Empty: the default %1 %2<br>Source: %3")
+                          .arg(num(def.value), q(def.unit), q(def.source).toHtmlEscaped()),
+                      rule, std::move(field));
+    };
     addSection(tr("Facility"));
     // The ranges the file format allows (core/format/design_fields.h).
     const auto facility = [](std::string_view key) { return fields::find(fields::facility(), key); };
@@ -464,6 +472,11 @@ void Inspector::buildDesign()
     optional(
         tr("Carbon (gCO2/kWh)"), defaults::kCarbon, facility("carbon_g_per_kwh"),
         [](DesignSettings & s) -> auto& { return s.facility.carbon_g_per_kwh; });
+    optionalInput(
+        tr("Site budget (MW)"), tr("no limit"),
+        tr("The facility power the site can supply. Empty: no limit. A design above it is warned about; the Scale "
+           "panel marks the size where the sweep passes it."),
+        facility("site_mw"), [](DesignSettings & s) -> auto& { return s.facility.site_mw; });
     auto* cooling = new QComboBox(body_);
     cooling->addItem(tr("(not set)"), QString());
     for (const char* c : {"air", "liquid", "hybrid"})

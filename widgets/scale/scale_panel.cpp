@@ -265,7 +265,7 @@ void ScalePanel::plot(const SweepResult& r)
     // Where the fabric adds a tier and where the batch runs out of
     // sequences, on both plots; the design's size.
     const QColor note = palette().color(QPalette::PlaceholderText);
-    bool below = false;
+    bool below = false, over = false;
     for (const auto& p : r.points) {
         for (ChartPlot* plot : {throughput_, figures_}) {
             if (p.tierAdded)
@@ -274,8 +274,12 @@ void ScalePanel::plot(const SweepResult& r)
                 marker(plot, double(p.gpus), tr("< 1 sequence/GPU"), note, 0.10);
             if (p.isDesign)
                 marker(plot, double(p.gpus), tr("this design"), designColor(2), 0.18);
+            if (p.overSiteBudget && !over)
+                marker(plot, double(p.gpus), tr("> site's %1").arg(q(formatPowerKw(*r.siteMw * 1000))),
+                       QColor(0xd6, 0x27, 0x28), 0.26);
         }
         below = p.belowOneSequence;
+        over = p.overSiteBudget;
     }
     for (ChartPlot* p : {throughput_, figures_}) {
         stylePlot(p, palette());
@@ -328,6 +332,9 @@ void ScalePanel::showTip(QMouseEvent* event, ChartPlot* plot)
                   : tr("\nthe workload's layout: %1").arg(q(p.whyNoUser));
     if (p.tierAdded)
         tip += tr("\nthe fabric adds a tier here (%1)").arg(p.fabricTiers);
+    if (p.overSiteBudget)
+        tip += tr("\nfacility %1, over the site's %2")
+                   .arg(q(formatPowerKw(p.facilityKw)), q(formatPowerKw(*r->siteMw * 1000)));
     QToolTip::showText(event->globalPosition().toPoint(), tip, plot);
 }
 
