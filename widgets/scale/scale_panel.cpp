@@ -12,6 +12,7 @@
 #include <cmath>
 
 #include "core/text.h"
+#include "widgets/analysis/run_progress_bar.h"
 #include "widgets/charts/chart_plot.h"
 #include "widgets/charts/chart_style.h"
 #include "widgets/common/qt_string.h"
@@ -19,9 +20,6 @@
 
 namespace studio {
 namespace {
-
-// A sweep that ends within a frame never shows its progress bar.
-constexpr qint64 kFrameMs = 16;
 
 QCPGraph* lineGraph(QCustomPlot* plot, const QString& name, const QPen& pen, QCPScatterStyle::ScatterShape shape,
                     QCPAxis* valueAxis = nullptr)
@@ -82,11 +80,7 @@ ScalePanel::ScalePanel(ScaleSweepService* sweep, QWidget* parent) : QWidget(pare
                             "weak scaling grows both with the GPUs, so each GPU's share of the work stays "
                             "(docs/model.md, Scale sweep)."));
     bar->addWidget(scaling_);
-    progress_ = new QProgressBar(this);
-    progress_->setRange(0, 1000);
-    progress_->setTextVisible(false);
-    progress_->setMaximumWidth(160);
-    progress_->setVisible(false);
+    progress_ = new RunProgressBar(sweep_, this);
     bar->addWidget(progress_);
     bar->addStretch(1);
     layout->addLayout(bar);
@@ -141,10 +135,6 @@ ScalePanel::ScalePanel(ScaleSweepService* sweep, QWidget* parent) : QWidget(pare
         summary_->setEnabled(false);
         throughput_->setEnabled(false);
     });
-    connect(sweep_, &ScaleSweepService::progressed, this, [this](double done) {
-        progress_->setVisible(sweep_->runningMs() > kFrameMs);
-        progress_->setValue(int(1000 * done));
-    });
     connect(sweep_, &ScaleSweepService::finished, this, &ScalePanel::refresh);
 }
 
@@ -178,7 +168,6 @@ void ScalePanel::clearPlots()
 
 void ScalePanel::refresh()
 {
-    progress_->setVisible(false);
     summary_->setEnabled(true);
     throughput_->setEnabled(true);
     const SweepResult* r = sweep_->result();

@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "core/text.h"
+#include "widgets/analysis/run_progress_bar.h"
 #include "widgets/charts/chart_plot.h"
 #include "widgets/charts/chart_style.h"
 #include "widgets/common/qt_string.h"
@@ -18,7 +19,6 @@
 namespace studio {
 namespace {
 
-constexpr qint64 kFrameMs = 16;
 // A change that leaves the run unable to complete is drawn to the axis's
 // end, labelled in the tip.
 constexpr double kNeverPercent = 1000;
@@ -39,11 +39,7 @@ SensitivityPanel::SensitivityPanel(SensitivityService* service, QWidget* parent)
     summary_->setWordWrap(true);
     summary_->setTextFormat(Qt::RichText);
     bar->addWidget(summary_, 1);
-    progress_ = new QProgressBar(this);
-    progress_->setRange(0, 1000);
-    progress_->setTextVisible(false);
-    progress_->setMaximumWidth(160);
-    progress_->setVisible(false);
+    progress_ = new RunProgressBar(service_, this);
     bar->addWidget(progress_, 0, Qt::AlignTop);
     layout->addLayout(bar);
 
@@ -69,10 +65,6 @@ SensitivityPanel::SensitivityPanel(SensitivityService* service, QWidget* parent)
     legendOutside(plot_, 4);
     layout->addWidget(plot_, 1);
 
-    connect(service_, &SensitivityService::progressed, this, [this](double done) {
-        progress_->setVisible(service_->runningMs() > kFrameMs);
-        progress_->setValue(int(1000 * done));
-    });
     connect(service_, &SensitivityService::finished, this, &SensitivityPanel::refresh);
 }
 
@@ -94,7 +86,6 @@ void SensitivityPanel::changeEvent(QEvent* event)
 
 void SensitivityPanel::refresh()
 {
-    progress_->setVisible(false);
     const SensitivityResult* r = service_->result();
     auto ticker = categoryTicker(plot_->yAxis);
     ticker->clear();

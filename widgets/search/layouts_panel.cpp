@@ -18,6 +18,7 @@
 
 #include "core/search/search_report.h"
 #include "core/text.h"
+#include "widgets/analysis/run_progress_bar.h"
 #include "widgets/charts/chart_plot.h"
 #include "widgets/charts/chart_style.h"
 #include "widgets/common/qt_string.h"
@@ -27,9 +28,6 @@
 
 namespace studio {
 namespace {
-
-// A search that ends within a frame never shows its progress bar.
-constexpr qint64 kFrameMs = 16;
 
 enum Column { Rank, LayoutColumn, Step, Mfu, Tokens, Memory, Bubble, Comm, VsCurrent, Columns };
 
@@ -93,11 +91,7 @@ LayoutsPanel::LayoutsPanel(DesignDocument* document, LayoutSearchService* search
     objective_->setToolTip(tr("What the search minimises. With all the design's GPUs and a fixed batch the three "
                               "rank alike; they differ in the figure they compare (docs/model.md, Layout search)."));
     bar->addWidget(objective_);
-    progress_ = new QProgressBar(this);
-    progress_->setRange(0, 1000);
-    progress_->setTextVisible(false);
-    progress_->setMaximumWidth(160);
-    progress_->setVisible(false);
+    progress_ = new RunProgressBar(search_, this);
     bar->addWidget(progress_);
     bar->addStretch(1);
     apply_ = new QPushButton(tr("Apply"), this);
@@ -164,10 +158,6 @@ LayoutsPanel::LayoutsPanel(DesignDocument* document, LayoutSearchService* search
         summary_->setEnabled(false);
         table_->setEnabled(false);
     });
-    connect(search_, &LayoutSearchService::progressed, this, [this](double done) {
-        progress_->setVisible(search_->runningMs() > kFrameMs);
-        progress_->setValue(int(1000 * done));
-    });
     connect(search_, &LayoutSearchService::finished, this, &LayoutsPanel::refresh);
     refresh();
 }
@@ -211,7 +201,6 @@ bool LayoutsPanel::applyRow(int row)
 
 void LayoutsPanel::refresh()
 {
-    progress_->setVisible(false);
     if (!isVisible()) {
         stale_ = true;
         return;
