@@ -18,8 +18,10 @@
 #include "widgets/charts/chart_plot.h"
 #include "widgets/document/design_document.h"
 #include "widgets/document/design_editor.h"
+#include "widgets/scale/scale_charts.h"
 #include "widgets/scale/scale_panel.h"
 #include "widgets/scale/scale_sweep_service.h"
+#include "widgets/scale/sensitivity_chart.h"
 #include "widgets/scale/sensitivity_panel.h"
 #include "widgets/scale/sensitivity_service.h"
 
@@ -75,12 +77,12 @@ private slots:
         QVERIFY(shown);
         const SweepResult expected = sweepScale(w.document()->design(), w.document()->catalog());
         QCOMPARE(shown->points.size(), expected.points.size());
-        QCOMPARE(w.scale()->bestGraph()->dataCount(), int(expected.points.size()));
+        QCOMPARE(w.scale()->charts()->bestGraph()->dataCount(), int(expected.points.size()));
         for (std::size_t i = 0; i < expected.points.size(); ++i) {
-            const auto at = w.scale()->bestGraph()->data()->at(int(i));
+            const auto at = w.scale()->charts()->bestGraph()->data()->at(int(i));
             QCOMPARE(at->key, double(expected.points[i].gpus));
             QCOMPARE(at->value, expected.points[i].best->tokensPerS);
-            QCOMPARE(w.scale()->idealGraph()->data()->at(int(i))->value,
+            QCOMPARE(w.scale()->charts()->idealGraph()->data()->at(int(i))->value,
                      idealTokensPerS(expected, expected.points[i].gpus));
         }
         QVERIFY2(
@@ -90,7 +92,7 @@ private slots:
         int tiers = 0;
         for (const auto& p : expected.points)
             tiers += p.tierAdded;
-        QCOMPARE(w.scale()->throughputPlot()->itemCount(), 2 * (tiers + 1 + 1));  // + the batch marker
+        QCOMPARE(w.scale()->charts()->throughputPlot()->itemCount(), 2 * (tiers + 1 + 1));  // + the batch marker
     }
 
     void followsEditsAndTheScalingChoice()
@@ -138,7 +140,7 @@ private slots:
         // Row 1 is the input with the largest effect; each bar is its days'
         // change in %.
         for (int i = 0; i < 4; ++i) {
-            QCPBars* bars = w.sensitivity()->bars(i);
+            QCPBars* bars = w.sensitivity()->chart()->bars(i);
             QCOMPARE(bars->dataCount(), int(expected.inputs.size()));
             const SensitivityChange& c = expected.inputs.front().at(kSensitivityChanges[i]);
             QCOMPARE(bars->data()->at(0)->key, 1.0);

@@ -14,6 +14,8 @@
 #include "core/format/design_reader.h"
 #include "core/metrics/metrics.h"
 #include "core/metrics/warning_rank.h"
+#include "core/scale/scale_sweep.h"
+#include "core/scale/sensitivity.h"
 #include "core/text.h"
 #include "tests/gui_test_main.h"
 #include "tests/test_support.h"
@@ -142,6 +144,8 @@ private slots:
             sections << entry.title;
         QCOMPARE(sections.mid(1),
                  (QStringList{"Roofline", "Bandwidth hierarchy", "MFU breakdown", "Power and PUE", "Failure cadence"}));
+        sections << QStringLiteral("Scale sweep: how many GPUs are worth it")
+                 << QStringLiteral("Sensitivity: what limits this design");
         sections << QStringLiteral("Assumptions") << QStringLiteral("Appendix A: all warnings")
                  << QStringLiteral("Appendix B: how each number is computed");
         int previous = 1;
@@ -162,6 +166,16 @@ private slots:
         for (const char* section : {"Bill of materials", "Parts by catalog entry", "Workload", "Efficiencies",
                                     "Failure rates", "Facility and operations", "Catalog figures used"})
             QVERIFY2(all.contains(section), section);
+        // The scale and sensitivity pages carry the core's sentences.
+        const SweepResult sweep = sweepScale(*l.design, *l.catalog);
+        const QString scale = pdfText(out, pageOf(out, pages, "Scale sweep: how many GPUs are worth it"));
+        QVERIFY2(scale.simplified().contains(QString::fromStdString(sweep.stopsPaying).left(40)), qPrintable(scale));
+        QVERIFY(scale.contains("tokens/s"));
+        const SensitivityResult tornado = analyzeSensitivity(*l.design, *l.catalog);
+        const QString sensitivity = pdfText(out, pageOf(out, pages, "Sensitivity: what limits this design"));
+        QVERIFY2(sensitivity.simplified().contains(QString::fromStdString(tornado.binding).left(40)),
+                 qPrintable(sensitivity));
+        QVERIFY(sensitivity.contains("change in days to train (%)"));
         // Plots are vector graphics: their axis titles are text in the PDF.
         QVERIFY(all.contains("Arithmetic intensity (FLOP/byte)"));
         QVERIFY(all.contains("Power per rack (kW)"));

@@ -18,17 +18,24 @@
 #include "core/metrics/explanations.h"
 #include "core/metrics/metrics.h"
 #include "core/metrics/warning_rank.h"
+#include "core/scale/scale_sweep.h"
+#include "core/scale/sensitivity.h"
 #include "core/text.h"
 #include "core/version.h"
 #include "widgets/analysis/analysis_service.h"
 #include "widgets/canvas/design_scene.h"
 #include "widgets/charts/analysis_registry.h"
+#include "widgets/charts/chart_plot.h"
 #include "widgets/charts/chart_view.h"
 #include "widgets/charts/figure_table.h"
 #include "widgets/common/qt_string.h"
 #include "widgets/common/settings_keys.h"
 #include "widgets/document/design_document.h"
 #include "widgets/report/report_document.h"
+#include "widgets/scale/scale_charts.h"
+#include "widgets/scale/scale_panel.h"
+#include "widgets/scale/sensitivity_chart.h"
+#include "widgets/scale/sensitivity_panel.h"
 #include "widgets/style/theme.h"
 
 namespace studio {
@@ -39,10 +46,10 @@ namespace {
 constexpr double kPanelHeight = 540;
 constexpr double kPanelWidth = 860;
 // Steps the progress reports: building (the cover, the canvas, a page per
-// analysis, the assumptions), then pages.
+// analysis, the scale sweep, the sensitivity, the assumptions), then pages.
 int buildSteps()
 {
-    return 3 + int(analysisRegistry().size());
+    return 5 + int(analysisRegistry().size());
 }
 
 QPicture scenePicture(DesignScene& scene, QSizeF* size)
@@ -217,6 +224,98 @@ ReportRow sourcedRow(const QString& name, const Sourced& s, const QString& unit)
             {q(formatReadable(s.value)) + (unit.isEmpty() ? "" : " " + unit), ReportCell::Normal, true},
             {q(s.source) + (s.uncertain ? QObject::tr(" (uncertain)") : QString()),
              s.uncertain ? ReportCell::Bad : ReportCell::Muted}};
+}
+
+QString percentText(double fraction)
+{
+    return q(formatReadable(100 * fraction)) + "%";
+}
+
+// docs/model.md section 16: the sweep's sentence, its two charts as the
+// Scale panel draws them, and a row per size.
+void scalePage(ReportDocument& doc, const SweepResult& sweep)
+{
+    doc.heading(QObject::tr("Scale sweep: how many GPUs are worth it"), 1, true);
+    doc.paragraph(scaleSummary(sweep));
+    ScaleCharts charts;
+    charts.setAttribute(Qt::WA_DontShowOnScreen);
+    charts.setPalette(PrintColors::palette());
+    charts.draw(&sweep);
+    const QSizeF size(kPanelWidth, kPanelWidth * 0.6 * kPanelHeight / doc.contentWidth());
+    doc.plots(charts, {charts.throughputPlot(), charts.figuresPlot()}, size, doc.contentWidth(), 0.6 * kPanelHeight);
+    std::vector<ReportRow> rows;
+    for (const auto& p : sweep.points) {
+        QStringList notes;
+        if (p.isDesign)
+            notes << QObject::tr("this design");
+        if (p.tierAdded)
+            notes << QObject::tr("fabric adds a tier");
+        if (p.overSiteBudget)
+            notes << QObject::tr("over the site's budget");
+        if (!p.best) {
+            rows.push_back({{q(formatCount(p.gpus)), ReportCell::Normal, true},
+                            {q(p.whyNoBest), ReportCell::Muted},
+                            {},
+                            {},
+                            {},
+                            {},
+                            {},
+                            {},
+                            {notes.join("; "), ReportCell::Muted}});
+            continue;
+        }
+        const ScaleFigures& f = *p.best;
+        rows.push_back(
+            {{q(formatCount(p.gpus)), ReportCell::Normal, true},
+             {q(describeLayout(f.layout))},
+             {q(formatReadable(f.tokensPerS)), ReportCell::Normal, true},
+             {percentText(f.tokensPerS / idealTokensPerS(sweep, p.gpus)), ReportCell::Normal, true},
+             {percentText(f.mfu), ReportCell::Normal, true},
+             {f.goodput > 0 ? q(formatReadable(f.wallDays)) : QObject::tr("never"), ReportCell::Normal, true},
+             {percentText(f.goodput), ReportCell::Normal, true},
+             {q(formatPowerKw(f.facilityKw)), ReportCell::Normal, true},
+             {notes.join("; "), ReportCell::Muted}});
+    }
+    doc.table({QObject::tr("GPUs"), QObject::tr("Best layout"), QObject::tr("Tokens/s"), QObject::tr("Of ideal"),
+               QObject::tr("MFU"), QObject::tr("Wall days"), QObject::tr("Goodput"), QObject::tr("Facility"),
+               QObject::tr("Notes")},
+              rows, {8, 28, 11, 8, 7, 8, 10, 9, 11});
+}
+
+// docs/model.md section 17: the binding constraint, the tornado and a row
+// per input.
+void sensitivityPage(ReportDocument& doc, const SensitivityResult& tornado)
+{
+    doc.heading(QObject::tr("Sensitivity: what limits this design"), 1, true);
+    doc.paragraph(sensitivitySummary(tornado));
+    SensitivityChart chart;
+    chart.setAttribute(Qt::WA_DontShowOnScreen);
+    chart.setPalette(PrintColors::palette());
+    chart.draw(&tornado);
+    const QSizeF size(kPanelWidth, kPanelWidth * 0.6 * kPanelHeight / doc.contentWidth());
+    doc.plots(chart, {chart.plot()}, size, doc.contentWidth(), 0.6 * kPanelHeight);
+    auto change = [&](const SensitivityChange& c) -> ReportCell {
+        if (!std::isfinite(c.days))
+            return {QObject::tr("never"), ReportCell::Bad, true};
+        const double d = c.days / tornado.days - 1;
+        return {(d > 0 ? "+" : "") + percentText(d),
+                d > 1e-9        ? ReportCell::Bad
+                    : d < -1e-9 ? ReportCell::Good
+                                : ReportCell::Normal,
+                true};
+    };
+    std::vector<ReportRow> rows;
+    for (const auto& in : tornado.inputs)
+        rows.push_back(
+            {{q(in.label)},
+             {q(formatReadable(in.value) + (in.unit.empty() ? "" : " " + in.unit)), ReportCell::Normal, true},
+             change(in.at(-0.5)),
+             change(in.at(-0.1)),
+             change(in.at(0.1)),
+             change(in.at(0.5))});
+    doc.table({QObject::tr("Input"), QObject::tr("Today"), QObject::tr("-50%"), QObject::tr("-10%"),
+               QObject::tr("+10%"), QObject::tr("+50%")},
+              rows, {30, 20, 12, 12, 12, 14});
 }
 
 void assumptions(ReportDocument& doc, const Design& design, const Catalog& catalog, const Analysis& a)
@@ -426,6 +525,18 @@ bool writeDesignReport(const Design& design, std::shared_ptr<const Catalog> cata
         doc.chart(view, size, doc.contentWidth(), kPanelHeight);
         doc.table({QObject::tr("Figure"), QObject::tr("Value"), QObject::tr("How it is computed")},
                   figureRows(entry.figures(*a), explained), {34, 18, 48});
+    }
+    // How many GPUs pay off and what limits the design, computed as the
+    // Scale and Sensitivity panels compute them.
+    if (a->runnable()) {
+        if (!advance())
+            return false;
+        if (const SweepResult sweep = sweepScale(design, *catalog); sweep.ok())
+            scalePage(doc, sweep);
+        if (!advance())
+            return false;
+        if (const SensitivityResult tornado = analyzeSensitivity(design, *catalog); tornado.ok())
+            sensitivityPage(doc, tornado);
     }
     if (!advance())
         return false;

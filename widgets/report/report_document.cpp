@@ -321,16 +321,26 @@ void ReportDocument::chart(ChartView& view, const QSizeF& logical, double width,
     view.resize(logical.toSize());
     view.layout()->activate();
     view.refreshNow();
-    view.layout()->activate();
+    std::vector<QCustomPlot*> drawn;
+    for (QCustomPlot* plot : view.plots())
+        drawn.push_back(plot);
+    plots(view, drawn, logical, width, height);
+}
+
+void ReportDocument::plots(QWidget& host, const std::vector<QCustomPlot*>& plots, const QSizeF& logical, double width,
+                           double height)
+{
+    host.resize(logical.toSize());
+    host.layout()->activate();
     QPicture recorded;
     QCPPainter painter;
     painter.begin(&recorded);
     painter.fillRect(QRectF(QPointF(0, 0), logical), Qt::white);
-    for (QCustomPlot* plot : view.plots()) {
+    for (QCustomPlot* plot : plots) {
         if (plot->isHidden())
             continue;
         painter.save();
-        painter.translate(plot->geometry().topLeft());
+        painter.translate(plot->mapTo(&host, QPoint(0, 0)));
         plot->toPainter(&painter, plot->width(), plot->height());
         painter.restore();
     }

@@ -18,6 +18,8 @@
 #include <vector>
 
 class QPainter;
+class QCustomPlot;
+class QWidget;
 
 namespace studio {
 
@@ -52,6 +54,11 @@ public:
     // A chart view's plots laid out at `logical` size (as on screen), drawn
     // through a QCPPainter and shown `width` x `height`: vector output.
     void chart(ChartView& view, const QSizeF& logical, double width, double height);
+    // The same for any widget holding plots (the scale and sensitivity
+    // charts): `host` laid out at `logical`, each of `plots` drawn where it
+    // sits in it.
+    void plots(QWidget& host, const std::vector<QCustomPlot*>& plots, const QSizeF& logical, double width,
+               double height);
     // Where the contents go, on the cover: a table of every page-starting
     // section and its page, filled in once the layout knows the pages.
     void contentsHere();

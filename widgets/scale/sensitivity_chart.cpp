@@ -1,0 +1,122 @@
+#include "widgets/scale/sensitivity_chart.h"
+
+#include <QMouseEvent>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+#include "core/text.h"
+#include "widgets/charts/chart_plot.h"
+#include "widgets/charts/chart_style.h"
+#include "widgets/common/qt_string.h"
+
+namespace studio {
+namespace {
+
+// A change that leaves the run unable to complete is drawn to the axis's
+// end, labelled in the tip.
+constexpr double kNeverPercent = 1000;
+
+QString signedPercent(double fraction)
+{
+    return (fraction > 0 ? "+" : "") + q(formatReadable(100 * fraction)) + "%";
+}
+
+}  // namespace
+
+SensitivityChart::SensitivityChart(QWidget* parent) : QWidget(parent)
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    plot_ = new ChartPlot(this);
+    plot_->setMinimumWidth(320);
+    setCategoryAxis(plot_->yAxis);
+    plot_->yAxis->setRangeReversed(true);  // the largest effect on top
+    plot_->xAxis->setLabel(tr("change in days to train (%)"));
+    plot_->setMouseTracking(true);
+    connect(plot_, &QCustomPlot::mouseMove, this, &SensitivityChart::showTip);
+    auto* group = new QCPBarsGroup(plot_);
+    group->setSpacingType(QCPBarsGroup::stAbsolute);
+    group->setSpacing(1);
+    const char* names[] = {"-50%", "-10%", "+10%", "+50%"};
+    const QColor colors[] = {seriesColor(0), seriesColor(0), seriesColor(1), seriesColor(1)};
+    for (int i = 0; i < 4; ++i) {
+        bars_[i] = new QCPBars(plot_->yAxis, plot_->xAxis);
+        bars_[i]->setName(tr("input %1").arg(names[i]));
+        bars_[i]->setWidth(0.2);
+        bars_[i]->setBarsGroup(group);
+        styleBars(bars_[i], colors[i], i == 0 || i == 3 ? 255 : 110);
+    }
+    legendOutside(plot_, 4);
+    layout->addWidget(plot_);
+}
+
+void SensitivityChart::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        draw(shown_ ? &*shown_ : nullptr);
+}
+
+void SensitivityChart::draw(const SensitivityResult* r)
+{
+    if (r && r->error.empty())
+        shown_ = *r;
+    else
+        shown_.reset();
+    auto ticker = categoryTicker(plot_->yAxis);
+    ticker->clear();
+    for (QCPBars* b : bars_)
+        b->data()->clear();
+    if (shown_) {
+        double lo = 0, hi = 0;
+        for (std::size_t k = 0; k < shown_->inputs.size(); ++k) {
+            const SensitivityInput& in = shown_->inputs[k];
+            ticker->addTick(double(k + 1), q(in.label));
+            for (int i = 0; i < 4; ++i) {
+                const SensitivityChange& c = in.at(kSensitivityChanges[i]);
+                const double pct = std::isfinite(c.days) ? 100 * (c.days / shown_->days - 1) : kNeverPercent;
+                bars_[i]->addData(double(k + 1), pct);
+                lo = std::min(lo, pct);
+                hi = std::max(hi, std::min(pct, kNeverPercent));
+            }
+        }
+        const double pad = 0.08 * std::max(1.0, hi - lo);
+        plot_->xAxis->setRange(lo - pad, hi + pad);
+        plot_->yAxis->setRange(0.4, double(shown_->inputs.size()) + 0.6);
+    }
+    stylePlot(plot_, palette());
+    plot_->replot();
+}
+
+void SensitivityChart::showTip(QMouseEvent* event)
+{
+    if (!shown_ || shown_->inputs.empty())
+        return;
+    const SensitivityResult* r = &*shown_;
+    const double key = plot_->yAxis->pixelToCoord(event->position().y());
+    const int k = int(std::lround(key)) - 1;
+    if (k < 0 || k >= int(r->inputs.size()) || std::abs(key - double(k + 1)) > 0.45) {
+        QToolTip::hideText();
+        return;
+    }
+    const SensitivityInput& in = r->inputs[std::size_t(k)];
+    QString tip = tr("%1, today %2 %3").arg(q(in.label), q(formatReadable(in.value)), q(in.unit));
+    for (const auto& c : in.changes) {
+        tip += "\n" + signedPercent(c.change) + " (" + q(formatReadable(c.value)) + "): ";
+        if (!std::isfinite(c.days)) {
+            tip += tr("never completes") + (c.whyNot.empty() ? QString() : " - " + q(c.whyNot));
+            continue;
+        }
+        tip += tr("%1 days (%2), $%3")
+                   .arg(q(formatReadable(c.days)), signedPercent(c.days / r->days - 1), q(formatReadable(c.costUsd)));
+        if (c.reSearched)
+            tip += tr("; the layout no longer fits: charged what it costs the best layout");
+        else if (c.bestLayout)
+            tip += tr("; the best layout becomes %1").arg(q(describeLayout(*c.bestLayout)));
+    }
+    QToolTip::showText(event->globalPosition().toPoint(), tip, plot_);
+}
+
+}  // namespace studio
