@@ -246,6 +246,8 @@ SweepResult sweepScale(const Design& design, const Catalog& catalog, const Sweep
         const Sized s = resized(design, catalog, p.gpus, r.designGpus, options.scaling);
         p.globalBatch = s.design.workload.training.global_batch;
         p.tokens = s.design.workload.training.tokens;
+        if (options.progress)
+            options.progress(double(i) / double(sizes.size()));
         if (!s.error.empty()) {
             p.whyNoBest = p.whyNoUser = s.error;
             r.points.push_back(std::move(p));
@@ -282,9 +284,9 @@ SweepResult sweepScale(const Design& design, const Catalog& catalog, const Sweep
         const bool doubling = (units & (units - 1)) == 0;
         if (p.best || doubling || p.isDesign)
             r.points.push_back(std::move(p));
-        if (options.progress)
-            options.progress(double(i + 1) / double(sizes.size()));
     }
+    if (options.progress)
+        options.progress(1.0);
 
     for (std::size_t i = 1; i < r.points.size(); ++i) {
         const int before = r.points[i - 1].fabricTiers;

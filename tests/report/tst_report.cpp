@@ -176,6 +176,8 @@ private slots:
         QVERIFY2(sensitivity.simplified().contains(QString::fromStdString(tornado.binding).left(40)),
                  qPrintable(sensitivity));
         QVERIFY(sensitivity.contains("change in days to train (%)"));
+        // The site's power budget is listed even unset: none means unchecked.
+        QVERIFY(all.contains("/facility/site_mw"));
         // Plots are vector graphics: their axis titles are text in the PDF.
         QVERIFY(all.contains("Arithmetic intensity (FLOP/byte)"));
         QVERIFY(all.contains("Power per rack (kW)"));

@@ -385,6 +385,13 @@ void assumptions(ReportDocument& doc, const Design& design, const Catalog& catal
              {q(formatValue(value)) + " " + q(std::string(d.unit)), ReportCell::Normal, true},
              {fromDesign ? QObject::tr("set in the design") : q(std::string(d.source)), ReportCell::Muted}});
     }
+    // An input without a default: none means no limit.
+    inputs.push_back({{QStringLiteral("/facility/site_mw"), ReportCell::Muted},
+                      {design.facility.site_mw ? q(formatValue(*design.facility.site_mw)) + " MW" : QObject::tr("none"),
+                       ReportCell::Normal, true},
+                      {design.facility.site_mw ? QObject::tr("set in the design")
+                                               : QObject::tr("no site power budget: nothing is checked against one"),
+                       ReportCell::Muted}});
     doc.table({QObject::tr("Input"), QObject::tr("Value"), QObject::tr("Source")}, inputs, {30, 16, 54});
 
     doc.heading(QObject::tr("Catalog figures used"), 2);

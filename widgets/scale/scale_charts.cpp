@@ -256,6 +256,11 @@ void ScaleCharts::showTip(QMouseEvent* event, ChartPlot* plot)
     if (p.overSiteBudget)
         tip += tr("\nfacility %1, over the site's %2")
                    .arg(q(formatPowerKw(p.facilityKw)), q(formatPowerKw(*r->siteMw * 1000)));
+    tip += tr("\n\nideal = tokens/s at %1 GPUs (the most productive per GPU) x N / %1; Amdahl = that x 1 / (e + "
+              "(1 - e) / n), Gustafson = that x (n - e (n - 1)), n = N / %1, e = Karp-Flatt's serial fraction; rho = "
+              "an axis's communication per step / one GPU's compute per step (seed 002, eq. 5); every figure is "
+              "analyzeDesign's at that size with that layout (docs/model.md, section 16)")
+               .arg(q(formatCount(r->baseGpus)));
     QToolTip::showText(event->globalPosition().toPoint(), tip, plot);
 }
 

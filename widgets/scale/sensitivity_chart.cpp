@@ -116,6 +116,9 @@ void SensitivityChart::showTip(QMouseEvent* event)
         else if (c.bestLayout)
             tip += tr("; the best layout becomes %1").arg(q(describeLayout(*c.bestLayout)));
     }
+    tip += tr("\n\ndays = wall-clock days to train with goodput (reliability.wall_days), cost = the run's facility MWh "
+              "x 1,000 x the electricity price; each change made to the design alone and analysed (docs/model.md, "
+              "section 17)");
     QToolTip::showText(event->globalPosition().toPoint(), tip, plot_);
 }
 
