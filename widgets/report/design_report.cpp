@@ -231,6 +231,22 @@ QString percentText(double fraction)
     return q(formatReadable(100 * fraction)) + "%";
 }
 
+// A panel's chart widget ready for paper: never shown, in print colours
+// (set before it draws, so its series take them).
+void forPaper(QWidget& chart)
+{
+    chart.setAttribute(Qt::WA_DontShowOnScreen);
+    chart.setPalette(PrintColors::palette());
+}
+
+// The scale and sensitivity charts share their page with a table: they get
+// 60% of an analysis page's plot height, laid out at a panel's width.
+void printPlots(ReportDocument& doc, QWidget& chart, const std::vector<QCustomPlot*>& plots)
+{
+    const double height = 0.6 * kPanelHeight;
+    doc.plots(chart, plots, QSizeF(kPanelWidth, kPanelWidth * height / doc.contentWidth()), doc.contentWidth(), height);
+}
+
 // docs/model.md section 16: the sweep's sentence, its two charts as the
 // Scale panel draws them, and a row per size.
 void scalePage(ReportDocument& doc, const SweepResult& sweep)
@@ -238,11 +254,9 @@ void scalePage(ReportDocument& doc, const SweepResult& sweep)
     doc.heading(QObject::tr("Scale sweep: how many GPUs are worth it"), 1, true);
     doc.paragraph(scaleSummary(sweep));
     ScaleCharts charts;
-    charts.setAttribute(Qt::WA_DontShowOnScreen);
-    charts.setPalette(PrintColors::palette());
+    forPaper(charts);
     charts.draw(&sweep);
-    const QSizeF size(kPanelWidth, kPanelWidth * 0.6 * kPanelHeight / doc.contentWidth());
-    doc.plots(charts, {charts.throughputPlot(), charts.figuresPlot()}, size, doc.contentWidth(), 0.6 * kPanelHeight);
+    printPlots(doc, charts, {charts.throughputPlot(), charts.figuresPlot()});
     std::vector<ReportRow> rows;
     for (const auto& p : sweep.points) {
         QStringList notes;
@@ -289,11 +303,9 @@ void sensitivityPage(ReportDocument& doc, const SensitivityResult& tornado)
     doc.heading(QObject::tr("Sensitivity: what limits this design"), 1, true);
     doc.paragraph(sensitivitySummary(tornado));
     SensitivityChart chart;
-    chart.setAttribute(Qt::WA_DontShowOnScreen);
-    chart.setPalette(PrintColors::palette());
+    forPaper(chart);
     chart.draw(&tornado);
-    const QSizeF size(kPanelWidth, kPanelWidth * 0.6 * kPanelHeight / doc.contentWidth());
-    doc.plots(chart, {chart.plot()}, size, doc.contentWidth(), 0.6 * kPanelHeight);
+    printPlots(doc, chart, {chart.plot()});
     auto change = [&](const SensitivityChange& c) -> ReportCell {
         if (!std::isfinite(c.days))
             return {QObject::tr("never"), ReportCell::Bad, true};
