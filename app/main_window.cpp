@@ -54,6 +54,8 @@
 #include "widgets/scale/scale_sweep_service.h"
 #include "widgets/scale/sensitivity_panel.h"
 #include "widgets/scale/sensitivity_service.h"
+#include "widgets/scale/upgrades_service.h"
+#include "widgets/scale/upgrades_table.h"
 #include "widgets/search/layout_search_service.h"
 #include "widgets/search/layouts_panel.h"
 #include "widgets/style/theme.h"
@@ -142,6 +144,7 @@ MainWindow::~MainWindow()
     delete sweep_;
     delete sensitivity_;
     delete tornado_;
+    delete upgrades_;
     delete analysis_;
     // The document goes after this window's own part (it is a child): its
     // undo stack must not call back into a window that is no longer one.
@@ -212,10 +215,13 @@ void MainWindow::createDocks()
     connect(scaleDock, &QDockWidget::visibilityChanged, scale_, &ScalePanel::setShown);
     // What limits the design: likewise run only while shown.
     tornado_ = new SensitivityService(doc_, analysis_, this);
-    sensitivity_ = new SensitivityPanel(tornado_, this);
+    upgrades_ = new UpgradesService(doc_, analysis_, this);
+    sensitivity_ = new SensitivityPanel(doc_, tornado_, upgrades_, this);
     auto* sensitivityDock = dock(tr("Sensitivity"), "sensitivity", sensitivity_, Qt::BottomDockWidgetArea);
     tabifyDockWidget(scaleDock, sensitivityDock);
     tornado_->setWanted(false);
+    upgrades_->setWanted(false);
+    connect(sensitivity_->upgrades(), &UpgradesTable::message, this, &MainWindow::status);
     connect(sensitivityDock, &QDockWidget::visibilityChanged, sensitivity_, &SensitivityPanel::setShown);
     analysisDock->raise();
     connect(layouts_, &LayoutsPanel::message, this, &MainWindow::status);
@@ -462,6 +468,7 @@ void MainWindow::waitForBackgroundRuns()
     search_->waitForIdle();
     sweep_->waitForIdle();
     tornado_->waitForIdle();
+    upgrades_->waitForIdle();
 }
 
 bool MainWindow::openFile(const QString& path)

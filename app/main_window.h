@@ -25,6 +25,7 @@ class ScalePanel;
 class ScaleSweepService;
 class SensitivityPanel;
 class SensitivityService;
+class UpgradesService;
 class LayoutsPanel;
 class Minimap;
 class PartPalette;
@@ -79,6 +80,7 @@ public:
     ScaleSweepService* scaleSweep() const { return sweep_; }
     SensitivityPanel* sensitivity() const { return sensitivity_; }
     SensitivityService* sensitivityService() const { return tornado_; }
+    UpgradesService* upgradesService() const { return upgrades_; }
     // Blocks until the layout search, the scale sweep and the sensitivity
     // analysis are done: for the screenshot verb and tests.
     void waitForBackgroundRuns();
@@ -125,6 +127,7 @@ private:
     ScaleSweepService* sweep_;
     ScalePanel* scale_;
     SensitivityService* tornado_;
+    UpgradesService* upgrades_;
     SensitivityPanel* sensitivity_;
     AnalysisArea* analysisArea_;
     KpiStrip* kpis_;

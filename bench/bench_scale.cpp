@@ -1,6 +1,7 @@
 // Measures core/scale on one core for the 16,384-GPU Llama 3 preset: the
-// whole scale sweep, strong and weak, a layout search at every size, and
-// the whole sensitivity tornado. Not a test: results go to
+// whole scale sweep, strong and weak, a layout search at every size, the
+// whole sensitivity tornado and the what-if upgrades; and the compare
+// view's Scale tab, four presets' sweeps. Not a test: results go to
 // docs/performance.md.
 // Usage: bench_scale PRESET_DIR
 #include <algorithm>
@@ -12,9 +13,28 @@
 #include "core/format/design_reader.h"
 #include "core/scale/scale_sweep.h"
 #include "core/scale/sensitivity.h"
+#include "core/scale/upgrades.h"
 
 using namespace studio;
 using Clock = std::chrono::steady_clock;
+
+namespace {
+
+// Milliseconds of seven runs of `run`, sorted.
+template <typename Run>
+std::vector<double> timed(Run run)
+{
+    std::vector<double> ms;
+    for (int i = 0; i < 7; ++i) {
+        const auto t0 = Clock::now();
+        run();
+        ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+    }
+    std::sort(ms.begin(), ms.end());
+    return ms;
+}
+
+}  // namespace
 
 int main(int argc, char** argv)
 {
@@ -32,41 +52,59 @@ int main(int argc, char** argv)
     for (const Scaling scaling : {Scaling::Strong, Scaling::Weak}) {
         SweepOptions options;
         options.scaling = scaling;
-        std::vector<double> ms;
         SweepResult r;
-        for (int i = 0; i < 7; ++i) {
-            const auto t0 = Clock::now();
-            r = sweepScale(*loaded.design, *loaded.catalog, options);
-            ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
-        }
+        const std::vector<double> ms = timed([&] { r = sweepScale(*loaded.design, *loaded.catalog, options); });
         if (!r.ok()) {
             std::fprintf(stderr, "sweep failed: %s\n", r.error.c_str());
             return 1;
         }
-        std::sort(ms.begin(), ms.end());
         const auto runs = std::count_if(r.points.begin(), r.points.end(), [](const SweepPoint& p) { return p.best; });
         std::printf("| Llama 3 405B, 16,384 H100, %s, %lld-%lld GPUs | %zu | %td | %.1f | %.1f | %.1f |\n",
                     scaling == Scaling::Weak ? "weak" : "strong", static_cast<long long>(r.points.front().gpus),
                     static_cast<long long>(r.points.back().gpus), r.points.size(), runs, ms[ms.size() / 2], ms.front(),
                     ms[ms.size() / 2] / double(r.points.size()));
     }
-    std::vector<double> ms;
     SensitivityResult s;
-    for (int i = 0; i < 7; ++i) {
-        const auto t0 = Clock::now();
-        s = analyzeSensitivity(*loaded.design, *loaded.catalog);
-        ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
-    }
+    std::vector<double> ms = timed([&] { s = analyzeSensitivity(*loaded.design, *loaded.catalog); });
     if (!s.ok()) {
         std::fprintf(stderr, "sensitivity failed: %s\n", s.error.c_str());
         return 1;
     }
-    std::sort(ms.begin(), ms.end());
     std::size_t changes = 0;
     for (const auto& in : s.inputs)
         changes += in.changes.size();
     std::printf("\n| tornado | inputs | changed designs | p50 ms | min ms |\n|---|---|---|---|---|\n");
     std::printf("| Llama 3 405B, 16,384 H100 | %zu | %zu | %.1f | %.1f |\n", s.inputs.size(), changes,
+                ms[ms.size() / 2], ms.front());
+
+    UpgradesResult u;
+    ms = timed([&] { u = analyzeUpgrades(*loaded.design, *loaded.catalog); });
+    if (!u.ok()) {
+        std::fprintf(stderr, "upgrades failed: %s\n", u.error.c_str());
+        return 1;
+    }
+    std::printf("\n| what-if upgrades | upgrades | p50 ms | min ms |\n|---|---|---|---|\n");
+    std::printf("| Llama 3 405B, 16,384 H100 | %zu | %.1f | %.1f |\n", u.upgrades.size(), ms[ms.size() / 2],
+                ms.front());
+
+    // The compare view's Scale tab: one sweep per design, one after another.
+    std::vector<DesignLoad> four;
+    for (const char* name :
+         {"dgx-h100-superpod-4su", "dgx-b200-superpod-8su", "gb200-nvl72-8rack", "mi300x-roce-128node"}) {
+        four.push_back(loadDesignFile(std::string(argv[1]) + "/" + name + ".cluster.json", Catalog::builtin()));
+        if (!four.back().ok()) {
+            std::fprintf(stderr, "%s does not load\n", name);
+            return 1;
+        }
+    }
+    std::size_t sizes = 0;
+    ms = timed([&] {
+        sizes = 0;
+        for (const DesignLoad& d : four)
+            sizes += sweepScale(*d.design, *d.catalog).points.size();
+    });
+    std::printf("\n| compare view sweeps | designs | sizes | p50 ms | min ms |\n|---|---|---|---|---|\n");
+    std::printf("| H100 4 SU, B200 8 SU, GB200 NVL72 8 racks, MI300X 128 nodes | 4 | %zu | %.1f | %.1f |\n", sizes,
                 ms[ms.size() / 2], ms.front());
     return 0;
 }

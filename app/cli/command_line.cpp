@@ -423,7 +423,14 @@ int runSensitivity(const QStringList& args, const Verb& verb)
                 err(file.toStdString() + ": " + result.error + "\n");
                 return int(kExitInvalid);
             }
-            out(parser.value(format) == "json" ? sensitivityJson(result).dump(2) + "\n" : sensitivityText(result));
+            const UpgradesResult upgrades = analyzeUpgrades(*loaded.design, *loaded.catalog);
+            if (parser.value(format) == "json") {
+                Json json = sensitivityJson(result);
+                json["upgrades"] = upgradesJson(upgrades);
+                out(json.dump(2) + "\n");
+            } else {
+                out(sensitivityText(result) + "\n" + upgradesText(upgrades));
+            }
             return int(kExitOk);
         });
 }

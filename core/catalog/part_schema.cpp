@@ -38,6 +38,11 @@ const F kAccelerator[] = {
 const A kAcceleratorAttrs[] = {
     {"scaleup_link", "scale-up interconnect", false, {}, std::nullopt},
     {"memory", "memory technology", false, {}, std::nullopt},
+    // The next generation the what-if upgrade moves to (core/scale/upgrades):
+    // a part id, but no dependency (embedding a design's parts does not
+    // carry the successors along), so free text; an id the catalog lacks
+    // means no upgrade.
+    {"successor", "the id of the accelerator of its next generation", false, {}, std::nullopt},
 };
 
 const F kNic[] = {

@@ -81,4 +81,63 @@ std::string sensitivityText(const SensitivityResult& r)
     return s + "Days to train, change from today:\n" + alignedColumns(rows, {0, 8});
 }
 
+Json upgradesJson(const UpgradesResult& r)
+{
+    Json out = Json::array();
+    for (const auto& o : r.upgrades) {
+        const std::optional<ScaleFigures>& a = o.after;
+        auto figure = [&](double ScaleFigures::*member) { return a ? finiteOrNull(*a.*member) : Json(nullptr); };
+        Json changes = Json::array();
+        for (const auto& c : o.proposal.changes)
+            changes.push_back(c);
+        out.push_back({{"name", upgradeKey(o.proposal.kind)},
+                       {"title", upgradeTitle(o.proposal.kind)},
+                       {"available", o.proposal.ok()},
+                       {"why_not",
+                        !o.proposal.ok()       ? Json(o.proposal.unavailable)
+                            : o.whyNot.empty() ? Json(nullptr)
+                                               : Json(o.whyNot)},
+                       {"changes", std::move(changes)},
+                       {"gpus", o.proposal.ok() ? Json(o.gpus) : Json(nullptr)},
+                       {"tokens_per_s", figure(&ScaleFigures::tokensPerS)},
+                       {"days_to_train", a && a->goodput > 0 ? finiteOrNull(a->wallDays) : Json(nullptr)},
+                       {"run_cost_usd", figure(&ScaleFigures::runCostUsd)},
+                       {"facility_kw", figure(&ScaleFigures::facilityKw)},
+                       {"best_layout", o.best ? layoutJson(o.best->layout) : Json(nullptr)}});
+    }
+    return out;
+}
+
+std::string upgradesText(const UpgradesResult& r)
+{
+    std::vector<std::vector<std::string>> rows = {
+        {"upgrade", "GPUs", "tokens/s", "wall days", "electricity", "facility"}};
+    auto change = [](double after, double today) {
+        return today != 0 && std::isfinite(after) ? " (" + signedPercent(after / today - 1) + ")" : std::string();
+    };
+    rows.push_back({"today", formatCount(r.gpus), formatReadable(r.today.tokensPerS), formatReadable(r.today.wallDays),
+                    "$" + formatReadable(r.today.runCostUsd), formatPowerKw(r.today.facilityKw)});
+    std::string notes;
+    for (const auto& o : r.upgrades) {
+        const std::string title = upgradeTitle(o.proposal.kind);
+        if (!o.after) {
+            rows.push_back({title, "-", "-", "-", "-", "-"});
+            notes += title + ": " + (o.proposal.ok() ? "does not run: " + o.whyNot : o.proposal.unavailable) + "\n";
+            continue;
+        }
+        const ScaleFigures& a = *o.after;
+        rows.push_back({title, formatCount(o.gpus),
+                        formatReadable(a.tokensPerS) + change(a.tokensPerS, r.today.tokensPerS),
+                        formatReadable(a.wallDays) + change(a.wallDays, r.today.wallDays),
+                        "$" + formatReadable(a.runCostUsd) + change(a.runCostUsd, r.today.runCostUsd),
+                        formatPowerKw(a.facilityKw) + change(a.facilityKw, r.today.facilityKw)});
+        for (const auto& c : o.proposal.changes)
+            notes += title + ": " + c + "\n";
+        if (o.best)
+            notes += title + ": the layout search then prefers " + describeLayout(o.best->layout) + " (" +
+                formatReadable(o.best->wallDays) + " wall days)\n";
+    }
+    return "What-if upgrades, each against today's design:\n" + alignedColumns(rows, {0}) + "\n" + notes;
+}
+
 }  // namespace studio

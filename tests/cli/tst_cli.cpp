@@ -379,9 +379,26 @@ private slots:
         for (const auto& in : inputs)
             if (in["name"] == "electricity_price")
                 QVERIFY(qAbs(in["cost_high"].get<double>() / j["cost_usd"].get<double>() - 1.5) < 1e-12);
+        // The what-if upgrades, each reproducible with `metrics --set`: liquid
+        // cooling is the liquid rack, the liquid facility and its PUE.
+        const auto& upgrades = j["upgrades"];
+        QCOMPARE(upgrades.size(), std::size_t(4));
+        QCOMPARE(upgrades[0]["name"], "next_gpu");
+        QCOMPARE(upgrades[3]["name"], "liquid_cooling");
+        for (const char* key : {"title", "available", "why_not", "changes", "gpus", "tokens_per_s", "days_to_train",
+                                "run_cost_usd", "facility_kw", "best_layout"})
+            QVERIFY2(upgrades[3].contains(key), key);
+        const Run liquid = cli({"metrics", kH100, "--set", "/facility/pue=1.06", "--set",
+                                "/facility/cooling=\"liquid\"", "--set", "/components/2/part=\"rack.liquid-48u\""});
+        QCOMPARE(liquid.code, 0);
+        const auto m = nlohmann::ordered_json::parse(liquid.out.toStdString());
+        QCOMPARE(upgrades[3]["facility_kw"].get<double>(), m["power"]["facility_kw"].get<double>());
+        QCOMPARE(upgrades[3]["tokens_per_s"].get<double>(), m["training"]["tokens_per_s"].get<double>());
         r = cli({"sensitivity", kH100, "--format", "text"});
         QCOMPARE(r.code, 0);
         QVERIFY2(r.out.contains("Days to train, change from today:"), qPrintable(r.out));
+        QVERIFY2(r.out.contains("What-if upgrades, each against today's design:"), qPrintable(r.out));
+        QVERIFY2(r.out.contains("Next GPU generation: GPUs: 1,024 H100 SXM 80GB -> B200 (HGX)"), qPrintable(r.out));
         r = cli({"sensitivity", kH100, "--set", "/workload/parallelism/tp=3"});
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.contains("not runnable: "), qPrintable(r.err));

@@ -7,13 +7,15 @@
 // the bill of materials shows a part only one design has with 0 for the
 // other; every analysis' overlay draws a series per design with the
 // analyses' numbers, redraws cleanly, paints offscreen and explains itself
-// on hover; the CSV is one rectangular table and the PDF a
+// on hover; the Scale tab overlays each design's own scale sweep, swept
+// only while shown; the CSV is one rectangular table and the PDF a
 // PDF; tinted cells follow the theme and stay readable in both.
 // STUDIO_COMPARE_SHOTS=DIR saves screenshots of every tab in both themes and
 // the PDF there, to look at.
 #include <QtTest>
 
 #include <QComboBox>
+#include <QLabel>
 #include <QRegularExpression>
 #include <QScrollArea>
 #include <QTabWidget>
@@ -28,14 +30,19 @@
 #include "core/analysis/analysis.h"
 #include "core/compare/comparison.h"
 #include "core/format/design_reader.h"
+#include "core/scale/scale_sweep.h"
 #include "core/text.h"
 #include "tests/chart_support.h"
 #include "tests/gui_test_main.h"
 #include "tests/test_support.h"
+#include "widgets/analysis/background_job.h"
 #include "widgets/charts/analysis_registry.h"
+#include "widgets/charts/chart_plot.h"
 #include "widgets/charts/chart_style.h"
 #include "widgets/charts/chart_view.h"
+#include "widgets/common/qt_string.h"
 #include "widgets/compare/compare_window.h"
+#include "widgets/scale/scale_overlay.h"
 #include "widgets/style/theme.h"
 
 using namespace studio;
@@ -546,6 +553,65 @@ private slots:
         QVERIFY(view->tipAt(mtbf, QPointF(2, 2)).isEmpty());
     }
 
+    void scaleSweepsAreOverlaidWhileTheTabIsShown()
+    {
+        auto w = twoPresets();
+        ScaleOverlay* overlay = w->scaleOverlay();
+        // Nothing is swept while nobody looks at the Scale tab.
+        QVERIFY(!w->scaleJob()->running());
+        QCOMPARE(overlay->throughputPlot()->graphCount(), 0);
+        const int scaleTab = w->tabs()->indexOf(overlay->parentWidget());
+        QVERIFY(scaleTab > 0);
+        QCOMPARE(w->tabs()->tabText(scaleTab), QString("Scale"));
+        w->tabs()->setCurrentIndex(scaleTab);
+        QVERIFY(w->scaleJob()->running());
+        w->scaleJob()->waitForIdle();
+        QVERIFY(!w->scaleJob()->running());
+        // A line and a star per design: the design's own sweep, best layout
+        // at each size, the star at its own size.
+        QCOMPARE(overlay->throughputPlot()->graphCount(), 4);
+        QCOMPARE(overlay->daysPlot()->graphCount(), 4);
+        const char* presets[] = {kH100, kB200};
+        for (int i = 0; i < 2; ++i) {
+            const Loaded l = load(presets[i]);
+            const SweepResult r = sweepScale(l.design, *l.catalog);
+            QVERIFY(r.ok());
+            const QCPGraph* line = overlay->throughputPlot()->graph(2 * i);
+            QCOMPARE(line->name(), q(w->comparison()->designs[std::size_t(i)].label));
+            QCOMPARE(line->pen().color(), designColor(i));
+            QCOMPARE(line->data()->size(), int(r.points.size()));
+            for (std::size_t k = 0; k < r.points.size(); ++k) {
+                const auto it = line->data()->at(int(k));
+                QCOMPARE(it->key, double(r.points[k].gpus));
+                if (r.points[k].best)
+                    QCOMPARE(it->value, r.points[k].best->tokensPerS);
+            }
+            const QCPGraph* star = overlay->throughputPlot()->graph(2 * i + 1);
+            QCOMPARE(star->data()->size(), 1);
+            QCOMPARE(star->data()->at(0)->key, double(r.designGpus));
+            QCOMPARE(star->data()->at(0)->value, r.designPoint()->best->tokensPerS);
+            const QCPGraph* days = overlay->daysPlot()->graph(2 * i);
+            const SweepPoint* own = r.designPoint();
+            const auto at = days->data()->findBegin(double(own->gpus), false);
+            QCOMPARE(at->value, own->best->wallDays);
+            QVERIFY(w->scaleSummaryLabel()->text().contains(q(r.stopsPaying).toHtmlEscaped()));
+        }
+        // A third design sweeps all three again.
+        QVERIFY(w->addFile(test::sourcePath(kGb200)));
+        QVERIFY(w->scaleJob()->running());
+        w->scaleJob()->waitForIdle();
+        QCOMPARE(overlay->throughputPlot()->graphCount(), 6);
+        QCOMPARE(overlay->throughputPlot()->graph(4)->pen().color(), designColor(2));
+        // Removing one while another tab is shown leaves the sweep for later.
+        w->tabs()->setCurrentIndex(0);
+        w->removeDesign(0);
+        QVERIFY(!w->scaleJob()->running());
+        w->tabs()->setCurrentIndex(scaleTab);
+        w->scaleJob()->waitForIdle();
+        QCOMPARE(overlay->throughputPlot()->graphCount(), 4);
+        QCOMPARE(overlay->throughputPlot()->graph(0)->name(), q(w->comparison()->designs[0].label));
+    }
+
     void csvIsOneRectangularTable()
     {
         auto w = twoPresets();
@@ -624,6 +690,7 @@ private slots:
                 QVERIFY(QTest::qWaitForWindowExposed(w.get()));
                 for (int tab = 0; tab < w->tabs()->count(); ++tab) {
                     w->tabs()->setCurrentIndex(tab);
+                    w->scaleJob()->waitForIdle();
                     QTest::qWait(50);
                     w->grab().save(QDir(shots).filePath(QString("compare-%1-%2.png").arg(themeName(theme)).arg(tab)));
                 }

@@ -1,18 +1,23 @@
 // The Scale and Sensitivity panels as a user meets them: they plot the
 // core's sweep and tornado of the design as it is, run only while shown,
-// and follow every edit.
+// and follow every edit; a what-if upgrade shows the core's figures and
+// applies as one undoable edit.
 #include <QtTest>
 
 #include <QComboBox>
 #include <QDockWidget>
 #include <QLabel>
 #include <QSettings>
+#include <QTableWidget>
+#include <QUndoStack>
 
 #include <qcustomplot.h>
 
 #include "app/main_window.h"
 #include "core/scale/scale_sweep.h"
 #include "core/scale/sensitivity.h"
+#include "core/scale/upgrades.h"
+#include "core/text.h"
 #include "tests/gui_test_main.h"
 #include "tests/test_support.h"
 #include "widgets/charts/chart_plot.h"
@@ -24,6 +29,8 @@
 #include "widgets/scale/sensitivity_chart.h"
 #include "widgets/scale/sensitivity_panel.h"
 #include "widgets/scale/sensitivity_service.h"
+#include "widgets/scale/upgrades_service.h"
+#include "widgets/scale/upgrades_table.h"
 
 using namespace studio;
 
@@ -156,6 +163,52 @@ private slots:
         QCoreApplication::processEvents();
         QVERIFY(!w.sensitivityService()->running());
         QVERIFY(!w.sensitivityService()->result());
+    }
+
+    void upgradesApplyInOneUndoableStep()
+    {
+        MainWindow w;
+        QVERIFY(open(w, kBudget));
+        w.findChild<QDockWidget*>("sensitivity")->raise();
+        QCoreApplication::processEvents();
+        w.waitForBackgroundRuns();
+        QCoreApplication::processEvents();
+        const UpgradesResult* shown = w.upgradesService()->result();
+        QVERIFY(shown && shown->ok());
+        const Design before = w.document()->design();
+        const UpgradesResult expected = analyzeUpgrades(before, w.document()->catalog());
+        QTableWidget* table = w.sensitivity()->upgrades()->table();
+        QCOMPARE(table->rowCount(), 4);
+        // Each row is the core's figure with its change from today.
+        const UpgradeOutcome& next = expected.upgrades[0];
+        QCOMPARE(table->item(0, 1)->text(), QString("Next GPU generation"));
+        const QString tokens = table->item(0, 2)->text();
+        QVERIFY2(tokens.startsWith(QString::fromStdString(formatReadable(next.after->tokensPerS / 1000)) + "k"),
+                 qPrintable(tokens));
+        const double change = 100 * (next.after->tokensPerS / expected.today.tokensPerS - 1);
+        QVERIFY2(tokens.endsWith("(+" + QString::fromStdString(formatReadable(change, 3)) + "%)"), qPrintable(tokens));
+        QVERIFY(table->item(0, 2)->toolTip().contains("A100 SXM 80GB -&gt; H100 SXM 80GB"));
+        // Apply: the upgraded design, one undo step; undo: today's again.
+        const int undoSteps = w.document()->undoStack()->count();
+        QVERIFY(w.sensitivity()->upgrades()->apply(0));
+        QVERIFY(w.document()->design() == next.proposal.design);
+        QCOMPARE(w.document()->undoStack()->count(), undoSteps + 1);
+        QCOMPARE(w.document()->undoStack()->undoText(), QString("Upgrade: Next GPU generation"));
+        w.document()->undoStack()->undo();
+        QVERIFY(w.document()->design() == before);
+        w.document()->undoStack()->redo();
+        QVERIFY(w.document()->design() == next.proposal.design);
+        // The table follows the edit: the upgraded design's own upgrades.
+        QCoreApplication::processEvents();
+        w.waitForBackgroundRuns();
+        QCoreApplication::processEvents();
+        QVERIFY(table->item(0, 2)->toolTip().contains("H100 SXM 80GB -&gt; B200 (HGX)"));
+        // A stale proposal (the design's items changed) is refused, not applied.
+        Design other = next.proposal.design;
+        other.components.pop_back();
+        const EditResult refused = DesignEditor(w.document()).changeDesign(other, "stale");
+        QVERIFY(refused.refused());
+        QVERIFY(refused.reason.contains("changed since"));
     }
 };
 

@@ -1,109 +1,34 @@
 #include "widgets/analysis/background_runner.h"
 
-#include <QCoreApplication>
-#include <QThread>
-
-#include <algorithm>
-
 #include "widgets/analysis/analysis_service.h"
 #include "widgets/document/design_document.h"
 
-#ifdef __linux__
-#include <sys/resource.h>
-#include <unistd.h>
-#endif
-
 namespace studio {
-namespace {
-
-// A run is background work: at nice 10 it gets about a tenth of a core
-// the GUI thread also wants, so an edit repaints as fast as with no run
-// going, yet it still gets its share beside other programs. (Qt's
-// priorities do nothing for Linux's default scheduler, except IdlePriority,
-// SCHED_IDLE, which would starve the run behind a compile.) On Linux the
-// nice value is per thread.
-void lowerThisThreadsPriority()
-{
-#ifdef __linux__
-    setpriority(PRIO_PROCESS, id_t(gettid()), 10);
-#endif
-}
-
-}  // namespace
 
 BackgroundRunner::BackgroundRunner(DesignDocument* document, AnalysisService* analyses, QObject* parent)
-    : QObject(parent), doc_(document), analyses_(analyses)
+    : BackgroundJob(parent), doc_(document), analyses_(analyses)
 {
     // Running on the design the analyses just recomputed: after every burst
     // of edits, and only for a design without errors.
     connect(analyses_, &AnalysisService::updated, this, &BackgroundRunner::restart);
-    progressTimer_.setInterval(33);
-    connect(&progressTimer_, &QTimer::timeout, this, [this] { emit progressed(progress()); });
-}
-
-BackgroundRunner::~BackgroundRunner()
-{
-    for (auto& run : runs_)
-        run.cancel->store(true);
-    for (auto& run : runs_) {
-        run.thread->wait();
-        delete run.thread;
-    }
-}
-
-bool BackgroundRunner::running() const
-{
-    return !published_ && !runs_.empty() && runs_.back().generation == generation_;
-}
-
-double BackgroundRunner::progress() const
-{
-    return running() ? runs_.back().progress->load() : 1.0;
 }
 
 void BackgroundRunner::restart()
 {
-    ++generation_;
-    for (auto& run : runs_)
-        run.cancel->store(true);
-    published_ = false;
+    cancel();
     discard();
     stale_ = !wanted_;
-    if (!wanted_) {
-        progressTimer_.stop();
+    if (!wanted_)
         return;
-    }
     if (!analyses_->analysis()) {
-        progressTimer_.stop();
         emit finished();
         return;
     }
-    Run run;
-    run.generation = generation_;
-    run.cancel = std::make_shared<std::atomic<bool>>(false);
-    run.progress = std::make_shared<std::atomic<double>>(0.0);
-    Context context;
-    context.cancel = run.cancel.get();
-    context.progress = [progress = run.progress](double done) { progress->store(done); };
     // The thread owns copies: the document may change (or close) while it
-    // runs. `cancel` is captured to keep the flag alive as long as the run.
-    run.thread = QThread::create([this, generation = generation_, design = doc_->design(), catalog = doc_->catalogPtr(),
-                                  work = work(), context, cancel = run.cancel] {
-        lowerThisThreadsPriority();
-        Publish publish = work(design, *catalog, context);
-        if (!publish || cancel->load())
-            return;
-        // Delivered on the GUI thread; dropped with this object if it is gone.
-        QMetaObject::invokeMethod(
-            this, [this, generation, publish] { deliver(generation, publish); }, Qt::QueuedConnection);
+    // runs.
+    start([design = doc_->design(), catalog = doc_->catalogPtr(), work = work()](const Context& context) {
+        return work(design, *catalog, context);
     });
-    QThread* thread = run.thread;
-    connect(thread, &QThread::finished, this, [this, thread] { forget(thread); });
-    runs_.push_back(std::move(run));
-    clock_.start();
-    thread->start();
-    progressTimer_.start();
-    emit started();
 }
 
 void BackgroundRunner::setWanted(bool wanted)
@@ -111,34 +36,6 @@ void BackgroundRunner::setWanted(bool wanted)
     wanted_ = wanted;
     if (wanted_ && stale_)
         restart();
-}
-
-void BackgroundRunner::deliver(std::uint64_t generation, const Publish& publish)
-{
-    if (generation != generation_)
-        return;  // the design changed while it ran
-    progressTimer_.stop();
-    published_ = true;
-    publish();
-    emit finished();
-}
-
-void BackgroundRunner::forget(QThread* thread)
-{
-    const auto at = std::find_if(runs_.begin(), runs_.end(), [thread](const Run& r) { return r.thread == thread; });
-    if (at == runs_.end())
-        return;
-    thread->wait();
-    delete thread;
-    runs_.erase(at);
-}
-
-void BackgroundRunner::waitForIdle()
-{
-    for (auto& run : runs_)
-        run.thread->wait();
-    // The results and the threads' endings are queued to this object.
-    QCoreApplication::sendPostedEvents(this, QEvent::MetaCall);
 }
 
 }  // namespace studio

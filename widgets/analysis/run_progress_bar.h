@@ -1,17 +1,17 @@
 #pragma once
-// The progress of a BackgroundRunner's run, shown only once the run has
+// The progress of a BackgroundJob's run, shown only once the run has
 // taken longer than a frame (a quick run never flashes a bar), hidden when
 // it lands.
 #include <QProgressBar>
 
 namespace studio {
 
-class BackgroundRunner;
+class BackgroundJob;
 
 class RunProgressBar : public QProgressBar {
     Q_OBJECT
 public:
-    RunProgressBar(BackgroundRunner* runner, QWidget* parent = nullptr);
+    RunProgressBar(BackgroundJob* runner, QWidget* parent = nullptr);
 };
 
 }  // namespace studio

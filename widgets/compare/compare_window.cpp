@@ -8,6 +8,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGridLayout>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QKeySequence>
 #include <QLabel>
@@ -38,6 +39,8 @@
 #include "core/format/design_validator.h"
 #include "core/metrics/explanations.h"
 #include "core/text.h"
+#include "widgets/analysis/background_job.h"
+#include "widgets/analysis/run_progress_bar.h"
 #include "widgets/charts/analysis_registry.h"
 #include "widgets/charts/chart_style.h"
 #include "widgets/charts/chart_view.h"
@@ -46,6 +49,7 @@
 #include "widgets/common/settings_keys.h"
 #include "widgets/dialogs/preset_dialog.h"
 #include "widgets/report/comparison_report.h"
+#include "widgets/scale/scale_overlay.h"
 #include "widgets/style/theme.h"
 
 namespace studio {
@@ -288,7 +292,9 @@ CompareWindow::CompareWindow(QWidget* parent) : QMainWindow(parent)
     tabs_ = new QTabWidget(this);
     tabs_->addTab(figures_, tr("Key figures"));
     tabs_->addTab(scroll, tr("Plots"));
+    tabs_->addTab(createScaleTab(), tr("Scale"));
     tabs_->addTab(bom_, tr("Bill of materials"));
+    connect(tabs_, &QTabWidget::currentChanged, this, &CompareWindow::sweepWhenShown);
 
     empty_ = new QLabel(this);
     empty_->setAlignment(Qt::AlignCenter);
@@ -312,6 +318,68 @@ CompareWindow::CompareWindow(QWidget* parent) : QMainWindow(parent)
 }
 
 CompareWindow::~CompareWindow() = default;
+
+QWidget* CompareWindow::createScaleTab()
+{
+    scaleTab_ = new QWidget(this);
+    auto* layout = new QVBoxLayout(scaleTab_);
+    layout->setContentsMargins(6, 6, 6, 6);
+    scaleJob_ = new BackgroundJob(this);
+    auto* bar = new QHBoxLayout;
+    auto* what = new QLabel(tr("Strong scaling: each design resized along its growth unit with its own workload "
+                               "and global batch, at the best layout for each size."),
+                            scaleTab_);
+    what->setWordWrap(true);
+    bar->addWidget(what, 1);
+    bar->addWidget(new RunProgressBar(scaleJob_, scaleTab_));
+    layout->addLayout(bar);
+    scaleSummary_ = new QLabel(scaleTab_);
+    scaleSummary_->setWordWrap(true);
+    scaleSummary_->setTextFormat(Qt::RichText);
+    layout->addWidget(scaleSummary_);
+    scaleOverlay_ = new ScaleOverlay(scaleTab_);
+    layout->addWidget(scaleOverlay_, 1);
+    // The previous sweeps stay, dimmed, until the new ones land.
+    connect(scaleJob_, &BackgroundJob::started, this, [this] { scaleOverlay_->setEnabled(false); });
+    return scaleTab_;
+}
+
+void CompareWindow::sweepWhenShown()
+{
+    if (!scaleStale_ || tabs_->currentWidget() != scaleTab_ || !comparison_)
+        return;
+    scaleStale_ = false;
+    std::vector<std::pair<QString, Design>> designs;
+    std::vector<std::shared_ptr<const Catalog>> catalogs;
+    for (std::size_t i = 0; i < entries_.size(); ++i) {
+        designs.emplace_back(q(comparison_->designs[i].label), entries_[i].design);
+        catalogs.push_back(entries_[i].catalog);
+    }
+    scaleSummary_->setText(tr("Sweeping %1 designs from their smallest runnable size to %2 GPUs...")
+                               .arg(designs.size())
+                               .arg(q(formatCount(kSweepMaxGpus))));
+    // The worker owns copies; one sweep after another, each a share of the
+    // progress.
+    scaleJob_->start([this, designs = std::move(designs),
+                      catalogs = std::move(catalogs)](const BackgroundJob::Context& context) -> BackgroundJob::Publish {
+        auto sweeps = std::make_shared<std::vector<LabelledSweep>>();
+        const double n = double(designs.size());
+        for (std::size_t i = 0; i < designs.size(); ++i) {
+            SweepOptions options;
+            options.cancel = context.cancel;
+            options.progress = [&context, i, n](double done) { context.progress((double(i) + done) / n); };
+            SweepResult r = sweepScale(designs[i].second, *catalogs[i], options);
+            if (r.cancelled)
+                return {};
+            sweeps->push_back({designs[i].first, std::move(r)});
+        }
+        return [this, sweeps] {
+            scaleSummary_->setText(scaleOverlaySummary(*sweeps));
+            scaleOverlay_->setEnabled(true);  // first: the plots take the enabled palette's colours
+            scaleOverlay_->draw(std::move(*sweeps));
+        };
+    });
+}
 
 void CompareWindow::createActions()
 {
@@ -421,7 +489,7 @@ bool CompareWindow::addDesign(const Design& design, std::shared_ptr<const Catalo
             if (p.severity == Severity::Error)
                 lines << q(formatProblem(source.toStdString(), p));
         if (lines.isEmpty()) {
-            entries_.push_back({compareEntry(design, *catalog, source.toStdString()), std::move(catalog)});
+            entries_.push_back({compareEntry(design, *catalog, source.toStdString()), design, std::move(catalog)});
             recompute();
             statusBar()->showMessage(tr("Added %1").arg(q(design.name)), 4000);
             return true;
@@ -452,7 +520,7 @@ bool CompareWindow::updateOpenDocument(const Design& design, std::shared_ptr<con
     const ComparedDesign now = compareEntry(design, *catalog, live);
     for (Entry& e : entries_)
         if (isLive(e))
-            e = {now, catalog};
+            e = {now, design, catalog};
     recompute();
     return true;
 }
@@ -539,6 +607,9 @@ void CompareWindow::recompute()
     fillFigures();
     fillBom();
     drawCharts();
+    scaleStale_ = true;
+    scaleJob_->cancel();
+    sweepWhenShown();
     if (comparison_) {
         pages_->setCurrentWidget(tabs_);
     } else {

@@ -4,9 +4,10 @@
 // figures with each design's difference from a chosen baseline (better in
 // green, worse in red, every cell explaining itself on hover), every
 // analysis of the registry overlaid, one colour per design (the same
-// renderers as the panels), and the bills of materials part by part. Exports the comparison as CSV and as the
-// comparison PDF. Non-modal; recomputes whenever the set or the baseline
-// changes.
+// renderers as the panels), their scale sweeps overlaid (computed off the
+// GUI thread while that tab is shown), and the bills of materials part by
+// part. Exports the comparison as CSV and as the comparison PDF.
+// Non-modal; recomputes whenever the set or the baseline changes.
 #include <QMainWindow>
 #include <QStringList>
 
@@ -28,8 +29,10 @@ class QTabWidget;
 
 namespace studio {
 
+class BackgroundJob;
 class Catalog;
 class ChartView;
+class ScaleOverlay;
 
 class CompareWindow : public QMainWindow {
     Q_OBJECT
@@ -79,6 +82,11 @@ public:
     ChartView* chart(const QString& key) const;
     const std::vector<ChartView*>& charts() const { return charts_; }
     QComboBox* baselineBox() const { return baselineBox_; }
+    // The Scale tab: every design's sweep, computed by `scaleJob` while the
+    // tab is shown.
+    ScaleOverlay* scaleOverlay() const { return scaleOverlay_; }
+    BackgroundJob* scaleJob() const { return scaleJob_; }
+    QLabel* scaleSummaryLabel() const { return scaleSummary_; }
 
 signals:
     // After every recompute: a design added or removed, the baseline moved.
@@ -90,6 +98,7 @@ protected:
 private:
     struct Entry {
         ComparedDesign compared;
+        Design design;                           // what the scale sweep resizes
         std::shared_ptr<const Catalog> catalog;  // what its analysis resolved parts against
     };
     void createActions();
@@ -98,6 +107,9 @@ private:
     void fillFigures();
     void fillBom();
     void drawCharts();
+    QWidget* createScaleTab();
+    // Sweeps every design again when the Scale tab is shown, else later.
+    void sweepWhenShown();
     void addFromDialog();
     void addPreset(const QString& resourcePath);
     void addOpenDocument();
@@ -122,6 +134,11 @@ private:
     QTableWidget* figures_;
     QTableWidget* bom_;
     std::vector<ChartView*> charts_;
+    QWidget* scaleTab_ = nullptr;
+    ScaleOverlay* scaleOverlay_ = nullptr;
+    QLabel* scaleSummary_ = nullptr;
+    BackgroundJob* scaleJob_ = nullptr;
+    bool scaleStale_ = true;
     QAction* addOpenAction_ = nullptr;
     QAction* removeAction_ = nullptr;
     QAction* csvAction_ = nullptr;

@@ -249,4 +249,22 @@ bool ChangeSettingsCommand::mergeWith(const QUndoCommand* other)
     return true;
 }
 
+void CompositeCommand::redo()
+{
+    for (auto& part : parts_)
+        part->redo();
+}
+
+void CompositeCommand::undo()
+{
+    for (auto it = parts_.rbegin(); it != parts_.rend(); ++it)
+        (*it)->undo();
+}
+
+void CompositeCommand::preview(Design& design) const
+{
+    for (const auto& part : parts_)
+        part->preview(design);
+}
+
 }  // namespace studio

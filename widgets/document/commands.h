@@ -7,6 +7,7 @@
 // key (one drag, typing into one field) merge into one undo step.
 #include <QUndoCommand>
 
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -112,6 +113,21 @@ private:
     DesignDocument* doc_;
     DesignSettings before_, after_;
     int mergeKey_;
+};
+
+// Several changes as one undo step (a what-if upgrade changes parts,
+// cables and the facility at once): redone in order, undone in reverse.
+class CompositeCommand : public DesignCommand {
+public:
+    explicit CompositeCommand(const QString& text) : DesignCommand(text) {}
+    void add(std::unique_ptr<DesignCommand> part) { parts_.push_back(std::move(part)); }
+    bool isEmpty() const { return parts_.empty(); }
+    void redo() override;
+    void undo() override;
+    void preview(Design& design) const override;
+
+private:
+    std::vector<std::unique_ptr<DesignCommand>> parts_;
 };
 
 }  // namespace studio

@@ -467,4 +467,33 @@ EditResult DesignEditor::changeSettings(DesignSettings after, const QString& tex
     return submit(std::make_unique<ChangeSettingsCommand>(doc_, std::move(after), text, mergeKey));
 }
 
+EditResult DesignEditor::changeDesign(const Design& after, const QString& text)
+{
+    const Design& now = doc_->design();
+    auto sameIds = [](const auto& a, const auto& b) {
+        return a.size() == b.size() &&
+            std::equal(a.begin(), a.end(), b.begin(), [](const auto& x, const auto& y) { return x.id == y.id; });
+    };
+    if (!sameIds(now.components, after.components) || !sameIds(now.links, after.links))
+        return refuse("changed_items", "the design changed since the edit was proposed: its items differ");
+    std::vector<Component> components;
+    for (std::size_t i = 0; i < now.components.size(); ++i)
+        if (!(now.components[i] == after.components[i]))
+            components.push_back(after.components[i]);
+    std::vector<Link> links;
+    for (std::size_t i = 0; i < now.links.size(); ++i)
+        if (!(now.links[i] == after.links[i]))
+            links.push_back(after.links[i]);
+    auto command = std::make_unique<CompositeCommand>(text);
+    if (!components.empty())
+        command->add(std::make_unique<ChangeComponentsCommand>(doc_, std::move(components), text));
+    if (!links.empty())
+        command->add(std::make_unique<ChangeLinksCommand>(doc_, std::move(links), text));
+    if (DesignSettings settings = DesignSettings::of(after); !(settings == DesignSettings::of(now)))
+        command->add(std::make_unique<ChangeSettingsCommand>(doc_, std::move(settings), text));
+    if (command->isEmpty())
+        return {};
+    return submit(std::move(command));
+}
+
 }  // namespace studio

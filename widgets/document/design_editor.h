@@ -87,6 +87,10 @@ public:
     EditResult changeComponents(std::vector<Component> after, const QString& text, int mergeKey = 0);
     EditResult changeLinks(std::vector<Link> after, const QString& text, int mergeKey = 0);
     EditResult changeSettings(DesignSettings after, const QString& text, int mergeKey = 0);
+    // The design made `after`, one undo step: the same components and links
+    // (by id, in order) with new values -- parts, counts, settings, cables --
+    // and new design settings. What a what-if upgrade applies.
+    EditResult changeDesign(const Design& after, const QString& text);
 
     // The first error `proposed` has that the document's design has not.
     std::optional<Problem> newError(const Design& proposed) const;

@@ -20,6 +20,7 @@
 #include "core/metrics/warning_rank.h"
 #include "core/scale/scale_sweep.h"
 #include "core/scale/sensitivity.h"
+#include "core/scale/upgrades.h"
 #include "core/text.h"
 #include "core/version.h"
 #include "widgets/analysis/analysis_service.h"
@@ -298,7 +299,7 @@ void scalePage(ReportDocument& doc, const SweepResult& sweep)
 
 // docs/model.md section 17: the binding constraint, the tornado and a row
 // per input.
-void sensitivityPage(ReportDocument& doc, const SensitivityResult& tornado)
+void sensitivityPage(ReportDocument& doc, const SensitivityResult& tornado, const UpgradesResult& upgrades)
 {
     doc.heading(QObject::tr("Sensitivity: what limits this design"), 1, true);
     doc.paragraph(sensitivitySummary(tornado));
@@ -328,6 +329,53 @@ void sensitivityPage(ReportDocument& doc, const SensitivityResult& tornado)
     doc.table({QObject::tr("Input"), QObject::tr("Today"), QObject::tr("-50%"), QObject::tr("-10%"),
                QObject::tr("+10%"), QObject::tr("+50%")},
               rows, {30, 20, 12, 12, 12, 14});
+    if (!upgrades.ok())
+        return;
+    // docs/model.md section 18: each upgrade against today, what it changes
+    // under its name.
+    doc.heading(QObject::tr("What-if upgrades"), 2);
+    auto delta = [](double after, double today, const QString& text, bool lessIsBetter) -> ReportCell {
+        const double d = today != 0 ? after / today - 1 : 0;
+        const bool same = std::abs(d) < 5e-4;
+        return {text + (same ? "" : " (" + QString(d > 0 ? "+" : "") + percentText(d) + ")"),
+                same                          ? ReportCell::Normal
+                    : (d < 0) == lessIsBetter ? ReportCell::Good
+                                              : ReportCell::Bad,
+                true};
+    };
+    const ScaleFigures& t = upgrades.today;
+    std::vector<ReportRow> upgradeRows = {{{QObject::tr("Today"), ReportCell::Heading},
+                                           {q(formatCount(upgrades.gpus)), ReportCell::Normal, true},
+                                           {q(formatReadable(t.tokensPerS)), ReportCell::Normal, true},
+                                           {q(formatReadable(t.wallDays)), ReportCell::Normal, true},
+                                           {"$" + q(formatReadable(t.runCostUsd)), ReportCell::Normal, true},
+                                           {q(formatPowerKw(t.facilityKw)), ReportCell::Normal, true}}};
+    for (const auto& o : upgrades.upgrades) {
+        QStringList what;
+        for (const auto& c : o.proposal.changes)
+            what << q(c);
+        ReportCell name{upgradeTitle(o.proposal.kind), ReportCell::Normal, false,
+                        o.proposal.ok() ? what.join("; ") : q(o.proposal.unavailable)};
+        if (!o.after) {
+            upgradeRows.push_back({name,
+                                   {"-", ReportCell::Muted, true},
+                                   {"-", ReportCell::Muted, true},
+                                   {"-", ReportCell::Muted, true},
+                                   {"-", ReportCell::Muted, true},
+                                   {"-", ReportCell::Muted, true}});
+            continue;
+        }
+        const ScaleFigures& a = *o.after;
+        upgradeRows.push_back({name,
+                               {q(formatCount(o.gpus)), ReportCell::Normal, true},
+                               delta(a.tokensPerS, t.tokensPerS, q(formatReadable(a.tokensPerS)), false),
+                               delta(a.wallDays, t.wallDays, q(formatReadable(a.wallDays)), true),
+                               delta(a.runCostUsd, t.runCostUsd, "$" + q(formatReadable(a.runCostUsd)), true),
+                               delta(a.facilityKw, t.facilityKw, q(formatPowerKw(a.facilityKw)), true)});
+    }
+    doc.table({QObject::tr("Upgrade"), QObject::tr("GPUs"), QObject::tr("Tokens/s"), QObject::tr("Wall days"),
+               QObject::tr("Electricity"), QObject::tr("Facility")},
+              upgradeRows, {34, 8, 16, 14, 14, 14});
 }
 
 void assumptions(ReportDocument& doc, const Design& design, const Catalog& catalog, const Analysis& a)
@@ -555,7 +603,7 @@ bool writeDesignReport(const Design& design, std::shared_ptr<const Catalog> cata
         if (!advance())
             return false;
         if (const SensitivityResult tornado = analyzeSensitivity(design, *catalog); tornado.ok())
-            sensitivityPage(doc, tornado);
+            sensitivityPage(doc, tornado, analyzeUpgrades(design, *catalog));
     }
     if (!advance())
         return false;

@@ -9,6 +9,8 @@
 #include "widgets/common/qt_string.h"
 #include "widgets/scale/sensitivity_chart.h"
 #include "widgets/scale/sensitivity_service.h"
+#include "widgets/scale/upgrades_service.h"
+#include "widgets/scale/upgrades_table.h"
 
 namespace studio {
 
@@ -19,7 +21,9 @@ QString sensitivitySummary(const SensitivityResult& r)
             .arg(q(formatReadable(r.days)), q(formatReadable(r.costUsd)));
 }
 
-SensitivityPanel::SensitivityPanel(SensitivityService* service, QWidget* parent) : QWidget(parent), service_(service)
+SensitivityPanel::SensitivityPanel(DesignDocument* document, SensitivityService* service, UpgradesService* upgrades,
+                                   QWidget* parent)
+    : QWidget(parent), service_(service), upgrades_(upgrades)
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
@@ -31,14 +35,19 @@ SensitivityPanel::SensitivityPanel(SensitivityService* service, QWidget* parent)
     progress_ = new RunProgressBar(service_, this);
     bar->addWidget(progress_, 0, Qt::AlignTop);
     layout->addLayout(bar);
+    auto* row = new QHBoxLayout;
     chart_ = new SensitivityChart(this);
-    layout->addWidget(chart_, 1);
+    row->addWidget(chart_, 4);
+    upgradesTable_ = new UpgradesTable(document, upgrades_, this);
+    row->addWidget(upgradesTable_, 5);
+    layout->addLayout(row, 1);
     connect(service_, &SensitivityService::finished, this, &SensitivityPanel::refresh);
 }
 
 void SensitivityPanel::setShown(bool shown)
 {
     service_->setWanted(shown);
+    upgrades_->setWanted(shown);
     if (shown)
         refresh();
 }
