@@ -596,6 +596,10 @@ private slots:
             QCOMPARE(at->value, own->best->wallDays);
             QVERIFY(w->scaleSummaryLabel()->text().contains(q(r.stopsPaying).toHtmlEscaped()));
         }
+        // A new baseline sweeps nothing again: the designs are the same.
+        w->setBaseline(1);
+        QVERIFY(!w->scaleJob()->running());
+        QCOMPARE(overlay->throughputPlot()->graphCount(), 4);
         // A third design sweeps all three again.
         QVERIFY(w->addFile(test::sourcePath(kGb200)));
         QVERIFY(w->scaleJob()->running());

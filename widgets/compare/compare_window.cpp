@@ -344,17 +344,26 @@ QWidget* CompareWindow::createScaleTab()
     return scaleTab_;
 }
 
+std::vector<std::pair<QString, Design>> CompareWindow::scaleInputs() const
+{
+    std::vector<std::pair<QString, Design>> designs;
+    if (comparison_)
+        for (std::size_t i = 0; i < entries_.size(); ++i)
+            designs.emplace_back(q(comparison_->designs[i].label), entries_[i].design);
+    return designs;
+}
+
 void CompareWindow::sweepWhenShown()
 {
-    if (!scaleStale_ || tabs_->currentWidget() != scaleTab_ || !comparison_)
+    if (tabs_->currentWidget() != scaleTab_ || !comparison_)
         return;
-    scaleStale_ = false;
-    std::vector<std::pair<QString, Design>> designs;
+    std::vector<std::pair<QString, Design>> designs = scaleInputs();
+    if (designs == swept_)
+        return;  // those sweeps are shown, or on their way
+    swept_ = designs;
     std::vector<std::shared_ptr<const Catalog>> catalogs;
-    for (std::size_t i = 0; i < entries_.size(); ++i) {
-        designs.emplace_back(q(comparison_->designs[i].label), entries_[i].design);
-        catalogs.push_back(entries_[i].catalog);
-    }
+    for (const Entry& e : entries_)
+        catalogs.push_back(e.catalog);
     scaleSummary_->setText(tr("Sweeping %1 designs from their smallest runnable size to %2 GPUs...")
                                .arg(designs.size())
                                .arg(q(formatCount(kSweepMaxGpus))));
@@ -607,8 +616,10 @@ void CompareWindow::recompute()
     fillFigures();
     fillBom();
     drawCharts();
-    scaleStale_ = true;
-    scaleJob_->cancel();
+    if (scaleInputs() != swept_) {
+        scaleJob_->cancel();
+        swept_.clear();
+    }
     sweepWhenShown();
     if (comparison_) {
         pages_->setCurrentWidget(tabs_);

@@ -108,8 +108,11 @@ private:
     void fillBom();
     void drawCharts();
     QWidget* createScaleTab();
-    // Sweeps every design again when the Scale tab is shown, else later.
+    // Sweeps the designs when the Scale tab is shown and its sweeps are not
+    // theirs; else nothing (it runs when the tab is shown).
     void sweepWhenShown();
+    // What the Scale tab sweeps: each design by its label.
+    std::vector<std::pair<QString, Design>> scaleInputs() const;
     void addFromDialog();
     void addPreset(const QString& resourcePath);
     void addOpenDocument();
@@ -138,7 +141,9 @@ private:
     ScaleOverlay* scaleOverlay_ = nullptr;
     QLabel* scaleSummary_ = nullptr;
     BackgroundJob* scaleJob_ = nullptr;
-    bool scaleStale_ = true;
+    // What the sweeps shown (or running) are of: a recompute that leaves
+    // them (a new baseline) sweeps nothing again; empty when cancelled.
+    std::vector<std::pair<QString, Design>> swept_;
     QAction* addOpenAction_ = nullptr;
     QAction* removeAction_ = nullptr;
     QAction* csvAction_ = nullptr;
