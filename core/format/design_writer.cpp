@@ -119,6 +119,8 @@ Json workloadJson(const Workload& w)
     putOpt(par, "zero", p.zero);
     putOpt(par, "sequence_parallel", p.sequence_parallel);
     putOpt(par, "recompute", p.recompute);
+    putOpt(par, "cp_comm", p.cp_comm);
+    putOpt(par, "tp_comm_overlap", p.tp_comm_overlap);
     putExtra(par, p.extra);
 
     Json data = Json::object();

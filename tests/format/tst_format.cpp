@@ -12,6 +12,7 @@
 
 #include "core/catalog/part_schema.h"
 #include "core/design/defaults.h"
+#include "core/format/design_fields.h"
 #include "core/format/design_reader.h"
 #include "core/format/design_validator.h"
 #include "core/format/design_writer.h"
@@ -31,6 +32,36 @@ std::vector<std::string> errorLines(const DesignLoad& loaded)
         if (p.severity == Severity::Error)
             lines.push_back((p.pointer.empty() ? "/" : p.pointer) + ": " + p.message);
     return lines;
+}
+
+// Sets every field of a table to a value it accepts (its last choice, its
+// largest number), so a writer that omits optional values still has them.
+template <typename S>
+void fillEveryField(S& s, const fields::Table<S>& table)
+{
+    for (const auto& f : table)
+        std::visit(
+            [&](auto member) {
+                using T = std::remove_reference_t<decltype(s.*member)>;
+                auto& slot = s.*member;
+                if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, std::optional<std::string>>)
+                    slot = f.choices.empty() ? std::string("x") : std::string(f.choices.back());
+                else if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, std::optional<bool>>)
+                    slot = true;
+                else if constexpr (std::is_same_v<T, std::int64_t> || std::is_same_v<T, std::optional<std::int64_t>>)
+                    slot = std::int64_t(f.max);
+                else
+                    slot = f.max;
+            },
+            f.member);
+}
+
+template <typename S>
+void expectEveryKey(const Json& section, const fields::Table<S>& table, const char* where)
+{
+    for (const auto& f : table)
+        QVERIFY2(section.contains(std::string(f.key)),
+                 qPrintable(QString("%1/%2 is not written").arg(where, QString::fromUtf8(f.key.data(), f.key.size()))));
 }
 
 Json smallDesign()
@@ -74,6 +105,30 @@ private slots:
         const DesignLoad again = readDesignText(saved, Catalog::builtin());
         QVERIFY(again.ok());
         QVERIFY(*again.design == *loaded.design);
+    }
+
+    // Every field the reader knows is written back: a key the writer forgets
+    // is an input lost on the next save (cp_comm and tp_comm_overlap were).
+    void savingWritesEveryFieldTheReaderReads()
+    {
+        Design d;
+        fillEveryField(d.workload.model, fields::model());
+        fillEveryField(d.workload.training, fields::training());
+        fillEveryField(d.workload.parallelism, fields::parallelism());
+        fillEveryField(d.workload.data, fields::data());
+        fillEveryField(d.facility, fields::facility());
+        fillEveryField(d.operations, fields::operations());
+        fillEveryField(d.operations.failure_mttf_h, fields::failureMttf());
+        fillEveryField(d.operations.checkpoint, fields::checkpoint());
+        const Json j = Json::parse(writeDesignText(d));
+        expectEveryKey(j["workload"]["model"], fields::model(), "/workload/model");
+        expectEveryKey(j["workload"]["training"], fields::training(), "/workload/training");
+        expectEveryKey(j["workload"]["parallelism"], fields::parallelism(), "/workload/parallelism");
+        expectEveryKey(j["workload"]["data"], fields::data(), "/workload/data");
+        expectEveryKey(j["facility"], fields::facility(), "/facility");
+        expectEveryKey(j["operations"], fields::operations(), "/operations");
+        expectEveryKey(j["operations"]["failure_mttf_h"], fields::failureMttf(), "/operations/failure_mttf_h");
+        expectEveryKey(j["operations"]["checkpoint"], fields::checkpoint(), "/operations/checkpoint");
     }
 
     void savingPutsKeysInCanonicalOrder()
