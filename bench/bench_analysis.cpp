@@ -1,7 +1,9 @@
 // Measures one full recompute of every analysis for each preset and for a
 // 131,072-GPU design, on one core: analyzeDesign (the structs the panels
-// read) and, separately, metricsJson (the CLI's serialisation). Not a test:
-// results go to docs/performance.md. Usage: bench_analysis PRESET_DIR
+// read) and, separately, metricsJson (the CLI's serialisation); with a
+// serving design, its whole serving analysis (analyzeServing). Not a test:
+// results go to docs/performance.md.
+// Usage: bench_analysis PRESET_DIR [SERVING_DESIGN]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -13,6 +15,7 @@
 #include "core/design/resize.h"
 #include "core/format/design_reader.h"
 #include "core/metrics/metrics.h"
+#include "core/serving/serving.h"
 
 using namespace studio;
 using Clock = std::chrono::steady_clock;
@@ -54,8 +57,8 @@ void report(const std::string& name, const Design& d, const Catalog& catalog)
 
 int main(int argc, char** argv)
 {
-    if (argc != 2) {
-        std::fprintf(stderr, "usage: bench_analysis PRESET_DIR\n");
+    if (argc != 2 && argc != 3) {
+        std::fprintf(stderr, "usage: bench_analysis PRESET_DIR [SERVING_DESIGN]\n");
         return 2;
     }
     std::vector<std::filesystem::path> files;
@@ -98,6 +101,19 @@ int main(int argc, char** argv)
             measure([&] { sink = sink + modelStepTime(a.hardware, a.hierarchy, a.workload, 0.01, false).stepS; });
         std::printf("\nOne configuration's step time (modelStepTime): p50 %.2f us, p95 %.2f us, min %.2f us\n",
                     step.medianUs, step.p95Us, step.minUs);
+    }
+    if (argc == 3) {
+        const DesignLoad l = loadDesignFile(argv[2], Catalog::builtin());
+        const Serving s = l.ok() ? analyzeServing(*l.design, *l.catalog) : Serving{};
+        if (!l.ok() || !s.ok()) {
+            std::fprintf(stderr, "%s does not load or serve\n", argv[2]);
+            return 1;
+        }
+        volatile double sink = 0;
+        const Timing serving = measure([&] { sink = sink + analyzeServing(*l.design, *l.catalog).decode.tpotS; });
+        std::printf("\nThe serving analysis (analyzeServing, %zu curve points, max batch %lld): p50 %.1f us, p95 %.1f "
+                    "us, min %.1f us\n",
+                    s.curve.size(), static_cast<long long>(s.maxBatch), serving.medianUs, serving.p95Us, serving.minUs);
     }
     return 0;
 }

@@ -28,6 +28,8 @@
 #include "core/scale/sweep_report.h"
 #include "core/search/layout_search.h"
 #include "core/search/search_report.h"
+#include "core/serving/serving.h"
+#include "core/serving/serving_report.h"
 #include "core/text.h"
 #include "widgets/report/comparison_report.h"
 #include "widgets/report/design_report.h"
@@ -253,8 +255,18 @@ int runMetrics(const QStringList& args, const Verb& verb)
         [&] {
             return formatOneOf(parser, "format", {"json", "text"});
         },
-        [&](const DesignLoad& loaded, const QString&) {
-            const Json metrics = computeMetrics(*loaded.design, *loaded.catalog);
+        [&](const DesignLoad& loaded, const QString& file) {
+            Json metrics = computeMetrics(*loaded.design, *loaded.catalog);
+            // A serving workload's figures, or what stops it being served.
+            if (loaded.design->workload.isServing()) {
+                const Serving serving = analyzeServing(*loaded.design, *loaded.catalog);
+                if (!serving.ok()) {
+                    for (const Problem& p : serving.errors)
+                        err(formatProblem(file.toStdString(), p) + "\n");
+                    return int(kExitInvalid);
+                }
+                metrics["serving"] = servingJson(serving);
+            }
             out(parser.value(format) == "json" ? metrics.dump(2) + "\n" : metricsText(metrics));
             return int(kExitOk);
         });

@@ -13,13 +13,19 @@ Analysis analyzeDesign(const Design& design, const Catalog& catalog)
     if (a.inventory.gpus == 0)
         a.warnings.push_back({Severity::Error, "/components",
                               "the design has no GPUs: add accelerators inside nodes to see the analyses", "no_gpus"});
-    a.workload = shapeWorkload(design.workload, a.inventory.gpus, a.warnings);
+    // A serving design without a training run: the training analyses run
+    // on an empty training section, so what they say about it is not shown
+    // (core/serving has the design's figures).
+    const bool servingOnly = design.workload.isServing() && design.workload.training == TrainingSpec{};
+    std::vector<Problem> unshown;
+    std::vector<Problem>& trainingWarnings = servingOnly ? unshown : a.warnings;
+    a.workload = shapeWorkload(design.workload, a.inventory.gpus, trainingWarnings);
     a.hardware = profileHardware(index, a.inventory, a.workload.precision, a.warnings);
-    a.hierarchy = buildHierarchy(a.hardware, a.workload, a.warnings);
+    a.hierarchy = buildHierarchy(a.hardware, a.workload, trainingWarnings);
     const double cv = inputOr(design.operations.straggler_cv, defaults::kStragglerCv).value;
     a.step = modelStepTime(a.hardware, a.hierarchy, a.workload, cv);
-    a.memory = modelMemory(a.hardware, a.workload, a.warnings);
-    a.data = modelDataPipeline(a.hardware, a.workload, design.workload, a.step.tokensPerS, a.warnings);
+    a.memory = modelMemory(a.hardware, a.workload, trainingWarnings);
+    a.data = modelDataPipeline(a.hardware, a.workload, design.workload, a.step.tokensPerS, trainingWarnings);
     a.power = modelPower(index, a.inventory, design.facility, a.warnings);
     const bool storage = a.hardware.storage.systems > 0 && a.data.writePathGbPerS > 0;
     a.reliability =
@@ -37,6 +43,11 @@ Analysis analyzeDesign(const Design& design, const Catalog& catalog)
     for (std::size_t i = a.inventory.problems.size(); i < a.warnings.size(); ++i)
         if (a.warnings[i].severity == Severity::Error)
             a.notRunnable.push_back(a.warnings[i]);
+    if (servingOnly)
+        a.notRunnable.insert(a.notRunnable.begin(),
+                             {Severity::Error, "/workload/kind",
+                              "the workload is serving: it has no training run (its figures are under serving)",
+                              "serving_workload"});
     if (!a.step.valid && a.notRunnable.empty())
         a.notRunnable.push_back({Severity::Error, "/components",
                                  "the GPU has no training peak or HBM bandwidth to model a step with", "no_gpus"});

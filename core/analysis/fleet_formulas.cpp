@@ -21,6 +21,16 @@ double decodeTokensPerS(double params, double bytesPerParam, double hbm)
     return bytes > 0 ? hbm / bytes : 0;
 }
 
+double decodeFlopUtilization(double params, double tokensPerS, double gpus, double peakFlopsPerS)
+{
+    return 2 * params * tokensPerS / (gpus * peakFlopsPerS);
+}
+
+double littleConcurrency(double arrivalPerS, double latencyS)
+{
+    return arrivalPerS * latencyS;
+}
+
 double commComputeRatio(double comm, double compute, std::int64_t n)
 {
     const double perRank = compute / double(std::max<std::int64_t>(1, n));

@@ -101,13 +101,30 @@ struct DataSpec {
     bool operator==(const DataSpec&) const = default;
 };
 
+// A serving workload (workload.kind "serving"): requests of prompt_tokens in
+// and output_tokens out, served by replicas of the parallelism section's
+// tp x pp GPUs (ep spreads a mixture-of-experts model's experts over them).
+struct ServingSpec {
+    std::int64_t prompt_tokens = 0, output_tokens = 0;
+    std::optional<std::int64_t> batch;                                 // sequences per replica [0 = as many as fit]
+    std::optional<double> arrival_rate_per_s;                          // requests per second [0]
+    std::optional<double> ttft_target_s, tpot_target_s, e2e_target_s;  // [no target]
+    std::optional<std::string> weight_precision;                       // "bf16" | "fp8" | "fp4" [bf16]
+    std::optional<std::string> kv_precision;                           // "bf16" | "fp8" [bf16]
+    Json extra = Json::object();
+    bool operator==(const ServingSpec&) const = default;
+};
+
 struct Workload {
+    std::optional<std::string> kind;  // "training" | "serving" [training]
     ModelSpec model;
-    TrainingSpec training;
+    TrainingSpec training;  // absent from a serving design's file: all zero
+    std::optional<ServingSpec> serving;
     ParallelismSpec parallelism;
     DataSpec data;
     Json extra = Json::object();
     bool operator==(const Workload&) const = default;
+    bool isServing() const { return kind == std::optional<std::string>("serving"); }
 };
 
 struct Facility {
@@ -147,7 +164,7 @@ struct Operations {
 };
 
 struct Design {
-    std::string format_version = "1.2";  // as read; saved as the newer of this and the app's
+    std::string format_version = "1.3";  // as read; saved as the newer of this and the app's
     std::string app_version;             // as read; saved as the writing app's
     std::string name;
     std::string description;

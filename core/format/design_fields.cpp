@@ -143,6 +143,27 @@ const Table<DataSpec>& data()
     return t;
 }
 
+const Table<Workload>& workloadInfo()
+{
+    static const Table<Workload> t{choice("kind", &Workload::kind, {"training", "serving"})};
+    return t;
+}
+
+const Table<ServingSpec>& serving()
+{
+    using S = ServingSpec;
+    static const Table<S> t{integer("prompt_tokens", &S::prompt_tokens, limits::kServingTokens, true),
+                            integer("output_tokens", &S::output_tokens, limits::kServingTokens, true),
+                            integer("batch", &S::batch, limits::kServingBatch),
+                            number("arrival_rate_per_s", &S::arrival_rate_per_s, 0, limits::kArrivalRateMax),
+                            number("ttft_target_s", &S::ttft_target_s, 0, limits::kLatencyTargetMax, true),
+                            number("tpot_target_s", &S::tpot_target_s, 0, limits::kLatencyTargetMax, true),
+                            number("e2e_target_s", &S::e2e_target_s, 0, limits::kLatencyTargetMax, true),
+                            choice("weight_precision", &S::weight_precision, {"bf16", "fp8", "fp4"}),
+                            choice("kv_precision", &S::kv_precision, {"bf16", "fp8"})};
+    return t;
+}
+
 const Table<Facility>& facility()
 {
     using F = Facility;
@@ -304,6 +325,8 @@ STUDIO_FIELD_TABLE(ModelSpec)
 STUDIO_FIELD_TABLE(TrainingSpec)
 STUDIO_FIELD_TABLE(ParallelismSpec)
 STUDIO_FIELD_TABLE(DataSpec)
+STUDIO_FIELD_TABLE(Workload)
+STUDIO_FIELD_TABLE(ServingSpec)
 STUDIO_FIELD_TABLE(Facility)
 STUDIO_FIELD_TABLE(FailureMttf)
 STUDIO_FIELD_TABLE(CheckpointSpec)

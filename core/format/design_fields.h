@@ -49,6 +49,8 @@ const Table<ModelSpec>& model();
 const Table<TrainingSpec>& training();
 const Table<ParallelismSpec>& parallelism();
 const Table<DataSpec>& data();
+const Table<Workload>& workloadInfo();  // kind
+const Table<ServingSpec>& serving();
 const Table<Facility>& facility();
 const Table<FailureMttf>& failureMttf();
 const Table<CheckpointSpec>& checkpoint();

@@ -52,11 +52,22 @@ public:
     {
         if (!r_.isObject(j, ptr))
             return;
+        fields::read(r_, j, ptr, w, fields::workloadInfo());
+        // A serving workload needs its serving section and no training one.
+        const bool serving = w.isServing();
         readSection(j, ptr, "model", true, w.model, fields::model());
-        readSection(j, ptr, "training", true, w.training, fields::training());
+        readSection(j, ptr, "training", !serving, w.training, fields::training());
+        if (serving || j.contains("serving")) {
+            ServingSpec spec;
+            readSection(j, ptr, "serving", serving, spec, fields::serving());
+            if (j.contains("serving"))
+                w.serving = std::move(spec);
+        }
         readSection(j, ptr, "parallelism", false, w.parallelism, fields::parallelism());
         readSection(j, ptr, "data", false, w.data, fields::data());
-        r_.keepUnknown(j, ptr, {"model", "training", "parallelism", "data"}, w.extra);
+        r_.keepUnknown(j, ptr,
+                       fields::keys(fields::workloadInfo(), {"model", "training", "serving", "parallelism", "data"}),
+                       w.extra);
     }
 
     void readFacility(const Json& j, const std::string& ptr, Facility& f)

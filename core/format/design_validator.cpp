@@ -102,8 +102,16 @@ void checkWorkload(JsonReader& r, const Workload& w)
     // Designs built in memory (the studio's edits, --set) meet the reader's
     // field rules here; the divisions below need them to hold.
     const std::size_t before = r.errorCount();
+    fields::check(r, w, "/workload", fields::workloadInfo());
     fields::check(r, w.model, "/workload/model", fields::model());
-    fields::check(r, w.training, "/workload/training", fields::training());
+    // A serving design has no training run unless it keeps one to switch to.
+    const bool training = !(w.isServing() && w.training == TrainingSpec{});
+    if (training)
+        fields::check(r, w.training, "/workload/training", fields::training());
+    if (w.serving)
+        fields::check(r, *w.serving, "/workload/serving", fields::serving());
+    else if (w.isServing())
+        r.error("/workload/serving", "missing (required for a serving workload)", "missing");
     fields::check(r, w.parallelism, "/workload/parallelism", fields::parallelism());
     fields::check(r, w.data, "/workload/data", fields::data());
     if (r.errorCount() > before)
@@ -141,7 +149,7 @@ void checkWorkload(JsonReader& r, const Workload& w)
         r.error("/workload/parallelism/ep",
                 formatCount(ep) + " does not divide the " + formatCount(experts) + " experts", "indivisible");
     const std::int64_t micro = w.training.micro_batch.value_or(1);
-    if (micro > w.training.global_batch)
+    if (training && micro > w.training.global_batch)
         r.error("/workload/training/micro_batch",
                 "micro-batch of " + formatCount(micro) + " is larger than the global batch of " +
                     formatCount(w.training.global_batch),

@@ -129,8 +129,26 @@ Json workloadJson(const Workload& w)
     putExtra(data, w.data.extra);
 
     Json j = Json::object();
+    putOpt(j, "kind", w.kind);
     j["model"] = std::move(model);
-    j["training"] = std::move(training);
+    // A serving design read without a training section saves without one.
+    if (!(w.isServing() && t == TrainingSpec{}))
+        j["training"] = std::move(training);
+    if (w.serving) {
+        const ServingSpec& s = *w.serving;
+        Json serving = Json::object();
+        serving["prompt_tokens"] = s.prompt_tokens;
+        serving["output_tokens"] = s.output_tokens;
+        putOpt(serving, "batch", s.batch);
+        putOpt(serving, "arrival_rate_per_s", s.arrival_rate_per_s);
+        putOpt(serving, "ttft_target_s", s.ttft_target_s);
+        putOpt(serving, "tpot_target_s", s.tpot_target_s);
+        putOpt(serving, "e2e_target_s", s.e2e_target_s);
+        putOpt(serving, "weight_precision", s.weight_precision);
+        putOpt(serving, "kv_precision", s.kv_precision);
+        putExtra(serving, s.extra);
+        j["serving"] = std::move(serving);
+    }
     putSection(j, "parallelism", std::move(par));
     putSection(j, "data", std::move(data));
     putExtra(j, w.extra);

@@ -8,7 +8,8 @@ std::span<const Migration> designMigrations()
     // meaning, so an older file needs nothing but the new number.
     static const Migration chain[] = {
         {{1, 0}, {1, 1}, "workload.parallelism.cp_comm added (default p2p, 1.0's meaning)", [](Json&) {}},
-        {{1, 1}, {1, 2}, "workload.parallelism.tp_comm_overlap added (default false, 1.1's meaning)", [](Json&) {}}};
+        {{1, 1}, {1, 2}, "workload.parallelism.tp_comm_overlap added (default false, 1.1's meaning)", [](Json&) {}},
+        {{1, 2}, {1, 3}, "workload.kind and workload.serving added (default training, 1.2's meaning)", [](Json&) {}}};
     return chain;
 }
 

@@ -28,5 +28,9 @@ inline constexpr double kDropoutMax = 0.9;
 inline constexpr double kTokensMax = 1e18;
 inline constexpr double kBytesPerTokenMax = 1e6;
 inline constexpr double kFileMbMax = 1e9;
+inline constexpr IntRange kServingTokens{1, 100'000'000};  // prompt and output lengths
+inline constexpr IntRange kServingBatch{0, 1'000'000};     // 0 fits as many as it can
+inline constexpr double kArrivalRateMax = 1e9;
+inline constexpr double kLatencyTargetMax = 1e6;  // seconds
 
 }  // namespace studio::limits

@@ -100,7 +100,8 @@ std::string stopsPayingSentence(const std::vector<SweepPoint>& points)
     std::vector<Doubling> doublings;
     for (const auto& a : points)
         for (const auto& b : points)
-            if (a.best && b.best && b.gpus == 2 * a.gpus)
+            // A size whose run never completes delivers nothing to double.
+            if (a.best && b.best && b.gpus == 2 * a.gpus && delivered(*a.best) > 0)
                 doublings.push_back({&a, &b, delivered(*b.best) / delivered(*a.best) - 1});
     if (doublings.empty())
         return "";
@@ -184,6 +185,10 @@ SweepResult sweepScale(const Design& design, const Catalog& catalog, const Sweep
 {
     SweepResult r;
     r.scaling = options.scaling;
+    if (design.workload.isServing()) {
+        r.error = "the workload is serving: the scale sweep sizes a training run";
+        return r;
+    }
     const ScaleUnitResult unit = findScaleUnit(design, catalog);
     if (!unit.unit) {
         r.error = unit.problem ? unit.problem->message : "the design has no growth unit";

@@ -186,6 +186,10 @@ SearchResult searchLayouts(const Design& design, const Catalog& catalog, const S
         r.error = "the design has no GPUs to search layouts on";
         return r;
     }
+    if (design.workload.isServing()) {
+        r.error = "the workload is serving: the layout search lays out a training run";
+        return r;
+    }
     if (!a.step.valid) {
         r.error = "cannot model a step on this design: " + stepUnavailable(a);
         return r;

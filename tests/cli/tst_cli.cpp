@@ -405,6 +405,41 @@ private slots:
         QCOMPARE(cli({"sensitivity", kH100, "--format", "csv"}).code, 2);
     }
 
+    // A serving workload: `metrics` adds the serving object with the issue's
+    // keys; what cannot be served is an error at its pointer, exit 1.
+    void servingMetricsAndErrors()
+    {
+        const QString file = sourcePath("tests/data/good/serving-70b-h100-node.cluster.json");
+        Run r = cli({"metrics", file});
+        QCOMPARE(r.code, 0);
+        const auto j = nlohmann::ordered_json::parse(r.out.toStdString());
+        const auto& s = j["serving"];
+        for (const char* key : {"prefill_s", "ttft_s", "tpot_s", "tokens_per_s_per_replica", "tokens_per_s_per_gpu",
+                                "tokens_per_s_per_user", "batch", "max_batch", "kv_cache_gb_per_replica",
+                                "weights_gb_per_gpu", "mfu", "concurrent_requests", "replicas_needed", "gpus_needed",
+                                "meets_latency_targets", "kwh_per_million_tokens", "usd_per_million_tokens", "curve"})
+            QVERIFY2(s.contains(key), key);
+        for (const char* key : {"batch", "tokens_per_s_per_gpu", "tokens_per_s_per_user", "tpot_s"})
+            QVERIFY2(s["curve"][0].contains(key), key);
+        QVERIFY(s["meets_latency_targets"].get<bool>());
+        QVERIFY(s["tpot_s"].get<double>() <= 0.05);
+        QCOMPARE(s["tokens_per_s_per_gpu"].get<double>(), s["tokens_per_s_per_replica"].get<double>() / 8);
+        QCOMPARE(j["training"]["runnable"], false);
+        QVERIFY(cli({"metrics", file, "--format", "text"}).out.contains("tokens_per_s_per_user"));
+        // What cannot be served, at its pointer.
+        r = cli({"metrics", file, "--set", "/workload/serving/batch=5000"});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.startsWith(file + ": /workload/serving/batch: a batch of 5,000 does not fit: at most "),
+                 qPrintable(r.err));
+        r = cli({"metrics", file, "--set", "/workload/serving/output_tokens=0"});
+        QCOMPARE(r.code, 1);
+        QCOMPARE(r.err.trimmed(), file + ": /workload/serving/output_tokens: must be at least 1, got 0");
+        r = cli({"metrics", file, "--set", "/workload/parallelism/tp=3"});
+        QCOMPARE(r.code, 1);
+        QCOMPARE(r.err.trimmed(),
+                 file + ": /workload/parallelism/tp: 64 attention heads do not split evenly over tp = 3");
+    }
+
     void setToAnInvalidValueIsReportedAtItsPointer()
     {
         Run r = cli({"metrics", kH100, "--set", "/components/1/count=-1"});

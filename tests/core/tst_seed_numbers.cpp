@@ -68,6 +68,30 @@ private slots:
         QCOMPARE(rounded(fleet::decodeTokensPerS(params, 2, 3.35e12), 1), 208.6);
     }
 
+    // Seed 004 (after SemiAnalysis): 8 x H100 cannot serve a 1-trillion-
+    // parameter dense model at 33.33 tokens/s, and at 20 tokens/s uses under
+    // 5% of its FLOP/s.
+    void R4_oneTrillionDenseOnEightH100()
+    {
+        const double params = 1e12, hbm = 8 * 3.35e12;
+        // Even in FP8 with every byte of the eight GPUs' bandwidth: 26.8.
+        QCOMPARE(rounded(fleet::decodeTokensPerS(params, 1, hbm), 1), 26.8);
+        QVERIFY(fleet::decodeTokensPerS(params, 1, hbm) < 33.33);
+        QVERIFY(fleet::decodeTokensPerS(params, 2, hbm) < 33.33 / 2);
+        // 2 FLOPs per parameter per token at 20 tokens/s against 8 dense
+        // BF16 peaks: 0.51%.
+        const double u = fleet::decodeFlopUtilization(params, 20, 8, 989.4e12);
+        QCOMPARE(rounded(100 * u, 2), 0.51);
+        QVERIFY(u < 0.05);
+    }
+
+    // Little's law (seed 002): requests in flight = arrival rate x latency.
+    void littlesLaw()
+    {
+        QCOMPARE(fleet::littleConcurrency(100, 2.5), 250.0);
+        QCOMPARE(fleet::littleConcurrency(0, 2.5), 0.0);
+    }
+
     void B1_nvlinkVersusNdrPerGpu()
     {
         // Convention: bidirectional per GPU. NVLink 4 900 GB/s; NDR 50 GB/s x 2.

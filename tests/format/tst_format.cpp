@@ -3,6 +3,7 @@
 // corpus rejected with its exact message.
 #include <QtTest>
 
+#include "core/analysis/analysis.h"
 #include "core/analysis/workload_shape.h"
 
 #include <QTemporaryDir>
@@ -116,6 +117,9 @@ private slots:
         fillEveryField(d.workload.training, fields::training());
         fillEveryField(d.workload.parallelism, fields::parallelism());
         fillEveryField(d.workload.data, fields::data());
+        fillEveryField(d.workload, fields::workloadInfo());
+        d.workload.serving.emplace();
+        fillEveryField(*d.workload.serving, fields::serving());
         fillEveryField(d.facility, fields::facility());
         fillEveryField(d.operations, fields::operations());
         fillEveryField(d.operations.failure_mttf_h, fields::failureMttf());
@@ -125,10 +129,81 @@ private slots:
         expectEveryKey(j["workload"]["training"], fields::training(), "/workload/training");
         expectEveryKey(j["workload"]["parallelism"], fields::parallelism(), "/workload/parallelism");
         expectEveryKey(j["workload"]["data"], fields::data(), "/workload/data");
+        expectEveryKey(j["workload"], fields::workloadInfo(), "/workload");
+        expectEveryKey(j["workload"]["serving"], fields::serving(), "/workload/serving");
         expectEveryKey(j["facility"], fields::facility(), "/facility");
         expectEveryKey(j["operations"], fields::operations(), "/operations");
         expectEveryKey(j["operations"]["failure_mttf_h"], fields::failureMttf(), "/operations/failure_mttf_h");
         expectEveryKey(j["operations"]["checkpoint"], fields::checkpoint(), "/operations/checkpoint");
+    }
+
+    // Format 1.3 added workload.kind and workload.serving; a 1.2 file is the
+    // training workload it always was, and is saved at the current version.
+    void aFormat12FileOpensAsTraining()
+    {
+        Json doc = smallDesign();
+        doc["format_version"] = "1.2";
+        const DesignLoad loaded = readDesignJson(doc, Catalog::builtin());
+        QVERIFY(loaded.ok());
+        QVERIFY(loaded.problems.empty());
+        QVERIFY(!loaded.design->workload.kind);
+        QVERIFY(!loaded.design->workload.isServing());
+        QVERIFY(analyzeDesign(*loaded.design, Catalog::builtin()).runnable());
+        QCOMPARE(Json::parse(writeDesignText(*loaded.design))["format_version"].get<std::string>(),
+                 toString(kDesignFormatVersion));
+    }
+
+    // A serving workload (format 1.3): its serving section instead of the
+    // training one, read, checked and written back as it was.
+    void servingWorkloadsRoundTripWithoutATrainingSection()
+    {
+        Json doc = smallDesign();
+        doc["workload"].erase("training");
+        doc["workload"]["kind"] = "serving";
+        doc["workload"]["serving"] = {{"prompt_tokens", 2048},
+                                      {"output_tokens", 256},
+                                      {"arrival_rate_per_s", 4.5},
+                                      {"tpot_target_s", 0.05},
+                                      {"weight_precision", "fp8"}};
+        const DesignLoad loaded = readDesignJson(doc, Catalog::builtin());
+        QVERIFY2(loaded.ok(), errorLines(loaded).empty() ? "" : errorLines(loaded).front().c_str());
+        QVERIFY(loaded.problems.empty());
+        const Workload& w = loaded.design->workload;
+        QVERIFY(w.isServing());
+        QCOMPARE(w.serving->prompt_tokens, 2048);
+        QCOMPARE(*w.serving->weight_precision, std::string("fp8"));
+        QVERIFY(!w.serving->batch);
+        QVERIFY(w.training == TrainingSpec{});
+        QVERIFY(validateDesign(*loaded.design, Catalog::builtin()).empty());
+        const Json saved = Json::parse(writeDesignText(*loaded.design));
+        QVERIFY(!saved["workload"].contains("training"));
+        QCOMPARE(saved["workload"]["serving"], doc["workload"]["serving"]);
+        QCOMPARE(saved["workload"].begin().key(), std::string("kind"));
+        QVERIFY(*readDesignJson(saved, Catalog::builtin()).design == *loaded.design);
+
+        // What a serving workload needs, at its pointer.
+        Json missing = doc;
+        missing["workload"].erase("serving");
+        QCOMPARE(errorLines(readDesignJson(missing, Catalog::builtin())).front(),
+                 std::string("/workload/serving: missing (required)"));
+        Json zero = doc;
+        zero["workload"]["serving"]["output_tokens"] = 0;
+        QCOMPARE(errorLines(readDesignJson(zero, Catalog::builtin())).front(),
+                 std::string("/workload/serving/output_tokens: must be at least 1, got 0"));
+        Json kind = doc;
+        kind["workload"]["kind"] = "inference";
+        QVERIFY(errorLines(readDesignJson(kind, Catalog::builtin())).front().rfind("/workload/kind: ", 0) == 0);
+        // A training design still needs its training section.
+        Json training = doc;
+        training["workload"].erase("kind");
+        QCOMPARE(errorLines(readDesignJson(training, Catalog::builtin())).front(),
+                 std::string("/workload/training: missing (required)"));
+        // An edit that makes a design serving without its section is refused.
+        Design edited = *readDesignJson(smallDesign(), Catalog::builtin()).design;
+        edited.workload.kind = "serving";
+        const auto problems = validateDesign(edited, Catalog::builtin());
+        QVERIFY(hasErrors(problems));
+        QCOMPARE(problems.front().pointer, std::string("/workload/serving"));
     }
 
     void savingPutsKeysInCanonicalOrder()
@@ -173,13 +248,14 @@ private slots:
     void newerMinorVersionLoadsWithAWarningAndKeepsItsNumber()
     {
         Json doc = smallDesign();
-        doc["format_version"] = "1.3";
+        const std::string newer = toString({kDesignFormatVersion.major, kDesignFormatVersion.minor + 1});
+        doc["format_version"] = newer;
         const DesignLoad loaded = readDesignJson(doc, Catalog::builtin());
         QVERIFY(loaded.ok());
         QCOMPARE(loaded.problems.size(), std::size_t(1));
         QCOMPARE(loaded.problems[0].severity, Severity::Warning);
         QCOMPARE(loaded.problems[0].pointer, std::string("/format_version"));
-        QCOMPARE(Json::parse(writeDesignText(*loaded.design))["format_version"].get<std::string>(), std::string("1.3"));
+        QCOMPARE(Json::parse(writeDesignText(*loaded.design))["format_version"].get<std::string>(), newer);
     }
 
     void olderVersionWithoutAMigrationIsRefused()
@@ -189,11 +265,12 @@ private slots:
         const DesignLoad loaded = readDesignJson(doc, Catalog::builtin());
         QVERIFY(!loaded.ok());
         QCOMPARE(errorLines(loaded).front(),
-                 std::string("/format_version: format 0.9 is older than 1.2 and no migration from it exists"));
+                 "/format_version: format 0.9 is older than " + toString(kDesignFormatVersion) +
+                     " and no migration from it exists");
     }
 
     // Format 1.1 added workload.parallelism.cp_comm; a 1.0 file means the
-    // ring (p2p) it always meant, and is saved as 1.1.
+    // ring (p2p) it always meant, and is saved at the current version.
     void aFormat10FileOpensWithTheRingContextExchange()
     {
         Json doc = smallDesign();
@@ -203,14 +280,16 @@ private slots:
         QVERIFY(!loaded.design->workload.parallelism.cp_comm);  // unset: the ring, p2p
         std::vector<Problem> warnings;
         QCOMPARE(shapeWorkload(loaded.design->workload, 8, warnings).cpComm, std::string("p2p"));
-        QCOMPARE(Json::parse(writeDesignText(*loaded.design))["format_version"].get<std::string>(), std::string("1.2"));
+        QCOMPARE(Json::parse(writeDesignText(*loaded.design))["format_version"].get<std::string>(),
+                 toString(kDesignFormatVersion));
     }
 
     // A new design is written at the version this studio reads.
     void aNewDesignHasTheCurrentVersion() { QCOMPARE(Design{}.format_version, toString(kDesignFormatVersion)); }
 
     // Format 1.2 added workload.parallelism.tp_comm_overlap; a 1.1 file
-    // means the exposed TP communication it always meant, and is saved as 1.2.
+    // means the exposed TP communication it always meant, and is saved at
+    // the current version.
     void aFormat11FileOpensWithTpCommunicationExposed()
     {
         Json doc = smallDesign();
@@ -223,7 +302,8 @@ private slots:
         w.parallelism.tp = 8;
         std::vector<Problem> warnings;
         QVERIFY(!shapeWorkload(w, 8, warnings).tpCommOverlap);
-        QCOMPARE(Json::parse(writeDesignText(*loaded.design))["format_version"].get<std::string>(), std::string("1.2"));
+        QCOMPARE(Json::parse(writeDesignText(*loaded.design))["format_version"].get<std::string>(),
+                 toString(kDesignFormatVersion));
         // A 1.2 file says it, and a wrong type is an error at its path.
         doc["format_version"] = "1.2";
         doc["workload"]["parallelism"]["tp_comm_overlap"] = true;

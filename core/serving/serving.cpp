@@ -1,0 +1,325 @@
+#include "core/serving/serving.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/analysis/collectives.h"
+#include "core/analysis/fleet_formulas.h"
+#include "core/analysis/hardware_profile.h"
+#include "core/analysis/hierarchy.h"
+#include "core/analysis/inventory.h"
+#include "core/analysis/power.h"
+#include "core/analysis/workload_shape.h"
+#include "core/design/design_index.h"
+#include "core/text.h"
+
+namespace studio {
+namespace {
+
+// Bytes a weight or a KV-cache element takes at a precision.
+double bytesAt(const std::string& precision)
+{
+    if (precision == "fp8")
+        return 1;
+    if (precision == "fp4")
+        return 0.5;
+    return 2;  // bf16, fp16
+}
+
+constexpr double kActivationBytes = 2;  // activations move between GPUs in 16 bits
+
+std::string gb(double bytes)
+{
+    return formatReadable(bytes / 1e9) + " GB";
+}
+
+std::string seconds(double s)
+{
+    return formatValue(s, 3) + " s";  // "0.001 s", not "0.00100 s"
+}
+
+// What one replica's GPUs have and the model needs: fixed for a design, so
+// the curve and the batch search only vary the batch.
+struct Replica {
+    WorkloadShape shape;
+    std::int64_t tp = 1, pp = 1, ep = 1, gpus = 1;
+    double weightBytes = 0;  // bytes per weight
+    double weightBytesPerGpu = 0;
+    double expertParams = 0;  // every expert's weights (MoE)
+    double kvBytesPerTokenPerGpu = 0;
+    double hbmBytesPerS = 0;        // achievable: bandwidth x hbm_efficiency
+    double linearFlopsPerS = 0;     // at the weight precision's peak x GEMM efficiency
+    double attentionFlopsPerS = 0;  // 16-bit peak x attention efficiency
+    double peakFlopsPerS = 0;
+    const Tier* tpTier = nullptr;
+    const Tier* epTier = nullptr;
+    const Tier* ppTier = nullptr;
+    std::int64_t prompt = 1, output = 1;
+
+    double layersPerStage() const { return double(shape.layers) / double(pp); }
+
+    // Collectives per stage for `tokens` tokens in flight: two TP
+    // all-reduces per layer (attention and MLP outputs), two EP all-to-alls
+    // per MoE layer (dispatch and combine).
+    double stageCommS(double tokens) const
+    {
+        double s = 0;
+        const double buffer = tokens * double(shape.hidden) * kActivationBytes;
+        if (tp > 1)
+            s += 2 * layersPerStage() *
+                ringAllReduceSeconds(buffer, tp, tpTier->collectiveBytesPerSAt(buffer), tpTier->alphaS);
+        if (ep > 1 && shape.moe()) {
+            const double routed = buffer * double(shape.expertsPerToken);
+            s += 2 * layersPerStage() *
+                allToAllSeconds(routed, ep, epTier->collectiveBytesPerSAt(routed), epTier->alphaS);
+        }
+        return s;
+    }
+
+    double hopS(double tokens) const
+    {
+        return pp > 1
+            ? sendSeconds(tokens * double(shape.hidden) * kActivationBytes, ppTier->collectiveBytesPerS, ppTier->alphaS)
+            : 0;
+    }
+
+    DecodePoint decode(std::int64_t batch) const
+    {
+        DecodePoint p;
+        p.batch = batch;
+        const double b = double(batch);
+        const double context = double(prompt) + double(output) / 2;  // the average over the generation
+        // MoE: the batch's tokens route to k of E experts each; the experts
+        // at least one token picks are read, E (1 - (1 - k/E)^B) per layer.
+        double touched = 1;
+        if (shape.moe())
+            touched = 1 - std::pow(1 - double(shape.expertsPerToken) / double(shape.experts), b);
+        const double weightRead = (shape.params - expertParams + expertParams * touched) * weightBytes / double(gpus);
+        const double kvRead = b * context * kvBytesPerTokenPerGpu;
+        p.memoryS = (weightRead + kvRead) / hbmBytesPerS;
+        // 2 FLOPs per active weight per token; attention over the context,
+        // QK^T and AV: 4 x context x hidden per layer per token.
+        p.computeS = b * 2 * shape.activeParamsPerToken / double(gpus) / linearFlopsPerS +
+            b * 4 * double(shape.layers) * context * double(shape.hidden) / double(gpus) / attentionFlopsPerS;
+        const double comm = stageCommS(b);
+        p.tpotS = double(pp) * (std::max(p.memoryS, p.computeS) + comm) + double(pp - 1) * hopS(b);
+        p.commS = double(pp) * comm + double(pp - 1) * hopS(b);
+        p.tokensPerSPerReplica = b / p.tpotS;
+        p.tokensPerSPerGpu = p.tokensPerSPerReplica / double(gpus);
+        p.tokensPerSPerUser = 1 / p.tpotS;
+        p.mfu = p.tokensPerSPerReplica * 2 * shape.activeParamsPerToken / (double(gpus) * peakFlopsPerS);
+        return p;
+    }
+
+    // One prompt through the replica: compute-bound unless the prompt is
+    // short enough that reading the weights takes longer.
+    double prefillS() const
+    {
+        const double n = double(prompt);
+        const double linear = 2 * shape.activeParamsPerToken * n / double(gpus) / linearFlopsPerS;
+        // Causal attention: half of the 4 n^2 hidden FLOPs per layer.
+        const double attention =
+            2 * double(shape.layers) * n * n * double(shape.hidden) / double(gpus) / attentionFlopsPerS;
+        const double memory = weightBytesPerGpu / hbmBytesPerS;
+        return double(pp) * (std::max(linear + attention, memory) + stageCommS(n)) + double(pp - 1) * hopS(n);
+    }
+};
+
+Problem error(std::string pointer, std::string message, std::string code)
+{
+    return {Severity::Error, std::move(pointer), std::move(message), std::move(code)};
+}
+
+}  // namespace
+
+Serving analyzeServing(const Design& design, const Catalog& catalog)
+{
+    Serving s;
+    const Workload& w = design.workload;
+    if (!w.isServing() || !w.serving) {
+        s.errors.push_back(error("/workload/kind", "the workload is not serving (workload.kind)", "not_serving"));
+        return s;
+    }
+    const ServingSpec& spec = *w.serving;
+    const DesignIndex index(design, catalog);
+    const Inventory inv = takeInventory(index);
+    if (inv.gpus == 0) {
+        s.errors.push_back(error("/components", "the design has no GPUs: add accelerators inside nodes", "no_gpus"));
+        return s;
+    }
+    s.weightPrecision = spec.weight_precision.value_or("bf16");
+    s.kvPrecision = spec.kv_precision.value_or("bf16");
+
+    Replica r;
+    r.tp = s.tp = w.parallelism.tp.value_or(1);
+    r.pp = s.pp = w.parallelism.pp.value_or(1);
+    r.ep = s.ep = w.parallelism.ep.value_or(1);
+    r.gpus = s.gpusPerReplica = s.tp * s.pp;
+    r.prompt = spec.prompt_tokens;
+    r.output = spec.output_tokens;
+    s.replicasInDesign = inv.gpus / s.gpusPerReplica;
+    if (s.gpusPerReplica > inv.gpus)
+        s.errors.push_back(error("/workload/parallelism/tp",
+                                 "a replica of tp x pp = " + formatCount(s.gpusPerReplica) + " GPUs is more than the " +
+                                     formatCount(inv.gpus) + " the design has",
+                                 "too_many"));
+    if (s.ep > 1 && s.gpusPerReplica % s.ep != 0)
+        s.errors.push_back(error("/workload/parallelism/ep",
+                                 "expert parallelism of " + formatCount(s.ep) +
+                                     " does not divide the replica's tp x pp = " + formatCount(s.gpusPerReplica) +
+                                     " GPUs",
+                                 "indivisible"));
+    // One replica's layout: the shape's checks (heads over tp, layers over
+    // pp, experts over ep) with a single sequence standing in for the batch.
+    Workload replica = w;
+    replica.training = TrainingSpec{};
+    replica.training.global_batch = 1;
+    replica.training.tokens = 1;
+    replica.training.precision = "bf16";
+    replica.parallelism.dp = 1;
+    replica.parallelism.cp = 1;
+    replica.parallelism.interleave = 1;
+    for (Problem& p : unrunnableLayout(replica, s.gpusPerReplica))
+        s.errors.push_back(std::move(p));
+    std::vector<Problem> warnings;
+    r.shape = shapeWorkload(replica, s.gpusPerReplica, warnings);
+    const HardwareProfile hw = profileHardware(index, inv, s.weightPrecision, warnings);
+    if (hw.gpu.trainingPrecision != s.weightPrecision)
+        s.errors.push_back(error("/workload/serving/weight_precision",
+                                 inQuotes(hw.gpu.name) + " has no " + s.weightPrecision +
+                                     " peak in the catalog: serve its weights in a precision it has",
+                                 "precision_unsupported"));
+    if (!s.ok())
+        return s;
+
+    const WorkloadShape& m = r.shape;
+    s.peakTflops = hw.gpu.trainingPeakTflops.value;
+    r.peakFlopsPerS = s.peakTflops * 1e12;
+    r.linearFlopsPerS = r.peakFlopsPerS * hw.gpu.gemmEfficiency.value;
+    r.attentionFlopsPerS = hw.gpu.bf16PeakTflops * 1e12 * hw.gpu.attentionEfficiency.value;
+    r.hbmBytesPerS = hw.gpu.hbmTbPerS.value * 1e12 * hw.gpu.hbmEfficiency.value;
+    r.weightBytes = bytesAt(s.weightPrecision);
+    r.weightBytesPerGpu = m.params * r.weightBytes / double(r.gpus);
+    r.expertParams = m.moe() ? double(m.layers) * m.mlpParamsPerLayer : 0;
+    // KV cache (seed 002): 2 (K and V) x layers x kv_heads x head_dim x
+    // bytes per token; TP splits the KV heads (a rank beyond kv_heads keeps
+    // a copy), PP the layers.
+    s.kvBytesPerToken = 2 * double(m.layers) * m.kvDim * bytesAt(s.kvPrecision);
+    r.kvBytesPerTokenPerGpu = s.kvBytesPerToken / double(s.pp * std::min(s.tp, m.kvHeads));
+    const Hierarchy h = buildHierarchy(hw, m, warnings);
+    r.tpTier = &h.tierForSpan(s.tp);
+    r.epTier = &h.tierForSpan(s.ep);
+    r.ppTier = &h.tierForSpan(s.gpusPerReplica);
+
+    // What fits: the weights, then whole sequences of KV cache.
+    s.weightsGbPerGpu = r.weightBytesPerGpu / 1e9;
+    s.usableHbmGbPerGpu = hw.gpu.hbmGb.value * kServingHbmShare;
+    const double freeBytes = s.usableHbmGbPerGpu * 1e9 - r.weightBytesPerGpu;
+    const double context = double(spec.prompt_tokens + spec.output_tokens);
+    const double kvPerSequence = context * r.kvBytesPerTokenPerGpu;
+    s.kvGbPerSequence = kvPerSequence * double(r.gpus) / 1e9;
+    if (freeBytes <= 0) {
+        s.errors.push_back(error("/workload/parallelism/tp",
+                                 "the weights need " + gb(r.weightBytesPerGpu) + " per GPU in " + s.weightPrecision +
+                                     " (" + formatReadable(m.params / 1e9) +
+                                     "B parameters over tp x pp = " + formatCount(r.gpus) + " GPUs), more than the " +
+                                     gb(s.usableHbmGbPerGpu * 1e9) + " a serving engine gives them (" +
+                                     formatReadable(100 * kServingHbmShare) + "% of " + gb(hw.gpu.hbmGb.value * 1e9) +
+                                     "): raise tp or pp, or serve in a smaller precision",
+                                 "out_of_memory"));
+        return s;
+    }
+    s.maxBatch = std::int64_t(std::floor(freeBytes / kvPerSequence));
+    if (s.maxBatch < 1) {
+        s.errors.push_back(error("/workload/serving/prompt_tokens",
+                                 "one sequence of " + formatCount(spec.prompt_tokens + spec.output_tokens) +
+                                     " tokens needs " + gb(kvPerSequence) + " of KV cache per GPU, more than the " +
+                                     gb(freeBytes) + " the weights leave",
+                                 "out_of_memory"));
+        return s;
+    }
+    const std::int64_t asked = spec.batch.value_or(0);
+    if (asked > s.maxBatch) {
+        s.errors.push_back(error("/workload/serving/batch",
+                                 "a batch of " + formatCount(asked) + " does not fit: at most " +
+                                     formatCount(s.maxBatch) + " sequences of " +
+                                     formatCount(spec.prompt_tokens + spec.output_tokens) +
+                                     " tokens fit beside the weights (" + gb(kvPerSequence) +
+                                     " of KV cache each per GPU, " + gb(freeBytes) + " free)",
+                                 "out_of_memory"));
+        return s;
+    }
+
+    s.prefillS = r.prefillS();
+    s.ttftS = s.prefillS;
+    auto e2e = [&](const DecodePoint& p) { return s.ttftS + double(spec.output_tokens - 1) * p.tpotS; };
+    auto meets = [&](const DecodePoint& p) {
+        return (!spec.tpot_target_s || p.tpotS <= *spec.tpot_target_s) &&
+            (!spec.e2e_target_s || e2e(p) <= *spec.e2e_target_s);
+    };
+    // The step time grows with the batch, so the batches that meet the
+    // targets are 1 up to some largest: found by bisection.
+    auto largest = [&](auto ok) {
+        std::int64_t lo = 0, hi = s.maxBatch;
+        while (lo < hi) {
+            const std::int64_t mid = lo + (hi - lo + 1) / 2;
+            if (ok(mid))
+                lo = mid;
+            else
+                hi = mid - 1;
+        }
+        return lo;
+    };
+    if (asked > 0)
+        s.batch = asked;
+    else
+        s.batch = std::max<std::int64_t>(1, largest([&](std::int64_t b) { return meets(r.decode(b)); }));
+    s.decode = r.decode(s.batch);
+    s.e2eS = e2e(s.decode);
+    // The first batch whose step is compute-bound (compute grows faster
+    // with the batch than the reads do, or never catches up).
+    const std::int64_t bound = largest([&](std::int64_t b) { return r.decode(b).bandwidthBound(); });
+    s.ridgeBatch = bound < s.maxBatch ? bound + 1 : 0;
+    s.kvCacheGbPerReplica = double(s.batch) * s.kvGbPerSequence;
+
+    // The targets, the first one missed said with its cause.
+    const DecodePoint& d = s.decode;
+    const std::string bottleneck = d.bandwidthBound()
+        ? "bandwidth-bound: " + gb((d.memoryS) * r.hbmBytesPerS) + " of weights and KV cache read per GPU per step"
+        : "compute-bound at batch " + formatCount(d.batch);
+    if (spec.ttft_target_s && s.ttftS > *spec.ttft_target_s)
+        s.whyNotMet = "the time-to-first-token target of " + seconds(*spec.ttft_target_s) + " is missed: a prompt of " +
+            formatCount(spec.prompt_tokens) + " tokens takes " + seconds(s.ttftS) + " to prefill on " +
+            formatCount(r.gpus) + " GPUs";
+    else if (spec.tpot_target_s && d.tpotS > *spec.tpot_target_s)
+        s.whyNotMet = "the time-per-output-token target of " + seconds(*spec.tpot_target_s) +
+            " is missed: " + (asked == 0 ? "even at batch 1 " : "at batch " + formatCount(d.batch) + " ") +
+            "a decode step takes " + seconds(d.tpotS) + " (" + bottleneck + ")";
+    else if (spec.e2e_target_s && s.e2eS > *spec.e2e_target_s)
+        s.whyNotMet = "the end-to-end target of " + seconds(*spec.e2e_target_s) +
+            " is missed: " + formatCount(spec.output_tokens) + " tokens take " + seconds(s.e2eS) + " at batch " +
+            formatCount(d.batch);
+    s.meetsLatencyTargets = s.whyNotMet.empty();
+
+    // Little's law (seed 002): requests in flight = arrival rate x latency;
+    // a replica holds `batch` of them.
+    const double arrival = spec.arrival_rate_per_s.value_or(0);
+    s.concurrentRequests = fleet::littleConcurrency(arrival, s.e2eS);
+    s.replicasNeeded = arrival > 0 ? std::int64_t(std::ceil(s.concurrentRequests / double(s.batch))) : 0;
+    s.gpusNeeded = s.replicasNeeded * r.gpus;
+
+    // Energy: the replica's GPUs' share of the design's facility power.
+    const Power power = modelPower(index, inv, design.facility, warnings);
+    s.kwPerReplica = power.facilityKw / double(inv.gpus) * double(r.gpus);
+    s.kwhPerMillionTokens = s.kwPerReplica / (d.tokensPerSPerReplica * 3600) * 1e6;
+    s.usdPerMillionTokens = s.kwhPerMillionTokens * power.pricePerKwh.value;
+
+    for (std::int64_t b = 1;; b *= 2) {
+        s.curve.push_back(r.decode(std::min(b, s.maxBatch)));
+        if (b >= s.maxBatch)
+            break;
+    }
+    return s;
+}
+
+}  // namespace studio

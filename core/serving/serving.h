@@ -1,0 +1,74 @@
+#pragma once
+// Serving a model (docs/model.md section 19): prefill, the decode step as
+// the batch grows, the KV cache beside the weights, and the replicas an
+// arrival rate needs within the latency targets (Little's law). A pure
+// function of the design and its catalog, as every analysis is.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/catalog/catalog.h"
+#include "core/design/design.h"
+#include "core/problem.h"
+
+namespace studio {
+
+// The largest share of HBM a serving engine lets weights and KV cache take:
+// vLLM's default gpu_memory_utilization, 0.9 (the rest is activations,
+// CUDA graphs and fragmentation).
+inline constexpr double kServingHbmShare = 0.9;
+
+// One batch size of a replica's decode.
+struct DecodePoint {
+    std::int64_t batch = 0;
+    double tpotS = 0;     // time per output token: one decode step
+    double memoryS = 0;   // of which reading weights and KV cache (per stage)
+    double computeS = 0;  // the step's FLOPs at the compute roof (per stage)
+    double commS = 0;     // TP all-reduces, EP all-to-alls and pipeline hops
+    double tokensPerSPerReplica = 0, tokensPerSPerGpu = 0, tokensPerSPerUser = 0;
+    double mfu = 0;  // model FLOPs delivered over the replica's peak at the weight precision
+    bool bandwidthBound() const { return memoryS >= computeS; }
+};
+
+struct Serving {
+    // Why the workload cannot be served as laid out ("a batch of 512 does not
+    // fit ..."), with its pointer; the figures below are then not set.
+    std::vector<Problem> errors;
+    bool ok() const { return errors.empty(); }
+
+    std::string weightPrecision, kvPrecision;
+    double peakTflops = 0;  // one GPU's, at the weight precision
+    std::int64_t tp = 1, pp = 1, ep = 1;
+    std::int64_t gpusPerReplica = 1;
+    std::int64_t replicasInDesign = 0;  // whole replicas the design's GPUs hold
+
+    double weightsGbPerGpu = 0;
+    double kvBytesPerToken = 0;      // whole model: 2 x layers x kv_heads x head_dim x bytes
+    double kvGbPerSequence = 0;      // per replica, a full prompt + output
+    double kvCacheGbPerReplica = 0;  // at the batch served
+    double usableHbmGbPerGpu = 0;    // HBM x kServingHbmShare
+    std::int64_t maxBatch = 0;       // sequences that fit beside the weights
+    std::int64_t ridgeBatch = 0;     // the first batch whose decode is compute-bound; 0 if none fits
+
+    double prefillS = 0;  // one prompt on one replica
+    double ttftS = 0;     // = prefill (no queueing)
+    std::int64_t batch = 0;
+    DecodePoint decode;  // at `batch`
+    double e2eS = 0;     // ttft + (output - 1) x tpot
+
+    double concurrentRequests = 0;  // Little: arrival rate x e2e
+    std::int64_t replicasNeeded = 0, gpusNeeded = 0;
+    bool meetsLatencyTargets = true;
+    std::string whyNotMet;  // the first target missed, and why
+
+    double kwPerReplica = 0;  // facility power of its GPUs' share of the design
+    double kwhPerMillionTokens = 0, usdPerMillionTokens = 0;
+
+    std::vector<DecodePoint> curve;  // batch 1, 2, 4, ... up to maxBatch
+};
+
+// The serving analysis of a design whose workload is serving (errors when
+// it is not). The design must be valid (validateDesign) against `catalog`.
+Serving analyzeServing(const Design& design, const Catalog& catalog);
+
+}  // namespace studio

@@ -1,0 +1,244 @@
+// Serving (core/serving): the seeds' decode and Little's-law figures, what
+// fits beside the weights, how the step grows with the batch, the batch the
+// latency targets allow, mixture-of-experts reads, and the errors that say
+// why a workload cannot be served, each at its JSON pointer.
+#include <QtTest>
+
+#include <cmath>
+
+#include "core/analysis/analysis.h"
+#include "core/design/model_presets.h"
+#include "core/format/design_reader.h"
+#include "core/format/design_validator.h"
+#include "core/scale/scale_sweep.h"
+#include "core/scale/sensitivity.h"
+#include "core/scale/upgrades.h"
+#include "core/search/layout_search.h"
+#include "core/serving/serving.h"
+#include "core/text.h"
+#include "tests/test_support.h"
+
+using namespace studio;
+
+namespace {
+
+// Llama 3 70B in BF16 on one DGX H100, tp 8 (tests/data/good).
+Design seventyB()
+{
+    const DesignLoad l = loadDesignFile(
+        test::sourcePath("tests/data/good/serving-70b-h100-node.cluster.json").toStdString(), Catalog::builtin());
+    if (!l.ok())
+        qFatal("the serving design does not load");
+    return *l.design;
+}
+
+// A published model shape (core/design/model_presets).
+ModelSpec model(const char* id)
+{
+    const ModelPreset* p = findModelPreset(id);
+    if (!p)
+        qFatal("no model preset %s", id);
+    return p->model;
+}
+
+Serving serve(const Design& d)
+{
+    if (hasErrors(validateDesign(d, Catalog::builtin())))
+        qFatal("the test design is not valid");
+    return analyzeServing(d, Catalog::builtin());
+}
+
+}  // namespace
+
+class TestServing : public QObject {
+    Q_OBJECT
+
+private slots:
+    // Seed 002: single-stream decode of an 8B model in BF16 on one H100
+    // reads 16.1 GB per token: about 208.6 tokens/s at the full 3.35 TB/s.
+    void seed002SingleStreamDecodeIsTheWeightReadRate()
+    {
+        Design d = seventyB();
+        d.workload.model = model("llama3-8b");
+        d.workload.parallelism.tp = 1;
+        d.workload.serving->prompt_tokens = 1;
+        d.workload.serving->output_tokens = 1;
+        d.workload.serving->batch = 1;
+        d.workload.serving->ttft_target_s.reset();
+        d.workload.serving->tpot_target_s.reset();
+        d.component("dgx.gpu")->props["hbm_efficiency"] = 1.0;  // the seed reads at the full bandwidth
+        const Serving s = serve(d);
+        QVERIFY(s.ok());
+        QCOMPARE(s.gpusPerReplica, 1);
+        QVERIFY(s.decode.bandwidthBound());
+        QVERIFY2(std::abs(s.decode.tokensPerSPerUser / 208.6 - 1) < 0.002,
+                 qPrintable(QString::number(s.decode.tokensPerSPerUser)));
+        QVERIFY(std::abs(s.weightsGbPerGpu - 16.06) < 0.01);
+        // At the catalog's achievable share of the bandwidth, that share of it.
+        d.component("dgx.gpu")->props.erase("hbm_efficiency");
+        const Serving achievable = serve(d);
+        QVERIFY(achievable.decode.tokensPerSPerUser < 0.75 * s.decode.tokensPerSPerUser);
+    }
+
+    // Seed 004: 8 x H100 cannot serve a 1-trillion-parameter dense model at
+    // 33.33 tokens/s: the weights alone do not fit, in BF16 or FP8.
+    void seed004OneTrillionDenseDoesNotFitEightH100()
+    {
+        Design d = seventyB();
+        d.workload.model = model("megatron-1t");  // 1.008e12 parameters
+        for (const char* precision : {"bf16", "fp8"}) {
+            d.workload.serving->weight_precision = precision;
+            const Serving s = serve(d);
+            QVERIFY(!s.ok());
+            QCOMPARE(s.errors.front().pointer, std::string("/workload/parallelism/tp"));
+            QVERIFY2(s.errors.front().message.find("more than the 72.0 GB a serving engine gives them") !=
+                         std::string::npos,
+                     s.errors.front().message.c_str());
+        }
+    }
+
+    // Little's law (seed 002): requests in flight = arrival rate x latency,
+    // and a replica holds `batch` of them.
+    void littlesLawSizesTheReplicas()
+    {
+        Design d = seventyB();
+        const Serving s = serve(d);
+        QVERIFY(s.ok());
+        QCOMPARE(s.concurrentRequests, 10 * s.e2eS);
+        QCOMPARE(s.e2eS, s.ttftS + 255 * s.decode.tpotS);
+        QCOMPARE(s.replicasNeeded, std::int64_t(std::ceil(s.concurrentRequests / double(s.batch))));
+        d.workload.serving->arrival_rate_per_s = 1000;
+        const Serving busy = serve(d);
+        QCOMPARE(busy.concurrentRequests, 100 * s.concurrentRequests);
+        QVERIFY(busy.replicasNeeded > 1);
+        QCOMPARE(busy.gpusNeeded, busy.replicasNeeded * 8);
+    }
+
+    // The KV cache (2 x layers x kv_heads x head_dim x bytes per token)
+    // fills what the weights leave of 90% of HBM.
+    void whatFitsBesideTheWeights()
+    {
+        Design d = seventyB();
+        const Serving s = serve(d);
+        QCOMPARE(s.kvBytesPerToken, 2.0 * 80 * 8 * 128 * 2);
+        const double freeGb = 80 * kServingHbmShare - s.weightsGbPerGpu;
+        const double perSequenceGb = 1280 * s.kvBytesPerToken / 8 / 1e9;  // tp 8 splits the 8 KV heads
+        QCOMPARE(s.maxBatch, std::int64_t(std::floor(freeGb / perSequenceGb)));
+        // FP8 KV cache holds twice the sequences (less the rounding).
+        d.workload.serving->kv_precision = "fp8";
+        QVERIFY(std::abs(double(serve(d).maxBatch) / double(s.maxBatch) - 2) < 0.01);
+        // A batch beyond it is refused at its pointer, with the numbers.
+        d.workload.serving->kv_precision.reset();
+        d.workload.serving->batch = s.maxBatch + 1;
+        const Serving over = serve(d);
+        QVERIFY(!over.ok());
+        QCOMPARE(over.errors.front().pointer, std::string("/workload/serving/batch"));
+        QVERIFY(over.errors.front().message.find("at most " + formatCount(s.maxBatch) + " sequences") !=
+                std::string::npos);
+    }
+
+    // Batching trades each user's speed for the GPU's throughput: the step
+    // grows, tokens/s per GPU rise, per user fall, and decode turns
+    // compute-bound at the ridge.
+    void theCurveTradesUsersForThroughput()
+    {
+        const Serving s = serve(seventyB());
+        QVERIFY(s.curve.size() >= 8);
+        QCOMPARE(s.curve.front().batch, 1);
+        QCOMPARE(s.curve.back().batch, s.maxBatch);
+        for (std::size_t i = 1; i < s.curve.size(); ++i) {
+            QVERIFY(s.curve[i].tpotS > s.curve[i - 1].tpotS);
+            QVERIFY(s.curve[i].tokensPerSPerGpu > s.curve[i - 1].tokensPerSPerGpu);
+            QVERIFY(s.curve[i].tokensPerSPerUser < s.curve[i - 1].tokensPerSPerUser);
+        }
+        QVERIFY(s.curve.front().bandwidthBound());
+        QVERIFY(s.ridgeBatch > 1 && s.ridgeBatch <= s.maxBatch);
+        // MFU of serving at batch 1 is tiny (seed 004: under 5%).
+        QVERIFY(s.curve.front().mfu < 0.05);
+    }
+
+    // With no batch given, the largest that meets the per-token target.
+    void theTargetsChooseTheBatch()
+    {
+        Design d = seventyB();
+        const Serving s = serve(d);
+        QVERIFY(s.meetsLatencyTargets);
+        QVERIFY(s.decode.tpotS <= 0.05);
+        d.workload.serving->batch = s.batch + 1;
+        QVERIFY(serve(d).decode.tpotS > 0.05);
+        QVERIFY(!serve(d).meetsLatencyTargets);
+        // A target no batch meets says which and why.
+        d.workload.serving->batch.reset();
+        d.workload.serving->tpot_target_s = 0.001;
+        const Serving fast = serve(d);
+        QVERIFY(fast.ok());
+        QCOMPARE(fast.batch, 1);
+        QVERIFY(!fast.meetsLatencyTargets);
+        QVERIFY2(fast.whyNotMet.find("the time-per-output-token target of 0.001 s is missed: even at batch 1") == 0,
+                 fast.whyNotMet.c_str());
+        d.workload.serving->tpot_target_s.reset();
+        d.workload.serving->ttft_target_s = 0.001;
+        QVERIFY(serve(d).whyNotMet.find("the time-to-first-token target") == 0);
+    }
+
+    // A mixture of experts reads at batch 1 only the experts its token picks.
+    void expertsReadOnlyWhatTheBatchPicks()
+    {
+        Design d = seventyB();
+        d.workload.model = model("llama3-8b");
+        d.workload.serving->batch = 1;
+        d.workload.serving->tpot_target_s.reset();
+        const Serving dense = serve(d);
+        d.workload.model.experts = 8;
+        d.workload.model.experts_per_token = 2;
+        const Serving moe = serve(d);
+        QVERIFY(moe.ok());
+        // Eight times the expert weights held, a quarter of them read.
+        QVERIFY(moe.weightsGbPerGpu > 5 * dense.weightsGbPerGpu);
+        QVERIFY(moe.decode.memoryS < 0.5 * moe.weightsGbPerGpu * 1e9 / (3.35e12 * 0.7));
+        d.workload.serving->batch = 64;
+        QVERIFY(serve(d).decode.memoryS > 2 * moe.decode.memoryS);  // nearly every expert by then
+    }
+
+    void whatCannotBeServedSaysWhere()
+    {
+        Design d = seventyB();
+        d.workload.serving->weight_precision = "fp4";
+        Serving s = serve(d);
+        QCOMPARE(s.errors.front().pointer, std::string("/workload/serving/weight_precision"));
+        QVERIFY(s.errors.front().message.find("has no fp4 peak") != std::string::npos);
+        d.workload.serving->weight_precision.reset();
+        d.workload.parallelism.tp = 16;
+        s = serve(d);
+        QCOMPARE(s.errors.front().pointer, std::string("/workload/parallelism/tp"));
+        QVERIFY(s.errors.front().message.find("more than the 8 the design has") != std::string::npos);
+        d.workload.parallelism.tp = 3;  // does not divide 64 heads
+        QVERIFY(!serve(d).ok());
+        d.workload.kind.reset();
+        d.workload.training.global_batch = 8;
+        d.workload.training.tokens = 1e9;
+        QCOMPARE(analyzeServing(d, Catalog::builtin()).errors.front().code, std::string("not_serving"));
+    }
+
+    // The training analyses of a serving design (the step, the sweep, the
+    // search, the tornado, the upgrades) say so, once, and raise no training
+    // warnings.
+    void aServingDesignHasNoTrainingRun()
+    {
+        const Design d = seventyB();
+        QCOMPARE(sweepScale(d, Catalog::builtin()).error,
+                 std::string("the workload is serving: the scale sweep sizes a training run"));
+        QCOMPARE(searchLayouts(d, Catalog::builtin(), {}).error,
+                 std::string("the workload is serving: the layout search lays out a training run"));
+        QVERIFY(analyzeSensitivity(d, Catalog::builtin()).error.find("the workload is serving") != std::string::npos);
+        QVERIFY(analyzeUpgrades(d, Catalog::builtin()).error.find("the workload is serving") != std::string::npos);
+        const Analysis a = analyzeDesign(seventyB(), Catalog::builtin());
+        QVERIFY(!a.runnable());
+        QCOMPARE(a.notRunnable.front().code, std::string("serving_workload"));
+        for (const Problem& p : a.warnings)
+            QVERIFY2(p.pointer.rfind("/workload/training", 0) != 0, p.message.c_str());
+    }
+};
+
+QTEST_APPLESS_MAIN(TestServing)
+#include "tst_serving.moc"
