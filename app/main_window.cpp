@@ -58,6 +58,7 @@
 #include "widgets/scale/upgrades_table.h"
 #include "widgets/search/layout_search_service.h"
 #include "widgets/search/layouts_panel.h"
+#include "widgets/serving/serving_panel.h"
 #include "widgets/style/theme.h"
 #include "widgets/warnings/warnings_panel.h"
 #include "widgets/workload/workload_panel.h"
@@ -223,6 +224,10 @@ void MainWindow::createDocks()
     upgrades_->setWanted(false);
     connect(sensitivity_->upgrades(), &UpgradesTable::message, this, &MainWindow::status);
     connect(sensitivityDock, &QDockWidget::visibilityChanged, sensitivity_, &SensitivityPanel::setShown);
+    // Serving figures beside the analyses; brought forward for a serving design.
+    serving_ = new ServingPanel(analysis_, this);
+    auto* servingDock = dock(tr("Serving"), "serving", serving_, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(sensitivityDock, servingDock);
     analysisDock->raise();
     connect(layouts_, &LayoutsPanel::message, this, &MainWindow::status);
     workload_->setLayoutSearch(search_);
@@ -483,7 +488,17 @@ bool MainWindow::openFile(const QString& path)
     QSettings().setValue(settings::kLastDir, QFileInfo(path).absolutePath());
     updateTitle();
     QTimer::singleShot(0, view_, &DesignView::zoomToFit);
+    showServingIfServing();
     return true;
+}
+
+void MainWindow::showServingIfServing()
+{
+    // A serving design's figures are on the Serving panel, not the
+    // training analyses.
+    if (doc_->design().workload.isServing())
+        if (auto* dock = findChild<QDockWidget*>("serving"))
+            dock->raise();
 }
 
 bool MainWindow::openPreset(const QString& resourcePath)
@@ -503,6 +518,7 @@ bool MainWindow::openPreset(const QString& resourcePath)
     doc_->undoStack()->resetClean();
     updateTitle();
     QTimer::singleShot(0, view_, &DesignView::zoomToFit);
+    showServingIfServing();
     return true;
 }
 

@@ -26,6 +26,7 @@ class ScaleSweepService;
 class SensitivityPanel;
 class SensitivityService;
 class UpgradesService;
+class ServingPanel;
 class LayoutsPanel;
 class Minimap;
 class PartPalette;
@@ -81,6 +82,7 @@ public:
     SensitivityPanel* sensitivity() const { return sensitivity_; }
     SensitivityService* sensitivityService() const { return tornado_; }
     UpgradesService* upgradesService() const { return upgrades_; }
+    ServingPanel* serving() const { return serving_; }
     // Blocks until the layout search, the scale sweep and the sensitivity
     // analysis are done: for the screenshot verb and tests.
     void waitForBackgroundRuns();
@@ -95,6 +97,7 @@ private:
     void updateTitle();
     void updateRecentMenu();
     void addRecent(const QString& path);
+    void showServingIfServing();
     void showProblems(const QString& title, const QString& path, const std::vector<struct Problem>& problems);
     bool maybeSave();
     bool save();
@@ -128,6 +131,7 @@ private:
     ScalePanel* scale_;
     SensitivityService* tornado_;
     UpgradesService* upgrades_;
+    ServingPanel* serving_;
     SensitivityPanel* sensitivity_;
     AnalysisArea* analysisArea_;
     KpiStrip* kpis_;

@@ -300,6 +300,7 @@ Serving analyzeServing(const Design& design, const Catalog& catalog)
             " is missed: " + formatCount(spec.output_tokens) + " tokens take " + seconds(s.e2eS) + " at batch " +
             formatCount(d.batch);
     s.meetsLatencyTargets = s.whyNotMet.empty();
+    s.tpotTargetS = spec.tpot_target_s.value_or(0);
 
     // Little's law (seed 002): requests in flight = arrival rate x latency;
     // a replica holds `batch` of them.

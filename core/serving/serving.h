@@ -58,6 +58,7 @@ struct Serving {
 
     double concurrentRequests = 0;  // Little: arrival rate x e2e
     std::int64_t replicasNeeded = 0, gpusNeeded = 0;
+    double tpotTargetS = 0;  // the workload's, 0 when it sets none
     bool meetsLatencyTargets = true;
     std::string whyNotMet;  // the first target missed, and why
 

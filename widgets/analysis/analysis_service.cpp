@@ -21,11 +21,18 @@ void AnalysisService::recomputeNow()
     componentIndex_.clear();
     for (std::size_t i = 0; i < d.components.size(); ++i)
         componentIndex_.insert(QString::fromStdString(d.components[i].id), int(i));
+    serving_.reset();
     if (hasErrors(problems_)) {
         analysis_.reset();
     } else {
         analysis_ = analyzeDesign(d, doc_->catalog());
         problems_.insert(problems_.end(), analysis_->warnings.begin(), analysis_->warnings.end());
+        // A few microseconds: computed with the rest, its errors shown as
+        // the file's are (a batch that does not fit, at its pointer).
+        if (d.workload.isServing()) {
+            serving_ = analyzeServing(d, doc_->catalog());
+            problems_.insert(problems_.end(), serving_->errors.begin(), serving_->errors.end());
+        }
     }
     emit updated();
 }

@@ -13,6 +13,7 @@
 #include "core/analysis/analysis.h"
 #include "core/metrics/explanations.h"
 #include "core/problem.h"
+#include "core/serving/serving.h"
 #include "widgets/common/posted_call.h"
 
 namespace studio {
@@ -27,6 +28,9 @@ public:
     // The last analysis of a valid design (nullptr while the design has
     // validation errors).
     const Analysis* analysis() const { return analysis_ ? &*analysis_ : nullptr; }
+    // The serving analysis of a valid serving design (nullptr otherwise);
+    // its errors are among the problems.
+    const Serving* serving() const { return serving_ ? &*serving_ : nullptr; }
     // Validation problems, then analysis warnings.
     const std::vector<Problem>& problems() const { return problems_; }
     // Problems that point at a component ("/components/N/...").
@@ -49,6 +53,7 @@ private:
     DesignDocument* doc_;
     PostedCall recompute_{this, [this] { recomputeNow(); }};
     std::optional<Analysis> analysis_;
+    std::optional<Serving> serving_;
     std::vector<Problem> problems_;
     QHash<QString, int> componentIndex_;
     mutable std::optional<std::vector<ExplainedMetric>> explained_;

@@ -4,6 +4,23 @@
 
 namespace studio {
 
+int nearestPoint(const QCustomPlot* plot, QPointF at, std::size_t count,
+                 const std::function<QPointF(std::size_t)>& coords, double radius)
+{
+    int nearest = -1;
+    double best = radius * radius;
+    for (std::size_t i = 0; i < count; ++i) {
+        const QPointF c = coords(i);
+        const double dx = plot->xAxis->coordToPixel(c.x()) - at.x();
+        const double dy = plot->yAxis->coordToPixel(c.y()) - at.y();
+        if (dx * dx + dy * dy < best) {
+            best = dx * dx + dy * dy;
+            nearest = int(i);
+        }
+    }
+    return nearest;
+}
+
 namespace {
 
 // The first paint buffer, the one every logical layer draws into. QCustomPlot

@@ -7,7 +7,14 @@
 // plots on a large screen those fills and blends were a tenth of an edit.
 #include <qcustomplot.h>
 
+#include <functional>
+
 namespace studio {
+
+// Of `count` points at plot coordinates `coords(i)`, the one nearest the
+// pixel `at` within `radius` pixels (what a hover tip is about), or -1.
+int nearestPoint(const QCustomPlot* plot, QPointF at, std::size_t count,
+                 const std::function<QPointF(std::size_t)>& coords, double radius);
 
 class ChartPlot : public QCustomPlot {
     Q_OBJECT

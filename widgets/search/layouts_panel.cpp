@@ -375,21 +375,14 @@ void LayoutsPanel::showPointTip(QMouseEvent* event)
         return;
     // The nearest point within a few pixels: a linear pass is a fraction of
     // a millisecond even over tens of thousands of layouts.
-    const SearchPoint* nearest = nullptr;
-    double best = 8 * 8;
-    const QPointF at = event->position();
-    for (const auto& p : r->points) {
-        const double dx = plot_->xAxis->coordToPixel(p.memoryGb) - at.x();
-        const double dy = plot_->yAxis->coordToPixel(p.stepS) - at.y();
-        if (dx * dx + dy * dy < best) {
-            best = dx * dx + dy * dy;
-            nearest = &p;
-        }
-    }
-    if (!nearest) {
+    const int at = nearestPoint(
+        plot_, event->position(), r->points.size(),
+        [&](std::size_t i) { return QPointF(r->points[i].memoryGb, r->points[i].stepS); }, 8);
+    if (at < 0) {
         QToolTip::hideText();
         return;
     }
+    const SearchPoint* nearest = &r->points[std::size_t(at)];
     QToolTip::showText(event->globalPosition().toPoint(),
                        tr("%1\nstep %2 s, %3 GB per GPU\n%4 %5")
                            .arg(q(describeLayout(nearest->layout)), q(formatReadable(nearest->stepS, 4)),

@@ -1,0 +1,99 @@
+// The Serving panel as a user meets it: a serving design brings it forward
+// with the core's figures (the curve, the served batch, one GPU's HBM, a
+// table whose rows say how each figure is made); an edit that stops the
+// workload being served says why, here and in the Warnings dock; a
+// training design says where serving figures come from.
+#include <QtTest>
+
+#include <QDockWidget>
+#include <QLabel>
+#include <QTableWidget>
+
+#include <qcustomplot.h>
+
+#include "app/main_window.h"
+#include "core/serving/serving.h"
+#include "core/text.h"
+#include "tests/gui_test_main.h"
+#include "tests/test_support.h"
+#include "widgets/analysis/analysis_service.h"
+#include "widgets/charts/chart_plot.h"
+#include "widgets/document/design_document.h"
+#include "widgets/document/design_editor.h"
+#include "widgets/serving/serving_panel.h"
+
+using namespace studio;
+
+class TestServingPanel : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { QCoreApplication::setOrganizationName("Cluster Studio tests"); }
+
+    void aServingDesignShowsTheCoreFigures()
+    {
+        MainWindow w;
+        w.resize(1400, 900);
+        QVERIFY(w.openFile(test::sourcePath("tests/data/good/serving-70b-h100-node.cluster.json")));
+        w.show();
+        QCoreApplication::processEvents();
+        QVERIFY(w.findChild<QDockWidget*>("serving")->widget()->isVisible());
+        const Serving expected = analyzeServing(w.document()->design(), w.document()->catalog());
+        QVERIFY(expected.ok());
+        ServingPanel* p = w.serving();
+        const QString summary = p->summaryLabel()->text();
+        QVERIFY2(
+            summary.contains("Batch " + QString::fromStdString(formatCount(expected.batch)) + " per replica of 8 GPUs"),
+            qPrintable(summary));
+        QVERIFY(summary.contains(QString::fromStdString(formatReadable(expected.decode.tokensPerSPerGpu)) +
+                                 " tokens/s per GPU"));
+        QVERIFY(summary.contains("need 1 replica, 8 GPUs"));
+        // The curve is the core's, point for point; the served batch starred.
+        const QCPGraph* curve = p->curvePlot()->graph(0);
+        QCOMPARE(curve->dataCount(), int(expected.curve.size()));
+        // Kept sorted by tokens/s per user: batch 1 (the fastest user) last.
+        for (std::size_t i = 0; i < expected.curve.size(); ++i) {
+            const auto point = curve->data()->at(curve->dataCount() - 1 - int(i));
+            QCOMPARE(point->key, expected.curve[i].tokensPerSPerUser);
+            QCOMPARE(point->value, expected.curve[i].tokensPerSPerGpu);
+        }
+        const QCPGraph* served = p->curvePlot()->graph(1);
+        QCOMPARE(served->data()->at(0)->value, expected.decode.tokensPerSPerGpu);
+        // One GPU's HBM: weights and the batch's KV cache.
+        auto* weights = qobject_cast<QCPBars*>(p->memoryPlot()->plottable(0));
+        QVERIFY(weights);
+        QCOMPARE(weights->data()->at(0)->value, expected.weightsGbPerGpu);
+        // Each row explains itself.
+        QTableWidget* t = p->figureTable();
+        QVERIFY(t->rowCount() >= 10);
+        for (int r = 0; r < t->rowCount(); ++r)
+            QVERIFY(!t->item(r, 1)->toolTip().isEmpty());
+        QCOMPARE(t->item(3, 0)->text(), QString("Time per output token"));
+
+        // An edit to a batch that does not fit: applied (the file format
+        // allows it), and the panel and the warnings say why it cannot run.
+        DesignSettings s = DesignSettings::of(w.document()->design());
+        s.workload.serving->batch = 100000;
+        QVERIFY(DesignEditor(w.document()).changeSettings(s, "batch").applied());
+        w.analysis()->recomputeNow();
+        QVERIFY2(p->summaryLabel()->text().contains("cannot be served as laid out: a batch of 100,000 does not fit"),
+                 qPrintable(p->summaryLabel()->text()));
+        bool warned = false;
+        for (const Problem& pr : w.analysis()->problems())
+            warned = warned || pr.pointer == "/workload/serving/batch";
+        QVERIFY(warned);
+        QCOMPARE(p->curvePlot()->graphCount(), 0);
+    }
+
+    void aTrainingDesignSaysWhereServingFiguresComeFrom()
+    {
+        MainWindow w;
+        QVERIFY(w.openFile(test::sourcePath("presets/budget-8node-100gbe.cluster.json")));
+        QCoreApplication::processEvents();
+        QVERIFY(!w.analysis()->serving());
+        QVERIFY(w.serving()->summaryLabel()->text().contains("The workload is training"));
+    }
+};
+
+STUDIO_TEST_MAIN(TestServingPanel)
+#include "tst_serving_panel.moc"

@@ -1,0 +1,285 @@
+#include "widgets/serving/serving_panel.h"
+
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMouseEvent>
+#include <QTableWidget>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+#include "core/serving/serving.h"
+#include "core/text.h"
+#include "widgets/analysis/analysis_service.h"
+#include "widgets/charts/chart_plot.h"
+#include "widgets/charts/chart_style.h"
+#include "widgets/common/qt_string.h"
+#include "widgets/style/theme.h"
+
+namespace studio {
+namespace {
+
+QString num(double v, int significant = 3)
+{
+    return q(formatReadable(v, significant));
+}
+
+QString secs(double s)
+{
+    return s < 1 ? num(1000 * s) + " ms" : num(s) + " s";
+}
+
+// A figure's row: its value, and on hover how it is made.
+struct Row {
+    QString name, value, how;
+};
+
+std::vector<Row> rowsOf(const Serving& s)
+{
+    const DecodePoint& d = s.decode;
+    return {
+        {QObject::tr("Replica"), QObject::tr("tp %1 x pp %2 = %3 GPUs").arg(s.tp).arg(s.pp).arg(s.gpusPerReplica),
+         QObject::tr("workload.parallelism's tp x pp; the design holds %1 replicas").arg(s.replicasInDesign)},
+        {QObject::tr("Batch served"), q(formatCount(s.batch)),
+         QObject::tr("workload.serving.batch, or with 0 the largest of at most %1 that meets the latency targets "
+                     "(docs/model.md section 19)")
+             .arg(q(formatCount(s.maxBatch)))},
+        {QObject::tr("Time to first token"), secs(s.ttftS),
+         QObject::tr("prefill of one prompt: max(2 x active params x prompt / GPUs at the GEMM roof + causal "
+                     "attention, weights / HBM) + TP all-reduces, per pipeline stage")},
+        {QObject::tr("Time per output token"), secs(d.tpotS),
+         QObject::tr("pp x (max(memory %1, compute %2) + communication) = one decode step at batch %3; %4")
+             .arg(secs(d.memoryS), secs(d.computeS), q(formatCount(d.batch)),
+                  d.bandwidthBound() ? QObject::tr("bandwidth-bound") : QObject::tr("compute-bound"))},
+        {QObject::tr("End to end"), secs(s.e2eS), QObject::tr("time to first token + (output tokens - 1) x TPOT")},
+        {QObject::tr("Tokens/s per user"), num(d.tokensPerSPerUser), QObject::tr("1 / time per output token")},
+        {QObject::tr("Tokens/s per GPU"), num(d.tokensPerSPerGpu),
+         QObject::tr("batch / TPOT / GPUs per replica = %1 / %2").arg(num(d.tokensPerSPerReplica), s.gpusPerReplica)},
+        {QObject::tr("MFU of serving"), num(100 * d.mfu) + "%",
+         QObject::tr("tokens/s x 2 x active parameters / (GPUs x %1 TFLOP/s, the %2 peak)")
+             .arg(num(s.peakTflops, 4), q(s.weightPrecision))},
+        {QObject::tr("Weights per GPU"), num(s.weightsGbPerGpu) + " GB",
+         QObject::tr("parameters x bytes at %1 / GPUs per replica").arg(q(s.weightPrecision))},
+        {QObject::tr("KV cache per replica"), num(s.kvCacheGbPerReplica) + " GB",
+         QObject::tr("batch x (prompt + output) x %1 bytes per token (2 x layers x kv_heads x head_dim x bytes at "
+                     "%2)")
+             .arg(q(formatCount(std::int64_t(s.kvBytesPerToken))), q(s.kvPrecision))},
+        {QObject::tr("Requests in flight"), num(s.concurrentRequests),
+         QObject::tr("arrival rate x end-to-end latency (Little's law, seed 002)")},
+        {QObject::tr("Replicas needed"),
+         QObject::tr("%1 (%2 GPUs)").arg(q(formatCount(s.replicasNeeded)), q(formatCount(s.gpusNeeded))),
+         QObject::tr("requests in flight / batch, rounded up; x GPUs per replica")},
+        {QObject::tr("Energy per million tokens"), num(s.kwhPerMillionTokens) + " kWh, $" + num(s.usdPerMillionTokens),
+         QObject::tr("replica's facility power %1 kW / (tokens/s per replica x 3,600) x 10^6; x the electricity "
+                     "price")
+             .arg(num(s.kwPerReplica))},
+    };
+}
+
+}  // namespace
+
+ServingPanel::ServingPanel(AnalysisService* analyses, QWidget* parent) : QWidget(parent), analyses_(analyses)
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    summary_ = new QLabel(this);
+    summary_->setWordWrap(true);
+    summary_->setTextFormat(Qt::RichText);
+    layout->addWidget(summary_);
+    auto* row = new QHBoxLayout;
+    curve_ = new ChartPlot(this);
+    curve_->setObjectName("serving curve");
+    curve_->setMinimumWidth(320);
+    setLogLog(curve_, tr("tokens/s per user"), tr("tokens/s per GPU"));
+    curve_->setMouseTracking(true);
+    connect(curve_, &QCustomPlot::mouseMove, this, &ServingPanel::showTip);
+    memory_ = new ChartPlot(this);
+    memory_->setObjectName("serving memory");
+    memory_->setMinimumWidth(220);
+    figures_ = new QTableWidget(0, 2, this);
+    figures_->setObjectName("serving figures");
+    figures_->horizontalHeader()->hide();
+    figures_->verticalHeader()->hide();
+    figures_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    figures_->setSelectionMode(QAbstractItemView::NoSelection);
+    figures_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    figures_->horizontalHeader()->setStretchLastSection(true);
+    row->addWidget(curve_, 5);
+    row->addWidget(memory_, 2);
+    row->addWidget(figures_, 3);
+    layout->addLayout(row, 1);
+    connect(analyses_, &AnalysisService::updated, this, &ServingPanel::refresh);
+    refresh();
+}
+
+void ServingPanel::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        refresh();
+}
+
+void ServingPanel::refresh()
+{
+    const Serving* s = analyses_->serving();
+    curve_->clearGraphs();
+    curve_->clearItems();
+    memory_->clearPlottables();
+    memory_->clearItems();
+    figures_->setRowCount(0);
+    if (!s || !s->ok()) {
+        const Analysis* a = analyses_->analysis();
+        summary_->setText(!a       ? tr("No serving figures: the design has errors (see the Warnings dock).")
+                              : !s ? tr("The workload is training. Serving figures appear for a design whose "
+                                        "workload.kind is \"serving\" (docs/file-format.md).")
+                                   : tr("This workload cannot be served as laid out: %1")
+                                         .arg(q(s->errors.front().message).toHtmlEscaped()));
+        for (ChartPlot* p : {curve_, memory_}) {
+            stylePlot(p, palette());
+            p->replot();
+        }
+        return;
+    }
+    const DecodePoint& d = s->decode;
+    QString text = tr("<b>Batch %1 per replica of %2 GPUs: %3 tokens/s per GPU, %4 per user</b>; first token in %5, "
+                      "%6 per token after it (%7).")
+                       .arg(q(formatCount(s->batch)), QString::number(s->gpusPerReplica), num(d.tokensPerSPerGpu),
+                            num(d.tokensPerSPerUser), secs(s->ttftS), secs(d.tpotS),
+                            d.bandwidthBound() ? tr("bandwidth-bound") : tr("compute-bound"));
+    if (s->replicasNeeded > 0)
+        text += " " +
+            (s->replicasNeeded == 1 ? tr("%1 requests in flight need %2 replica, %3 GPUs.")
+                                    : tr("%1 requests in flight need %2 replicas, %3 GPUs."))
+                .arg(num(s->concurrentRequests), q(formatCount(s->replicasNeeded)), q(formatCount(s->gpusNeeded)));
+    if (!s->meetsLatencyTargets)
+        text += " <span style=\"color:" + sceneColors().error.name() + "\">" +
+            capitalized(s->whyNotMet).toHtmlEscaped() + ".</span>";
+    summary_->setText(text);
+    drawCurve(*s);
+    drawMemory(*s);
+    fillFigures(*s);
+}
+
+void ServingPanel::drawCurve(const Serving& s)
+{
+    QVector<double> x, y;
+    double lo = INFINITY, hi = 0, left = INFINITY, right = 0;
+    for (const DecodePoint& p : s.curve) {
+        x.push_back(p.tokensPerSPerUser);
+        y.push_back(p.tokensPerSPerGpu);
+        lo = std::min(lo, p.tokensPerSPerGpu);
+        hi = std::max(hi, p.tokensPerSPerGpu);
+        left = std::min(left, p.tokensPerSPerUser);
+        right = std::max(right, p.tokensPerSPerUser);
+    }
+    QCPGraph* line = curve_->addGraph();
+    line->setName(tr("batch 1 to %1").arg(q(formatCount(s.maxBatch))));
+    line->setPen(QPen(designColor(0), 2));
+    line->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, designColor(0), 6));
+    line->setData(x, y);  // not sorted by key: the curve runs from right to left
+    QCPGraph* served = curve_->addGraph();
+    served->setName(tr("served: batch %1").arg(q(formatCount(s.batch))));
+    served->setLineStyle(QCPGraph::lsNone);
+    served->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssStar, QPen(designColor(1), 2.5), Qt::NoBrush, 16));
+    served->addData(s.decode.tokensPerSPerUser, s.decode.tokensPerSPerGpu);
+    curve_->xAxis->setRange(decadeBelow(left), decadeAbove(right));
+    curve_->yAxis->setRange(decadeBelow(lo), decadeAbove(hi));
+    // A batch label on every other point, so they do not crowd.
+    for (std::size_t i = 0; i < s.curve.size(); i += 2) {
+        auto* label = new QCPItemText(curve_);
+        label->position->setCoords(s.curve[i].tokensPerSPerUser, s.curve[i].tokensPerSPerGpu);
+        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        label->setPadding(QMargins(4, 2, 0, 0));
+        label->setText(q(formatCount(s.curve[i].batch)));
+        label->setColor(palette().color(QPalette::PlaceholderText));
+    }
+    // The per-token target as the slowest speed a user may get.
+    if (s.tpotTargetS > 0) {
+        const double minUser = 1 / s.tpotTargetS;
+        auto* target = new QCPItemStraightLine(curve_);
+        target->point1->setCoords(minUser, 1);
+        target->point2->setCoords(minUser, 2);
+        target->setPen(QPen(sceneColors().error, 1, Qt::DashLine));
+        auto* label = new QCPItemText(curve_);
+        label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        label->position->setCoords(minUser, 0.02);
+        label->setPositionAlignment(Qt::AlignTop | Qt::AlignLeft);
+        label->setPadding(QMargins(3, 0, 0, 0));
+        label->setColor(sceneColors().error);
+        label->setText(tr("TPOT target %1").arg(secs(s.tpotTargetS)));
+    }
+    legendOutside(curve_, 2);
+    stylePlot(curve_, palette());
+    curve_->replot();
+}
+
+void ServingPanel::drawMemory(const Serving& s)
+{
+    // One GPU's HBM as a stack: weights, the served batch's KV cache, what
+    // is left of the serving engine's share, and the reserve above it.
+    const double hbm = s.usableHbmGbPerGpu / kServingHbmShare;
+    const double kv = s.kvCacheGbPerReplica / double(s.gpusPerReplica);
+    const std::vector<QCPBars*> stack =
+        addStack(memory_->xAxis, memory_->yAxis, {"weights", "kv cache", "free", "reserve"});
+    const double values[] = {s.weightsGbPerGpu, kv, std::max(0.0, s.usableHbmGbPerGpu - s.weightsGbPerGpu - kv),
+                             hbm - s.usableHbmGbPerGpu};
+    const QString names[] = {tr("weights"), tr("KV cache (batch %1)").arg(q(formatCount(s.batch))), tr("free"),
+                             tr("reserve (%1%)").arg(std::lround(100 * (1 - kServingHbmShare)))};
+    for (std::size_t i = 0; i < stack.size(); ++i) {
+        stack[i]->setName(names[i]);
+        stack[i]->addData(1, values[i]);
+        styleBars(stack[i], i < 2 ? seriesColor(int(i)) : palette().color(QPalette::Mid), i < 2 ? 255 : 90);
+    }
+    memory_->xAxis->setRange(0.4, 1.6);
+    memory_->xAxis->setTicks(false);
+    memory_->xAxis->setLabel(tr("one GPU's HBM"));
+    memory_->yAxis->setLabel(tr("GB"));
+    memory_->yAxis->setRange(0, hbm * 1.05);
+    legendOutside(memory_, 1);
+    stylePlot(memory_, palette());
+    memory_->replot();
+}
+
+void ServingPanel::fillFigures(const Serving& s)
+{
+    const std::vector<Row> rows = rowsOf(s);
+    figures_->setRowCount(int(rows.size()));
+    for (int r = 0; r < int(rows.size()); ++r) {
+        auto* name = new QTableWidgetItem(rows[std::size_t(r)].name);
+        auto* value = new QTableWidgetItem(rows[std::size_t(r)].value);
+        value->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        for (auto* item : {name, value})
+            item->setToolTip(rows[std::size_t(r)].how);
+        figures_->setItem(r, 0, name);
+        figures_->setItem(r, 1, value);
+    }
+}
+
+void ServingPanel::showTip(QMouseEvent* event)
+{
+    const Serving* s = analyses_->serving();
+    if (!s || !s->ok())
+        return;
+    const int nearest = nearestPoint(
+        curve_, event->position(), s->curve.size(),
+        [&](std::size_t i) { return QPointF(s->curve[i].tokensPerSPerUser, s->curve[i].tokensPerSPerGpu); }, 18);
+    if (nearest < 0) {
+        QToolTip::hideText();
+        return;
+    }
+    const DecodePoint& p = s->curve[std::size_t(nearest)];
+    QToolTip::showText(event->globalPosition().toPoint(),
+                       tr("batch %1: %2 tokens/s per GPU, %3 per user\nTPOT %4 = pp x (max(memory %5, compute %6) + "
+                          "communication %7)\n%8; MFU %9%")
+                           .arg(q(formatCount(p.batch)), num(p.tokensPerSPerGpu), num(p.tokensPerSPerUser),
+                                secs(p.tpotS), secs(p.memoryS), secs(p.computeS), secs(p.commS),
+                                p.bandwidthBound() ? tr("bandwidth-bound: the weights and KV cache read each step")
+                                                   : tr("compute-bound"))
+                           .arg(num(100 * p.mfu)),
+                       curve_);
+}
+
+}  // namespace studio
