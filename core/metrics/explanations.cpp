@@ -56,8 +56,9 @@ std::vector<ExplainedMetric> explainMetrics(const Analysis& a)
     add("compute.peak_tflops_per_gpu", {"the accelerator's dense peak at the training precision", {peak}});
     add("compute.ridge_flop_per_byte", a.roofline.explainRidge);
     add("roofline.decode_tokens_per_s",
-        {"batch-1 decode on the training layout's tp GPUs (not one GPU) reads every weight once per token: HBM "
-         "bandwidth x tp / (2 bytes x parameters) (seed 002, R3)",
+        {"the bound on batch-1 decode on the training layout's tp GPUs (not one GPU), every weight read once per "
+         "token at the full bandwidth: HBM bandwidth x tp / (2 bytes x parameters) (seed 002, R3); a serving "
+         "design's Serving panel adds the achievable share of the bandwidth and the TP all-reduces",
          {g.hbmTbPerS.as("HBM bandwidth per GPU", "TB/s"),
           {"tensor-parallel GPUs reading in parallel", double(w.tp), "", "/workload/parallelism/tp"},
           {"parameters", w.params, "", "the workload's model"},

@@ -798,7 +798,7 @@ private slots:
         };
         QVERIFY(hasHeading("Decode (inference), tp 8 GPUs"));
         const Analysis* a = w.analysis()->analysis();
-        QCOMPARE(table->valueOf("Batch-1 decode, tokens/s"), quantity(a->roofline.decodeTokensPerS, "tokens/s"));
+        QCOMPARE(table->valueOf("Decode bound, batch 1"), quantity(a->roofline.decodeTokensPerS, "tokens/s"));
         DesignDocument* doc = w.document();
         DesignSettings s = DesignSettings::of(doc->design());
         s.workload.parallelism.tp = 1;
@@ -806,7 +806,7 @@ private slots:
         QVERIFY(!DesignEditor(doc).changeSettings(s, "tp").refused());
         settle();
         QVERIFY(hasHeading("Decode (inference), one GPU"));
-        QCOMPARE(table->valueOf("Batch-1 decode, tokens/s"), QString("weights do not fit 1 GPU(s)"));
+        QCOMPARE(table->valueOf("Decode bound, batch 1"), QString("weights do not fit 1 GPU(s)"));
     }
 
     void aNewDesignTrainsItsModelWithFsdp()

@@ -5,9 +5,12 @@
 // training design says where serving figures come from.
 #include <QtTest>
 
+#include <QComboBox>
 #include <QDockWidget>
 #include <QLabel>
+#include <QSpinBox>
 #include <QTableWidget>
+#include <QUndoStack>
 
 #include <qcustomplot.h>
 
@@ -20,7 +23,9 @@
 #include "widgets/charts/chart_plot.h"
 #include "widgets/document/design_document.h"
 #include "widgets/document/design_editor.h"
+#include "widgets/panels/kpi_strip.h"
 #include "widgets/serving/serving_panel.h"
+#include "widgets/workload/workload_panel.h"
 
 using namespace studio;
 
@@ -69,6 +74,12 @@ private slots:
         for (int r = 0; r < t->rowCount(); ++r)
             QVERIFY(!t->item(r, 1)->toolTip().isEmpty());
         QCOMPARE(t->item(3, 0)->text(), QString("Time per output token"));
+        // The status bar's headline figures are the serving ones.
+        QCOMPARE(w.kpis()->text("mfu"),
+                 "Tokens/s per GPU " + QString::fromStdString(formatReadable(expected.decode.tokensPerSPerGpu)));
+        QVERIFY(w.kpis()->text("days").startsWith("TPOT "));
+        QCOMPARE(w.kpis()->text("mtbf"), QString("Replicas needed 1 (8 GPUs)"));
+        QVERIFY(w.kpis()->tip("mtbf").contains("Little's law"));
 
         // An edit to a batch that does not fit: applied (the file format
         // allows it), and the panel and the warnings say why it cannot run.
@@ -83,6 +94,41 @@ private slots:
             warned = warned || pr.pointer == "/workload/serving/batch";
         QVERIFY(warned);
         QCOMPARE(p->curvePlot()->graphCount(), 0);
+        QVERIFY(w.kpis()->text("mfu").startsWith("Serving not servable"));
+    }
+
+    // The workload dock switches between training and serving, each keeping
+    // its section; one undo step each way.
+    void theWorkloadDockSwitchesKind()
+    {
+        MainWindow w;
+        QVERIFY(w.openFile(test::sourcePath("tests/data/good/serving-70b-h100-node.cluster.json")));
+        QCoreApplication::processEvents();
+        auto* kind = qobject_cast<QComboBox*>(w.workload()->field("/workload/kind"));
+        QVERIFY(kind);
+        QCOMPARE(kind->currentData().toString(), QString("serving"));
+        // To training: the design never had a run, so Llama 3 70B's published sizes.
+        kind->setCurrentIndex(kind->findData("training"));
+        emit kind->activated(kind->currentIndex());
+        const Workload& t = w.document()->design().workload;
+        QVERIFY(!t.isServing());
+        QCOMPARE(t.training.global_batch, std::int64_t(2048));
+        QVERIFY(t.serving);  // kept for switching back
+        w.analysis()->recomputeNow();
+        // Analysed as training now (70B on 8 GPUs may not fit; that is the
+        // training model's to say).
+        const Analysis* a = w.analysis()->analysis();
+        QVERIFY(a->runnable() || a->notRunnable.front().code != "serving_workload");
+        QVERIFY(!w.analysis()->serving());
+        w.document()->undoStack()->undo();
+        QVERIFY(w.document()->design().workload.isServing());
+        QVERIFY(w.document()->design().workload.training == TrainingSpec{});
+        // A serving field edits the serving section.
+        auto* prompt = qobject_cast<QSpinBox*>(w.workload()->field("/workload/serving/prompt_tokens"));
+        QVERIFY(prompt);
+        QCOMPARE(prompt->value(), 1024);
+        prompt->setValue(4096);
+        QCOMPARE(w.document()->design().workload.serving->prompt_tokens, std::int64_t(4096));
     }
 
     void aTrainingDesignSaysWhereServingFiguresComeFrom()

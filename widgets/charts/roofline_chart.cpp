@@ -444,15 +444,18 @@ std::vector<FigureRow> RooflineChart::figures(const Analysis& a)
     for (const auto& s : rf.fleet)
         rows.push_back(explained(q(s.name), quantity(s.gbPerS, "GB/s"), slopeKey(s)));
     // Decode reads the weights across the training layout's tp GPUs: say
-    // so, since the heading above is about one GPU.
+    // so, since the heading above is about one GPU. The figure is seed 002's
+    // bound (every weight read once per token at the full bandwidth), not a
+    // prediction: the Serving panel's model adds the achievable bandwidth
+    // share and the TP all-reduces.
     const std::int64_t tp = a.workload.tp;
-    rows.push_back({tp == 1 ? QObject::tr("Decode (inference), one GPU")
-                            : QObject::tr("Decode (inference), tp %1 GPUs").arg(tp),
-                    {},
-                    {},
-                    FigureRow::Heading});
+    rows.push_back(
+        {tp == 1 ? QObject::tr("Decode (inference), one GPU") : QObject::tr("Decode (inference), tp %1 GPUs").arg(tp),
+         {},
+         {},
+         FigureRow::Heading});
     const bool fits = 2 * a.workload.params <= double(tp) * a.memory.capacityGb * 1e9;
-    rows.push_back(explained(QObject::tr("Batch-1 decode, tokens/s"),
+    rows.push_back(explained(QObject::tr("Decode bound, batch 1"),
                              fits ? quantity(rf.decodeTokensPerS, "tokens/s")
                                   : QObject::tr("weights do not fit %1 GPU(s)").arg(tp),
                              "roofline.decode_tokens_per_s", fits ? FigureRow::Normal : FigureRow::Bad));

@@ -5,6 +5,7 @@
 #include <QPainter>
 #include <QToolTip>
 
+#include "core/serving/serving.h"
 #include "core/text.h"
 #include "widgets/analysis/analysis_service.h"
 #include "widgets/charts/explain_html.h"
@@ -27,7 +28,7 @@ QFont boldOf(QFont f)
 KpiStrip::KpiStrip(AnalysisService* service, QWidget* parent) : QWidget(parent), service_(service)
 {
     for (const char* key : {"gpus", "peak", "mfu", "days", "facility", "mtbf"})
-        figures_.push_back({key, {}, {}, {}, {}, {}, 0});
+        figures_.push_back({key, {}, {}, {}, {}, {}, {}, 0});
     connect(service_, &AnalysisService::updated, this, &KpiStrip::refresh);
     refresh();
 }
@@ -53,6 +54,8 @@ QString KpiStrip::tip(const QString& key) const
     const Figure* f = figure(key);
     if (!f || !service_->analysis())
         return {};
+    if (!f->how.isEmpty())
+        return "<b>" + f->name.toHtmlEscaped() + " " + f->value.toHtmlEscaped() + "</b><br>" + f->how.toHtmlEscaped();
     return explainHtml(f->name, f->value, service_->explanation(f->explainKey));
 }
 
@@ -69,14 +72,16 @@ void KpiStrip::measure(Figure& f) const
 void KpiStrip::refresh()
 {
     const Analysis* a = service_->analysis();
-    auto set = [this](const char* key, const QString& name, const QString& value, std::string explainKey) {
+    auto set = [this](const char* key, const QString& name, const QString& value, std::string explainKey,
+                      const QString& how = {}) {
         for (Figure& f : figures_)
             if (f.key == QLatin1String(key)) {
+                f.explainKey = std::move(explainKey);
+                f.how = how;
                 if (f.name == name && f.value == value)
                     return;
                 f.name = name;
                 f.value = value;
-                f.explainKey = std::move(explainKey);
                 measure(f);
             }
     };
@@ -96,6 +101,26 @@ void KpiStrip::refresh()
             "reliability.wall_days");
         set("facility", tr("Facility"), q(formatPowerKw(a->power.facilityKw)), "power.facility_kw");
         set("mtbf", tr("MTBF"), q(formatDuration(a->reliability.clusterMtbfH)), "reliability.cluster_mtbf_h");
+        // A serving design has no training run: its serving figures instead.
+        if (const Serving* s = service_->serving(); s && s->ok()) {
+            const DecodePoint& d = s->decode;
+            set("mfu", tr("Tokens/s per GPU"), q(formatReadable(d.tokensPerSPerGpu)), "serving.tokens_per_s_per_gpu",
+                tr("batch %1 / time per output token / %2 GPUs per replica (docs/model.md, section 19)")
+                    .arg(q(formatCount(s->batch)))
+                    .arg(s->gpusPerReplica));
+            set("days", tr("TPOT"), quantity(1000 * d.tpotS, "ms"), "serving.tpot_s",
+                tr("one decode step at batch %1: pp x (max(weights and KV read, compute) + communication)")
+                    .arg(q(formatCount(s->batch))));
+            set("mtbf", tr("Replicas needed"),
+                tr("%1 (%2 GPUs)").arg(q(formatCount(s->replicasNeeded)), q(formatCount(s->gpusNeeded))),
+                "serving.replicas_needed",
+                tr("requests in flight (arrival rate x end-to-end latency, Little's law) / "
+                   "batch, rounded up"));
+        } else if (s) {
+            set("mfu", tr("Serving"), unavailableLabel("not servable: " + s->errors.front().message), "serving",
+                q(s->errors.front().message));
+            set("days", tr("TPOT"), QStringLiteral("\u2014"), "serving.tpot_s", q(s->errors.front().message));
+        }
     }
     int needed = 0;
     for (const Figure& f : figures_)

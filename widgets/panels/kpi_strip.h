@@ -1,6 +1,8 @@
 #pragma once
 // The headline figures in the status bar: GPUs, peak PFLOP/s, MFU, days to
-// train, facility MW and MTBF, each explaining itself on hover (the tip is
+// train, facility MW and MTBF (for a serving design: tokens/s per GPU, time
+// per output token and the replicas needed in place of MFU, days and
+// MTBF), each explaining itself on hover (the tip is
 // built when asked for, not on every edit). It paints its figures itself
 // and asks the status bar for more room only when a figure outgrows what
 // it has: an edit that changes a number must not lay the window out again.
@@ -34,6 +36,7 @@ private:
     struct Figure {
         QString key, name, value;  // "MFU", "39.0%"
         std::string explainKey;
+        QString how;  // the tip's formula when no metrics key explains it (serving)
         QStaticText nameText, valueText;
         int width = 0;  // name, gap and value
     };

@@ -94,6 +94,14 @@ WorkloadPanel::WorkloadPanel(DesignDocument* document, AnalysisService* service,
     using W = Workload;
     using I = std::int64_t;
     namespace L = limits;
+    addSection(tr("Workload"));
+    choiceField(
+        tr("Kind"), "/workload/kind", {{"training", tr("Training")}, {"serving", tr("Serving")}},
+        [](const W& w) { return q(w.kind.value_or("training")); },
+        [this](W& w, const QString& v) { switchKind(w, v.toStdString()); },
+        tr("Training sizes a training run (days, MFU, failures); serving sizes a fleet of replicas for a request "
+           "load (the Serving panel). Each keeps its own section, so switching back loses nothing."));
+
     addSection(tr("Model"));
     preset_ = new QComboBox(body);
     preset_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
@@ -186,6 +194,60 @@ WorkloadPanel::WorkloadPanel(DesignDocument* document, AnalysisService* service,
         [](W& w, const QString& v) { w.training.attention_kernel = v.toStdString(); },
         tr("Fused attention keeps the s x s scores out of HBM. Default fused"));
 
+    addSection(tr("Serving"));
+    // A serving field set on a design without its section creates it.
+    auto serving = [](W& w) -> ServingSpec& {
+        if (!w.serving)
+            w.serving = defaultServing();
+        return *w.serving;
+    };
+    auto servingOf = [](const W& w) { return w.serving.value_or(defaultServing()); };
+    intField(
+        tr("Prompt tokens"), "/workload/serving/prompt_tokens", L::kServingTokens.min, L::kServingTokens.max,
+        [=](const W& w) { return servingOf(w).prompt_tokens; }, [=](W& w, I v) { serving(w).prompt_tokens = v; },
+        tr("Tokens of each request's prompt (prefill)"));
+    intField(
+        tr("Output tokens"), "/workload/serving/output_tokens", L::kServingTokens.min, L::kServingTokens.max,
+        [=](const W& w) { return servingOf(w).output_tokens; }, [=](W& w, I v) { serving(w).output_tokens = v; },
+        tr("Tokens each request generates (decode)"));
+    intField(
+        tr("Batch per replica"), "/workload/serving/batch", L::kServingBatch.min, L::kServingBatch.max,
+        [=](const W& w) { return servingOf(w).batch.value_or(0); }, [=](W& w, I v) { serving(w).batch = v; },
+        tr("Sequences a replica decodes together; auto takes the most that fit within the latency targets"),
+        tr("auto"));
+    doubleField(
+        tr("Arrival rate"), "/workload/serving/arrival_rate_per_s", 0, L::kArrivalRateMax, 2, 1, tr(" req/s"),
+        [=](const W& w) { return servingOf(w).arrival_rate_per_s.value_or(0); },
+        [=](W& w, double v) { serving(w).arrival_rate_per_s = v; },
+        tr("Requests per second the fleet serves: sets the replicas (Little's law)"));
+    // Targets: 0 shows and means none.
+    auto target = [&](const QString& label, const char* key, std::optional<double> ServingSpec::*member,
+                      const QString& help) {
+        doubleField(
+            label, QString("/workload/serving/") + key, 0, L::kLatencyTargetMax * 1000, 1, 0.001, tr(" ms"),
+            [=](const W& w) { return (servingOf(w).*member).value_or(0); },
+            [=](W& w, double v) {
+                if (v > 0)
+                    serving(w).*member = v;
+                else
+                    (serving(w).*member).reset();
+            },
+            help + tr("; 0: no target"));
+    };
+    target(tr("TTFT target"), "ttft_target_s", &ServingSpec::ttft_target_s, tr("Time to first token"));
+    target(tr("TPOT target"), "tpot_target_s", &ServingSpec::tpot_target_s, tr("Time per output token"));
+    target(tr("End-to-end target"), "e2e_target_s", &ServingSpec::e2e_target_s, tr("Whole request"));
+    choiceField(
+        tr("Weights in"), "/workload/serving/weight_precision", {{"bf16", "BF16"}, {"fp8", "FP8"}, {"fp4", "FP4"}},
+        [=](const W& w) { return q(servingOf(w).weight_precision.value_or("bf16")); },
+        [=](W& w, const QString& v) { serving(w).weight_precision = v.toStdString(); },
+        tr("Precision of the weights: their bytes and the compute roof; the GPU needs a peak at it. Default BF16"));
+    choiceField(
+        tr("KV cache in"), "/workload/serving/kv_precision", {{"bf16", "BF16"}, {"fp8", "FP8"}},
+        [=](const W& w) { return q(servingOf(w).kv_precision.value_or("bf16")); },
+        [=](W& w, const QString& v) { serving(w).kv_precision = v.toStdString(); },
+        tr("Precision of the KV cache; FP8 holds twice the sequences. Default BF16"));
+
     addSection(tr("Parallelism"));
     intField(
         tr("Tensor (tp)"), "/workload/parallelism/tp", L::kParallel.min, L::kParallel.max,
@@ -254,11 +316,45 @@ WorkloadPanel::WorkloadPanel(DesignDocument* document, AnalysisService* service,
     refreshValues();
 }
 
+ServingSpec WorkloadPanel::defaultServing()
+{
+    // A chat-sized request, the scale MLPerf's Llama 2 70B benchmark uses
+    // (inputs up to 1,024 tokens, about 294 out): a starting point to edit.
+    ServingSpec s;
+    s.prompt_tokens = 1024;
+    s.output_tokens = 256;
+    return s;
+}
+
+void WorkloadPanel::switchKind(Workload& w, const std::string& kind)
+{
+    w.kind = kind;
+    if (kind == "serving" && !w.serving) {
+        w.serving = defaultServing();
+        emit message(tr("Serving: 1,024-token prompts and 256-token answers to start with (the Serving section)"));
+    }
+    // Back to training from a design that never had a training run: the
+    // model preset's published sizes, else a placeholder the user sees.
+    if (kind == "training" && w.training == TrainingSpec{}) {
+        if (const ModelPreset* p = matchModelPreset(w.model)) {
+            w.training.global_batch = p->globalBatch;
+            w.training.tokens = p->tokens;
+            emit message(tr("Training: the global batch and tokens %1 reports").arg(q(p->model.name)));
+        } else {
+            w.training.global_batch = 1024;
+            w.training.tokens = 1e12;
+            emit message(tr("Training: a global batch of 1,024 sequences and 1 trillion tokens to start with "
+                            "(the Training section)"));
+        }
+    }
+}
+
 void WorkloadPanel::addSection(const QString& title)
 {
     auto* label = new QLabel("<b>" + title.toHtmlEscaped() + "</b>");
     label->setContentsMargins(0, 8, 0, 2);
     form_->addRow(label);
+    sections_.push_back({title, form_->rowCount() - 1, form_->rowCount()});
 }
 
 void WorkloadPanel::addRow(const QString& label, const QString& pointer, QWidget* field, const QString& help)
@@ -270,6 +366,8 @@ void WorkloadPanel::addRow(const QString& label, const QString& pointer, QWidget
     form_->addRow(l, field);
     if (!pointer.isEmpty())
         fields_.insert(pointer, field);
+    if (!sections_.empty())
+        sections_.back().end = form_->rowCount();
 }
 
 void WorkloadPanel::intField(const QString& label, const QString& pointer, std::int64_t min, std::int64_t max,
@@ -453,6 +551,15 @@ void WorkloadPanel::refreshValues()
     }
     for (const auto& r : refreshers_)
         r();
+    // A workload shows the section of its kind: a serving design's
+    // training fields would show clamped placeholders.
+    const bool serving = w.isServing();
+    for (const Section& sec : sections_)
+        if (sec.title == tr("Training") || sec.title == tr("Serving")) {
+            const bool show = (sec.title == tr("Serving")) == serving;
+            for (int row = sec.first; row < sec.end; ++row)
+                form_->setRowVisible(row, show);
+        }
     refreshSummary();
 }
 
@@ -492,10 +599,16 @@ void WorkloadPanel::refreshSummary()
     QString text = tr("<b>%1</b>: %2 B parameters").arg(q(s.name).toHtmlEscaped(), q(formatReadable(s.params / 1e9)));
     if (s.moe())
         text += tr(" (%1 B active per token)").arg(q(formatReadable(s.activeParamsPerToken / 1e9)));
-    text += tr("<br>tp %1 x pp %2 x cp %3 x dp %4%5 = %6 of %7 GPUs; %8 micro-batches per pipeline")
-                .arg(q(formatCount(s.tp)), q(formatCount(s.pp)), q(formatCount(s.cp)), q(formatCount(s.dp)),
-                     w.parallelism.dp.value_or(0) > 0 ? QString() : tr(" (auto)"), q(formatCount(s.gpusUsed)),
-                     q(formatCount(a->inventory.gpus)), q(formatValue(s.microBatches, 4)));
+    if (w.isServing())
+        text += tr("<br>serving: replicas of tp %1 x pp %2 = %3 GPUs, %4 of them in the design's %5 GPUs")
+                    .arg(q(formatCount(s.tp)), q(formatCount(s.pp)), q(formatCount(s.tp * s.pp)),
+                         q(formatCount(a->inventory.gpus / std::max<std::int64_t>(1, s.tp * s.pp))),
+                         q(formatCount(a->inventory.gpus)));
+    else
+        text += tr("<br>tp %1 x pp %2 x cp %3 x dp %4%5 = %6 of %7 GPUs; %8 micro-batches per pipeline")
+                    .arg(q(formatCount(s.tp)), q(formatCount(s.pp)), q(formatCount(s.cp)), q(formatCount(s.dp)),
+                         w.parallelism.dp.value_or(0) > 0 ? QString() : tr(" (auto)"), q(formatCount(s.gpusUsed)),
+                         q(formatCount(a->inventory.gpus)), q(formatValue(s.microBatches, 4)));
     if (summary_->text() != text)  // a new text relays the dock out
         summary_->setText(text);
 }

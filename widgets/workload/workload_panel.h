@@ -1,7 +1,7 @@
 #pragma once
-// The workload dock: the model (from a preset or by hand), training sizes,
-// the parallel layout and the data pipeline, every `workload` field of the
-// file format. Each change goes through the DesignEditor like a canvas
+// The workload dock: training or serving, the model (from a preset or by
+// hand), training sizes, the serving load and targets, the parallel layout
+// and the data pipeline, every `workload` field of the file format. Each change goes through the DesignEditor like a canvas
 // edit. Values that cannot run are refused with the reason (tp x pp x cp
 // does not divide the GPUs, heads do not split over tp, ...), and the
 // layout fields' arrows step over them.
@@ -55,6 +55,9 @@ private:
     // Applies `edit` to a copy of the workload; pushes it unless refused.
     bool apply(const QString& undoText, int mergeKey, const std::function<void(Workload&)>& edit);
     void usePreset(int index);
+    // Makes the workload `kind`, giving it the section it lacks.
+    void switchKind(Workload& w, const std::string& kind);
+    static ServingSpec defaultServing();
     void refreshValues();
     void refreshSummary();
     void refreshRank();
@@ -75,6 +78,12 @@ private:
     void switchField(const QString& label, const QString& pointer, std::optional<bool> ParallelismSpec::*flag,
                      bool fallback, const QString& help);
 
+    // The form's rows of each section (its heading first, `end` past its last).
+    struct Section {
+        QString title;
+        int first = 0, end = 0;
+    };
+    std::vector<Section> sections_;
     DesignDocument* doc_;
     DesignEditor editor_;
     AnalysisService* service_;
