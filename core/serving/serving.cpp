@@ -104,24 +104,39 @@ struct Replica {
         const double comm = stageCommS(b);
         p.tpotS = double(pp) * (std::max(p.memoryS, p.computeS) + comm) + double(pp - 1) * hopS(b);
         p.commS = double(pp) * comm + double(pp - 1) * hopS(b);
-        p.tokensPerSPerReplica = b / p.tpotS;
+        // Continuous batching prefills each new request on the same GPUs:
+        // a batch's B requests cost B prompts' compute (their weight reads
+        // shared with the decode steps) beside its output steps. Each user
+        // sees the decode speed.
+        const double out = double(output);
+        p.prefillShare = b * double(pp) * prefillComputeS() / (b * double(pp) * prefillComputeS() + out * p.tpotS);
+        p.tokensPerSPerReplica = b * out / (b * double(pp) * prefillComputeS() + out * p.tpotS);
         p.tokensPerSPerGpu = p.tokensPerSPerReplica / double(gpus);
         p.tokensPerSPerUser = 1 / p.tpotS;
-        p.mfu = p.tokensPerSPerReplica * 2 * shape.activeParamsPerToken / (double(gpus) * peakFlopsPerS);
+        // Model FLOPs of prompts and outputs alike (2 per active weight per token).
+        p.mfu = p.tokensPerSPerReplica * (1 + double(prompt) / out) * 2 * shape.activeParamsPerToken /
+            (double(gpus) * peakFlopsPerS);
         return p;
     }
 
-    // One prompt through the replica: compute-bound unless the prompt is
-    // short enough that reading the weights takes longer.
-    double prefillS() const
+    // One prompt's FLOPs on the replica, per stage: its linear layers and
+    // causal attention (half of the 4 n^2 hidden FLOPs per layer).
+    double prefillComputeS() const
     {
         const double n = double(prompt);
         const double linear = 2 * shape.activeParamsPerToken * n / double(gpus) / linearFlopsPerS;
-        // Causal attention: half of the 4 n^2 hidden FLOPs per layer.
         const double attention =
             2 * double(shape.layers) * n * n * double(shape.hidden) / double(gpus) / attentionFlopsPerS;
+        return linear + attention;
+    }
+
+    // One prompt through the replica on its own: compute-bound unless the
+    // prompt is short enough that reading the weights takes longer.
+    double prefillS() const
+    {
+        const double n = double(prompt);
         const double memory = weightBytesPerGpu / hbmBytesPerS;
-        return double(pp) * (std::max(linear + attention, memory) + stageCommS(n)) + double(pp - 1) * hopS(n);
+        return double(pp) * (std::max(prefillComputeS(), memory) + stageCommS(n)) + double(pp - 1) * hopS(n);
     }
 };
 

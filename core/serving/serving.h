@@ -25,8 +25,11 @@ struct DecodePoint {
     double memoryS = 0;   // of which reading weights and KV cache (per stage)
     double computeS = 0;  // the step's FLOPs at the compute roof (per stage)
     double commS = 0;     // TP all-reduces, EP all-to-alls and pipeline hops
+    // Output tokens per second with the prompts' prefill charged to the same
+    // GPUs (continuous batching); per user: the decode speed, 1 / TPOT.
     double tokensPerSPerReplica = 0, tokensPerSPerGpu = 0, tokensPerSPerUser = 0;
-    double mfu = 0;  // model FLOPs delivered over the replica's peak at the weight precision
+    double prefillShare = 0;  // of the replica's time, prefilling the batch's prompts
+    double mfu = 0;           // model FLOPs (prompts and outputs) over the replica's peak at the weight precision
     bool bandwidthBound() const { return memoryS >= computeS; }
 };
 

@@ -25,6 +25,7 @@ Json servingJson(const Serving& s)
             {"tokens_per_s_per_replica", finiteOrNull(d.tokensPerSPerReplica)},
             {"tokens_per_s_per_gpu", finiteOrNull(d.tokensPerSPerGpu)},
             {"tokens_per_s_per_user", finiteOrNull(d.tokensPerSPerUser)},
+            {"prefill_share", finiteOrNull(d.prefillShare)},
             {"batch", s.batch},
             {"max_batch", s.maxBatch},
             {"ridge_batch", s.ridgeBatch},

@@ -151,6 +151,12 @@ private slots:
             QVERIFY(s.curve[i].tokensPerSPerGpu > s.curve[i - 1].tokensPerSPerGpu);
             QVERIFY(s.curve[i].tokensPerSPerUser < s.curve[i - 1].tokensPerSPerUser);
         }
+        // Continuous batching: the batch's prompts are prefilled on the same
+        // GPUs, so output tokens/s are B / TPOT less the prefill's share.
+        for (const DecodePoint& p : s.curve) {
+            QVERIFY(p.prefillShare > 0 && p.prefillShare < 1);
+            QVERIFY(std::abs(p.tokensPerSPerReplica / (double(p.batch) / p.tpotS * (1 - p.prefillShare)) - 1) < 1e-12);
+        }
         QVERIFY(s.curve.front().bandwidthBound());
         QVERIFY(s.ridgeBatch > 1 && s.ridgeBatch <= s.maxBatch);
         // MFU of serving at batch 1 is tiny (seed 004: under 5%).

@@ -105,7 +105,9 @@ void KpiStrip::refresh()
         if (const Serving* s = service_->serving(); s && s->ok()) {
             const DecodePoint& d = s->decode;
             set("mfu", tr("Tokens/s per GPU"), q(formatReadable(d.tokensPerSPerGpu)), "serving.tokens_per_s_per_gpu",
-                tr("batch %1 / time per output token / %2 GPUs per replica (docs/model.md, section 19)")
+                tr("batch %1 x output tokens / (its prompts' prefill + output tokens x time per output token) / %2 "
+                   "GPUs "
+                   "per replica (docs/model.md, section 19)")
                     .arg(q(formatCount(s->batch)))
                     .arg(s->gpusPerReplica));
             set("days", tr("TPOT"), quantity(1000 * d.tpotS, "ms"), "serving.tpot_s",

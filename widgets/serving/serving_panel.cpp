@@ -57,7 +57,12 @@ std::vector<Row> rowsOf(const Serving& s)
         {QObject::tr("End to end"), secs(s.e2eS), QObject::tr("time to first token + (output tokens - 1) x TPOT")},
         {QObject::tr("Tokens/s per user"), num(d.tokensPerSPerUser), QObject::tr("1 / time per output token")},
         {QObject::tr("Tokens/s per GPU"), num(d.tokensPerSPerGpu),
-         QObject::tr("batch / TPOT / GPUs per replica = %1 / %2").arg(num(d.tokensPerSPerReplica), s.gpusPerReplica)},
+         QObject::tr("batch x output tokens / (batch x the prompts' prefill compute + output tokens x TPOT) / GPUs "
+                     "per replica = %1 / %2; prefilling the batch's prompts takes %3% of the replica's time "
+                     "(continuous batching)")
+             .arg(num(d.tokensPerSPerReplica))
+             .arg(s.gpusPerReplica)
+             .arg(num(100 * d.prefillShare))},
         {QObject::tr("MFU of serving"), num(100 * d.mfu) + "%",
          QObject::tr("tokens/s x 2 x active parameters / (GPUs x %1 TFLOP/s, the %2 peak)")
              .arg(num(s.peakTflops, 4), q(s.weightPrecision))},
