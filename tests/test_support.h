@@ -32,6 +32,18 @@ inline std::string readBytes(const QString& path)
     return std::string(bytes.constData(), static_cast<std::size_t>(bytes.size()));
 }
 
+// The presets whose workload is a training run: the analyses that size a
+// run (layout search, scale sweep) refuse the serving ones, which their own
+// tests check. The presets are saved normalized, so the key reads one way.
+inline QStringList trainingPresetFiles()
+{
+    QStringList files;
+    for (const QString& f : presetFiles())
+        if (readBytes(f).find("\"kind\": \"serving\"") == std::string::npos)
+            files << f;
+    return files;
+}
+
 // RFC 4180 CSV: quoted fields may hold commas, newlines and doubled quotes.
 inline QList<QStringList> parseCsv(const QString& text)
 {

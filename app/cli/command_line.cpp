@@ -258,14 +258,11 @@ int runMetrics(const QStringList& args, const Verb& verb)
         [&](const DesignLoad& loaded, const QString& file) {
             Json metrics = computeMetrics(*loaded.design, *loaded.catalog);
             // A serving workload's figures, or what stops it being served.
-            if (loaded.design->workload.isServing()) {
-                const Serving serving = analyzeServing(*loaded.design, *loaded.catalog);
-                if (!serving.ok()) {
-                    for (const Problem& p : serving.errors)
-                        err(formatProblem(file.toStdString(), p) + "\n");
-                    return int(kExitInvalid);
-                }
-                metrics["serving"] = servingJson(serving);
+            const Serving serving = addServingMetrics(metrics, *loaded.design, *loaded.catalog);
+            if (loaded.design->workload.isServing() && !serving.ok()) {
+                for (const Problem& p : serving.errors)
+                    err(formatProblem(file.toStdString(), p) + "\n");
+                return int(kExitInvalid);
             }
             out(parser.value(format) == "json" ? metrics.dump(2) + "\n" : metricsText(metrics));
             return int(kExitOk);
@@ -702,8 +699,8 @@ const std::vector<Verb>& verbs()
         {"normalize", "normalize FILE... [--embed-parts] [--catalog FILE]",
          "Rewrite design files in canonical form (stable key order), atomically.", runNormalize},
         {"validation-report", "validation-report RUNS [--format markdown|json] [--catalog FILE]",
-         "Compare the performance model with published training runs; print docs/validation.md (or, as json, "
-         "resources/validation-errors.json).",
+         "Compare the performance model with published training and serving runs; print docs/validation.md (or, "
+         "as json, resources/validation-errors.json: the training runs' errors).",
          runValidationReport},
     };
     return list;

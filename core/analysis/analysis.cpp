@@ -69,7 +69,11 @@ Analysis analyzeDesign(const Design& design, const Catalog& catalog)
 
 std::string stepUnavailable(const Analysis& a)
 {
-    return a.runnable() ? std::string() : "not runnable: " + a.notRunnable.front().message;
+    if (a.runnable())
+        return {};
+    // A serving design is not a training run that fails: it has none.
+    const Problem& why = a.notRunnable.front();
+    return why.code == "serving_workload" ? kNoTrainingRun : "not runnable: " + why.message;
 }
 
 std::string runUnavailable(const Analysis& a)

@@ -51,6 +51,10 @@ struct Analysis {
 
 // Why the step's figures (MFU, step time, days) are not shown: "not
 // runnable: <first reason>", or "" when they are.
+// Why a serving design's training figures are missing: it has no training
+// run (not a run that fails).
+inline constexpr const char* kNoTrainingRun =
+    "no training run: the workload is serving (its figures are under serving)";
 std::string stepUnavailable(const Analysis& analysis);
 // Why the run's wall-clock figures (wall days, run energy, interruptions)
 // are not shown: "never completes: <why>" first, else stepUnavailable.

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "core/metrics/metrics.h"
+#include "core/serving/serving_report.h"
 #include "core/text.h"
 
 namespace studio {
@@ -13,30 +14,49 @@ namespace studio {
 const std::vector<KeyFigure>& keyFigures()
 {
     using B = Better;
-    static const std::vector<KeyFigure> figures = {
-        {"inventory.gpus", "GPUs", "", B::Neither},
-        {"inventory.nodes", "Nodes", "", B::Neither},
-        {"inventory.racks", "Racks", "", B::Neither},
-        {"compute.cluster_peak_pflops", "Peak at training precision", "PFLOP/s", B::Higher, 1, true},
-        {"training.mfu", "MFU", "%", B::Higher, 100},
-        {"training.hfu", "HFU", "%", B::Higher, 100},
-        {"training.step_time_s", "Step time", "s", B::Lower},
-        {"training.tokens_per_s", "Tokens per second", "tokens/s", B::Higher},
-        {"training.days_to_train", "Days to train", "days", B::Lower},
-        {"training.memory_gb_per_gpu.total", "Memory per GPU", "GB", B::Lower},
-        {"power.facility_kw", "Facility power", "MW", B::Lower, 0.001},
-        {"power.pue", "PUE", "", B::Lower},
-        {"power.max_rack_kw", "Max rack power", "kW", B::Lower},
-        {"reliability.cluster_mtbf_h", "Cluster MTBF", "h", B::Higher},
-        {"reliability.p_failure_24h", "P(failure in 24 h)", "%", B::Lower, 100},
-        {"reliability.checkpoint_interval_min", "Checkpoint interval", "min", B::Neither},
-        {"reliability.goodput", "Goodput", "%", B::Higher, 100},
-        {"power.energy_mwh_per_year", "Energy per year", "MWh", B::Lower},
-        {"power.cost_usd_per_year", "Electricity cost per year", "USD", B::Lower},
-        {"power.co2_tonnes_per_year", "CO2 per year", "t", B::Lower},
-        {"inventory.switches.total", "Switches", "", B::Neither},
-        {"inventory.cables.total", "Cables", "", B::Neither},
-    };
+    static const std::vector<KeyFigure> figures = [] {
+        std::vector<KeyFigure> rows = {
+            {"inventory.gpus", "GPUs", "", B::Neither},
+            {"inventory.nodes", "Nodes", "", B::Neither},
+            {"inventory.racks", "Racks", "", B::Neither},
+            {"compute.cluster_peak_pflops", "Peak at the workload's precision", "PFLOP/s", B::Higher, 1, true},
+            {"training.mfu", "MFU", "%", B::Higher, 100},
+            {"training.hfu", "HFU", "%", B::Higher, 100},
+            {"training.step_time_s", "Step time", "s", B::Lower},
+            {"training.tokens_per_s", "Tokens per second", "tokens/s", B::Higher},
+            {"training.days_to_train", "Days to train", "days", B::Lower},
+            {"training.memory_gb_per_gpu.total", "Memory per GPU", "GB", B::Lower},
+            {"serving.tokens_per_s_per_gpu", "Tokens/s per GPU served", "tokens/s", B::Higher},
+            {"serving.tokens_per_s_per_user", "Tokens/s per user", "tokens/s", B::Higher},
+            {"serving.ttft_s", "Time to first token", "ms", B::Lower, 1000},
+            {"serving.tpot_s", "Time per output token", "ms", B::Lower, 1000},
+            {"serving.batch", "Batch served", "", B::Neither},
+            {"serving.gpus_needed", "GPUs for the load", "", B::Lower},
+            {"serving.kwh_per_million_tokens", "Energy per million tokens", "kWh", B::Lower},
+            {"serving.usd_per_million_tokens", "Electricity per million tokens", "USD", B::Lower},
+            {"power.facility_kw", "Facility power", "MW", B::Lower, 0.001},
+            {"power.pue", "PUE", "", B::Lower},
+            {"power.max_rack_kw", "Max rack power", "kW", B::Lower},
+            {"reliability.cluster_mtbf_h", "Cluster MTBF", "h", B::Higher},
+            {"reliability.p_failure_24h", "P(failure in 24 h)", "%", B::Lower, 100},
+            {"reliability.checkpoint_interval_min", "Checkpoint interval", "min", B::Neither},
+            {"reliability.goodput", "Goodput", "%", B::Higher, 100},
+            {"power.energy_mwh_per_year", "Energy per year", "MWh", B::Lower},
+            {"power.cost_usd_per_year", "Electricity cost per year", "USD", B::Lower},
+            {"power.co2_tonnes_per_year", "CO2 per year", "t", B::Lower},
+            {"inventory.switches.total", "Switches", "", B::Neither},
+            {"inventory.cables.total", "Cables", "", B::Neither},
+        };
+        // A serving fleet restarts requests, not a run: checkpoints and
+        // goodput are the training run's.
+        for (KeyFigure& f : rows)
+            if (f.key.starts_with("serving."))
+                f.workload = "serving";
+            else if (f.key.starts_with("training.") || f.key == "reliability.checkpoint_interval_min" ||
+                     f.key == "reliability.goodput")
+                f.workload = "training";
+        return rows;
+    }();
     return figures;
 }
 
@@ -63,7 +83,9 @@ std::optional<double> figureValue(const Json& metrics, const KeyFigure& figure)
         start = dot + 1;
     }
     if (figure.atTrainingPrecision) {
-        const std::string precision = metrics["compute"].value("precision", "");
+        // A serving design runs at its weights' precision.
+        const std::string precision = metrics.contains("serving") ? metrics["serving"].value("weight_precision", "")
+                                                                  : metrics["compute"].value("precision", "");
         if (!node->is_object() || !node->contains(precision))
             return std::nullopt;
         node = &(*node)[precision];
@@ -76,9 +98,13 @@ std::optional<double> figureValue(const Json& metrics, const KeyFigure& figure)
 std::string figureUnavailable(const Json& metrics, const KeyFigure& figure)
 {
     const auto it = metrics.find("unavailable");
-    if (it == metrics.end() || !it->contains(figure.key))
-        return {};
-    return (*it)[figure.key].get<std::string>();
+    if (it != metrics.end() && it->contains(figure.key))
+        return (*it)[figure.key].get<std::string>();
+    if (it != metrics.end() && !figure.workload.empty() && it->contains(figure.workload))
+        return (*it)[figure.workload].get<std::string>();
+    if (figure.workload == "serving" && !metrics.contains("serving"))
+        return "not serving: the workload is training";
+    return {};
 }
 
 std::string FigureCell::text(const KeyFigure& figure) const
@@ -95,7 +121,19 @@ ComparedDesign compareEntry(const Design& design, const Catalog& catalog, std::s
     d.source = std::move(source);
     d.analysis = analyzeDesign(design, catalog);
     d.metrics = metricsJson(design, d.analysis);
+    const Serving serving = addServingMetrics(d.metrics, design, catalog);
+    if (design.workload.isServing())
+        d.serving = serving;
     return d;
+}
+
+std::vector<ExplainedMetric> explainCompared(const ComparedDesign& design)
+{
+    std::vector<ExplainedMetric> out = explainMetrics(design.analysis);
+    if (design.serving && design.serving->ok())
+        for (auto& e : explainServing(*design.serving))
+            out.push_back(std::move(e));
+    return out;
 }
 
 const char* verdictName(Verdict v)
@@ -136,7 +174,8 @@ FigureCell cellFor(const KeyFigure& f, std::optional<double> value, std::optiona
 
 bool isCount(const KeyFigure& f)
 {
-    return f.unit.empty() && f.key.rfind("inventory.", 0) == 0;
+    return f.unit.empty() &&
+        (f.key.starts_with("inventory.") || f.key == "serving.batch" || f.key == "serving.gpus_needed");
 }
 
 std::string signedText(double v, const std::string& text)
@@ -187,11 +226,21 @@ Comparison compareDesigns(std::vector<ComparedDesign> designs, std::size_t basel
 
     Comparison c;
     c.baseline = baseline;
+    const auto serving =
+        std::count_if(designs.begin(), designs.end(), [](const auto& d) { return d.serving.has_value(); });
+    const bool anyServing = serving > 0, anyTraining = serving < std::ssize(designs);
     for (const auto& f : keyFigures()) {
+        if ((f.workload == "serving" && !anyServing) || (f.workload == "training" && !anyTraining))
+            continue;
         FigureComparison row{f, {}};
-        const auto base = figureValue(designs[baseline].metrics, f);
+        // A figure said to be unavailable has no value, whatever else the
+        // metrics hold (a serving design's training memory).
+        auto valueOf = [&](const ComparedDesign& d) {
+            return figureUnavailable(d.metrics, f).empty() ? figureValue(d.metrics, f) : std::nullopt;
+        };
+        const auto base = valueOf(designs[baseline]);
         for (std::size_t i = 0; i < designs.size(); ++i) {
-            row.cells.push_back(cellFor(f, figureValue(designs[i].metrics, f), base));
+            row.cells.push_back(cellFor(f, valueOf(designs[i]), base));
             row.cells.back().unavailable = figureUnavailable(designs[i].metrics, f);
             if (i == baseline)
                 row.cells.back().verdict = Verdict::Baseline;

@@ -11,6 +11,8 @@
 
 #include "core/analysis/analysis.h"
 #include "core/design/design.h"
+#include "core/metrics/explanations.h"
+#include "core/serving/serving.h"
 
 namespace studio {
 
@@ -26,8 +28,13 @@ struct KeyFigure {
     Better better = Better::Neither;
     double scale = 1;  // shown value = metrics value x scale (kW -> MW, fraction -> %)
     // The metrics list it per precision ({"bf16": ..., "fp8": ...}): the
-    // figure is the one at the precision the design trains at.
+    // figure is the one at the precision the design trains at, or serves
+    // its weights at.
     bool atTrainingPrecision = false;
+    // The workload the figure belongs to ("training", "serving"), or "" for
+    // a figure of the cluster itself: a comparison shows a workload's rows
+    // only when one of its designs has that workload.
+    std::string workload = "";
 };
 
 // The compare table's rows, in order.
@@ -44,8 +51,13 @@ struct ComparedDesign {
     std::string label;   // the design's name, made unique among those compared
     std::string source;  // the file it came from, or what it is ("open document")
     Analysis analysis;
-    Json metrics;  // metricsJson of the analysis
+    Json metrics;                    // metricsJson of the analysis, with the serving object of a serving design
+    std::optional<Serving> serving;  // a serving design's serving analysis
 };
+
+// How each of a compared design's figures is made: the analysis's, and a
+// servable design's serving figures.
+std::vector<ExplainedMetric> explainCompared(const ComparedDesign& design);
 
 // Analyses `design` (valid against `catalog`) for comparison.
 ComparedDesign compareEntry(const Design& design, const Catalog& catalog, std::string source);
@@ -76,8 +88,8 @@ struct BomComparison {
 struct Comparison {
     std::vector<ComparedDesign> designs;
     std::size_t baseline = 0;
-    std::vector<FigureComparison> figures;
-    std::vector<BomComparison> bom;  // parts in first-seen order
+    std::vector<FigureComparison> figures;  // the rows of the workloads compared
+    std::vector<BomComparison> bom;         // parts in first-seen order
 };
 
 inline constexpr std::size_t kMinCompared = 2, kMaxCompared = 4;

@@ -1,5 +1,7 @@
 #include "core/metrics/explanations.h"
 
+#include <cmath>
+
 #include "core/metrics/error_band.h"
 
 namespace studio {
@@ -187,10 +189,14 @@ std::vector<ExplainedMetric> explainMetrics(const Analysis& a)
         {"failures per day x wall-clock days of the run",
          {{"failures per day", r.failuresPerDay, "", "24 h / MTBF"},
           {"wall-clock days", r.wallDays, "days", "days to train / goodput"}}});
+    // A figure that cannot exist keeps its formula but no input without a
+    // value: the tip never prints a NaN.
     for (const auto& [key, why] : unavailableFigures(a))
         for (auto& [k, e] : out)
-            if (k == key)
+            if (k == key) {
                 e.unavailable = why;
+                std::erase_if(e.inputs, [](const auto& in) { return !std::isfinite(in.value); });
+            }
     // The figures that follow from the step time carry the model's error on
     // the published runs nearest this configuration.
     // The nearest-run search runs once; each figure only phrases it.

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 
 #include "core/analysis/step_time.h"
 #include "core/design/resize.h"
@@ -14,6 +15,8 @@
 #include "core/format/json_text.h"
 #include "core/metrics/metrics.h"
 #include "core/search/layout_search.h"
+#include "core/serving/serving.h"
+#include "core/serving/serving_report.h"
 #include "core/text.h"
 
 namespace studio {
@@ -26,7 +29,170 @@ std::string percent(double fraction)
     return buf;
 }
 
+// The run's base design with the run's workload, read and checked like a
+// file and resized to the run's GPUs; nothing (and the problems) when it
+// does not load.
+std::optional<DesignLoad> loadRun(const Json& run, const std::string& ptr, const std::string& id, std::int64_t gpus,
+                                  const std::filesystem::path& dir, const Catalog& catalog, JsonReader& r,
+                                  std::vector<Problem>& problems)
+{
+    const auto designFile = r.string(run, ptr, "design", true);
+    if (!designFile || !run.contains("workload"))
+        return std::nullopt;
+    const ParsedJson base = parseJsonText(readTextFile((dir / *designFile).string()).text);
+    if (base.error) {
+        problems.push_back({Severity::Error, pointerAppend(ptr, "design"), *designFile + ": " + base.error->message});
+        return std::nullopt;
+    }
+    Json doc = base.doc;
+    doc["workload"] = run["workload"];
+    DesignLoad loaded = readDesignJson(doc, catalog);
+    if (!loaded.ok()) {
+        for (const auto& p : loaded.problems)
+            if (p.severity == Severity::Error)
+                problems.push_back({Severity::Error, ptr + p.pointer, id + ": " + p.message});
+        return std::nullopt;
+    }
+    if (auto p = resizeToGpus(*loaded.design, *loaded.catalog, gpus)) {
+        problems.push_back({Severity::Error, pointerAppend(ptr, "gpus"), id + ": " + p->message});
+        return std::nullopt;
+    }
+    return loaded;
+}
+
+// The figure a dotted metric names in `metrics` ("training.step_time_s":
+// /training/step_time_s), or a problem naming the run.
+std::optional<double> figureOf(const Json& metrics, const std::string& metric, const std::string& id,
+                               const std::string& ptr, std::vector<Problem>& problems)
+{
+    const auto dot = metric.find('.');
+    const Json::json_pointer jp(dot == std::string::npos ? "/" + metric
+                                                         : "/" + metric.substr(0, dot) + "/" + metric.substr(dot + 1));
+    if (metrics.contains(jp) && metrics.at(jp).is_number())
+        return metrics.at(jp).get<double>();
+    const bool unavailable = metrics.contains("unavailable") && metrics["unavailable"].contains(metric);
+    problems.push_back({Severity::Error, pointerAppend(ptr, "metric"),
+                        id + ": " +
+                            (unavailable ? inQuotes(metric) + " is " + metrics["unavailable"][metric].get<std::string>()
+                                         : "no metric " + inQuotes(metric))});
+    return std::nullopt;
+}
+
+// A training run: analyzeDesign's figure, and where the published layout
+// ranks in the layout search. False (with problems) when it gives none.
+bool evaluateTraining(ValidationRow& row, const Json& run, const std::string& ptr, const DesignLoad& loaded,
+                      JsonReader& r, std::vector<Problem>& problems)
+{
+    const Analysis analysis = analyzeDesign(*loaded.design, *loaded.catalog);
+    const Json metrics = metricsJson(*loaded.design, analysis);
+    // A published TFLOP/s counts FLOPs its own way: turn it back into the
+    // step time it was measured as, by that count, and compare step times.
+    if (const auto convention = r.choice(run, ptr, "flop_convention", {"causal_half", "full_square"}, false)) {
+        const bool hardware = row.metric == "training.tflops_per_gpu_hardware";
+        if (!hardware && row.metric != "training.tflops_per_gpu_model") {
+            problems.push_back({Severity::Error, pointerAppend(ptr, "flop_convention"),
+                                row.id + ": a FLOP convention applies to a TFLOP/s metric only"});
+            return false;
+        }
+        const auto& w = analysis.workload;
+        const FlopConvention c = *convention == "full_square" ? FlopConvention::FullSquare : FlopConvention::CausalHalf;
+        double perSeq = 3 * forwardFlopsPerSequence(w, c);
+        if (hardware && w.fullRecompute)
+            perSeq += double(w.layers) * forwardFlopsPerSequenceLayer(w, c);
+        row.published = formatValue(row.measured, 4) + " TFLOP/s per GPU (" + (hardware ? "hardware" : "model") + ", " +
+            (c == FlopConvention::FullSquare ? "full attention square" : "causal half") + ")";
+        row.measured = double(w.globalBatch) * perSeq / (row.measured * 1e12 * double(w.gpusUsed));
+        row.metric = "training.step_time_s";
+    }
+    const auto predicted = figureOf(metrics, row.metric, row.id, ptr, problems);
+    if (!predicted)
+        return false;
+    row.predicted = *predicted;
+    const auto& w = analysis.workload;
+    // A run may use part of the design (64 GPUs of a 72-GPU NVL72 rack).
+    row.gpus = w.gpusUsed;
+    row.system = loaded.design->name;
+    row.gpuPart = analysis.inventory.gpuPart;
+    row.precision = w.precision;
+    row.tp = w.tp;
+    row.pp = w.pp;
+    row.cp = w.cp;
+    row.ep = w.ep;
+    row.dp = w.dp;
+    row.zero = w.zero;
+    SearchOptions search;
+    search.gpus = w.gpusUsed;
+    search.top = 1;
+    const SearchResult found = searchLayouts(*loaded.design, *loaded.catalog, search);
+    row.standing.published = found.current.layout;
+    row.standing.whyNot = found.error.empty() ? found.current.whyNot : found.error;
+    row.standing.rank = found.current.rank;
+    row.standing.feasible = found.feasible;
+    row.standing.gap = found.current.gap;
+    if (!found.top.empty()) {
+        row.standing.best = found.top.front().layout;
+        row.standing.bestStepS = found.top.front().stepS;
+    }
+    return true;
+}
+
+// A serving run: one replica through analyzeServing, its figure read from
+// the `serving` object metrics prints. Its errors (a replica that cannot be
+// served) become problems naming the run.
+bool evaluateServing(ServingValidationRow& row, const std::string& ptr, const DesignLoad& loaded,
+                     std::vector<Problem>& problems)
+{
+    const Serving s = analyzeServing(*loaded.design, *loaded.catalog);
+    for (const Problem& p : s.errors)
+        problems.push_back({Severity::Error, ptr + p.pointer, row.id + ": " + p.message, p.code});
+    if (!s.ok())
+        return false;
+    const auto predicted = figureOf(Json{{"serving", servingJson(s)}}, row.metric, row.id, ptr, problems);
+    if (!predicted)
+        return false;
+    const ServingSpec& spec = *loaded.design->workload.serving;
+    row.predicted = *predicted;
+    row.system = loaded.design->name;
+    row.gpus = s.gpusPerReplica;
+    row.tp = s.tp;
+    row.pp = s.pp;
+    row.ep = s.ep;
+    row.weightPrecision = s.weightPrecision;
+    row.kvPrecision = s.kvPrecision;
+    row.batch = s.batch;
+    row.batchChosen = spec.batch.value_or(0) == 0;
+    row.promptTokens = spec.prompt_tokens;
+    row.outputTokens = spec.output_tokens;
+    return true;
+}
+
+template <typename Rows, typename Keep>
+ErrorSummary summarizeRows(const Rows& rows, Keep keep)
+{
+    std::vector<double> errors;
+    for (const auto& row : rows)
+        if (keep(row))
+            errors.push_back(row.error());
+    return summarizeErrors(errors);
+}
+
 }  // namespace
+
+ErrorSummary summarizeErrors(const std::vector<double>& errors)
+{
+    ErrorSummary s;
+    double sum = 0;
+    for (const double e : errors) {
+        const double a = std::fabs(e);
+        sum += a;
+        s.maxAbs = std::max(s.maxAbs, a);
+        s.within10 += a <= 0.10 ? 1 : 0;
+        s.within25 += a <= 0.25 ? 1 : 0;
+    }
+    s.runs = errors.size();
+    s.meanAbs = s.runs > 0 ? sum / double(s.runs) : 0;
+    return s;
+}
 
 ValidationReport runValidation(const std::string& runsPath, const Catalog& catalog)
 {
@@ -45,8 +211,6 @@ ValidationReport runValidation(const std::string& runsPath, const Catalog& catal
     if (!r.isObject(parsed.doc, "") || !parsed.doc.contains("runs") || !r.isArray(parsed.doc["runs"], "/runs"))
         return report;
     const std::filesystem::path dir = std::filesystem::path(runsPath).parent_path();
-    double sum = 0, checkSum = 0;
-    int calibration = 0, checks = 0;
     for (std::size_t i = 0; i < parsed.doc["runs"].size(); ++i) {
         const Json& run = parsed.doc["runs"][i];
         const std::string ptr = pointerAppend("/runs", i);
@@ -59,98 +223,36 @@ ValidationReport runValidation(const std::string& runsPath, const Catalog& catal
         row.role = r.choice(run, ptr, "role", {"calibration", "check"}, true).value_or("check");
         const std::int64_t designGpus = r.integer(run, ptr, "gpus", true, 1, kMaxInstances).value_or(1);
         row.measured = r.number(run, ptr, "measured", true, 0, 1e12, true).value_or(1);
-        const auto designFile = r.string(run, ptr, "design", true);
-        if (!designFile || !run.contains("workload"))
+        const auto loaded = loadRun(run, ptr, row.id, designGpus, dir, catalog, r, report.problems);
+        if (!loaded)
             continue;
-        // The base design with the run's workload, read and checked like a file.
-        const ParsedJson base = parseJsonText(readTextFile((dir / *designFile).string()).text);
-        if (base.error) {
-            report.problems.push_back(
-                {Severity::Error, pointerAppend(ptr, "design"), *designFile + ": " + base.error->message});
-            continue;
-        }
-        Json doc = base.doc;
-        doc["workload"] = run["workload"];
-        DesignLoad loaded = readDesignJson(doc, catalog);
-        if (!loaded.ok()) {
-            for (auto p : loaded.problems)
-                if (p.severity == Severity::Error)
-                    report.problems.push_back({Severity::Error, ptr + p.pointer, row.id + ": " + p.message});
-            continue;
-        }
-        if (auto p = resizeToGpus(*loaded.design, *loaded.catalog, designGpus)) {
-            report.problems.push_back({Severity::Error, pointerAppend(ptr, "gpus"), row.id + ": " + p->message});
-            continue;
-        }
-        const Analysis analysis = analyzeDesign(*loaded.design, *loaded.catalog);
-        const Json metrics = metricsJson(*loaded.design, analysis);
-        // A published TFLOP/s counts FLOPs its own way: turn it back into the
-        // step time it was measured as, by that count, and compare step times.
-        if (const auto convention = r.choice(run, ptr, "flop_convention", {"causal_half", "full_square"}, false)) {
-            const bool hardware = row.metric == "training.tflops_per_gpu_hardware";
-            if (!hardware && row.metric != "training.tflops_per_gpu_model") {
-                report.problems.push_back({Severity::Error, pointerAppend(ptr, "flop_convention"),
-                                           row.id + ": a FLOP convention applies to a TFLOP/s metric only"});
-                continue;
-            }
-            const auto& w = analysis.workload;
-            const FlopConvention c =
-                *convention == "full_square" ? FlopConvention::FullSquare : FlopConvention::CausalHalf;
-            double perSeq = 3 * forwardFlopsPerSequence(w, c);
-            if (hardware && w.fullRecompute)
-                perSeq += double(w.layers) * forwardFlopsPerSequenceLayer(w, c);
-            row.published = formatValue(row.measured, 4) + " TFLOP/s per GPU (" + (hardware ? "hardware" : "model") +
-                ", " + (c == FlopConvention::FullSquare ? "full attention square" : "causal half") + ")";
-            row.measured = double(w.globalBatch) * perSeq / (row.measured * 1e12 * double(w.gpusUsed));
-            row.metric = "training.step_time_s";
-        }
-        const std::string pointer =
-            "/" + row.metric.substr(0, row.metric.find('.')) + "/" + row.metric.substr(row.metric.find('.') + 1);
-        const Json::json_pointer jp(pointer);
-        if (!metrics.contains(jp) || !metrics.at(jp).is_number()) {
-            const Json& why = metrics["unavailable"];
-            report.problems.push_back(
-                {Severity::Error, pointerAppend(ptr, "metric"),
-                 row.id + ": " +
-                     (why.contains(row.metric) ? inQuotes(row.metric) + " is " + why[row.metric].get<std::string>()
-                                               : "no metric " + inQuotes(row.metric))});
-            continue;
-        }
-        row.predicted = metrics.at(jp).get<double>();
-        const auto& w = analysis.workload;
-        // A run may use part of the design (64 GPUs of a 72-GPU NVL72 rack).
-        row.gpus = w.gpusUsed;
-        row.system = loaded.design->name;
-        row.gpuPart = analysis.inventory.gpuPart;
-        row.precision = w.precision;
-        row.tp = w.tp;
-        row.pp = w.pp;
-        row.cp = w.cp;
-        row.ep = w.ep;
-        row.dp = w.dp;
-        row.zero = w.zero;
-        SearchOptions search;
-        search.gpus = w.gpusUsed;
-        search.top = 1;
-        const SearchResult found = searchLayouts(*loaded.design, *loaded.catalog, search);
-        row.standing.published = found.current.layout;
-        row.standing.whyNot = found.error.empty() ? found.current.whyNot : found.error;
-        row.standing.rank = found.current.rank;
-        row.standing.feasible = found.feasible;
-        row.standing.gap = found.current.gap;
-        if (!found.top.empty()) {
-            row.standing.best = found.top.front().layout;
-            row.standing.bestStepS = found.top.front().stepS;
-        }
-        const bool isCalibration = row.role == "calibration";
-        (isCalibration ? sum : checkSum) += std::fabs(row.error());
-        double& worst = isCalibration ? report.maxAbsError : report.checkMaxAbsError;
-        worst = std::max(worst, std::fabs(row.error()));
-        ++(isCalibration ? calibration : checks);
-        report.rows.push_back(row);
+        if (loaded->design->workload.isServing()) {
+            if (row.role != "check")
+                report.problems.push_back({Severity::Error, pointerAppend(ptr, "role"),
+                                           row.id + ": a serving run is a check (no factor is fit on serving)"});
+            ServingValidationRow serving{row.id, row.metric, row.source};
+            serving.measured = row.measured;
+            if (evaluateServing(serving, ptr, *loaded, report.problems))
+                report.serving.push_back(serving);
+        } else if (evaluateTraining(row, run, ptr, *loaded, r, report.problems))
+            report.rows.push_back(row);
     }
-    report.meanAbsError = calibration > 0 ? sum / calibration : 0;
-    report.checkMeanAbsError = checks > 0 ? checkSum / checks : 0;
+    if (parsed.doc.contains("not_modelled") && r.isArray(parsed.doc["not_modelled"], "/not_modelled"))
+        for (std::size_t i = 0; i < parsed.doc["not_modelled"].size(); ++i) {
+            const Json& entry = parsed.doc["not_modelled"][i];
+            const std::string ptr = pointerAppend("/not_modelled", i);
+            if (r.isObject(entry, ptr))
+                report.notModelled.push_back(
+                    {r.string(entry, ptr, "id", true).value_or(""), r.string(entry, ptr, "reason", true).value_or("")});
+        }
+    const auto calibration =
+        summarizeRows(report.rows, [](const ValidationRow& row) { return row.role == "calibration"; });
+    const auto checks = summarizeRows(report.rows, [](const ValidationRow& row) { return row.role == "check"; });
+    report.meanAbsError = calibration.meanAbs;
+    report.maxAbsError = calibration.maxAbs;
+    report.checkMeanAbsError = checks.meanAbs;
+    report.checkMaxAbsError = checks.maxAbs;
+    report.servingSummary = summarizeRows(report.serving, [](const ServingValidationRow&) { return true; });
     return report;
 }
 
@@ -173,6 +275,61 @@ std::string summaryLine(std::size_t runs, double mean, double worst, const std::
 {
     return "\nOver these " + std::to_string(runs) + " runs: mean absolute error **" + percent(mean).substr(1) +
         "**, worst **" + percent(worst).substr(1) + "** (" + target + ").\n";
+}
+
+// A measured or predicted serving figure: thousands grouped, small ones to
+// four significant digits.
+std::string figure(double v)
+{
+    return std::fabs(v) >= 1000 ? formatCount(std::llround(v)) : formatValue(v, 4);
+}
+
+// One serving replica as the table shows it: layout, precisions, batch and lengths.
+std::string replicaOf(const ServingValidationRow& r)
+{
+    std::string s = "tp " + std::to_string(r.tp) + ", pp " + std::to_string(r.pp);
+    if (r.ep > 1)
+        s += ", ep " + std::to_string(r.ep);
+    s += ", " + r.weightPrecision + " weights, " + r.kvPrecision + " KV, batch " + formatCount(r.batch);
+    if (r.batchChosen)
+        s += " (as many as fit)";
+    return s + ", " + formatCount(r.promptTokens) + " in / " + formatCount(r.outputTokens) + " out";
+}
+
+std::string servingMarkdown(const ValidationReport& report)
+{
+    const ErrorSummary& sum = report.servingSummary;
+    std::string md =
+        "\n## Serving runs (checks; no factor fit on them)\n\n"
+        "Published serving measurements (docs/evidence/serving-measurements.md) against the serving model "
+        "(docs/model.md section 19, `analyzeServing`). There is no calibration set for serving: the model uses "
+        "only the per-GPU catalog factors (`hbm_efficiency`, `gemm_efficiency`, `fp8_gemm_efficiency`, "
+        "`attention_efficiency`) set on the training runs above, and no factor or formula was fit to any row "
+        "below, so every row is a check. These rows are kept out of the training figures above and out of the "
+        "error bands (`resources/validation-errors.json` holds step-time errors of training). \"GPUs\" is the "
+        "replica's, tp x pp: the base design is one 8-GPU node (designs grow by whole nodes) and the figures are "
+        "the replica's. The measured value is as published, divided by the GPUs only where the source prints a "
+        "whole system's figure (said in the source line). The model is optimistic where it predicts more "
+        "tokens/s (a positive error) or a shorter latency (a negative one). What the errors say about the model is in "
+        "docs/model.md section 19, \"Validation "
+        "status\".\n\n"
+        "| run | system | GPUs | replica | metric | measured | predicted | error |\n"
+        "|---|---|---|---|---|---|---|---|\n";
+    for (const auto& r : report.serving)
+        md += "| " + r.id + " | " + r.system + " | " + formatCount(r.gpus) + " | " + replicaOf(r) + " | " + r.metric +
+            " | " + figure(r.measured) + " | " + figure(r.predicted) + " | " + percent(r.error()) + " |\n";
+    md += summaryLine(sum.runs, sum.meanAbs, sum.maxAbs,
+                      std::to_string(sum.within10) + " of " + std::to_string(sum.runs) + " within 10%, " +
+                          std::to_string(sum.within25) + " within 25%; no target is set for serving yet");
+    if (!report.notModelled.empty()) {
+        md += "\n### Published serving measurements not modelled\n\n";
+        for (const auto& n : report.notModelled)
+            md += "- " + n.id + ": " + n.reason + "\n";
+    }
+    md += "\n### Sources of the serving runs\n\n";
+    for (const auto& r : report.serving)
+        md += "- " + r.id + ": " + r.source + "\n";
+    return md;
 }
 
 }  // namespace
@@ -218,12 +375,10 @@ std::string validationMarkdown(const ValidationReport& report, const std::string
                     "Korthikanti runs");
     const auto [checks, nChecks] = table("check");
     if (nChecks > 0) {
-        const auto within = std::count_if(report.rows.begin(), report.rows.end(), [](const ValidationRow& r) {
-            return r.role == "check" && std::fabs(r.error()) <= 0.10;
-        });
+        const auto within = summarizeRows(report.rows, [](const ValidationRow& r) { return r.role == "check"; });
         md += "\n## Check runs (no factor fit on them)\n" + checks +
             summaryLine(nChecks, report.checkMeanAbsError, report.checkMaxAbsError,
-                        "target: each within 10%, 5% mean; " + std::to_string(within) + " of " +
+                        "target: each within 10%, 5% mean; " + std::to_string(within.within10) + " of " +
                             std::to_string(nChecks) + " are within 10%") +
             "\nWhat these runs say about the model, and what is still missing from it, is in docs/model.md, "
             "\"Validation status\".\n";
@@ -252,6 +407,8 @@ std::string validationMarkdown(const ValidationReport& report, const std::string
     md += "\n## Sources\n\n";
     for (const auto& r : report.rows)
         md += "- " + r.id + ": " + r.source + "\n";
+    if (!report.serving.empty() || !report.notModelled.empty())
+        md += servingMarkdown(report);
     return md;
 }
 

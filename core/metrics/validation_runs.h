@@ -1,8 +1,11 @@
 #pragma once
-// The performance model against published training runs: each run is a base
-// design resized to the run's GPUs with the run's workload, and one metric
-// compared with the paper's measurement. Used by the test suite (with a
-// tolerance) and by `cluster-studio validation-report` (docs/validation.md).
+// The performance model against published runs: each run is a base design
+// resized to the run's GPUs with the run's workload, and one metric compared
+// with the published measurement. A training run goes through analyzeDesign;
+// a serving run (workload.kind "serving") through analyzeServing, kept apart
+// from the training figures (its own rows and summary, not in the error
+// bands). Used by the test suite (with a tolerance) and by `cluster-studio
+// validation-report` (docs/validation.md).
 #include <string>
 #include <vector>
 
@@ -12,6 +15,12 @@
 #include "core/search/layout.h"
 
 namespace studio {
+
+// (predicted - measured) / measured; 0 when nothing was measured.
+inline double relativeError(double measured, double predicted)
+{
+    return measured != 0 ? (predicted - measured) / measured : 0;
+}
 
 struct ValidationRow {
     std::string id, metric, source, role;  // role: calibration (published-runs.md) or check
@@ -31,20 +40,51 @@ struct ValidationRow {
         std::int64_t rank = 0, feasible = 0;
         double gap = 0, bestStepS = 0;
     } standing;
-    double error() const { return measured != 0 ? (predicted - measured) / measured : 0; }
+    double error() const { return relativeError(measured, predicted); }
 };
 
+// A published serving measurement (docs/evidence/serving-measurements.md):
+// one replica of the run's workload analysed by analyzeServing. Every one is
+// a check: no factor was fit on serving measurements.
+struct ServingValidationRow {
+    std::string id, metric, source;
+    std::string system;     // the base design's name
+    std::int64_t gpus = 0;  // the replica's GPUs, tp x pp
+    std::int64_t tp = 1, pp = 1, ep = 1;
+    std::string weightPrecision, kvPrecision;
+    std::int64_t batch = 0;    // the batch served
+    bool batchChosen = false;  // the run left it at 0: the largest that fits, the model's choice
+    std::int64_t promptTokens = 0, outputTokens = 0;
+    double measured = 0, predicted = 0;
+    double error() const { return relativeError(measured, predicted); }
+};
+
+// A published measurement the report lists without modelling it, and why.
+struct NotModelledRun {
+    std::string id, reason;
+};
+
+// Absolute errors over a set of runs.
+struct ErrorSummary {
+    std::size_t runs = 0, within10 = 0, within25 = 0;  // |error| <= 10%, <= 25%
+    double meanAbs = 0, maxAbs = 0;
+};
+ErrorSummary summarizeErrors(const std::vector<double>& errors);
+
 struct ValidationReport {
-    std::vector<ValidationRow> rows;
+    std::vector<ValidationRow> rows;                     // training runs
     double meanAbsError = 0, maxAbsError = 0;            // over the calibration rows
     double checkMeanAbsError = 0, checkMaxAbsError = 0;  // over the check rows, reported apart
+    std::vector<ServingValidationRow> serving;           // serving runs: none in the figures above
+    ErrorSummary servingSummary;
+    std::vector<NotModelledRun> notModelled;
     std::vector<Problem> problems;
 };
 
 ValidationReport runValidation(const std::string& runsPath, const Catalog& catalog);
 std::string validationMarkdown(const ValidationReport& report, const std::string& command);
-// The rows as resources/validation-errors.json holds them: what each run was
-// and the model's step-time error on it, for the error bands.
+// The training rows as resources/validation-errors.json holds them: what each
+// run was and the model's step-time error on it, for the error bands.
 Json validationErrorsJson(const ValidationReport& report, const std::string& command);
 
 }  // namespace studio

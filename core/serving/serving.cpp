@@ -194,6 +194,11 @@ Serving analyzeServing(const Design& design, const Catalog& catalog)
     replica.parallelism.dp = 1;
     replica.parallelism.cp = 1;
     replica.parallelism.interleave = 1;
+    // Serving spreads the experts over the replica's own GPUs (the
+    // validator checks they divide; ep within tp x pp is checked above):
+    // training's rule that expert groups come out of the data-parallel ranks
+    // does not apply to one replica.
+    replica.parallelism.ep = 1;
     for (Problem& p : unrunnableLayout(replica, s.gpusPerReplica))
         s.errors.push_back(std::move(p));
     std::vector<Problem> warnings;
@@ -209,6 +214,13 @@ Serving analyzeServing(const Design& design, const Catalog& catalog)
 
     const WorkloadShape& m = r.shape;
     s.peakTflops = hw.gpu.trainingPeakTflops.value;
+    s.gpuName = hw.gpu.name;
+    s.hbmTbPerS = hw.gpu.hbmTbPerS.value * hw.gpu.hbmEfficiency.value;
+    s.hbmSource = hw.gpu.hbmTbPerS.source + "; x hbm_efficiency " + formatReadable(hw.gpu.hbmEfficiency.value) + " (" +
+        hw.gpu.hbmEfficiency.source + ")";
+    s.promptTokens = spec.prompt_tokens;
+    s.outputTokens = spec.output_tokens;
+    s.activeParams = m.activeParamsPerToken;
     r.peakFlopsPerS = s.peakTflops * 1e12;
     r.linearFlopsPerS = r.peakFlopsPerS * hw.gpu.gemmEfficiency.value;
     r.attentionFlopsPerS = hw.gpu.bf16PeakTflops * 1e12 * hw.gpu.attentionEfficiency.value;
@@ -319,7 +331,7 @@ Serving analyzeServing(const Design& design, const Catalog& catalog)
 
     // Little's law (seed 002): requests in flight = arrival rate x latency;
     // a replica holds `batch` of them.
-    const double arrival = spec.arrival_rate_per_s.value_or(0);
+    const double arrival = s.arrivalRatePerS = spec.arrival_rate_per_s.value_or(0);
     s.concurrentRequests = fleet::littleConcurrency(arrival, s.e2eS);
     s.replicasNeeded = arrival > 0 ? std::int64_t(std::ceil(s.concurrentRequests / double(s.batch))) : 0;
     s.gpusNeeded = s.replicasNeeded * r.gpus;
@@ -328,7 +340,8 @@ Serving analyzeServing(const Design& design, const Catalog& catalog)
     const Power power = modelPower(index, inv, design.facility, warnings);
     s.kwPerReplica = power.facilityKw / double(inv.gpus) * double(r.gpus);
     s.kwhPerMillionTokens = s.kwPerReplica / (d.tokensPerSPerReplica * 3600) * 1e6;
-    s.usdPerMillionTokens = s.kwhPerMillionTokens * power.pricePerKwh.value;
+    s.pricePerKwh = power.pricePerKwh.value;
+    s.usdPerMillionTokens = s.kwhPerMillionTokens * s.pricePerKwh;
 
     for (std::int64_t b = 1;; b *= 2) {
         s.curve.push_back(r.decode(std::min(b, s.maxBatch)));

@@ -40,7 +40,14 @@ struct Serving {
     bool ok() const { return errors.empty(); }
 
     std::string weightPrecision, kvPrecision;
+    std::string gpuName;
     double peakTflops = 0;  // one GPU's, at the weight precision
+    double hbmTbPerS = 0;   // one GPU's achievable: bandwidth x hbm_efficiency
+    std::string hbmSource;  // where the bandwidth and its efficiency come from
+    std::int64_t promptTokens = 0, outputTokens = 0;
+    double arrivalRatePerS = 0;
+    double pricePerKwh = 0;
+    double activeParams = 0;  // per token
     std::int64_t tp = 1, pp = 1, ep = 1;
     std::int64_t gpusPerReplica = 1;
     std::int64_t replicasInDesign = 0;  // whole replicas the design's GPUs hold

@@ -1,5 +1,6 @@
 #include "core/serving/serving_report.h"
 
+#include "core/analysis/analysis.h"
 #include "core/json_number.h"
 
 namespace studio {
@@ -43,6 +44,98 @@ Json servingJson(const Serving& s)
             {"kwh_per_million_tokens", finiteOrNull(s.kwhPerMillionTokens)},
             {"usd_per_million_tokens", finiteOrNull(s.usdPerMillionTokens)},
             {"curve", std::move(curve)}};
+}
+
+std::vector<ExplainedMetric> explainServing(const Serving& s)
+{
+    const DecodePoint& d = s.decode;
+    const std::string model = "this model (docs/model.md section 19)";
+    const ExplainInput batch{"batch served", double(s.batch), "",
+                             "workload.serving.batch, or the largest that meets "
+                             "the targets"};
+    const ExplainInput gpus{"GPUs per replica", double(s.gpusPerReplica), "", "workload.parallelism tp x pp"};
+    const ExplainInput tpot{"time per output token", d.tpotS, "s", model};
+    const ExplainInput output{"output tokens", double(s.outputTokens), "", "workload.serving.output_tokens"};
+    const ExplainInput perReplica{"tokens/s per replica", d.tokensPerSPerReplica, "tokens/s", model};
+    const ExplainInput e2e{"end-to-end latency", s.e2eS, "s", "TTFT + (output tokens - 1) x TPOT"};
+    const ExplainInput peak{s.gpuName + " peak at " + s.weightPrecision, s.peakTflops, "TFLOP/s", "catalog"};
+    std::vector<ExplainedMetric> out;
+    auto add = [&out](std::string key, std::string formula, std::vector<ExplainInput> inputs) {
+        out.emplace_back("serving." + std::move(key), Explanation{std::move(formula), std::move(inputs), {}, {}});
+    };
+    add("batch",
+        "workload.serving.batch; with 0, the largest batch up to the largest that fits whose decode step meets "
+        "the TPOT and end-to-end targets",
+        {{"largest batch that fits", double(s.maxBatch), "", model},
+         {"TPOT target", s.tpotTargetS, "s", "workload.serving.tpot_target_s (0: none)"}});
+    add("max_batch", "(HBM x 0.9 - weights per GPU) / KV cache of one sequence per GPU, rounded down",
+        {{"HBM a serving engine uses", s.usableHbmGbPerGpu, "GB", "catalog HBM x 0.9 (vLLM's gpu_memory_utilization)"},
+         {"weights per GPU", s.weightsGbPerGpu, "GB", "parameters x bytes at " + s.weightPrecision + " / GPUs"},
+         {"KV cache of one sequence per GPU", s.kvGbPerSequence / double(s.gpusPerReplica), "GB",
+          "(prompt + output) x KV bytes per token / GPUs"}});
+    const std::vector<ExplainInput> prefill = {
+        {"prompt tokens", double(s.promptTokens), "", "workload.serving.prompt_tokens"},
+        {"active parameters per token", s.activeParams, "", "workload.model"},
+        gpus,
+        peak};
+    const std::string prefillFormula =
+        "pp x (max(2 x active parameters x prompt / GPUs at the GEMM roof + causal attention, weights / HBM "
+        "bandwidth) + TP all-reduces) + pipeline hops";
+    add("prefill_s", prefillFormula, prefill);
+    add("ttft_s", "prefill of one prompt (no queueing): " + prefillFormula, prefill);
+    add("tpot_s",
+        "pp x (max(reading weights and the batch's KV cache at HBM bandwidth, the step's FLOPs at the compute roof) + "
+        "TP all-reduces and EP all-to-alls) + pipeline hops",
+        {batch,
+         {"reading weights and KV cache", d.memoryS, "s", "bytes per GPU / achievable HBM bandwidth"},
+         {"compute", d.computeS, "s", model},
+         {"communication", d.commS, "s", "the scale-up tier's latency and bandwidth (docs/model.md section 4)"},
+         {"achievable HBM bandwidth", s.hbmTbPerS, "TB/s", s.hbmSource}});
+    add("e2e_s", "time to first token + (output tokens - 1) x time per output token",
+        {{"time to first token", s.ttftS, "s", model}, output, tpot});
+    add("tokens_per_s_per_user", "1 / time per output token", {tpot});
+    add("tokens_per_s_per_replica",
+        "batch x output tokens / (batch x pp x one prompt's prefill compute + output tokens x TPOT): the prompts' "
+        "prefill shares the GPUs (continuous batching)",
+        {batch, output, tpot, {"share of the time prefilling", d.prefillShare, "", model}});
+    add("tokens_per_s_per_gpu", "tokens/s per replica / GPUs per replica", {perReplica, gpus});
+    add("mfu", "tokens/s per replica x (1 + prompt / output) x 2 x active parameters / (GPUs x peak)",
+        {perReplica, {"active parameters per token", s.activeParams, "", "workload.model"}, gpus, peak});
+    add("weights_gb_per_gpu", "parameters x bytes per weight at " + s.weightPrecision + " / GPUs per replica",
+        {gpus, {"weights per GPU", s.weightsGbPerGpu, "GB", "workload.model"}});
+    add("kv_cache_gb_per_replica",
+        "batch x (prompt + output) x KV bytes per token; KV bytes per token = 2 x layers x kv_heads x head_dim x "
+        "bytes at " +
+            s.kvPrecision,
+        {batch,
+         {"KV bytes per token", s.kvBytesPerToken, "B", "workload.model"},
+         {"KV cache of one sequence", s.kvGbPerSequence, "GB", model}});
+    add("concurrent_requests", "arrival rate x end-to-end latency (Little's law, seed 002)",
+        {{"arrival rate", s.arrivalRatePerS, "requests/s", "workload.serving.arrival_rate_per_s"}, e2e});
+    add("replicas_needed", "requests in flight / batch served, rounded up",
+        {{"requests in flight", s.concurrentRequests, "", "Little's law"}, batch});
+    add("gpus_needed", "replicas needed x GPUs per replica",
+        {{"replicas needed", double(s.replicasNeeded), "", model}, gpus});
+    const ExplainInput kw{"replica's facility power", s.kwPerReplica, "kW",
+                          "the design's facility power x GPUs per replica / its GPUs"};
+    add("kwh_per_million_tokens", "replica's facility kW / (tokens/s per replica x 3,600) x 10^6", {kw, perReplica});
+    add("usd_per_million_tokens", "kWh per million tokens x electricity price",
+        {{"energy per million tokens", s.kwhPerMillionTokens, "kWh", model},
+         {"electricity price", s.pricePerKwh, "USD/kWh", "facility.electricity_usd_per_kwh"}});
+    return out;
+}
+
+Serving addServingMetrics(Json& metrics, const Design& design, const Catalog& catalog)
+{
+    if (!design.workload.isServing())
+        return analyzeServing(design, catalog);
+    Serving serving = analyzeServing(design, catalog);
+    metrics["unavailable"]["training"] = kNoTrainingRun;
+    if (serving.ok())
+        metrics["serving"] = servingJson(serving);
+    else
+        metrics["unavailable"]["serving"] = "not servable: " + serving.errors.front().message;
+    return serving;
 }
 
 }  // namespace studio

@@ -5,12 +5,14 @@
 #include <QtTest>
 
 #include <cmath>
+#include <set>
 #include <stdexcept>
 
 #include "core/compare/comparison.h"
 #include "core/format/design_reader.h"
 #include "core/metrics/explanations.h"
 #include "core/metrics/warning_rank.h"
+#include "core/text.h"
 #include "tests/test_support.h"
 
 using namespace studio;
@@ -51,15 +53,71 @@ private slots:
         DesignLoad l = loadDesignFile(file.toStdString(), Catalog::builtin());
         QVERIFY(l.ok());
         const ComparedDesign d = compareEntry(*l.design, *l.catalog, file.toStdString());
-        const auto explained = explainMetrics(d.analysis);
+        const auto explained = explainCompared(d);
+        const std::string workload = d.serving ? "serving" : "training";
         for (const auto& f : keyFigures()) {
             const auto v = figureValue(d.metrics, f);
+            // The other workload's figures say why they are not there.
+            if (!f.workload.empty() && f.workload != workload) {
+                QVERIFY2(!figureUnavailable(d.metrics, f).empty(), f.key.c_str());
+                continue;
+            }
             QVERIFY2(v && std::isfinite(*v), f.key.c_str());
             QVERIFY2(findExplanation(explained, f.key), f.key.c_str());
         }
-        // The peak is the one at the precision the design trains at.
+        // The peak is the one at the precision the design trains at (or
+        // serves its weights at).
         const auto peak = figureValue(d.metrics, *findKeyFigure("compute.cluster_peak_pflops"));
-        QCOMPARE(*peak, d.analysis.hardware.gpu.trainingPeakTflops.value * double(d.analysis.inventory.gpus) / 1000);
+        const double perGpu = d.serving ? d.serving->peakTflops : d.analysis.hardware.gpu.trainingPeakTflops.value;
+        QCOMPARE(*peak, perGpu * double(d.analysis.inventory.gpus) / 1000);
+    }
+
+    void eachWorkloadShowsItsOwnRows()
+    {
+        auto keysOf = [](const Comparison& c) {
+            std::set<std::string> keys;
+            for (const auto& row : c.figures)
+                keys.insert(row.figure.key);
+            return keys;
+        };
+        const ComparedDesign h100 = entryFor("dgx-h100-superpod-4su.cluster.json");
+        const ComparedDesign node = entryFor("serving-llama3-70b-dgx-h100.cluster.json");
+        const ComparedDesign nvl72 = entryFor("serving-grok1-moe-gb200-nvl72.cluster.json");
+        // Training designs only: no serving rows, as before serving existed.
+        const auto training = keysOf(compareDesigns({h100, entryFor("dgx-b200-superpod-8su.cluster.json")}));
+        QVERIFY(training.contains("training.mfu") && training.contains("reliability.goodput"));
+        QVERIFY(!training.contains("serving.tpot_s"));
+        // Serving designs only: no training run, so no step, days or goodput.
+        const Comparison served = compareDesigns({node, nvl72});
+        const auto serving = keysOf(served);
+        QVERIFY(serving.contains("serving.tpot_s") && serving.contains("power.facility_kw"));
+        QVERIFY(!serving.contains("training.mfu") && !serving.contains("reliability.goodput"));
+        // The serving rows are the serving analyses' figures and their differences.
+        const FigureComparison& perGpu = rowOf(served, "serving.tokens_per_s_per_gpu");
+        const double a = node.serving->decode.tokensPerSPerGpu, b = nvl72.serving->decode.tokensPerSPerGpu;
+        QCOMPARE(*perGpu.cells[0].value, a);
+        QCOMPARE(*perGpu.cells[1].delta, b - a);
+        QCOMPARE(perGpu.cells[1].verdict, b > a ? Verdict::Better : Verdict::Worse);
+        QCOMPARE(rowOf(served, "serving.tpot_s").cells[1].text(rowOf(served, "serving.tpot_s").figure),
+                 formatReadable(nvl72.serving->decode.tpotS * 1000) + " ms");
+        // Mixed: both sets of rows; each design says why the other's are empty.
+        const Comparison mixed = compareDesigns({h100, node});
+        QCOMPARE(rowOf(mixed, "serving.tpot_s").cells[0].unavailable,
+                 std::string("not serving: the workload is training"));
+        QVERIFY(rowOf(mixed, "training.mfu").cells[1].unavailable.find("serving") != std::string::npos);
+        QVERIFY(!rowOf(mixed, "training.mfu").cells[1].value);
+    }
+
+    void aServingDesignThatCannotBeServedSaysWhy()
+    {
+        DesignLoad l = loadDesignFile(
+            test::sourcePath("presets/serving-llama3-70b-dgx-h100.cluster.json").toStdString(), Catalog::builtin());
+        QVERIFY(l.ok());
+        l.design->workload.serving->batch = 100000;
+        const ComparedDesign d = compareEntry(*l.design, *l.catalog, "too big");
+        const std::string why = figureUnavailable(d.metrics, *findKeyFigure("serving.tpot_s"));
+        QVERIFY2(why.starts_with("not servable: a batch of 100,000 does not fit"), why.c_str());
+        QVERIFY(!figureValue(d.metrics, *findKeyFigure("serving.tpot_s")));
     }
 
     void deltasAreTheDifferencesOfTheAnalyses()
@@ -171,7 +229,11 @@ private slots:
                 QVERIFY2(d.contains(key), key);
             QCOMPARE(d["baseline"].get<bool>(), i == 1);
             QCOMPARE(d["design"]["name"].get<std::string>(), c.designs[i].label);
-            QCOMPARE(d["deltas"].size(), keyFigures().size());
+            // Every row shown; three training designs show no serving rows.
+            QCOMPARE(d["deltas"].size(), c.figures.size());
+            QCOMPARE(c.figures.size(),
+                     std::size_t(std::count_if(keyFigures().begin(), keyFigures().end(),
+                                               [](const auto& f) { return f.workload != "serving"; })));
             const Json& mfu = d["deltas"]["training.mfu"];
             QCOMPARE(mfu["value"].get<double>(), d["training"]["mfu"].get<double>());
             QCOMPARE(mfu["baseline"].get<double>(), j[1]["training"]["mfu"].get<double>());

@@ -153,7 +153,7 @@ private slots:
     // preset's own layout, and its rank and gap say how far it is.
     void bestIsNeverWorseThanThePresetsLayout()
     {
-        for (const QString& file : test::presetFiles()) {
+        for (const QString& file : test::trainingPresetFiles()) {
             const DesignLoad loaded = loadDesignFile(file.toStdString(), Catalog::builtin());
             QVERIFY(loaded.ok());
             const SearchResult r = searchLayouts(*loaded.design, *loaded.catalog, {});
@@ -173,7 +173,7 @@ private slots:
     // Apply in the studio and `metrics --set` show the same numbers.
     void candidatesEqualTheAnalysisOfTheirLayout()
     {
-        for (const QString& file : test::presetFiles()) {
+        for (const QString& file : test::trainingPresetFiles()) {
             const DesignLoad loaded = loadDesignFile(file.toStdString(), Catalog::builtin());
             QVERIFY(loaded.ok());
             SearchOptions options;

@@ -99,7 +99,7 @@ private slots:
     {
         QTest::addColumn<QString>("preset");
         QTest::addColumn<bool>("weak");
-        for (const QString& f : test::presetFiles()) {
+        for (const QString& f : test::trainingPresetFiles()) {
             const QString name = QFileInfo(f).fileName();
             QTest::newRow(qPrintable(name + " strong")) << name << false;
             QTest::newRow(qPrintable(name + " weak")) << name << true;

@@ -206,6 +206,29 @@ private slots:
         QVERIFY(serve(d).decode.memoryS > 2 * moe.decode.memoryS);  // nearly every expert by then
     }
 
+    // A replica spreads its experts over its own GPUs: training's rule that
+    // expert groups come out of the data-parallel ranks does not apply.
+    void expertsSpreadOverTheReplica()
+    {
+        Design d = seventyB();
+        d.workload.model = model("mixtral-8x7b");
+        d.workload.parallelism.ep = 8;
+        const Serving spread = serve(d);
+        QVERIFY2(spread.ok(), spread.ok() ? "" : spread.errors.front().message.c_str());
+        QCOMPARE(spread.ep, std::int64_t(8));
+        d.workload.parallelism.ep = 1;
+        // The same weights per GPU; the all-to-alls add to the step.
+        QCOMPARE(serve(d).weightsGbPerGpu, spread.weightsGbPerGpu);
+        QVERIFY(spread.decode.commS > serve(d).decode.commS);
+        d.workload.parallelism.ep = 3;  // does not divide the replica's 8 GPUs
+        d.workload.model.experts = 6;
+        d.workload.model.experts_per_token = 2;
+        const Serving s = analyzeServing(d, Catalog::builtin());
+        QCOMPARE(s.errors.front().pointer, std::string("/workload/parallelism/ep"));
+        QCOMPARE(s.errors.front().message,
+                 std::string("expert parallelism of 3 does not divide the replica's tp x pp = 8 GPUs"));
+    }
+
     void whatCannotBeServedSaysWhere()
     {
         Design d = seventyB();

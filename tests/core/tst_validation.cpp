@@ -3,9 +3,12 @@
 // which no factor was fit, reported apart against the same target; the
 // error bands drawn from both; and the behaviours the issue that set them
 // up asked for (a single-node 8B run in the published range, MFU falling as
-// tensor-parallel communication grows).
+// tensor-parallel communication grows). Serving runs are checks evaluated by
+// the serving model, apart from the training figures and the error bands.
+#include <fstream>
 #include <set>
 
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include "core/design/model_presets.h"
@@ -13,6 +16,7 @@
 #include "core/format/design_reader.h"
 #include "core/metrics/error_band.h"
 #include "core/metrics/validation_runs.h"
+#include "core/serving/serving.h"
 #include "tests/test_support.h"
 
 using namespace studio;
@@ -72,6 +76,34 @@ void addRowsOf(const std::string& role)
     for (std::size_t i = 0; i < report().rows.size(); ++i)
         if (report().rows[i].role == role)
             QTest::newRow(report().rows[i].id.c_str()) << int(i);
+}
+
+const ServingValidationRow* servingRow(const std::string& id)
+{
+    for (const auto& r : report().serving)
+        if (r.id == id)
+            return &r;
+    return nullptr;
+}
+
+// The published runs file's run `id`, edited by `edit`, alone in a runs file
+// of its own (its base design by absolute path), validated.
+template <typename Edit>
+ValidationReport validateAlone(const std::vector<std::string>& ids, Edit edit)
+{
+    const QString published = test::sourcePath("tests/data/published");
+    Json doc = Json::parse(test::readBytes(test::sourcePath(QString::fromStdString(kRuns))));
+    Json runs = Json::array();
+    for (Json run : doc["runs"])
+        if (std::find(ids.begin(), ids.end(), run["id"].get<std::string>()) != ids.end()) {
+            run["design"] = (published + "/").toStdString() + run["design"].get<std::string>();
+            edit(run);
+            runs.push_back(run);
+        }
+    static QTemporaryDir dir;
+    const std::string path = (dir.path() + "/runs.json").toStdString();
+    std::ofstream(path) << Json{{"runs", runs}}.dump(2);
+    return runValidation(path, Catalog::builtin());
 }
 
 std::vector<const ValidationRow*> rowsOf(const std::string& role)
@@ -230,6 +262,113 @@ private slots:
         QVERIFY2(band->basis.find("differ in tensor parallelism, sharded weights (ZeRO-3), precision") !=
                      std::string::npos,
                  band->basis.c_str());
+    }
+
+    // Serving runs go through the serving model: a row's figure is
+    // analyzeServing's for the same replica, built here by hand.
+    void servingRunsAreEvaluatedByTheServingModel()
+    {
+        QVERIFY(report().serving.size() >= 20);
+        const ServingValidationRow* row = servingRow("S11 Llama 2 70B FP8, 2 H100, batch 1,024, 128/128");
+        QVERIFY(row);
+        DesignLoad loaded = loadDesignFile(
+            test::sourcePath("tests/data/published/llama3-h100.cluster.json").toStdString(), Catalog::builtin());
+        Design d = *loaded.design;
+        d.workload.kind = "serving";
+        d.workload.model = {};
+        d.workload.model.name = "Llama 2 70B";
+        d.workload.model.layers = 80;
+        d.workload.model.hidden = 8192;
+        d.workload.model.heads = 64;
+        d.workload.model.kv_heads = 8;
+        d.workload.model.ffn_hidden = 28672;
+        d.workload.model.ffn_type = "swiglu";
+        d.workload.model.vocab = 32000;
+        d.workload.model.seq_len = 4096;
+        ServingSpec spec;
+        spec.prompt_tokens = 128;
+        spec.output_tokens = 128;
+        spec.batch = 1024;
+        spec.weight_precision = "fp8";
+        spec.kv_precision = "fp8";
+        d.workload.serving = spec;
+        d.workload.parallelism = {};
+        d.workload.parallelism.tp = 2;
+        if (auto p = resizeToGpus(d, *loaded.catalog, 8))
+            qFatal("%s", p->message.c_str());
+        const Serving s = analyzeServing(d, *loaded.catalog);
+        QVERIFY(s.ok());
+        QCOMPARE(row->predicted, s.decode.tokensPerSPerGpu);
+        QCOMPARE(row->measured, 2657.0);
+        QCOMPARE(row->gpus, std::int64_t(2));
+        QCOMPARE(row->batch, std::int64_t(1024));
+        QCOMPARE(row->system, std::string("Llama 3 H100 RoCE cluster"));
+        // A run that leaves the batch at 0 gets the largest that fits, said so.
+        const ServingValidationRow* chosen = servingRow("S13 Llama 3.3 70B FP8, 1 H200, 128/2048, max load");
+        QVERIFY(chosen && chosen->batchChosen && chosen->batch > 1);
+        const std::string md = validationMarkdown(report(), "cmd");
+        const auto section = md.find("## Serving runs (checks; no factor fit on them)");
+        QVERIFY(section != std::string::npos);
+        QVERIFY(md.find("| S11 Llama 2 70B FP8, 2 H100, batch 1,024, 128/128 | Llama 3 H100 RoCE cluster | 2 | tp 2, "
+                        "pp 1, fp8 weights, fp8 KV, batch 1,024, 128 in / 128 out | serving.tokens_per_s_per_gpu | "
+                        "2,657 | ",
+                        section) != std::string::npos);
+        QVERIFY(md.find("within 25%", section) != std::string::npos);
+        QVERIFY(md.find("not modelled: mean input length not published", section) != std::string::npos);
+    }
+
+    // Serving rows are neither calibration nor check runs of training: the
+    // training figures and the error bands' data are those of the training
+    // runs alone.
+    void servingRunsStayOutOfTheTrainingFigures()
+    {
+        for (const auto& r : report().rows)
+            QVERIFY2(!servingRow(r.id), r.id.c_str());
+        for (const auto& point : builtinValidationPoints())
+            QVERIFY2(!servingRow(point.id), point.id.c_str());
+        const ValidationReport mixed =
+            validateAlone({"F1 MPT-7B, FSDP, 8 H100", "S11 Llama 2 7B FP8, 1 H100, batch 768, 128/128"}, [](Json&) {});
+        const ValidationReport alone = validateAlone({"F1 MPT-7B, FSDP, 8 H100"}, [](Json&) {});
+        QVERIFY(mixed.problems.empty() && alone.problems.empty());
+        QCOMPARE(mixed.rows.size(), std::size_t(1));
+        QCOMPARE(mixed.serving.size(), std::size_t(1));
+        QCOMPARE(mixed.checkMeanAbsError, alone.checkMeanAbsError);
+        QCOMPARE(mixed.checkMaxAbsError, alone.checkMaxAbsError);
+        QCOMPARE(validationErrorsJson(mixed, "cmd"), validationErrorsJson(alone, "cmd"));
+        const ErrorSummary& sum = report().servingSummary;
+        std::vector<double> errors;
+        for (const auto& r : report().serving)
+            errors.push_back(r.error());
+        QCOMPARE(sum.runs, report().serving.size());
+        QCOMPARE(sum.meanAbs, summarizeErrors(errors).meanAbs);
+        QVERIFY(sum.within10 <= sum.within25 && sum.within25 <= sum.runs);
+    }
+
+    // A serving run the model cannot give the figure for says which run and why.
+    void badServingRunsNameTheRun()
+    {
+        const std::string id = "S11 Llama 2 70B FP8, 2 H100, batch 1,024, 128/128";
+        auto problemOf = [&](const ValidationReport& r) {
+            QVERIFY(r.serving.empty());
+            QCOMPARE(r.problems.size(), std::size_t(1));
+            QVERIFY2(r.problems.front().message.rfind(id + ": ", 0) == 0, r.problems.front().message.c_str());
+        };
+        const ValidationReport badMetric =
+            validateAlone({id}, [](Json& run) { run["metric"] = "serving.no_such_figure"; });
+        problemOf(badMetric);
+        QCOMPARE(badMetric.problems.front().pointer, std::string("/runs/0/metric"));
+        QVERIFY(badMetric.problems.front().message.find("no metric") != std::string::npos);
+        const ValidationReport trainingMetric =
+            validateAlone({id}, [](Json& run) { run["metric"] = "training.step_time_s"; });
+        problemOf(trainingMetric);
+        // 70B in bf16 on one H100: the weights alone do not fit.
+        const ValidationReport unservable = validateAlone({id}, [](Json& run) {
+            run["workload"]["parallelism"]["tp"] = 1;
+            run["workload"]["serving"]["weight_precision"] = "bf16";
+        });
+        problemOf(unservable);
+        QCOMPARE(unservable.problems.front().pointer, std::string("/runs/0/workload/parallelism/tp"));
+        QCOMPARE(unservable.problems.front().code, std::string("out_of_memory"));
     }
 
     // Issue 12: a new user's one-node 8B run lands where published 8B-class

@@ -680,7 +680,7 @@ void CompareWindow::fillFigures()
     figures_->setRowCount(int(c.figures.size()));
     std::vector<std::vector<ExplainedMetric>> explained;
     for (const auto& d : c.designs)
-        explained.push_back(explainMetrics(d.analysis));
+        explained.push_back(explainCompared(d));
     for (std::size_t i = 0; i < c.designs.size(); ++i) {
         auto* head =
             new QTableWidgetItem(swatch(designColor(int(i))), columnHeading(c.designs[i].label, i == c.baseline));

@@ -129,10 +129,17 @@ bool writeComparisonReport(const Comparison& c, const QString& path, const Repor
     // The formulas are the same for every design; the inputs are each
     // design's own (its design-review report lists them).
     doc.heading(QObject::tr("How each figure is computed"), 1, true);
-    const auto explained = explainMetrics(c.designs[c.baseline].analysis);
+    // The baseline's, else the first design that has the figure (a serving
+    // row when the baseline trains).
+    std::vector<std::vector<ExplainedMetric>> explained{explainCompared(c.designs[c.baseline])};
+    for (const auto& d : c.designs)
+        explained.push_back(explainCompared(d));
     std::vector<ReportRow> formulas;
     for (const auto& row : c.figures) {
-        const Explanation* e = findExplanation(explained, row.figure.key);
+        const Explanation* e = nullptr;
+        for (const auto& each : explained)
+            if (!e)
+                e = findExplanation(each, row.figure.key);
         QStringList inputs;
         if (e)
             for (const auto& in : e->inputs)
