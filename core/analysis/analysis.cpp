@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/serving/serving.h"
+
 namespace studio {
 
 Analysis analyzeDesign(const Design& design, const Catalog& catalog)
@@ -20,7 +22,11 @@ Analysis analyzeDesign(const Design& design, const Catalog& catalog)
     std::vector<Problem> unshown;
     std::vector<Problem>& trainingWarnings = servingOnly ? unshown : a.warnings;
     a.workload = shapeWorkload(design.workload, a.inventory.gpus, trainingWarnings);
-    a.hardware = profileHardware(index, a.inventory, a.workload.precision, a.warnings);
+    // A serving design's peak, ceilings and ridge are at its weights' precision.
+    const std::string precision = servingOnly && design.workload.serving
+        ? design.workload.serving->weight_precision.value_or("bf16")
+        : a.workload.precision;
+    a.hardware = profileHardware(index, a.inventory, precision, trainingWarnings);
     a.hierarchy = buildHierarchy(a.hardware, a.workload, trainingWarnings);
     const double cv = inputOr(design.operations.straggler_cv, defaults::kStragglerCv).value;
     a.step = modelStepTime(a.hardware, a.hierarchy, a.workload, cv);
@@ -36,6 +42,10 @@ Analysis analyzeDesign(const Design& design, const Catalog& catalog)
         double(std::min(a.workload.gpusUsed, a.inventory.gpus)) * a.hardware.gpu.trainingPeakTflops.value / 1000;
     a.utilization = buildUtilization(a.step, a.reliability, usedPeakPflops);
     a.roofline = buildRoofline(a.hardware, a.hierarchy, a.step, a.workload.params, a.workload.tp);
+    // Serving has no training step to place: its operations are the decode
+    // steps, one point per batch of the curve.
+    if (servingOnly)
+        a.roofline.points = decodeRooflinePoints(analyzeServing(design, catalog), a.hardware.gpu.hbmTbPerS.value);
     a.trainingRunMwh = a.power.facilityKw * a.reliability.wallDays * 24 / 1000;
     // The inventory's errors are about the drawing (a fabric too large for
     // its switch); the analyses' errors (no GPUs included) say the layout

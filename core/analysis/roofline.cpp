@@ -33,7 +33,7 @@ Roofline buildRoofline(const HardwareProfile& hw, const Hierarchy& hier, const S
         addSlope("storage", "Storage read share", st->gbPerSPerGpu);
 
     for (const auto& op : step.ops) {
-        RooflinePoint p{op.name, op.kind, op.intensity()};
+        RooflinePoint p{std::string(op.name), op.kind, op.intensity()};
         p.attainableTflops = fleet::attainableFlopsPerS(p.intensity, peak, hbm) / 1e12;
         p.achievedTflops = op.achievedFlopsPerS() / 1e12;
         p.bound = p.intensity >= rf.ridgeFlopPerByte ? "compute" : "memory";

@@ -26,7 +26,8 @@ struct Slope {
 };
 
 struct RooflinePoint {
-    std::string_view name, kind;
+    std::string name;
+    std::string_view kind;        // gemm | attention | memory | optimizer | decode
     double intensity = 0;         // FLOP/byte
     double attainableTflops = 0;  // min(peak, I x HBM)
     double achievedTflops = 0;    // what the step-time model gives it

@@ -96,11 +96,14 @@ struct Replica {
             touched = 1 - std::pow(1 - double(shape.expertsPerToken) / double(shape.experts), b);
         const double weightRead = (shape.params - expertParams + expertParams * touched) * weightBytes / double(gpus);
         const double kvRead = b * context * kvBytesPerTokenPerGpu;
-        p.memoryS = (weightRead + kvRead) / hbmBytesPerS;
+        p.bytesPerGpu = weightRead + kvRead;
+        p.memoryS = p.bytesPerGpu / hbmBytesPerS;
         // 2 FLOPs per active weight per token; attention over the context,
         // QK^T and AV: 4 x context x hidden per layer per token.
-        p.computeS = b * 2 * shape.activeParamsPerToken / double(gpus) / linearFlopsPerS +
-            b * 4 * double(shape.layers) * context * double(shape.hidden) / double(gpus) / attentionFlopsPerS;
+        const double linear = b * 2 * shape.activeParamsPerToken / double(gpus);
+        const double attention = b * 4 * double(shape.layers) * context * double(shape.hidden) / double(gpus);
+        p.flopsPerGpu = linear + attention;
+        p.computeS = linear / linearFlopsPerS + attention / attentionFlopsPerS;
         const double comm = stageCommS(b);
         p.tpotS = double(pp) * (std::max(p.memoryS, p.computeS) + comm) + double(pp - 1) * hopS(b);
         p.commS = double(pp) * comm + double(pp - 1) * hopS(b);
@@ -349,6 +352,21 @@ Serving analyzeServing(const Design& design, const Catalog& catalog)
             break;
     }
     return s;
+}
+
+std::vector<RooflinePoint> decodeRooflinePoints(const Serving& s, double hbmTbPerS)
+{
+    std::vector<RooflinePoint> points;
+    if (!s.ok())
+        return points;
+    for (const DecodePoint& d : s.curve) {
+        RooflinePoint p{"decode, batch " + formatCount(d.batch), "decode", d.flopsPerGpu / d.bytesPerGpu};
+        p.attainableTflops = fleet::attainableFlopsPerS(p.intensity, s.peakTflops * 1e12, hbmTbPerS * 1e12) / 1e12;
+        p.achievedTflops = d.flopsPerGpu / d.tpotS / 1e12;
+        p.bound = d.bandwidthBound() ? "memory" : "compute";
+        points.push_back(std::move(p));
+    }
+    return points;
 }
 
 }  // namespace studio

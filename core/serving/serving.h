@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/analysis/roofline.h"
 #include "core/catalog/catalog.h"
 #include "core/design/design.h"
 #include "core/problem.h"
@@ -21,10 +22,11 @@ inline constexpr double kServingHbmShare = 0.9;
 // One batch size of a replica's decode.
 struct DecodePoint {
     std::int64_t batch = 0;
-    double tpotS = 0;     // time per output token: one decode step
-    double memoryS = 0;   // of which reading weights and KV cache (per stage)
-    double computeS = 0;  // the step's FLOPs at the compute roof (per stage)
-    double commS = 0;     // TP all-reduces, EP all-to-alls and pipeline hops
+    double tpotS = 0;                         // time per output token: one decode step
+    double memoryS = 0;                       // of which reading weights and KV cache (per stage)
+    double computeS = 0;                      // the step's FLOPs at the compute roof (per stage)
+    double commS = 0;                         // TP all-reduces, EP all-to-alls and pipeline hops
+    double flopsPerGpu = 0, bytesPerGpu = 0;  // one step's, on one GPU: the roofline's decode point
     // Output tokens per second with the prompts' prefill charged to the same
     // GPUs (continuous batching); per user: the decode speed, 1 / TPOT.
     double tokensPerSPerReplica = 0, tokensPerSPerGpu = 0, tokensPerSPerUser = 0;
@@ -81,5 +83,9 @@ struct Serving {
 // The serving analysis of a design whose workload is serving (errors when
 // it is not). The design must be valid (validateDesign) against `catalog`.
 Serving analyzeServing(const Design& design, const Catalog& catalog);
+
+// The decode step at each batch of the curve as a roofline point of one GPU:
+// its FLOPs over the bytes it reads, at the throughput the step reaches.
+std::vector<RooflinePoint> decodeRooflinePoints(const Serving& serving, double hbmTbPerS);
 
 }  // namespace studio

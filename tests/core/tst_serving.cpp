@@ -229,6 +229,34 @@ private slots:
                  std::string("expert parallelism of 3 does not divide the replica's tp x pp = 8 GPUs"));
     }
 
+    // The roofline of a serving design places its decode steps by batch, at
+    // the weights' precision: intensity rises with the batch until the
+    // step is compute-bound.
+    void theRooflinePlacesTheDecodeStepsByBatch()
+    {
+        Design d = seventyB();
+        d.workload.serving->weight_precision = "fp8";
+        const Serving s = serve(d);
+        const Analysis a = analyzeDesign(d, Catalog::builtin());
+        QCOMPARE(a.hardware.gpu.trainingPrecision, std::string("fp8"));
+        QCOMPARE(a.roofline.peakTflops, s.peakTflops);
+        QCOMPARE(a.roofline.points.size(), s.curve.size());
+        for (std::size_t i = 0; i < s.curve.size(); ++i) {
+            const RooflinePoint& p = a.roofline.points[i];
+            const DecodePoint& c = s.curve[i];
+            QCOMPARE(p.kind, std::string_view("decode"));
+            QCOMPARE(p.name, "decode, batch " + formatCount(c.batch));
+            QCOMPARE(p.intensity, c.flopsPerGpu / c.bytesPerGpu);
+            QCOMPARE(p.achievedTflops, c.flopsPerGpu / c.tpotS / 1e12);
+            QVERIFY(p.achievedTflops <= p.attainableTflops);
+            QCOMPARE(p.bound, std::string(c.bandwidthBound() ? "memory" : "compute"));
+            if (i > 0)
+                QVERIFY(p.intensity > a.roofline.points[i - 1].intensity);
+        }
+        // Batch 1 of a dense model in FP8: about 2 FLOPs per 1-byte weight.
+        QVERIFY(a.roofline.points.front().intensity > 1.9 && a.roofline.points.front().intensity < 2.1);
+    }
+
     void whatCannotBeServedSaysWhere()
     {
         Design d = seventyB();

@@ -77,8 +77,11 @@ void RooflineChart::setUp(ChartView& view)
             const Analysis& a = *designs.front().analysis;
             const int at = idx[std::size_t(i)];
             const RooflinePoint& p = a.roofline.points[std::size_t(at)];
-            QString html = "<p style='white-space:pre'><b>" + q(p.name).toHtmlEscaped() + "</b> (" + q(p.kind) +
-                ", forward, one micro-batch)</p><table>";
+            const bool decode = p.kind == "decode";
+            QString html = "<p style='white-space:pre'><b>" + q(p.name).toHtmlEscaped() + "</b> (" +
+                (decode ? QObject::tr("one decode step on one GPU")
+                        : q(p.kind) + QObject::tr(", forward, one micro-batch")) +
+                ")</p><table>";
             auto row = [&html](const QString& k, const QString& v) {
                 html += "<tr><td>" + k + "</td><td align='right'><b>" + v + "</b></td></tr>";
             };
@@ -93,8 +96,11 @@ void RooflineChart::setUp(ChartView& view)
                 row(QObject::tr("time"), quantity(op.seconds * 1e6, "us"));
             }
             return html + "</table><p><small>" +
-                QObject::tr("Achieved = FLOPs / modelled time: the roofline bound times the size-dependent "
-                            "kernel efficiency (docs/model.md).") +
+                (decode ? QObject::tr("Intensity = the step's FLOPs / the weights and KV cache it reads; achieved = "
+                                      "FLOPs / time per output token, or the roof for a training design's bound "
+                                      "(docs/model.md section 19).")
+                        : QObject::tr("Achieved = FLOPs / modelled time: the roofline bound times the size-dependent "
+                                      "kernel efficiency (docs/model.md).")) +
                 "</small></p>";
         });
     }
