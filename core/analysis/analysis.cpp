@@ -18,7 +18,8 @@ Analysis analyzeDesign(const Design& design, const Catalog& catalog)
     // A serving design without a training run: the training analyses run
     // on an empty training section, so what they say about it is not shown
     // (core/serving has the design's figures).
-    const bool servingOnly = design.workload.isServing() && design.workload.training == TrainingSpec{};
+    a.serving = design.workload.isServing() && design.workload.training == TrainingSpec{};
+    const bool servingOnly = a.serving;
     std::vector<Problem> unshown;
     std::vector<Problem>& trainingWarnings = servingOnly ? unshown : a.warnings;
     a.workload = shapeWorkload(design.workload, a.inventory.gpus, trainingWarnings);

@@ -25,6 +25,9 @@ struct ComponentTotals {
 };
 
 struct Analysis {
+    // The workload is serving with no training run: the training figures
+    // are not set (core/serving has the design's figures).
+    bool serving = false;
     Inventory inventory;
     HardwareProfile hardware;
     WorkloadShape workload;

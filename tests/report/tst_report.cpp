@@ -16,6 +16,7 @@
 #include "core/metrics/warning_rank.h"
 #include "core/scale/scale_sweep.h"
 #include "core/scale/sensitivity.h"
+#include "core/serving/serving_report.h"
 #include "core/text.h"
 #include "tests/gui_test_main.h"
 #include "tests/test_support.h"
@@ -185,6 +186,58 @@ private slots:
         for (const auto& line : metrics["inventory"]["bom"])
             QVERIFY2(all.contains(QString::fromStdString(line["part"].get<std::string>())),
                      line["part"].get<std::string>().c_str());
+    }
+
+    // A serving design's review has the Serving page in place of the
+    // training pages (MFU breakdown, failure cadence, scale, sensitivity),
+    // and its cover the serving figures.
+    void aServingDesignReviewHasTheServingPage()
+    {
+        DesignLoad l = load("serving-grok1-moe-gb200-nvl72.cluster.json");
+        QVERIFY(l.ok());
+        QTemporaryDir dir;
+        const QString out = dir.filePath("serving.pdf");
+        QString error;
+        QVERIFY2(writeDesignReport(*l.design, l.catalog, out, {QPageSize::A4, "x.cluster.json"}, &error),
+                 qPrintable(error));
+        const int pages = pageObjects(bytesOf(out));
+        const QString cover = pdfText(out, 1);
+        const Serving s = analyzeServing(*l.design, *l.catalog);
+        QVERIFY(s.ok());
+        // The serving figures, as the compare table prints them; no training ones.
+        Json metrics = computeMetrics(*l.design, *l.catalog);
+        addServingMetrics(metrics, *l.design, *l.catalog);
+        for (const char* key : {"serving.tokens_per_s_per_gpu", "serving.tpot_s", "serving.gpus_needed"}) {
+            const KeyFigure& f = *findKeyFigure(key);
+            QVERIFY2(cover.contains(QString::fromStdString(formatFigure(f, *figureValue(metrics, f)))), key);
+        }
+        for (const char* training : {"Step time", "Days to train", "Goodput", "MFU\n"})
+            QVERIFY2(!cover.contains(QRegularExpression(training)), training);
+        QVERIFY(cover.simplified().contains("Serving Grok-1 314B MoE"));
+        QVERIFY(
+            cover.simplified().contains("fp4 weights and fp8 KV cache, in replicas of tp 8 x pp 1 = 8 GPUs (ep 8)"));
+        int previous = 1;
+        for (const QString title : {"Canvas", "Roofline", "Bandwidth hierarchy", "Power and PUE", "Serving",
+                                    "Assumptions", "Appendix B: how each number is computed"}) {
+            const int page = pageOf(out, pages, title);
+            QVERIFY2(page > previous, qPrintable(title + " on page " + QString::number(page)));
+            previous = page;
+        }
+        const QString all = pdfText(out);
+        for (const char* training : {"MFU breakdown", "Failure cadence", "Scale sweep", "Sensitivity: what limits"})
+            QVERIFY2(!all.contains(training), training);
+        // The Serving page: the panel's sentence, its charts' axes and its figures.
+        const QString serving = pdfText(out, pageOf(out, pages, "Serving")).simplified();
+        QVERIFY2(
+            serving.contains(
+                QStringLiteral("Batch %1 per replica of 8 GPUs").arg(QString::fromStdString(formatCount(s.batch)))),
+            qPrintable(serving));
+        QVERIFY(serving.contains("tokens/s per user"));
+        QVERIFY(serving.contains("one GPU's HBM"));
+        QVERIFY(serving.contains("Little's law"));
+        // The assumptions list the serving inputs, not a training run's.
+        QVERIFY(all.contains("Prompt, output tokens"));
+        QVERIFY(!all.contains("Tokens to train"));
     }
 
     // The cover and the body are laid out apart (numbering the contents

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "core/analysis/analysis.h"
+
 #include "widgets/charts/failure_chart.h"
 #include "widgets/charts/hierarchy_chart.h"
 #include "widgets/charts/mfu_chart.h"
@@ -12,9 +14,9 @@
 
 namespace studio {
 
-WorkloadKind workloadKindOf(const Analysis&)
+WorkloadKind workloadKindOf(const Analysis& analysis)
 {
-    return WorkloadKind::Training;  // the design format has no serving workload yet
+    return analysis.serving ? WorkloadKind::Serving : WorkloadKind::Training;
 }
 
 bool AnalysisEntry::appliesTo(WorkloadKind kind) const

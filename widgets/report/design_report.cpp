@@ -3,10 +3,12 @@
 #include <QApplication>
 #include <QCoreApplication>
 #include <QFileInfo>
+#include <QLabel>
 #include <QLocale>
 #include <QPainter>
 #include <QPicture>
 #include <QSettings>
+#include <QTableWidget>
 
 #include <qcustomplot.h>
 
@@ -21,6 +23,7 @@
 #include "core/scale/scale_sweep.h"
 #include "core/scale/sensitivity.h"
 #include "core/scale/upgrades.h"
+#include "core/serving/serving_report.h"
 #include "core/text.h"
 #include "core/version.h"
 #include "widgets/analysis/analysis_service.h"
@@ -37,6 +40,7 @@
 #include "widgets/scale/scale_panel.h"
 #include "widgets/scale/sensitivity_chart.h"
 #include "widgets/scale/sensitivity_panel.h"
+#include "widgets/serving/serving_panel.h"
 #include "widgets/style/theme.h"
 
 namespace studio {
@@ -83,7 +87,7 @@ std::vector<ReportRow> figureRows(const std::vector<FigureRow>& figures, const s
     return rows;
 }
 
-void cover(ReportDocument& doc, const Design& design, const Analysis& a, const Json& metrics,
+void cover(ReportDocument& doc, const Design& design, const Analysis& a, const Serving* serving, const Json& metrics,
            const ReportOptions& options)
 {
     doc.heading(QObject::tr("Design review: %1").arg(q(design.name.empty() ? "Untitled design" : design.name)));
@@ -98,7 +102,11 @@ void cover(ReportDocument& doc, const Design& design, const Analysis& a, const J
                   true);
     doc.heading(QObject::tr("Key figures"), 2);
     // Two figures per row keeps the cover to one page.
-    const auto& figures = keyFigures();
+    // The figures of the design's own workload and of the cluster.
+    std::vector<KeyFigure> figures;
+    for (const KeyFigure& f : keyFigures())
+        if (f.workload.empty() || f.workload == (a.serving ? "serving" : "training"))
+            figures.push_back(f);
     const std::size_t half = (figures.size() + 1) / 2;
     std::vector<ReportRow> rows;
     auto cellsOf = [&](const KeyFigure& f) -> ReportRow {
@@ -119,13 +127,25 @@ void cover(ReportDocument& doc, const Design& design, const Analysis& a, const J
     }
     doc.table({QObject::tr("Figure"), QObject::tr("Value"), QObject::tr("Figure"), QObject::tr("Value")}, rows,
               {30, 20, 30, 20});
-    doc.paragraph(QObject::tr("Training %1 (%2 B parameters) on %3 GPUs at %4: tp %5, pp %6, dp %7.")
-                      .arg(q(a.workload.name).toHtmlEscaped(), q(formatReadable(a.workload.params / 1e9)),
-                           q(formatCount(a.workload.gpusUsed)), q(a.hardware.gpu.trainingPrecision))
-                      .arg(a.workload.tp)
-                      .arg(a.workload.pp)
-                      .arg(a.workload.dp),
-                  true);
+    if (serving && serving->ok())
+        doc.paragraph(QObject::tr("Serving %1 (%2 B parameters), %3 weights and %4 KV cache, in replicas of tp %5 x pp "
+                                  "%6 = %7 GPUs (ep %8): %9 of them on this design's %10 GPUs.")
+                          .arg(q(a.workload.name).toHtmlEscaped(), q(formatReadable(a.workload.params / 1e9)),
+                               q(serving->weightPrecision), q(serving->kvPrecision))
+                          .arg(serving->tp)
+                          .arg(serving->pp)
+                          .arg(serving->gpusPerReplica)
+                          .arg(serving->ep)
+                          .arg(q(formatCount(serving->replicasInDesign)), q(formatCount(a.inventory.gpus))),
+                      true);
+    else if (!a.serving)
+        doc.paragraph(QObject::tr("Training %1 (%2 B parameters) on %3 GPUs at %4: tp %5, pp %6, dp %7.")
+                          .arg(q(a.workload.name).toHtmlEscaped(), q(formatReadable(a.workload.params / 1e9)),
+                               q(formatCount(a.workload.gpusUsed)), q(a.hardware.gpu.trainingPrecision))
+                          .arg(a.workload.tp)
+                          .arg(a.workload.pp)
+                          .arg(a.workload.dp),
+                      true);
     // How far to trust the step time and every figure that follows from it.
     const Json::json_pointer band("/explain/training.step_time_s/error_band/text");
     if (metrics.contains(band))
@@ -297,6 +317,29 @@ void scalePage(ReportDocument& doc, const SweepResult& sweep)
               rows, {8, 28, 11, 8, 7, 8, 10, 9, 11});
 }
 
+// docs/model.md section 19: the Serving panel on paper: its sentence, the
+// batch curve and one GPU's HBM, and its figures with how each is made.
+void servingPage(ReportDocument& doc, AnalysisService& service)
+{
+    doc.heading(QObject::tr("Serving"), 1, true);
+    ServingPanel panel(&service);
+    forPaper(panel);
+    doc.paragraph(panel.summaryLabel()->text());
+    const Serving* s = service.serving();
+    if (!s || !s->ok())
+        return;
+    // The charts take the page's width; the table follows as text.
+    QTableWidget* table = panel.figureTable();
+    table->hide();
+    printPlots(doc, panel, {panel.curvePlot(), panel.memoryPlot()});
+    std::vector<ReportRow> rows;
+    for (int r = 0; r < table->rowCount(); ++r)
+        rows.push_back({{table->item(r, 0)->text()},
+                        {table->item(r, 1)->text(), ReportCell::Normal, true},
+                        {table->item(r, 0)->toolTip(), ReportCell::Muted}});
+    doc.table({QObject::tr("Figure"), QObject::tr("Value"), QObject::tr("How it is computed")}, rows, {24, 18, 58});
+}
+
 // docs/model.md section 17: the binding constraint, the tornado and a row
 // per input.
 void sensitivityPage(ReportDocument& doc, const SensitivityResult& tornado, const UpgradesResult& upgrades)
@@ -395,6 +438,35 @@ void assumptions(ReportDocument& doc, const Design& design, const Catalog& catal
         {{QObject::tr("Layers, hidden, heads")},
          {QStringLiteral("%1, %2, %3")
               .arg(q(formatCount(w.model.layers)), q(formatCount(w.model.hidden)), q(formatCount(w.model.heads)))}},
+    };
+    if (w.model.experts.value_or(0) > 0)
+        workload.push_back({{QObject::tr("Experts, per token")},
+                            {QStringLiteral("%1, %2").arg(q(formatCount(*w.model.experts)),
+                                                          q(formatCount(w.model.experts_per_token.value_or(0))))}});
+    auto seconds = [](const std::optional<double>& t) {
+        return ReportCell{t ? q(formatQuantity(*t, "s")) : QObject::tr("none")};
+    };
+    if (a.serving && w.serving) {
+        const ServingSpec& v = *w.serving;
+        const std::vector<ReportRow> serving = {
+            {{QObject::tr("Key/value heads")}, count(w.model.kv_heads.value_or(w.model.heads))},
+            {{QObject::tr("Prompt, output tokens")},
+             {QStringLiteral("%1, %2").arg(q(formatCount(v.prompt_tokens)), q(formatCount(v.output_tokens)))}},
+            {{QObject::tr("Batch per replica")},
+             {v.batch.value_or(0) > 0 ? q(formatCount(*v.batch)) : QObject::tr("0: as many as the targets allow")}},
+            {{QObject::tr("Arrival rate")}, {q(formatQuantity(v.arrival_rate_per_s.value_or(0), "requests/s"))}},
+            {{QObject::tr("Targets: first token, per output token, end to end")},
+             {QStringLiteral("%1, %2, %3")
+                  .arg(seconds(v.ttft_target_s).text, seconds(v.tpot_target_s).text, seconds(v.e2e_target_s).text)}},
+            {{QObject::tr("Weights, KV cache precision")},
+             {QStringLiteral("%1, %2").arg(q(v.weight_precision.value_or("bf16")),
+                                           q(v.kv_precision.value_or("bf16")))}},
+            {{QObject::tr("Replica layout")}, {QStringLiteral("tp %1, pp %2, ep %3").arg(s.tp).arg(s.pp).arg(s.ep)}},
+        };
+        workload.insert(workload.end(), serving.begin(), serving.end());
+        doc.table({QObject::tr("Input"), QObject::tr("Value")}, workload, {40, 60});
+    }
+    const std::vector<ReportRow> training = {
         {{QObject::tr("Sequence length")}, count(w.model.seq_len)},
         {{QObject::tr("Global batch (sequences)")}, count(w.training.global_batch)},
         {{QObject::tr("Micro batch")}, count(w.training.micro_batch.value_or(1))},
@@ -410,7 +482,10 @@ void assumptions(ReportDocument& doc, const Design& design, const Catalog& catal
               .arg(s.zero)}},
         {{QObject::tr("Activation recompute")}, {q(w.parallelism.recompute.value_or("selective"))}},
     };
-    doc.table({QObject::tr("Input"), QObject::tr("Value")}, workload, {40, 60});
+    if (!a.serving) {
+        workload.insert(workload.end(), training.begin(), training.end());
+        doc.table({QObject::tr("Input"), QObject::tr("Value")}, workload, {40, 60});
+    }
 
     doc.heading(QObject::tr("Efficiencies"), 2);
     const auto& g = a.hardware.gpu;
@@ -564,14 +639,19 @@ bool writeDesignReport(const Design& design, std::shared_ptr<const Catalog> cata
                                  "before writing a report.");
         return false;
     }
-    const Json metrics = metricsJson(design, *a);
-    const auto explained = explainMetrics(*a);
+    Json metrics = metricsJson(design, *a);
+    addServingMetrics(metrics, design, *catalog);
+    auto explained = explainMetrics(*a);
+    const Serving* serving = a->serving ? service.serving() : nullptr;
+    if (serving && serving->ok())
+        for (auto& e : explainServing(*serving))
+            explained.push_back(std::move(e));
     const QString name = q(design.name.empty() ? "Untitled design" : design.name);
     ReportDocument doc(QObject::tr("Design review: %1").arg(name),
                        QObject::tr("Cluster Studio %1").arg(q(std::string(kAppVersion))), options.pageSize);
     if (!advance())
         return false;
-    cover(doc, design, *a, metrics, options);
+    cover(doc, design, *a, serving, metrics, options);
     if (!advance())
         return false;
     canvasAndInventory(doc, scene, *a);
@@ -592,6 +672,11 @@ bool writeDesignReport(const Design& design, std::shared_ptr<const Catalog> cata
         doc.chart(view, size, doc.contentWidth(), kPanelHeight);
         doc.table({QObject::tr("Figure"), QObject::tr("Value"), QObject::tr("How it is computed")},
                   figureRows(entry.figures(*a), explained), {34, 18, 48});
+    }
+    if (a->serving) {
+        if (!advance())
+            return false;
+        servingPage(doc, service);
     }
     // How many GPUs pay off and what limits the design, computed as the
     // Scale and Sensitivity panels compute them.
