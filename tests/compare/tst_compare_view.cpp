@@ -640,6 +640,30 @@ private slots:
         QVERIFY(error.contains("missing"));
     }
 
+    // Serving designs compared: their serving rows, no training rows, and
+    // the training run's charts say why they are empty instead of drawing
+    // the training figures serving designs do not have.
+    void servingDesignsCompareTheirServingFigures()
+    {
+        CompareWindow w;
+        QString error;
+        for (const char* f : {"presets/serving-llama3-70b-dgx-h100.cluster.json",
+                              "presets/serving-grok1-moe-gb200-nvl72.cluster.json"})
+            QVERIFY2(w.addFile(test::sourcePath(f), &error), qPrintable(error));
+        QTableWidget* t = w.figureTable();
+        QVERIFY(rowOf(t, "Time per output token") >= 0);
+        QVERIFY(rowOf(t, "Tokens/s per GPU served") >= 0);
+        QCOMPARE(rowOf(t, "MFU"), -1);
+        QCOMPARE(rowOf(t, "Days to train"), -1);
+        for (ChartView* chart : w.charts()) {
+            const bool training = !chart->entry().appliesTo(WorkloadKind::Serving);
+            QCOMPARE(chart->designs().empty(), training);
+        }
+        QVERIFY(w.addFile(test::sourcePath(kH100), &error));  // a training design joins: its charts draw
+        for (ChartView* chart : w.charts())
+            QCOMPARE(chart->designs().size(), std::size_t(3));
+    }
+
     void pdfExportWritesTheReport()
     {
         auto w = twoPresets();

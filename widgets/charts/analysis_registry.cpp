@@ -24,6 +24,12 @@ bool AnalysisEntry::appliesTo(WorkloadKind kind) const
     return std::find(workloads.begin(), workloads.end(), kind) != workloads.end();
 }
 
+bool anyApplies(const AnalysisEntry& entry, const std::vector<ChartDesign>& designs)
+{
+    return std::any_of(designs.begin(), designs.end(),
+                       [&](const ChartDesign& d) { return entry.appliesTo(workloadKindOf(*d.analysis)); });
+}
+
 namespace {
 
 template <typename Renderer>

@@ -16,8 +16,9 @@ namespace studio {
 
 struct Analysis;
 
-// What a design's workload is for. Every design trains today; serving
-// designs (sized for inference) get their own analyses beside these.
+// What a design's workload is for: a training run, or serving (whose own
+// figures are in the Serving panel; the analyses here that apply to it are
+// the GPU's and the cluster's).
 enum class WorkloadKind { Training, Serving };
 WorkloadKind workloadKindOf(const Analysis& analysis);
 
@@ -33,6 +34,8 @@ struct AnalysisEntry {
 };
 
 const std::vector<AnalysisEntry>& analysisRegistry();
+// Whether `entry` applies to the workload of at least one of `designs`.
+bool anyApplies(const AnalysisEntry& entry, const std::vector<ChartDesign>& designs);
 // nullptr when no analysis has that key.
 const AnalysisEntry* findAnalysis(const QString& key);
 QStringList analysisKeys();

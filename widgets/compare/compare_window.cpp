@@ -785,9 +785,15 @@ void CompareWindow::drawCharts()
     if (comparison_)
         for (const auto& d : comparison_->designs)
             designs.push_back({&d.analysis, q(d.label)});
-    for (ChartView* view : charts_) {
+    const auto& entries = analysisRegistry();
+    for (std::size_t i = 0; i < charts_.size(); ++i) {
+        ChartView* view = charts_[i];
         if (designs.empty())
             view->setMessage(tr("Add two to four designs to compare."));
+        else if (!anyApplies(entries[i], designs))
+            view->setMessage(tr("The %1 is a training run's, and every design compared serves: see the key "
+                                "figures.")
+                                 .arg(entries[i].title));
         else
             view->setDesigns(designs);
     }

@@ -82,12 +82,19 @@ AnalysisArea::AnalysisArea(AnalysisService* service, QWidget* parent) : QWidget(
 void AnalysisArea::feed()
 {
     const Analysis* a = service_->analysis();
-    for (ChartView* view : std::as_const(panels_)) {
-        if (a)
-            view->setDesigns({{a, QString()}});
-        else
+    for (int i = 0; i < panels_.size(); ++i) {
+        ChartView* view = panels_[i];
+        const AnalysisEntry& entry = analysisRegistry()[std::size_t(i)];
+        if (!a)
             view->setMessage(tr("The design has errors (see the Warnings dock): there is nothing to analyse until "
                                 "they are fixed."));
+        else if (!entry.appliesTo(workloadKindOf(*a)))
+            // Kept in its place, so the tabs do not move between designs.
+            view->setMessage(tr("The %1 is a training run's, and this design's workload is serving: its figures "
+                                "are in the Serving panel.")
+                                 .arg(entry.title));
+        else
+            view->setDesigns({{a, QString()}});
     }
 }
 

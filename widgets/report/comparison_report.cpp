@@ -93,6 +93,8 @@ bool writeComparisonReport(const Comparison& c, const QString& path, const Repor
                 *error = QObject::tr("Cancelled");
             return false;
         }
+        if (!anyApplies(entries[i], designs))
+            continue;  // a training run's chart, and every design serves
         ChartView view(entries[i], false);
         view.setAttribute(Qt::WA_DontShowOnScreen);
         view.setPalette(PrintColors::palette());
