@@ -6,6 +6,7 @@
 //
 // Usage: bench_studio PRESET.cluster.json [EDITS]
 //        bench_studio --startup PRESET.cluster.json   (one cold start; run by the first form)
+//        bench_studio --serving SERVING.cluster.json [EDITS]   (the Serving panel)
 // For profiling: BENCH_LAYOUT=0|1|2 runs one layout (and no cold starts),
 // 3 only the Layouts panel,
 // BENCH_KIND=0..3 one kind of edit, BENCH_PAINTS=1 adds the pixels each
@@ -15,6 +16,7 @@
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QPaintEvent>
 #include <QProcess>
 #include <QSettings>
@@ -211,6 +213,44 @@ void layoutsPanel(MainWindow& window, const QString& preset, int edits)
     row("GUI thread: taking a result in (table, scatter, paint)", stats(takeIn));
 }
 
+// The Serving panel raised on a serving design: from an edit of a serving
+// input (the TPOT target, the prompt length) until the panel's curve, HBM
+// bar and figures are repainted.
+int servingPanel(const QString& preset, int edits, int argc, char** argv)
+{
+    QApplication app(argc, argv);
+    QCoreApplication::setApplicationName("bench_studio");
+    applyTheme(Theme::Light);
+    MainWindow window;
+    if (!openStudio(window, preset) || !window.document()->design().workload.serving) {
+        std::fprintf(stderr, "%s is not a serving design\n", qPrintable(preset));
+        return 1;
+    }
+    window.findChild<QDockWidget*>("serving")->raise();
+    untilRepainted();
+    DesignDocument* doc = window.document();
+    std::vector<double> total;
+    QElapsedTimer clock;
+    for (int i = 0; i < edits + 8; ++i) {
+        DesignSettings settings = DesignSettings::of(doc->design());
+        ServingSpec& serving = *settings.workload.serving;
+        if (i % 2)
+            serving.prompt_tokens = serving.prompt_tokens == 1024 ? 2048 : 1024;
+        else
+            serving.tpot_target_s = serving.tpot_target_s.value_or(0.05) == 0.05 ? 0.03 : 0.05;
+        clock.start();
+        DesignEditor(doc).changeSettings(settings, "serving input");
+        untilRepainted();
+        if (i >= 8)  // after a warm-up
+            total.push_back(double(clock.nsecsElapsed()) / 1e6);
+    }
+    const Stats st = stats(total);
+    std::printf("\n| Serving panel raised, %s, %d edits | p50 ms | p95 ms | max ms |\n|---|---|---|---|\n"
+                "| edit to the panel repainted | %.2f | %.2f | %.2f |\n",
+                qPrintable(QFileInfo(preset).fileName()), edits, st.p50, st.p95, st.max);
+    return 0;
+}
+
 int startup(const QString& preset, int argc, char** argv)
 {
     QApplication app(argc, argv);
@@ -232,6 +272,9 @@ int main(int argc, char** argv)
         qputenv("QT_QPA_PLATFORM", "offscreen");
     if (argc >= 3 && QString(argv[1]) == "--startup")
         return startup(QString::fromLocal8Bit(argv[2]), argc, argv);
+    if (argc >= 3 && QString(argv[1]) == "--serving")
+        return servingPanel(QString::fromLocal8Bit(argv[2]), argc >= 4 ? std::max(4, std::atoi(argv[3])) : 200, argc,
+                            argv);
     if (argc < 2) {
         std::fprintf(stderr, "usage: bench_studio PRESET.cluster.json [EDITS]\n");
         return 2;
