@@ -454,6 +454,16 @@ std::vector<FigureRow> RooflineChart::figures(const Analysis& a)
     // bound (every weight read once per token at the full bandwidth), not a
     // prediction: the Serving panel's model adds the achievable bandwidth
     // share and the TP all-reduces.
+    if (a.serving) {
+        // Its decode steps are the points themselves, from the serving model.
+        rows.push_back({QObject::tr("Decode (serving replica)"), {}, {}, FigureRow::Heading});
+        if (!rf.points.empty())
+            for (const RooflinePoint* p : {&rf.points.front(), &rf.points.back()})
+                rows.push_back({q(p->name), quantity(p->intensity, "FLOP/byte"),
+                                QObject::tr("%1 TFLOP/s per GPU achieved, %2-bound (the Serving panel's step)")
+                                    .arg(q(formatReadable(p->achievedTflops)), q(p->bound))});
+        return rows;
+    }
     const std::int64_t tp = a.workload.tp;
     rows.push_back(
         {tp == 1 ? QObject::tr("Decode (inference), one GPU") : QObject::tr("Decode (inference), tp %1 GPUs").arg(tp),
