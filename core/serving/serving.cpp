@@ -46,6 +46,15 @@ struct Replica {
     double weightBytes = 0;  // bytes per weight
     double weightBytesPerGpu = 0;
     double expertParams = 0;  // every expert's weights (MoE)
+    // The input embedding is a lookup: a step gathers one row per token of
+    // it, no GEMM; the output projection (the LM head) is read and
+    // multiplied in full.
+    double lookupParams = 0;
+
+    // Weights a token multiplies: 2 FLOPs each.
+    double gemmParams() const { return shape.activeParamsPerToken - lookupParams; }
+    // The rows `tokens` gather from the input embedding.
+    double lookupBytes(double tokens) const { return tokens * double(shape.hidden) * weightBytes / double(gpus); }
     double kvBytesPerTokenPerGpu = 0;
     double hbmBytesPerS = 0;        // achievable: bandwidth x hbm_efficiency
     double linearFlopsPerS = 0;     // at the weight precision's peak x GEMM efficiency
@@ -94,13 +103,15 @@ struct Replica {
         double touched = 1;
         if (shape.moe())
             touched = 1 - std::pow(1 - double(shape.expertsPerToken) / double(shape.experts), b);
-        const double weightRead = (shape.params - expertParams + expertParams * touched) * weightBytes / double(gpus);
+        const double weightRead =
+            (shape.params - lookupParams - expertParams + expertParams * touched) * weightBytes / double(gpus) +
+            lookupBytes(b);
         const double kvRead = b * context * kvBytesPerTokenPerGpu;
         p.bytesPerGpu = weightRead + kvRead;
         p.memoryS = p.bytesPerGpu / hbmBytesPerS;
         // 2 FLOPs per active weight per token; attention over the context,
         // QK^T and AV: 4 x context x hidden per layer per token.
-        const double linear = b * 2 * shape.activeParamsPerToken / double(gpus);
+        const double linear = b * 2 * gemmParams() / double(gpus);
         const double attention = b * 4 * double(shape.layers) * context * double(shape.hidden) / double(gpus);
         p.flopsPerGpu = linear + attention;
         p.computeS = linear / linearFlopsPerS + attention / attentionFlopsPerS;
@@ -117,8 +128,7 @@ struct Replica {
         p.tokensPerSPerGpu = p.tokensPerSPerReplica / double(gpus);
         p.tokensPerSPerUser = 1 / p.tpotS;
         // Model FLOPs of prompts and outputs alike (2 per active weight per token).
-        p.mfu = p.tokensPerSPerReplica * (1 + double(prompt) / out) * 2 * shape.activeParamsPerToken /
-            (double(gpus) * peakFlopsPerS);
+        p.mfu = p.tokensPerSPerReplica * (1 + double(prompt) / out) * 2 * gemmParams() / (double(gpus) * peakFlopsPerS);
         return p;
     }
 
@@ -127,7 +137,7 @@ struct Replica {
     double prefillComputeS() const
     {
         const double n = double(prompt);
-        const double linear = 2 * shape.activeParamsPerToken * n / double(gpus) / linearFlopsPerS;
+        const double linear = 2 * gemmParams() * n / double(gpus) / linearFlopsPerS;
         const double attention =
             2 * double(shape.layers) * n * n * double(shape.hidden) / double(gpus) / attentionFlopsPerS;
         return linear + attention;
@@ -138,7 +148,8 @@ struct Replica {
     double prefillS() const
     {
         const double n = double(prompt);
-        const double memory = weightBytesPerGpu / hbmBytesPerS;
+        const double memory =
+            ((shape.params - lookupParams) * weightBytes / double(gpus) + lookupBytes(n)) / hbmBytesPerS;
         return double(pp) * (std::max(prefillComputeS(), memory) + stageCommS(n)) + double(pp - 1) * hopS(n);
     }
 };
@@ -223,7 +234,8 @@ Serving analyzeServing(const Design& design, const Catalog& catalog)
         hw.gpu.hbmEfficiency.source + ")";
     s.promptTokens = spec.prompt_tokens;
     s.outputTokens = spec.output_tokens;
-    s.activeParams = m.activeParamsPerToken;
+    r.lookupParams = double(m.vocab) * double(m.hidden);
+    s.activeParams = m.activeParamsPerToken - r.lookupParams;
     r.peakFlopsPerS = s.peakTflops * 1e12;
     r.linearFlopsPerS = r.peakFlopsPerS * hw.gpu.gemmEfficiency.value;
     r.attentionFlopsPerS = hw.gpu.bf16PeakTflops * 1e12 * hw.gpu.attentionEfficiency.value;

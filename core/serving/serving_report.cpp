@@ -75,7 +75,8 @@ std::vector<ExplainedMetric> explainServing(const Serving& s)
           "(prompt + output) x KV bytes per token / GPUs"}});
     const std::vector<ExplainInput> prefill = {
         {"prompt tokens", double(s.promptTokens), "", "workload.serving.prompt_tokens"},
-        {"active parameters per token", s.activeParams, "", "workload.model"},
+        {"parameters a token multiplies", s.activeParams, "",
+         "workload.model: active, less the input embedding (a lookup)"},
         gpus,
         peak};
     const std::string prefillFormula =
@@ -100,7 +101,11 @@ std::vector<ExplainedMetric> explainServing(const Serving& s)
         {batch, output, tpot, {"share of the time prefilling", d.prefillShare, "", model}});
     add("tokens_per_s_per_gpu", "tokens/s per replica / GPUs per replica", {perReplica, gpus});
     add("mfu", "tokens/s per replica x (1 + prompt / output) x 2 x active parameters / (GPUs x peak)",
-        {perReplica, {"active parameters per token", s.activeParams, "", "workload.model"}, gpus, peak});
+        {perReplica,
+         {"parameters a token multiplies", s.activeParams, "",
+          "workload.model: active, less the input embedding (a lookup)"},
+         gpus,
+         peak});
     add("weights_gb_per_gpu", "parameters x bytes per weight at " + s.weightPrecision + " / GPUs per replica",
         {gpus, {"weights per GPU", s.weightsGbPerGpu, "GB", "workload.model"}});
     add("kv_cache_gb_per_replica",
