@@ -38,12 +38,14 @@ int main(int argc, char** argv)
     if (studio::needsWidgets(args)) {
         QApplication app(argc, argv);
         describeApplication();
+        studio::preferUnshapedText();
         return studio::runCommandLine(app.arguments());
     }
     if (screenshot) {
         QApplication app(argc, argv);
         // Its own settings: a screenshot shows the default layout, not the user's.
         describeApplication("Cluster Studio screenshot");
+        studio::preferUnshapedText();
         studio::applyTheme(studio::Theme::Light);
         return studio::runScreenshot(app.arguments());
     }
@@ -54,6 +56,7 @@ int main(int argc, char** argv)
     }
     studio::StudioApplication app(argc, argv);
     describeApplication();
+    studio::preferUnshapedText();
     studio::applyTheme(studio::themeFromName(QSettings().value(studio::settings::kTheme).toString()));
     QApplication::setWindowIcon(studio::appIcon());
     studio::MainWindow window;

@@ -8,12 +8,15 @@
 #include <QStandardPaths>
 #include <QtTest>
 
+#include "widgets/style/theme.h"
+
 #define STUDIO_TEST_MAIN_WITH(TestObject, Application)                                                                 \
     int main(int argc, char** argv)                                                                                    \
     {                                                                                                                  \
         QStandardPaths::setTestModeEnabled(true);                                                                      \
         Application app(argc, argv);                                                                                   \
         app.setAttribute(Qt::AA_Use96Dpi, true);                                                                       \
+        studio::preferUnshapedText();                                                                                  \
         TestObject tc;                                                                                                 \
         QTEST_SET_MAIN_SOURCE_PATH                                                                                     \
         return QTest::qExec(&tc, argc, argv);                                                                          \

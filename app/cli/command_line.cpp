@@ -3,9 +3,11 @@
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <QSaveFile>
 #include <QTextStream>
 
+#include <algorithm>
 #include <cstdio>
 #include <functional>
 #include <map>
@@ -725,6 +727,52 @@ bool needsWidgets(const QStringList& args)
     return first == QLatin1String("report") || first == QLatin1String("compare");
 }
 
+namespace {
+
+// A word that is neither a verb nor a file: a mistyped verb ("metirc"). A
+// script that mistypes one must fail, not wait on a window. Paths (with a
+// dot or a slash) still open the studio, which says what is wrong with them.
+bool isUnknownVerb(const QString& first)
+{
+    static const QRegularExpression word(QStringLiteral("^[A-Za-z][A-Za-z0-9_-]*$"));
+    return word.match(first).hasMatch() && !QFileInfo::exists(first);
+}
+
+// Edits (insert, delete, replace, swap two neighbours) between two short words.
+int editDistance(const std::string& a, const std::string& b)
+{
+    std::vector<std::vector<int>> d(a.size() + 1, std::vector<int>(b.size() + 1));
+    for (std::size_t i = 0; i <= a.size(); ++i)
+        for (std::size_t j = 0; j <= b.size(); ++j) {
+            if (i == 0 || j == 0) {
+                d[i][j] = int(i + j);
+                continue;
+            }
+            d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1])});
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+                d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+        }
+    return d[a.size()][b.size()];
+}
+
+int unknownVerb(const QString& first)
+{
+    std::string names, nearest;
+    int best = 3;  // suggest only within two edits
+    for (const auto& v : verbs()) {
+        names += (names.empty() ? "" : ", ") + std::string(v.name);
+        if (const int d = editDistance(first.toStdString(), v.name); d < best)
+            best = d, nearest = v.name;
+    }
+    names += ", screenshot";
+    err("cluster-studio: unknown verb '" + first.toStdString() + "'" +
+        (nearest.empty() ? "" : " (did you mean '" + nearest + "'?)") + "; the verbs are " + names +
+        ". Run 'cluster-studio --help' for usage.\n");
+    return kExitUsage;
+}
+
+}  // namespace
+
 bool isCommandLine(const QStringList& args)
 {
     if (args.size() < 2)
@@ -735,7 +783,7 @@ bool isCommandLine(const QStringList& args)
     for (const auto& v : verbs())
         if (first == QLatin1String(v.name))
             return true;
-    return false;
+    return isUnknownVerb(first);
 }
 
 int runCommandLine(const QStringList& args)
@@ -755,6 +803,8 @@ int runCommandLine(const QStringList& args)
     for (const auto& v : verbs())
         if (first == QLatin1String(v.name))
             return v.run(verbArgs, v);
+    if (isUnknownVerb(first))
+        return unknownVerb(first);
     printUsage();
     return kExitUsage;
 }

@@ -110,6 +110,12 @@ private slots:
                                        << "--within tp: expected AXIS=TIER";
         QTest::newRow("compare baseline") << QStringList{"compare", kH100, kH100, "--baseline", "3"}
                                           << "--baseline 3: expected a position from 1 to 2";
+        // A mistyped verb fails at once (a script must not wait on a window),
+        // naming the verbs and the nearest one.
+        QTest::newRow("mistyped verb") << QStringList{"metirc", kH100}
+                                       << "unknown verb 'metirc' (did you mean 'metrics'?); the verbs are validate, "
+                                          "metrics, search";
+        QTest::newRow("unknown verb") << QStringList{"frobnicate"} << "unknown verb 'frobnicate'; the verbs are";
     }
     void usageErrorsExit2()
     {

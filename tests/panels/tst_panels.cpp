@@ -781,6 +781,29 @@ private slots:
         QCOMPARE(w.kpis()->text("mfu"), QString::fromUtf8("\u2014"));
     }
 
+    // A design without GPUs (a new one) says so where a number cannot exist:
+    // no ", one GPU", "Peak ()" or "MTBF 0 min".
+    void aDesignWithoutGpusSaysNoGpusYet()
+    {
+        MainWindow w;
+        w.show();
+        w.newDesign();
+        settle();
+        QVERIFY(w.analysis()->analysis());
+        QCOMPARE(w.analysis()->analysis()->inventory.gpus, 0);
+        QCOMPARE(w.kpis()->text("gpus"), QString("GPUs none yet"));
+        for (const char* key : {"peak", "mfu", "days", "facility", "mtbf"})
+            QCOMPARE(w.kpis()->text(key), QString::fromUtf8("\u2014"));
+        QVERIFY(w.kpis()->tip("gpus").contains("Drag an accelerator"));
+        for (ChartView* panel : w.analysisArea()->panels()) {
+            QVERIFY(panel->designs().empty());
+            QVERIFY(!panel->plots().front()->isVisible() || !panel->isVisible());
+        }
+        auto* message = w.analysisArea()->panel("roofline")->findChild<QLabel*>();
+        QVERIFY(message);
+        QVERIFY2(message->text().startsWith("No GPUs yet"), qPrintable(message->text()));
+    }
+
     void decodeSaysOnHowManyGpusItRuns()
     {
         // The roofline's table is about one GPU, but batch-1 decode reads the

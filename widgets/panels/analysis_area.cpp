@@ -88,6 +88,9 @@ void AnalysisArea::feed()
         if (!a)
             view->setMessage(tr("The design has errors (see the Warnings dock): there is nothing to analyse until "
                                 "they are fixed."));
+        else if (a->inventory.gpus == 0)
+            view->setMessage(tr("No GPUs yet: drag an accelerator or a node platform from the Parts palette onto "
+                                "the canvas, or open a preset (File > Open). The analyses appear here."));
         else if (!entry.appliesTo(workloadKindOf(*a)))
             // Kept in its place, so the tabs do not move between designs.
             view->setMessage(tr("The %1 is a training run's, and this design's workload is serving: its figures "

@@ -85,12 +85,19 @@ void KpiStrip::refresh()
                 measure(f);
             }
     };
-    if (!a) {
+    if (!a || a->inventory.gpus == 0) {
         for (Figure& f : figures_) {
             f.name.clear();
             f.value = QStringLiteral("\u2014");
+            f.explainKey.clear();
+            f.how.clear();
             measure(f);
         }
+        // Where no number can exist yet, say so instead of printing zeros.
+        if (a)
+            set("gpus", tr("GPUs"), tr("none yet"), "",
+                tr("Drag an accelerator or a node platform from the Parts palette onto the canvas, or open a "
+                   "preset (File > Open)."));
     } else {
         set("gpus", tr("GPUs"), q(formatCount(a->inventory.gpus)), "compute.cluster_peak_pflops");
         set("peak", tr("Peak"), quantity(a->clusterPeakPflops, "PFLOP/s"), "compute.cluster_peak_pflops");

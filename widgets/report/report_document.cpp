@@ -106,6 +106,9 @@ ReportDocument::ReportDocument(const QString& title, const QString& footer, QPag
         doc->setUseDesignMetrics(true);
         QFont font(QStringLiteral("DejaVu Sans"));
         font.setPointSizeF(8.5);
+        // No ligatures: a reader searches and copies "fi" and "fl" as two
+        // letters (Latin needs no shaping to be legible).
+        font.setStyleStrategy(QFont::PreferNoShaping);
         doc->setDefaultFont(font);
         doc->setPageSize(QSizeF(contentWidth(), contentHeight()));
         doc->documentLayout()->registerHandler(kPictureType, pictures_.get());
@@ -385,6 +388,7 @@ bool ReportDocument::print(const QString& path, QString* error, const std::funct
     // In pixels: the painter maps document units (96 per inch) to the page.
     QFont small(QStringLiteral("DejaVu Sans"));
     small.setPixelSize(qRound(7.0 * kDocDpi / 72));
+    small.setStyleStrategy(QFont::PreferNoShaping);
     for (int page = 0; page < pages; ++page) {
         if (progress && !progress(page, pages)) {
             painter.end();

@@ -1,8 +1,8 @@
 #include "widgets/style/theme.h"
 
-#include <QHash>
-
 #include <QApplication>
+#include <QFont>
+#include <QHash>
 #include <QPalette>
 #include <QStyle>
 #include <QStyleFactory>
@@ -145,6 +145,13 @@ QColor SceneColors::accent(PartKind kind) const
     case PartKind::Fabric: return QColor(0x7b, 0x5c, 0xc4);
     }
     return border;
+}
+
+void preferUnshapedText()
+{
+    QFont font = QApplication::font();
+    font.setStyleStrategy(QFont::PreferNoShaping);
+    QApplication::setFont(font);
 }
 
 }  // namespace studio

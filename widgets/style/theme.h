@@ -14,6 +14,10 @@ namespace studio {
 enum class Theme { Light, Dark };
 
 void applyTheme(Theme theme);
+// Latin text drawn without ligatures ("fi", "fl" as one glyph): a PDF's
+// words, charts included, are then searchable and copy as typed. Latin
+// needs no shaping to be legible. Called once the application exists.
+void preferUnshapedText();
 Theme currentTheme();
 Theme themeFromName(const QString& name);  // "dark" or anything else (light)
 QString themeName(Theme theme);
