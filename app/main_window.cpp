@@ -41,6 +41,7 @@
 #include "widgets/compare/compare_window.h"
 #include "widgets/dialogs/fabric_dialog.h"
 #include "widgets/dialogs/preset_dialog.h"
+#include "widgets/dialogs/start_page.h"
 #include "widgets/document/design_document.h"
 #include "widgets/document/design_editor.h"
 #include "widgets/document/recovery.h"
@@ -97,6 +98,17 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     scene_ = new DesignScene(doc_, analysis_, this);
     view_ = new DesignView(scene_, this);
     setCentralWidget(view_);
+    // An empty canvas offers the presets and recent files.
+    start_ = new StartPage(view_->viewport());
+    connect(start_, &StartPage::presetChosen, this, [this](const QString& path) {
+        if (maybeSave())
+            openPreset(path);
+    });
+    connect(start_, &StartPage::fileChosen, this, [this](const QString& path) {
+        if (maybeSave())
+            openFile(path);
+    });
+    connect(doc_, &DesignDocument::changed, this, [this] { start_->setVisible(doc_->design().components.empty()); });
     autosaver_ = new Autosaver(doc_, {}, this);
     watcher_ = new QFileSystemWatcher(this);
     connect(watcher_, &QFileSystemWatcher::fileChanged, this, &MainWindow::fileChangedOnDisk);
@@ -503,12 +515,7 @@ void MainWindow::showServingIfServing()
 
 bool MainWindow::openPreset(const QString& resourcePath)
 {
-    QFile f(resourcePath);
-    if (!f.open(QIODevice::ReadOnly))
-        return false;
-    const QByteArray bytes = f.readAll();
-    DesignLoad loaded =
-        readDesignText(std::string_view(bytes.constData(), std::size_t(bytes.size())), Catalog::builtin());
+    DesignLoad loaded = loadPreset(resourcePath);
     if (!loaded.ok()) {
         showProblems(tr("Cannot open preset"), resourcePath, loaded.problems);
         return false;
@@ -694,6 +701,7 @@ void MainWindow::updateRecentMenu()
                         openFile(path);
                 });
     recentMenu_->setEnabled(!recent.isEmpty());
+    start_->setRecentFiles(recent);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

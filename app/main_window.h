@@ -18,6 +18,7 @@ class Autosaver;
 class DesignDocument;
 class DesignScene;
 class DesignView;
+class StartPage;
 class Inspector;
 class KpiStrip;
 class LayoutSearchService;
@@ -71,6 +72,7 @@ public:
     DesignDocument* document() const { return doc_; }
     DesignScene* scene() const { return scene_; }
     DesignView* view() const { return view_; }
+    StartPage* startPage() const { return start_; }
     Autosaver* autosaver() const { return autosaver_; }
     AnalysisService* analysis() const { return analysis_; }
     AnalysisArea* analysisArea() const { return analysisArea_; }
@@ -120,6 +122,7 @@ private:
     AnalysisService* analysis_;
     DesignScene* scene_;
     DesignView* view_;
+    StartPage* start_;
     Minimap* minimap_;
     PartPalette* palette_;
     Inspector* inspector_;

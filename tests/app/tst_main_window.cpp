@@ -4,9 +4,12 @@
 #include <QtTest>
 
 #include <QDirIterator>
+#include <QListWidget>
 #include <QMenuBar>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QStatusBar>
+#include <QTemporaryDir>
 #include <QTimer>
 
 #include <map>
@@ -18,6 +21,8 @@
 #include "tests/test_support.h"
 #include "widgets/canvas/component_item.h"
 #include "widgets/canvas/design_scene.h"
+#include "widgets/dialogs/preset_dialog.h"
+#include "widgets/dialogs/start_page.h"
 #include "widgets/document/design_document.h"
 
 using namespace studio;
@@ -48,6 +53,39 @@ QAction* actionNamed(QWidget* window, const QString& text)
 class TestMainWindow : public QObject {
     Q_OBJECT
 private slots:
+    // An empty canvas offers every preset and the recent files that still
+    // exist, one click each; it steps aside at the first component.
+    void anEmptyCanvasOffersThePresetsAndRecentFiles()
+    {
+        MainWindow w;
+        w.resize(1400, 880);
+        w.show();
+        StartPage* start = w.startPage();
+        QVERIFY(start->isVisible());
+        QCOMPARE(start->presetList()->count(), int(PresetDialog::presetPaths().size()));
+        QTemporaryDir dir;
+        const QString kept = dir.filePath("kept.cluster.json");
+        QFile::copy(test::sourcePath("presets/budget-8node-100gbe.cluster.json"), kept);
+        start->setRecentFiles({dir.filePath("gone.cluster.json"), kept});
+        QCOMPARE(start->recentList()->count(), 1);  // the missing file is left out
+        QCOMPARE(start->recentList()->item(0)->text(), QString("kept.cluster.json"));
+        QSignalSpy opened(start, &StartPage::fileChosen);
+        const QRect row = start->recentList()->visualItemRect(start->recentList()->item(0));
+        QTest::mouseClick(start->recentList()->viewport(), Qt::LeftButton, {}, row.center());
+        QCOMPARE(opened.count(), 1);
+        QCOMPARE(opened.front().front().toString(), kept);
+        QVERIFY(!w.document()->design().components.empty());  // one click opened it
+        QVERIFY(!start->isVisible());
+        w.newDesign();
+        QVERIFY(start->isVisible());
+        // A preset, one click.
+        QListWidget* presets = start->presetList();
+        QListWidgetItem* item = presets->item(presets->count() - 1);
+        QTest::mouseClick(presets->viewport(), Qt::LeftButton, {}, presets->visualItemRect(item).center());
+        QCOMPARE(QString::fromStdString(w.document()->design().name), item->text());
+        QVERIFY(!start->isVisible());
+    }
+
     void noTwoActionsShareAShortcut()
     {
         // Two actions on one key fire neither (Qt calls it ambiguous): Export

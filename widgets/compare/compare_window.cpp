@@ -409,12 +409,7 @@ void CompareWindow::createActions()
         if (!presetMenu_->isEmpty())
             return;
         for (const QString& path : PresetDialog::presetPaths()) {
-            QFile f(path);
-            if (!f.open(QIODevice::ReadOnly))
-                continue;
-            const QByteArray bytes = f.readAll();
-            const DesignLoad loaded =
-                readDesignText(std::string_view(bytes.constData(), std::size_t(bytes.size())), Catalog::builtin());
+            const DesignLoad loaded = loadPreset(path);
             const QString name = loaded.ok() ? q(loaded.design->name) : QFileInfo(path).fileName();
             QAction* a = presetMenu_->addAction(name, this, [this, path] { addPreset(path); });
             a->setToolTip(QFileInfo(path).fileName());

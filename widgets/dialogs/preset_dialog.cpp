@@ -16,6 +16,18 @@
 
 namespace studio {
 
+DesignLoad loadPreset(const QString& resourcePath)
+{
+    QFile f(resourcePath);
+    if (!f.open(QIODevice::ReadOnly)) {
+        DesignLoad failed;
+        failed.problems.push_back({Severity::Error, "", "cannot read " + resourcePath.toStdString(), "unreadable"});
+        return failed;
+    }
+    const QByteArray bytes = f.readAll();
+    return readDesignText(std::string_view(bytes.constData(), std::size_t(bytes.size())), Catalog::builtin());
+}
+
 QStringList PresetDialog::presetPaths()
 {
     QStringList paths;
@@ -35,12 +47,7 @@ PresetDialog::PresetDialog(QWidget* parent) : QDialog(parent)
     details_->setMinimumWidth(380);
     details_->setTextFormat(Qt::RichText);
     for (const QString& path : presetPaths()) {
-        QFile f(path);
-        if (!f.open(QIODevice::ReadOnly))
-            continue;
-        const QByteArray bytes = f.readAll();
-        const DesignLoad loaded =
-            readDesignText(std::string_view(bytes.constData(), std::size_t(bytes.size())), Catalog::builtin());
+        const DesignLoad loaded = loadPreset(path);
         if (!loaded.ok())
             continue;
         const Design& d = *loaded.design;
