@@ -659,9 +659,17 @@ private slots:
             const bool training = !chart->entry().appliesTo(WorkloadKind::Serving);
             QCOMPARE(chart->designs().empty(), training);
         }
-        QVERIFY(w.addFile(test::sourcePath(kH100), &error));  // a training design joins: its charts draw
-        for (ChartView* chart : w.charts())
-            QCOMPARE(chart->designs().size(), std::size_t(3));
+        // A training design joins: the training charts draw it alone, in its
+        // own colour (the third), the others all three.
+        QVERIFY(w.addFile(test::sourcePath(kH100), &error));
+        for (ChartView* chart : w.charts()) {
+            const bool training = !chart->entry().appliesTo(WorkloadKind::Serving);
+            QCOMPARE(chart->designs().size(), std::size_t(training ? 1 : 3));
+            if (training) {
+                QCOMPARE(chart->designs().front().color, 2);
+                QCOMPARE(colorIndex(chart->designs(), 0), 2);
+            }
+        }
     }
 
     void pdfExportWritesTheReport()

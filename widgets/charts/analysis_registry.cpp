@@ -24,10 +24,15 @@ bool AnalysisEntry::appliesTo(WorkloadKind kind) const
     return std::find(workloads.begin(), workloads.end(), kind) != workloads.end();
 }
 
-bool anyApplies(const AnalysisEntry& entry, const std::vector<ChartDesign>& designs)
+std::vector<ChartDesign> designsFor(const AnalysisEntry& entry, const std::vector<ChartDesign>& designs)
 {
-    return std::any_of(designs.begin(), designs.end(),
-                       [&](const ChartDesign& d) { return entry.appliesTo(workloadKindOf(*d.analysis)); });
+    std::vector<ChartDesign> kept;
+    for (std::size_t i = 0; i < designs.size(); ++i)
+        if (entry.appliesTo(workloadKindOf(*designs[i].analysis))) {
+            kept.push_back(designs[i]);
+            kept.back().color = colorIndex(designs, i);
+        }
+    return kept;
 }
 
 namespace {

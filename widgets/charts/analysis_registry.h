@@ -34,8 +34,9 @@ struct AnalysisEntry {
 };
 
 const std::vector<AnalysisEntry>& analysisRegistry();
-// Whether `entry` applies to the workload of at least one of `designs`.
-bool anyApplies(const AnalysisEntry& entry, const std::vector<ChartDesign>& designs);
+// The designs whose workload `entry` applies to, each keeping its colour
+// among all of them (a training run's chart leaves the serving designs out).
+std::vector<ChartDesign> designsFor(const AnalysisEntry& entry, const std::vector<ChartDesign>& designs);
 // nullptr when no analysis has that key.
 const AnalysisEntry* findAnalysis(const QString& key);
 QStringList analysisKeys();

@@ -18,7 +18,16 @@ class ChartView;
 struct ChartDesign {
     const Analysis* analysis = nullptr;  // owned by whoever feeds the view, valid until the next update
     QString label;                       // the design's name in legends and tips; "" when it is alone
+    // Its colour among those compared (designColor), when a chart draws only
+    // some of them (the serving designs left out of a training chart); -1:
+    // its position.
+    int color = -1;
 };
+
+inline int colorIndex(const std::vector<ChartDesign>& designs, std::size_t i)
+{
+    return designs[i].color >= 0 ? designs[i].color : int(i);
+}
 
 class ChartRenderer {
 public:

@@ -79,7 +79,7 @@ QCPGraph* overlayCurve(ChartView& view, Transient& overlay, QCustomPlot* plot, c
     QCPGraph* curve = overlay.add(plot->addGraph());
     curve->setObjectName(name);
     curve->setName(label);
-    curve->setPen(designPen(int(i), 2));
+    curve->setPen(designPen(colorIndex(view.designs(), i), 2));
     setCurve(curve, points, scale);
     view.setTip(curve, [&view, curve, i, tip](int index) {
         const auto& designs = view.designs();
@@ -242,7 +242,8 @@ void FailureChart::drawMtbf(ChartView& view, const std::vector<ChartDesign>& des
             continue;
         const double at = double(a.inventory.gpus);
         QCPGraph* point = overlayMtbf_.add(pointGraph(mtbf_, "design point"));
-        point->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(bg, 1.5), designColor(int(i)), 11));
+        point->setScatterStyle(
+            QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(bg, 1.5), designColor(colorIndex(designs, i)), 11));
         point->setData({at}, {r.clusterMtbfH}, true);
         view.setTip(point, [this, i](int) {
             const auto& designs = view_->designs();
@@ -255,7 +256,7 @@ void FailureChart::drawMtbf(ChartView& view, const std::vector<ChartDesign>& des
         });
         auto* t = overlayMtbf_.add(plotLabel(mtbf_, "design point label", Qt::AlignLeft | Qt::AlignBottom));
         t->setText(duration(r.clusterMtbfH));
-        t->setColor(designColor(int(i)));
+        t->setColor(designColor(colorIndex(designs, i)));
         t->setPadding(QMargins(7, 1, 2, 5));
         t->position->setCoords(at, r.clusterMtbfH);
         QFont bold = view.font();
@@ -313,8 +314,9 @@ void FailureChart::drawClasses(ChartView& view, const std::vector<ChartDesign>& 
         ticker->addTick(double(k + 1), names[keys[k]]);
     QCPBarsGroup* group = overlayClasses_.add(newBarsGroup(classes_));
     for (std::size_t i = 0; i < designs.size(); ++i) {
-        QCPBars* bars = overlayClasses_.add(
-            designBars(classes_->yAxis, classes_->xAxis, group, i, designs.size(), designs[i].label, "per day"));
+        QCPBars* bars =
+            overlayClasses_.add(designBars(classes_->yAxis, classes_->xAxis, group, std::size_t(colorIndex(designs, i)),
+                                           designs.size(), designs[i].label, "per day"));
         for (const FailureClass& c : designs[i].analysis->reliability.classes) {
             const auto k = std::size_t(std::find(keys.begin(), keys.end(), c.key) - keys.begin());
             bars->addData(double(k + 1), c.perDay);
@@ -410,8 +412,9 @@ void FailureChart::drawGoodput(ChartView& view, const std::vector<ChartDesign>& 
         for (const auto& [minutes, value] : r.goodputCurve)
             low = std::min(low, value * 100);
         QCPGraph* point = overlayGoodput_.add(pointGraph(goodput_, "daly optimum"));
-        point->setScatterStyle(QCPScatterStyle(
-            QCPScatterStyle::ssCircle, QPen(view.palette().color(QPalette::Base), 1.5), designColor(int(i)), 10));
+        point->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle,
+                                               QPen(view.palette().color(QPalette::Base), 1.5),
+                                               designColor(colorIndex(designs, i)), 10));
         point->setData({r.dalyIntervalMin}, {r.dalyGoodput * 100}, true);
         view.setTip(point, [this, i](int) {
             const auto& designs = view_->designs();

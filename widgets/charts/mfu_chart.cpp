@@ -230,8 +230,9 @@ void MfuChart::drawWaterfall(ChartView& view, const std::vector<ChartDesign>& de
         offset->removeFromLegend();
         offset->setBarsGroup(group);
         offset->setStackingGap(0);
-        QCPBars* bars = overlayWaterfall_.add(
-            designBars(waterfall_->yAxis, waterfall_->xAxis, group, i, n, designs[i].label, "steps"));
+        QCPBars* bars =
+            overlayWaterfall_.add(designBars(waterfall_->yAxis, waterfall_->xAxis, group,
+                                             std::size_t(colorIndex(designs, i)), n, designs[i].label, "steps"));
         bars->setStackingGap(0);
         bars->moveAbove(offset);
         for (std::size_t k = 0; k < steps_.size(); ++k) {
@@ -318,7 +319,7 @@ void MfuChart::drawMemory(ChartView& view, const std::vector<ChartDesign>& desig
         line->setObjectName("hbm capacity");
         line->start->setCoords(double(i + 1) - 0.38, m.capacityGb);
         line->end->setCoords(double(i + 1) + 0.38, m.capacityGb);
-        line->setPen(QPen(m.fits ? designColor(int(i)) : colors.error, 2.5, Qt::DashLine));
+        line->setPen(QPen(m.fits ? designColor(colorIndex(designs, i)) : colors.error, 2.5, Qt::DashLine));
         view.setTip(line, [this, i] {
             const auto& designs = view_->designs();
             if (i >= designs.size())

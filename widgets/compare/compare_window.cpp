@@ -783,14 +783,15 @@ void CompareWindow::drawCharts()
     const auto& entries = analysisRegistry();
     for (std::size_t i = 0; i < charts_.size(); ++i) {
         ChartView* view = charts_[i];
+        std::vector<ChartDesign> shown = designsFor(entries[i], designs);
         if (designs.empty())
             view->setMessage(tr("Add two to four designs to compare."));
-        else if (!anyApplies(entries[i], designs))
+        else if (shown.empty())
             view->setMessage(tr("The %1 is a training run's, and every design compared serves: see the key "
                                 "figures.")
                                  .arg(entries[i].title));
         else
-            view->setDesigns(designs);
+            view->setDesigns(std::move(shown));
     }
 }
 

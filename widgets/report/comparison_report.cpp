@@ -93,12 +93,13 @@ bool writeComparisonReport(const Comparison& c, const QString& path, const Repor
                 *error = QObject::tr("Cancelled");
             return false;
         }
-        if (!anyApplies(entries[i], designs))
+        std::vector<ChartDesign> shown = designsFor(entries[i], designs);
+        if (shown.empty())
             continue;  // a training run's chart, and every design serves
         ChartView view(entries[i], false);
         view.setAttribute(Qt::WA_DontShowOnScreen);
         view.setPalette(PrintColors::palette());
-        view.setDesigns(designs);
+        view.setDesigns(std::move(shown));
         // Two one-plot charts to a page; a chart of several plots gets a page.
         const bool tall = view.plots().size() > 1;
         const bool newPage = i == 0 || tall || onPage != 1;
