@@ -110,6 +110,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     });
     connect(doc_, &DesignDocument::changed, this, [this] { start_->setVisible(doc_->design().components.empty()); });
     autosaver_ = new Autosaver(doc_, {}, this);
+    connect(autosaver_, &Autosaver::failed, this, [this](const QString& error) {
+        statusBar()->showMessage(tr("Autosave failed (%1): your unsaved changes are not backed up until it "
+                                    "succeeds. Save them somewhere with room.")
+                                     .arg(error));
+    });
     watcher_ = new QFileSystemWatcher(this);
     connect(watcher_, &QFileSystemWatcher::fileChanged, this, &MainWindow::fileChangedOnDisk);
 
@@ -556,15 +561,26 @@ bool MainWindow::save()
 {
     if (doc_->filePath().isEmpty() || doc_->filePath().startsWith(':'))
         return saveAs();
-    QString error;
-    lastOwnSave_ = QDateTime::currentDateTimeUtc();
-    if (!doc_->saveAs(doc_->filePath(), &error)) {
-        QMessageBox::critical(this, tr("Cannot save"), tr("Saving %1 failed: %2").arg(doc_->filePath(), error));
-        return false;
+    if (doc_->fileChangedOnDisk()) {
+        // Another program (or another studio) rewrote the file since we read
+        // or wrote it: saving would silently drop its version.
+        QMessageBox box(
+            QMessageBox::Warning, tr("File changed on disk"),
+            tr("%1 was changed by another program after you opened or last saved it.").arg(doc_->filePath()),
+            QMessageBox::NoButton, this);
+        box.setObjectName(QStringLiteral("fileChangedOnDisk"));
+        box.setInformativeText(tr("Saving replaces its contents with this design. Save As keeps both."));
+        auto* overwrite = box.addButton(tr("Overwrite"), QMessageBox::DestructiveRole);
+        auto* elsewhere = box.addButton(tr("Save As..."), QMessageBox::AcceptRole);
+        box.addButton(QMessageBox::Cancel);
+        box.setDefaultButton(elsewhere);
+        box.exec();
+        if (box.clickedButton() == static_cast<QAbstractButton*>(elsewhere))
+            return saveAs();
+        if (box.clickedButton() != static_cast<QAbstractButton*>(overwrite))
+            return false;
     }
-    autosaver_->discard();
-    status(tr("Saved %1").arg(doc_->filePath()));
-    return true;
+    return writeTo(doc_->filePath());
 }
 
 bool MainWindow::saveAs()
@@ -578,14 +594,25 @@ bool MainWindow::saveAs()
         return false;
     if (!path.endsWith(".json"))
         path += ".cluster.json";
+    return writeTo(path);
+}
+
+bool MainWindow::writeTo(const QString& path)
+{
     QString error;
-    lastOwnSave_ = QDateTime::currentDateTimeUtc();
     if (!doc_->saveAs(path, &error)) {
-        QMessageBox::critical(this, tr("Cannot save"), tr("Saving %1 failed: %2").arg(path, error));
+        // The document keeps its changes and the old file is untouched:
+        // say so, so nobody closes the window thinking the work is gone.
+        QMessageBox box(QMessageBox::Critical, tr("Cannot save"), error, QMessageBox::Ok, this);
+        box.setObjectName(QStringLiteral("cannotSave"));
+        box.setInformativeText(tr("The design is still open with all its changes, and the file on disk is as it "
+                                  "was. Free some space or use Save As to write it somewhere else."));
+        box.exec();
         return false;
     }
     autosaver_->discard();
     addRecent(path);
+    status(tr("Saved %1").arg(path));
     return true;
 }
 
@@ -727,6 +754,7 @@ void MainWindow::offerRecovery()
                     tr("Cluster Studio did not close normally. '%1' has unsaved changes autosaved at %2.")
                         .arg(r.name, QLocale().toString(r.savedAt.toLocalTime(), QLocale::ShortFormat)),
                     QMessageBox::NoButton, this);
+    box.setObjectName(QStringLiteral("recoverUnsavedWork"));
     box.setInformativeText(r.originalPath.isEmpty() ? tr("The design had not been saved yet.")
                                                     : tr("Its file: %1").arg(r.originalPath));
     auto* restore = box.addButton(tr("Restore"), QMessageBox::AcceptRole);
@@ -765,18 +793,18 @@ void MainWindow::watchFile()
 
 void MainWindow::fileChangedOnDisk(const QString& path)
 {
-    // Our own atomic save replaces the file: re-watch it and move on.
-    if (lastOwnSave_.isValid() && lastOwnSave_.msecsTo(QDateTime::currentDateTimeUtc()) < 2000) {
-        watchFile();
-        return;
-    }
+    // An atomic save replaces the file, so the watch is re-added either
+    // way; our own saves leave the content we wrote and ask nothing.
     watchFile();
-    if (path != doc_->filePath() || !QFile::exists(path))
+    if (path != doc_->filePath() || !doc_->fileChangedOnDisk())
         return;
     const QString question = doc_->isModified()
         ? tr("%1 was changed by another program. Reload it and lose your unsaved changes?")
         : tr("%1 was changed by another program. Reload it?");
-    if (QMessageBox::question(this, tr("File changed on disk"), question.arg(path)) == QMessageBox::Yes)
+    QMessageBox box(QMessageBox::Question, tr("File changed on disk"), question.arg(path),
+                    QMessageBox::Yes | QMessageBox::No, this);
+    box.setObjectName(QStringLiteral("fileChangedReload"));
+    if (box.exec() == QMessageBox::Yes)
         openFile(path);
 }
 

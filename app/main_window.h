@@ -1,5 +1,4 @@
 #pragma once
-#include <QDateTime>
 #include <QMainWindow>
 
 #include <vector>
@@ -104,6 +103,9 @@ private:
     bool maybeSave();
     bool save();
     bool saveAs();
+    // Saves to `path`; on failure tells the user, and the document stays
+    // modified.
+    bool writeTo(const QString& path);
     void revert();
     void find();
     // Selected items of one container, with the sizes the canvas draws them at.
@@ -140,7 +142,6 @@ private:
     KpiStrip* kpis_;
     Autosaver* autosaver_;
     QFileSystemWatcher* watcher_;
-    QDateTime lastOwnSave_;
     QLabel* zoomLabel_;
     QMenu* recentMenu_ = nullptr;
     CompareWindow* compare_ = nullptr;

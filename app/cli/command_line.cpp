@@ -4,7 +4,6 @@
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <QTextStream>
 
 #include <algorithm>
@@ -33,6 +32,7 @@
 #include "core/serving/serving.h"
 #include "core/serving/serving_report.h"
 #include "core/text.h"
+#include "widgets/common/atomic_write.h"
 #include "widgets/report/comparison_report.h"
 #include "widgets/report/design_report.h"
 
@@ -483,12 +483,11 @@ struct OutputOptions {
 // Writes `text` to `path` atomically; false after printing why not.
 bool writeText(const QString& path, const std::string& text)
 {
-    QSaveFile save(path);
-    if (!save.open(QIODevice::WriteOnly) || save.write(text.data(), qint64(text.size())) < 0 || !save.commit()) {
-        err(path.toStdString() + ": cannot write: " + save.errorString().toStdString() + "\n");
-        return false;
-    }
-    return true;
+    QString error;
+    if (writeAtomically(path, QByteArrayView(text.data(), qsizetype(text.size())), &error))
+        return true;
+    err(error.toStdString() + "\n");
+    return false;
 }
 
 int runReport(const QStringList& args, const Verb& verb)

@@ -1,7 +1,7 @@
 // The canvas as a user drives it: parts dropped from the palette (through
 // the drag-and-drop event path), nesting rules, replication, a link drawn
 // by dragging from a port, hundreds of edits undone and redone exactly,
-// save and open, recovery after a killed process, and the screenshot verb.
+// save and open, and the screenshot verb (recovery: tst_durability).
 #include <QtTest>
 
 #include <QGraphicsSceneDragDropEvent>
@@ -23,7 +23,6 @@
 #include "widgets/canvas/link_item.h"
 #include "widgets/document/design_document.h"
 #include "widgets/document/design_editor.h"
-#include "widgets/document/recovery.h"
 #include "widgets/palette/part_mime.h"
 
 using namespace studio;
@@ -350,38 +349,6 @@ private slots:
         std::vector<Problem> problems;
         QVERIFY(other.load(path, Catalog::builtin(), &problems));
         QVERIFY(other.design() == s.doc.design());
-    }
-
-    void autosaveOfAKilledProcessIsOfferedAndRestores()
-    {
-        QTemporaryDir dir;
-        QProcess child;
-        child.start(QStringLiteral(AUTOSAVE_CHILD),
-                    {dir.path(), test::sourcePath("presets/budget-8node-100gbe.cluster.json")});
-        QVERIFY(child.waitForFinished(30000));
-        QCOMPARE(child.exitCode(), 9);  // it died without cleaning up
-        const QByteArray expected = child.readAllStandardOutput();
-        const auto found = Autosaver::abandoned(dir.path());
-        QCOMPARE(found.size(), 1);
-        QCOMPARE(found.front().originalPath, test::sourcePath("presets/budget-8node-100gbe.cluster.json"));
-        DesignDocument doc;
-        QString error;
-        QVERIFY2(Autosaver::restore(found.front(), &doc, &error), qPrintable(error));
-        QCOMPARE(QByteArray::fromStdString(writeDesignText(doc.design())), expected);
-        QCOMPARE(doc.design().components[1].name, std::string("edited before the crash"));
-        QVERIFY(doc.isModified());  // restored work still needs saving
-        QCOMPARE(doc.filePath(), test::sourcePath("presets/budget-8node-100gbe.cluster.json"));
-        QVERIFY(Autosaver::abandoned(dir.path()).isEmpty());  // offered once
-        // A running session's file is not offered to another window.
-        DesignDocument live;
-        live.reset(emptyDesign(), std::make_shared<Catalog>(Catalog::builtin()), {});
-        Autosaver saver(&live, dir.path());
-        DesignSettings renamed = DesignSettings::of(live.design());
-        renamed.name = "being edited";
-        QVERIFY(DesignEditor(&live).changeSettings(renamed, "rename").applied());
-        QVERIFY(saver.autosaveNow());
-        QVERIFY(QFile::exists(saver.recoveryFile()));
-        QVERIFY(Autosaver::abandoned(dir.path()).isEmpty());
     }
 
     void copyInOneWindowPasteInAnother()

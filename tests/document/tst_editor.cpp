@@ -1,12 +1,14 @@
 // The one edit path, without a view: every alignment and distribution, the
 // file reader's rules applied to edits (coordinates included), refusals by
-// code and pointer, and random edits of every kind each saved and reopened.
+// code and pointer, random edits of every kind each saved and reopened, and
+// 5,000 of them undone to the start and redone to the end exactly.
 #include <QtTest>
 
 #include <QDirIterator>
 #include <QTemporaryDir>
 
 #include <csignal>
+#include <map>
 #include <random>
 
 #include <sys/wait.h>
@@ -18,6 +20,7 @@
 #include "core/format/design_validator.h"
 #include "core/format/design_writer.h"
 #include "tests/core/hand_built.h"
+#include "tests/document/random_edits.h"
 #include "tests/gui_test_main.h"
 #include "tests/test_support.h"
 #include "widgets/document/design_document.h"
@@ -322,124 +325,17 @@ private slots:
         // Every kind of edit, with values in and out of range, each followed
         // by a save and a reopen: the reopened design equals the document.
         DesignDocument doc;
-        DesignEditor editor(&doc);
         QVERIFY(doc.load(test::sourcePath("presets/budget-8node-100gbe.cluster.json"), Catalog::builtin(), nullptr));
         QTemporaryDir dir;
         const QString path = dir.filePath("edited.cluster.json");
-        std::mt19937 rng(11);
-        auto pick = [&](int n) { return int(rng() % unsigned(n)); };
-        auto any = [&]() -> std::string {
-            const auto& cs = doc.design().components;
-            return cs.empty() ? std::string() : cs[std::size_t(pick(int(cs.size())))].id;
-        };
-        // Values at and past the edges the file allows.
-        const double far[] = {0, 35, -80, 9.999e6, 1e7, 1.5e7, -1e7, -2e7, 1e18, -1e300};
-        const std::int64_t counts[] = {1, 2, 64, 0, -3, kMaxCount, kMaxCount + 1};
-        const char* parts[] = {"rack.air-42u",    "node.dgx-h100", "group.pod",      "storage.pfs-appliance",
-                               "fabric.fat-tree", "switch.qm9700", "nic.connectx-7", "gpu.h100-sxm"};
+        test::RandomEdits edits(doc, 11);
         std::map<std::string, int> applied, refused;
         for (int step = 0; step < 600; ++step) {
-            EditResult r;
             std::string kind;
-            switch (pick(13)) {
-            case 0:
-                kind = "add part";
-                r = editor.addPart(parts[pick(8)], pick(2) ? any() : std::string(),
-                                   {far[pick(10)] / (pick(3) ? 1e5 : 1), far[pick(10)] / (pick(3) ? 1e5 : 1)});
-                break;
-            case 1:
-                kind = "connect";
-                r = editor.connect(any(), any());
-                break;
-            case 2:
-                kind = "remove";
-                r = editor.remove({any()}, {}, "remove");
-                break;
-            case 3:
-                kind = "count";
-                r = editor.setCount(any(), counts[pick(7)]);
-                break;
-            case 4:
-                kind = "move";
-                r = editor.moveBy({any(), any()}, {far[pick(10)], far[pick(10)]}, pick(2));
-                break;
-            case 5:
-                kind = "place";
-                r = editor.place({{any(), pick(3) ? any() : std::string(), {far[pick(10)], 40}}});
-                break;
-            case 6:
-                kind = "collapse";
-                r = editor.toggleCollapsed({any()});
-                break;
-            case 7: {
-                kind = "align";
-                std::vector<SizedItem> items;
-                for (int i = 0; i < 2 + pick(3); ++i)
-                    items.push_back({any(), {double(10 + pick(300)), double(10 + pick(300))}});
-                r = pick(2) ? editor.align(items, Alignment(pick(6))) : editor.distribute(items, Distribution(pick(2)));
-                break;
-            }
-            case 8: {
-                kind = "paste";
-                Fragment f;
-                for (const auto& c : doc.design().components)
-                    if (pick(4) == 0)
-                        f.components.push_back(c);
-                f.links = doc.design().links;
-                r = editor.paste(f, pick(2) ? any() : std::string(), "paste");
-                break;
-            }
-            case 9: {
-                kind = "fabric";
-                // Pasted nodes keep their links: a frontend fabric still
-                // finds nodes to wire.
-                FabricOptions options;
-                options.role = pick(2) ? "compute" : "frontend";
-                FabricPlan plan = planFabric(doc.design(), doc.catalog(), pick(2) ? any() : std::string(), options);
-                r = editor.addFabric(plan, {far[pick(10)], 0});
-                break;
-            }
-            case 10: {
-                kind = "component";
-                const Component* c = doc.design().component(any());
-                if (!c)
-                    continue;
-                Component next = *c;
-                next.name = pick(2) ? "renamed \xe2\x9c\x93" : "";
-                next.props["tdp_w"] = far[pick(10)];
-                if (pick(3) == 0)
-                    next.size = Extent{far[pick(10)], 100};
-                r = editor.changeComponents({next}, "inspector");
-                break;
-            }
-            case 11: {
-                kind = "link";
-                if (doc.design().links.empty())
-                    continue;
-                Link l = doc.design().links[std::size_t(pick(int(doc.design().links.size())))];
-                l.count = counts[pick(7)];
-                if (pick(4) == 0)
-                    l.part = parts[pick(8)];
-                r = editor.changeLinks({l}, "inspector");
-                break;
-            }
-            case 12: {
-                kind = "settings";
-                // One field at a time, as the inspector and the workload
-                // dock change them.
-                DesignSettings s = DesignSettings::of(doc.design());
-                switch (pick(6)) {
-                case 0: s.facility.pue = 0.5 + pick(50) / 10.0; break;
-                case 1: s.workload.parallelism.tp = 1 << pick(5); break;
-                case 2: s.workload.parallelism.zero = pick(5); break;
-                case 3: s.workload.model.heads = 1 + pick(64); break;
-                case 4: s.operations.checkpoint.interval_min = far[pick(10)]; break;
-                case 5: s.name = pick(2) ? "d" : ""; break;
-                }
-                r = editor.changeSettings(s, "settings");
-                break;
-            }
-            }
+            const std::optional<EditResult> result = edits.next(&kind);
+            if (!result)
+                continue;
+            const EditResult& r = *result;
             ++(r.applied() ? applied : refused)[kind];
             QString error;
             QVERIFY2(doc.saveAs(path, &error), qPrintable(error));
@@ -451,8 +347,8 @@ private slots:
             saved.app_version = reopened.design->app_version;
             QVERIFY2(*reopened.design == saved, kind.c_str());
             // Now and then, back through history: every state was valid.
-            if (pick(20) == 0)
-                doc.undoStack()->setIndex(pick(doc.undoStack()->count() + 1));
+            if (edits.pick(20) == 0)
+                doc.undoStack()->setIndex(edits.pick(doc.undoStack()->count() + 1));
         }
         // Every kind of edit went through, and every kind that can break the
         // file was refused at least once (removing and collapsing cannot).
@@ -462,6 +358,60 @@ private slots:
         for (const char* kind : {"add part", "connect", "count", "move", "place", "align", "paste", "fabric",
                                  "component", "link", "settings"})
             QVERIFY2(refused[kind] > 0, kind);
+    }
+
+    void fiveThousandRandomEditsUndoToTheStartAndRedoToTheEnd()
+    {
+        // Any history is exact both ways: undone to the start it is the
+        // design that was opened, redone to the end the design the edits
+        // made, and every state between comes back in its place.
+        DesignDocument doc;
+        QVERIFY(doc.load(test::sourcePath("presets/budget-8node-100gbe.cluster.json"), Catalog::builtin(), nullptr));
+        const Design start = doc.design();
+        auto digest = [&] { return std::hash<std::string>{}(writeDesignText(doc.design())); };
+        // The state at every tenth index of the undo stack (all of them
+        // would triple the test's time for little more). A merged edit (a
+        // drag that goes on) changes its step's state rather than adding
+        // one, so a step's state is taken again whenever it changes.
+        constexpr int kEvery = 10;
+        std::map<int, std::size_t> states{{0, digest()}};
+        test::RandomEdits edits(doc, 5000);
+        int applied = 0;
+        for (int attempt = 0; applied < 5000 && attempt < 50000; ++attempt) {
+            std::string kind;
+            const std::optional<EditResult> r = edits.next(&kind, 400);
+            if (!r || !r->applied())
+                continue;
+            ++applied;
+            const int index = doc.undoStack()->index();
+            states.erase(states.upper_bound(index), states.end());  // a new edit drops what it replaces
+            if (index % kEvery == 0)
+                states[index] = digest();
+        }
+        QCOMPARE(applied, 5000);
+        const Design end = doc.design();
+        QVERIFY(!(end == start));
+        const int top = doc.undoStack()->count();
+        QCOMPARE(doc.undoStack()->index(), top);
+        auto check = [&](int index, const char* way) {
+            const auto it = states.find(index);
+            return it == states.end() || it->second == digest() ||
+                (QTest::qFail(qPrintable(QString("%1 to step %2").arg(way).arg(index)), __FILE__, __LINE__), false);
+        };
+        for (int i = top; i > 0; --i) {
+            doc.undoStack()->undo();
+            if (!check(i - 1, "undo"))
+                return;
+        }
+        QVERIFY(doc.design() == start);
+        for (int i = 1; i <= top; ++i) {
+            doc.undoStack()->redo();
+            if (!check(i, "redo"))
+                return;
+        }
+        QVERIFY(doc.design() == end);
+        QCOMPARE(test::validationErrors(end, doc.catalog()), std::string());
+        qInfo("5,000 edits in %d undo steps, %zu components at the end", top, end.components.size());
     }
 };
 

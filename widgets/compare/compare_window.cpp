@@ -17,7 +17,6 @@
 #include <QMessageBox>
 #include <QMouseEvent>
 #include <QPainter>
-#include <QSaveFile>
 #include <QScrollArea>
 #include <QSettings>
 #include <QStackedWidget>
@@ -45,6 +44,7 @@
 #include "widgets/charts/chart_style.h"
 #include "widgets/charts/chart_view.h"
 #include "widgets/charts/explain_html.h"
+#include "widgets/common/atomic_write.h"
 #include "widgets/common/qt_string.h"
 #include "widgets/common/settings_keys.h"
 #include "widgets/dialogs/preset_dialog.h"
@@ -856,14 +856,7 @@ bool CompareWindow::exportCsv(const QString& path, QString* error) const
         return false;
     }
     const std::string csv = comparisonCsv(*comparison_);
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(csv.data(), qint64(csv.size())) != qint64(csv.size()) ||
-        !file.commit()) {
-        if (error)
-            *error = tr("%1 could not be written: %2").arg(QDir::toNativeSeparators(path), file.errorString());
-        return false;
-    }
-    return true;
+    return writeAtomically(path, QByteArrayView(csv.data(), qsizetype(csv.size())), error);
 }
 
 bool CompareWindow::exportPdf(const QString& path, QString* error) const

@@ -1,14 +1,26 @@
 #include "widgets/document/design_document.h"
 
-#include <QSaveFile>
+#include <QCryptographicHash>
+#include <QFile>
 
 #include "core/contract.h"
 #include "core/format/design_reader.h"
 #include "core/format/design_writer.h"
+#include "core/format/json_text.h"
 #include "core/version.h"
+#include "widgets/common/atomic_write.h"
 #include "widgets/common/qt_string.h"
 
 namespace studio {
+
+namespace {
+
+QByteArray digestOf(const char* data, std::size_t size)
+{
+    return QCryptographicHash::hash(QByteArrayView(data, qsizetype(size)), QCryptographicHash::Sha256);
+}
+
+}  // namespace
 
 DesignDocument::DesignDocument(QObject* parent)
     : QObject(parent), catalog_(std::make_shared<Catalog>(Catalog::builtin()))
@@ -22,6 +34,7 @@ void DesignDocument::reset(Design design, std::shared_ptr<const Catalog> catalog
     undoStack_.clear();
     const bool pathChanged = filePath_ != filePath;
     filePath_ = filePath;
+    diskDigest_.clear();
     emit designReset();
     emit changed();
     if (pathChanged)
@@ -30,30 +43,28 @@ void DesignDocument::reset(Design design, std::shared_ptr<const Catalog> catalog
 
 bool DesignDocument::load(const QString& path, const Catalog& base, std::vector<Problem>* problems)
 {
-    DesignLoad loaded = loadDesignFile(path.toStdString(), base);
+    // One read: the digest is of exactly the text the design came from.
+    const FileText file = readTextFile(path.toStdString());
+    DesignLoad loaded;
+    if (file.error)
+        loaded.problems.push_back({Severity::Error, "", *file.error});
+    else
+        loaded = readDesignText(file.text, base);
     if (problems)
         *problems = loaded.problems;
     if (!loaded.ok())
         return false;
     reset(std::move(*loaded.design), std::move(loaded.catalog), path);
+    diskDigest_ = digestOf(file.text.data(), file.text.size());
     return true;
 }
 
 bool DesignDocument::saveAs(const QString& path, QString* error)
 {
     const std::string text = writeDesignText(design_);
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        if (error)
-            *error = file.errorString();
+    if (!writeAtomically(path, QByteArrayView(text.data(), qsizetype(text.size())), error))
         return false;
-    }
-    file.write(text.data(), static_cast<qint64>(text.size()));
-    if (!file.commit()) {
-        if (error)
-            *error = file.errorString();
-        return false;
-    }
+    diskDigest_ = digestOf(text.data(), text.size());
     // The file now records this studio as its writer.
     design_.app_version = std::string(kAppVersion);
     undoStack_.setClean();
@@ -62,6 +73,19 @@ bool DesignDocument::saveAs(const QString& path, QString* error)
         emit filePathChanged(filePath_);
     }
     return true;
+}
+
+bool DesignDocument::fileChangedOnDisk() const
+{
+    if (filePath_.isEmpty() || filePath_.startsWith(':'))
+        return false;
+    QFile file(filePath_);
+    if (!file.exists())
+        return false;
+    if (!file.open(QIODevice::ReadOnly))
+        return true;  // there, but not what we can vouch for
+    const QByteArray bytes = file.readAll();
+    return diskDigest_.isEmpty() || digestOf(bytes.constData(), std::size_t(bytes.size())) != diskDigest_;
 }
 
 int DesignDocument::componentIndex(const std::string& id) const

@@ -30,9 +30,20 @@ public:
     // Reads `path`; on failure the document is unchanged and `problems`
     // says why (each with its JSON pointer).
     bool load(const QString& path, const Catalog& base, std::vector<Problem>* problems);
-    // Writes through QSaveFile: a temporary file in the same directory,
-    // renamed over the target only once fully written.
+    // Writes atomically (widgets/common/atomic_write.h): a killed process, a
+    // full disk or a read-only folder leaves the old file whole. On failure
+    // `error` names the file and says why; the document stays modified.
     bool saveAs(const QString& path, QString* error);
+
+    // Whether the file at filePath() now holds something other than what
+    // this document last read from or wrote to it: another program (or
+    // another studio) rewrote it, and saving would lose that. False when
+    // there is no file there: saving overwrites nothing.
+    bool fileChangedOnDisk() const;
+    // SHA-256 of the file as this document last read or wrote it; empty
+    // when unknown. Recovery carries it across a crash.
+    QByteArray diskDigest() const { return diskDigest_; }
+    void setDiskDigest(const QByteArray& digest) { diskDigest_ = digest; }
 
     const Design& design() const { return design_; }
     const Catalog& catalog() const { return *catalog_; }
@@ -80,6 +91,7 @@ private:
     Design design_;
     std::shared_ptr<const Catalog> catalog_;
     QString filePath_;
+    QByteArray diskDigest_;
     QUndoStack undoStack_;
     std::uint64_t revision_ = 0;
 };

@@ -2,9 +2,9 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QSaveFile>
 #include <QStandardPaths>
 #include <QUuid>
 
@@ -12,6 +12,8 @@
 
 #include "core/format/design_reader.h"
 #include "core/format/design_writer.h"
+#include "core/format/json_text.h"
+#include "widgets/common/atomic_write.h"
 #include "widgets/document/design_document.h"
 
 namespace studio {
@@ -31,7 +33,13 @@ Autosaver::Autosaver(DesignDocument* document, QString directory, QObject* paren
     lock_->setStaleLockTime(0);  // stale only when its process is gone
     lock_->tryLock(0);
     timer_.setInterval(60'000);
-    connect(&timer_, &QTimer::timeout, this, [this] { autosaveNow(); });
+    connect(&timer_, &QTimer::timeout, this, [this] {
+        QString error;
+        const bool ok = autosaveNow(&error);
+        if (!ok && !failing_)
+            emit failed(error);
+        failing_ = !ok;
+    });
     timer_.start();
 }
 
@@ -52,30 +60,34 @@ int Autosaver::intervalSeconds() const
     return timer_.interval() / 1000;
 }
 
-bool Autosaver::autosaveNow()
+bool Autosaver::autosaveNow(QString* error)
 {
     if (!doc_->isModified()) {
         discard();
         return true;
     }
+    // Two files, each replaced whole: where the design came from first, the
+    // design last, so a kill between them leaves the previous design beside
+    // a description that still fits it (the path and digest change only with
+    // a save or an open, which end this recovery file). The name and time
+    // offered are the design file's own.
+    const QJsonObject meta{{"original_path", doc_->filePath()},
+                           {"original_digest", QString::fromLatin1(doc_->diskDigest().toHex())}};
+    const QByteArray metaText = QJsonDocument(meta).toJson();
+    if (metaText != lastMeta_) {
+        if (!writeAtomically(file_ + ".meta", metaText, error))
+            return false;
+        lastMeta_ = metaText;
+    }
     const std::string text = writeDesignText(doc_->design());
-    QSaveFile design(file_);
-    if (!design.open(QIODevice::WriteOnly) || design.write(text.data(), qint64(text.size())) < 0 || !design.commit())
-        return false;
-    QJsonObject meta{{"original_path", doc_->filePath()},
-                     {"name", QString::fromStdString(doc_->design().name)},
-                     {"saved_at", QDateTime::currentDateTimeUtc().toString(Qt::ISODate)}};
-    QSaveFile metaFile(file_ + ".meta");
-    if (!metaFile.open(QIODevice::WriteOnly))
-        return false;
-    metaFile.write(QJsonDocument(meta).toJson());
-    return metaFile.commit();
+    return writeAtomically(file_, QByteArrayView(text.data(), qsizetype(text.size())), error);
 }
 
 void Autosaver::discard()
 {
     QFile::remove(file_);
     QFile::remove(file_ + ".meta");
+    lastMeta_.clear();
 }
 
 QList<RecoverableDesign> Autosaver::abandoned(QString directory)
@@ -93,13 +105,16 @@ QList<RecoverableDesign> Autosaver::abandoned(QString directory)
         lock.unlock();
         RecoverableDesign r;
         r.recoveryFile = dir.filePath(name);
+        r.savedAt = QFileInfo(r.recoveryFile).lastModified();
         QFile meta(r.recoveryFile + ".meta");
         if (meta.open(QIODevice::ReadOnly)) {
             const QJsonObject o = QJsonDocument::fromJson(meta.readAll()).object();
             r.originalPath = o.value("original_path").toString();
-            r.name = o.value("name").toString();
-            r.savedAt = QDateTime::fromString(o.value("saved_at").toString(), Qt::ISODate);
+            r.originalDigest = QByteArray::fromHex(o.value("original_digest").toString().toLatin1());
         }
+        const ParsedJson parsed = parseJsonText(readTextFile(r.recoveryFile.toStdString()).text);
+        if (!parsed.error && parsed.doc.is_object() && parsed.doc.contains("name") && parsed.doc["name"].is_string())
+            r.name = QString::fromStdString(parsed.doc["name"].get<std::string>());
         out << r;
     }
     return out;
@@ -115,6 +130,8 @@ bool Autosaver::restore(const RecoverableDesign& r, DesignDocument* document, QS
         return false;
     }
     document->reset(std::move(*loaded.design), loaded.catalog, r.originalPath);
+    // Saving asks first if the original file changed after the crash.
+    document->setDiskDigest(r.originalDigest);
     document->undoStack()->resetClean();  // restored work is unsaved work
     discardAbandoned(r);
     return true;

@@ -17,10 +17,11 @@ namespace studio {
 class DesignDocument;
 
 struct RecoverableDesign {
-    QString recoveryFile;  // the autosaved design
-    QString originalPath;  // where the design was saved, "" if never
+    QString recoveryFile;       // the autosaved design
+    QString originalPath;       // where the design was saved, "" if never
+    QByteArray originalDigest;  // what that file held then (DesignDocument::diskDigest)
     QString name;
-    QDateTime savedAt;
+    QDateTime savedAt;  // when the recovery file was written
 };
 
 class Autosaver : public QObject {
@@ -33,8 +34,9 @@ public:
     void setIntervalSeconds(int seconds);
     int intervalSeconds() const;
     // Writes the recovery file now if there are unsaved changes; removes it
-    // when there are none. Returns false when writing failed.
-    bool autosaveNow();
+    // when there are none. Returns false when writing failed, with `error`
+    // naming the file and why.
+    bool autosaveNow(QString* error = nullptr);
     // Removes this session's recovery file (after a save, on a clean close).
     void discard();
     QString recoveryFile() const { return file_; }
@@ -48,9 +50,16 @@ public:
     static void discardAbandoned(const RecoverableDesign& design);
     static QString defaultDirectory();
 
+signals:
+    // A timed autosave could not be written (a full disk): said once until
+    // one succeeds again, so the user knows the safety net is gone.
+    void failed(const QString& error);
+
 private:
     DesignDocument* doc_;
     QString dir_, file_;
+    QByteArray lastMeta_;  // as written for this session's recovery file
+    bool failing_ = false;
     std::unique_ptr<QLockFile> lock_;
     QTimer timer_;
 };

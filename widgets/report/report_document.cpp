@@ -1,11 +1,11 @@
 #include "widgets/report/report_document.h"
 
 #include <QAbstractTextDocumentLayout>
+#include <QBuffer>
 #include <QDateTime>
 #include <QImage>
 #include <QPainter>
 #include <QPdfWriter>
-#include <QSaveFile>
 #include <QTextBlock>
 #include <QTextObjectInterface>
 #include <QTextTable>
@@ -13,6 +13,7 @@
 #include <qcustomplot.h>
 
 #include "widgets/charts/chart_view.h"
+#include "widgets/common/atomic_write.h"
 
 namespace studio {
 namespace {
@@ -359,13 +360,12 @@ int ReportDocument::pageCount() const
 
 bool ReportDocument::print(const QString& path, QString* error, const std::function<bool(int, int)>& progress) const
 {
-    // Through QSaveFile: an existing report is replaced only by a complete one.
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        if (error)
-            *error = QObject::tr("%1: cannot write: %2").arg(path, file.errorString());
-        return false;
-    }
+    // Drawn in memory, then written whole (atomic_write.h): an existing
+    // report is replaced only by a complete one, and a cancelled or failed
+    // one touches nothing.
+    QByteArray pdf;
+    QBuffer file(&pdf);
+    file.open(QIODevice::WriteOnly);
     QPdfWriter writer(&file);
     writer.setPageSize(pageSize_);
     writer.setPageMargins(QMarginsF(0, 0, 0, 0));
@@ -377,7 +377,6 @@ bool ReportDocument::print(const QString& path, QString* error, const std::funct
     if (!painter.begin(&writer)) {
         if (error)
             *error = QObject::tr("%1: cannot write: the PDF writer did not start").arg(path);
-        file.cancelWriting();
         return false;
     }
     const double scale = kPdfDpi / kDocDpi;
@@ -392,7 +391,6 @@ bool ReportDocument::print(const QString& path, QString* error, const std::funct
     for (int page = 0; page < pages; ++page) {
         if (progress && !progress(page, pages)) {
             painter.end();
-            file.cancelWriting();
             if (error)
                 *error = QObject::tr("Cancelled");
             return false;
@@ -429,12 +427,12 @@ bool ReportDocument::print(const QString& path, QString* error, const std::funct
     }
     if (progress)
         progress(pages, pages);
-    if (!painter.end() || !file.commit()) {
+    if (!painter.end()) {
         if (error)
-            *error = QObject::tr("%1: cannot write: %2").arg(path, file.errorString());
+            *error = QObject::tr("%1: cannot write: the PDF writer did not finish").arg(path);
         return false;
     }
-    return true;
+    return writeAtomically(path, pdf, error);
 }
 
 }  // namespace studio

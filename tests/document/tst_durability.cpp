@@ -1,0 +1,614 @@
+// Never losing a design: a save or an autosave killed at random moments
+// leaves the old or the new design on disk, both whole; recovery offers the
+// last autosave on the next start and restores it exactly; a full disk or a
+// read-only folder fails a save (and `report`, `compare -o`, `normalize`)
+// with the file named, the old file intact and the document still modified;
+// a file another program rewrote is not overwritten without asking.
+#include <QtTest>
+
+#include <QAbstractButton>
+#include <QCryptographicHash>
+#include <QMessageBox>
+#include <QProcess>
+#include <QTemporaryDir>
+
+#include <csignal>
+#include <random>
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "app/main_window.h"
+#include "core/format/design_reader.h"
+#include "core/format/design_writer.h"
+#include "tests/gui_test_main.h"
+#include "tests/test_support.h"
+#include "widgets/document/design_document.h"
+#include "widgets/document/design_editor.h"
+#include "widgets/document/recovery.h"
+
+using namespace studio;
+
+namespace {
+
+const QString kChild = QStringLiteral(DURABILITY_CHILD);
+
+QByteArray sha256Hex(const QByteArray& bytes)
+{
+    return QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex();
+}
+
+QByteArray fileBytes(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+bool writeFile(const QString& path, const QByteArray& bytes)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(bytes) == bytes.size();
+}
+
+// A preset grown by `racks` empty racks in rows, named so every file differs
+// from the next: about a megabyte at 5,000, so a save takes long enough for
+// a kill to land inside it.
+QByteArray largeDesignText(const QString& name, int racks)
+{
+    DesignLoad base =
+        loadDesignFile(test::sourcePath("presets/budget-8node-100gbe.cluster.json").toStdString(), Catalog::builtin());
+    Design d = *base.design;
+    d.name = name.toStdString();
+    for (int i = 0; i < racks; ++i) {
+        Component c;
+        c.id = "spare-rack-" + std::to_string(i);
+        c.part = "rack.air-42u";
+        c.name = "Spare rack " + std::to_string(i) + " of row " + std::to_string(i / 40);
+        c.position = {2000.0 + 140.0 * (i % 40), 200.0 * (i / 40)};
+        d.components.push_back(c);
+    }
+    return QByteArray::fromStdString(writeDesignText(d));
+}
+
+// The lines a child printed: "N DIGEST" as it starts writing state N and
+// "done N" once that state is on disk.
+struct ChildLog {
+    QMap<int, QByteArray> announced;  // state -> digest of its file
+    int lastDone = -1;
+    static ChildLog parse(const QByteArray& out)
+    {
+        ChildLog log;
+        for (const QByteArray& line : out.split('\n')) {
+            const QList<QByteArray> words = line.split(' ');
+            if (words.size() != 2)
+                continue;
+            if (words[0] == "done")
+                log.lastDone = words[1].toInt();
+            else
+                log.announced[words[0].toInt()] = words[1];
+        }
+        return log;
+    }
+    // The state being written when the child died (one past the last done
+    // when it died between two).
+    bool inFlight() const { return !announced.isEmpty() && announced.lastKey() > lastDone; }
+    // Whether `digest` is the last finished state or the one in flight: any
+    // older state on disk would be work lost.
+    bool isLatest(const QByteArray& digest) const
+    {
+        for (auto it = announced.begin(); it != announced.end(); ++it)
+            if (it.key() >= lastDone && it.value() == digest)
+                return true;
+        return false;
+    }
+};
+
+// Runs the child until it has printed `lines` lines, then lets it run a
+// random while longer (up to `window` ms) and kills it with SIGKILL.
+QByteArray runAndKill(const QStringList& args, int lines, int windowMs, std::mt19937& rng)
+{
+    QProcess child;
+    child.setProcessChannelMode(QProcess::SeparateChannels);
+    child.start(kChild, args);
+    if (!child.waitForStarted(10000))
+        return {};
+    QByteArray out;
+    QElapsedTimer wait;
+    wait.start();
+    while (out.count('\n') < lines && child.state() == QProcess::Running && wait.elapsed() < 60000) {
+        child.waitForReadyRead(100);
+        out += child.readAllStandardOutput();
+    }
+    QThread::usleep(std::uniform_int_distribution<unsigned>(0, unsigned(windowMs) * 1000)(rng));
+    child.kill();
+    child.waitForFinished(10000);
+    return out + child.readAllStandardOutput();
+}
+
+// How long the child takes per state (a save or an autosave, with the
+// rename and digest around it), so kills spread over whole saves.
+int millisecondsPerState(const QStringList& args)
+{
+    QProcess child;
+    child.start(kChild, args);
+    QByteArray out;
+    QElapsedTimer clock;  // from the first state's start to the fifth's end
+    while (!out.contains("done 4") && child.waitForReadyRead(30000)) {
+        out += child.readAllStandardOutput();
+        if (!clock.isValid() && out.contains('\n'))
+            clock.start();
+    }
+    const qint64 elapsed = clock.isValid() ? clock.elapsed() : 1000;
+    child.kill();
+    child.waitForFinished(10000);
+    return int(std::max<qint64>(1, elapsed / 5));
+}
+
+// Leftovers of killed saves: QSaveFile's temporary files beside the target.
+QStringList strays(const QString& dir, const QStringList& keep)
+{
+    QStringList out;
+    for (const QString& name : QDir(dir).entryList(QDir::Files))
+        if (!keep.contains(name))
+            out << name;
+    return out;
+}
+
+// Answers the message box named `name` while this lives, with the button
+// whose text is `button`, and records what it said. Polls: the box runs its
+// own event loop, so nothing after exec() would run until it closes.
+class Answer {
+public:
+    Answer(QString name, QString button) : name_(std::move(name)), button_(std::move(button))
+    {
+        timer_.setInterval(10);
+        QObject::connect(&timer_, &QTimer::timeout, [this] {
+            auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+            if (!box || box->objectName() != name_)
+                return;
+            seen = true;
+            text = box->text() + "\n" + box->informativeText();
+            for (QAbstractButton* b : box->buttons())
+                if (b->text().remove('&') == button_)
+                    b->click();
+        });
+        timer_.start();
+    }
+    bool seen = false;
+    QString text;
+
+private:
+    QString name_, button_;
+    QTimer timer_;
+};
+
+// Runs `program args` with `dir` mounted read-only, in a mount namespace of
+// its own (unshare), so the test works as root too, for whom permission
+// bits do not stop a write. Returns the arguments for QProcess, or an empty
+// list with `why` when this machine cannot do it.
+QStringList readOnlyIn(const QString& dir, const QStringList& command, QString* why)
+{
+    if (geteuid() != 0) {
+        // Permission bits are enough for anyone but root.
+        QFile::setPermissions(dir, QFile::ReadOwner | QFile::ExeOwner);
+        return command;
+    }
+    QProcess probe;
+    probe.start("unshare", {"-rm", "true"});
+    if (!probe.waitForFinished(10000) || probe.exitCode() != 0) {
+        *why = "running as root without user namespaces: nothing makes a folder read-only";
+        return {};
+    }
+    return QStringList{"unshare",
+                       "-rm",
+                       "sh",
+                       "-c",
+                       "mount --bind \"$1\" \"$1\" && mount -o remount,bind,ro \"$1\" && shift && exec \"$@\"",
+                       "sh",
+                       dir} +
+        command;
+}
+
+struct Ran {
+    int exitCode = -1;
+    QString out, err;
+};
+
+// Runs `command`; with `diskFullAt` >= 0, on a disk that fills up: any file
+// it writes stops growing at that many bytes (EFBIG where a full disk gives
+// ENOSPC; SIGXFSZ ignored, so the program meets an error it must handle
+// instead of being killed).
+Ran run(const QStringList& command, qint64 diskFullAt = -1)
+{
+    QProcess p;
+    if (diskFullAt >= 0)
+        p.setChildProcessModifier([diskFullAt] {
+            std::signal(SIGXFSZ, SIG_IGN);
+            const rlimit full{rlim_t(diskFullAt), rlim_t(diskFullAt)};
+            setrlimit(RLIMIT_FSIZE, &full);
+        });
+    p.start(command.front(), command.mid(1));
+    Ran r;
+    if (!p.waitForFinished(120000))
+        return r;
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+// The test process itself on a disk that fills up, while this lives.
+class DiskFullAt {
+public:
+    explicit DiskFullAt(qint64 bytes) : previous_(std::signal(SIGXFSZ, SIG_IGN))
+    {
+        getrlimit(RLIMIT_FSIZE, &saved_);
+        const rlimit full{rlim_t(bytes), saved_.rlim_max};
+        setrlimit(RLIMIT_FSIZE, &full);
+    }
+    ~DiskFullAt()
+    {
+        setrlimit(RLIMIT_FSIZE, &saved_);
+        std::signal(SIGXFSZ, previous_);
+    }
+    DiskFullAt(const DiskFullAt&) = delete;
+    DiskFullAt& operator=(const DiskFullAt&) = delete;
+
+private:
+    void (*previous_)(int);
+    rlimit saved_{};
+};
+
+}  // namespace
+
+class TestDurability : public QObject {
+    Q_OBJECT
+private slots:
+    void aKilledSaveLeavesTheOldOrTheNewDesign()
+    {
+        QTemporaryDir dir;
+        const QString source = dir.filePath("source.cluster.json"), target = dir.filePath("target.cluster.json");
+        QVERIFY(writeFile(source, largeDesignText("new", 5000)));
+        const QByteArray old = largeDesignText("old", 4000);
+        QVERIFY(writeFile(target, old));
+        const QStringList args{"save-loop", source, target};
+        const int perSave = millisecondsPerState(args);
+        std::mt19937 rng(16);
+        int inFlight = 0, stillOld = 0;
+        const int trials = 40;
+        for (int trial = 0; trial < trials; ++trial) {
+            QVERIFY(writeFile(target, old));
+            const ChildLog log = ChildLog::parse(runAndKill(args, 1, 3 * perSave, rng));
+            QVERIFY2(!log.announced.isEmpty(), "the child never started saving");
+            const QByteArray onDisk = fileBytes(target);
+            const QByteArray digest = sha256Hex(onDisk);
+            // Old only while nothing was finished; after that, the newest.
+            const bool isOld = onDisk == old;
+            QVERIFY2((isOld && log.lastDone < 0) || log.isLatest(digest),
+                     qPrintable(QString("trial %1: the file on disk is neither the old design nor the latest saved "
+                                        "(last done %2)")
+                                    .arg(trial)
+                                    .arg(log.lastDone)));
+            QVERIFY(readDesignText(onDisk.toStdString(), Catalog::builtin()).ok());
+            stillOld += isOld;
+            inFlight += log.inFlight();
+            for (const QString& stray : strays(dir.path(), {"source.cluster.json", "target.cluster.json"}))
+                QFile::remove(dir.filePath(stray));  // a killed QSaveFile's temporary file
+        }
+        // The kills landed inside saves, not only between them.
+        QVERIFY2(inFlight >= trials / 4,
+                 qPrintable(QString("only %1 of %2 kills hit a save").arg(inFlight).arg(trials)));
+        qInfo("%d of %d kills hit a save in flight (%d ms a save); %d left the old file", inFlight, trials, perSave,
+              stillOld);
+    }
+
+    void aKilledAutosaveRestoresTheLastAutosavedStateExactly()
+    {
+        QTemporaryDir dir;
+        const QString source = dir.filePath("design.cluster.json");
+        QVERIFY(writeFile(source, largeDesignText("being edited", 5000)));
+        const QString recovery = dir.filePath("recovery");
+        const QStringList args{"autosave-loop", recovery, source};
+        const int perAutosave = millisecondsPerState(args);
+        for (const RecoverableDesign& r : Autosaver::abandoned(recovery))
+            Autosaver::discardAbandoned(r);
+        std::mt19937 rng(61);
+        int inFlight = 0;
+        const int trials = 30;
+        for (int trial = 0; trial < trials; ++trial) {
+            // Killed before its first autosave finished or after some.
+            const ChildLog log = ChildLog::parse(runAndKill(args, trial % 3 == 0 ? 1 : 4, 3 * perAutosave, rng));
+            inFlight += log.inFlight();
+            const auto found = Autosaver::abandoned(recovery);
+            if (found.isEmpty()) {
+                // Nothing to offer is right only if nothing was autosaved.
+                QVERIFY2(
+                    log.lastDone < 0,
+                    qPrintable(
+                        QString("trial %1: autosave %2 finished but is not offered").arg(trial).arg(log.lastDone)));
+                continue;
+            }
+            QCOMPARE(found.size(), 1);
+            QCOMPARE(found.front().originalPath, source);
+            DesignDocument doc;
+            QString error;
+            QVERIFY2(Autosaver::restore(found.front(), &doc, &error), qPrintable(error));
+            const QByteArray restored = QByteArray::fromStdString(writeDesignText(doc.design()));
+            QVERIFY2(log.isLatest(sha256Hex(restored)),
+                     qPrintable(QString("trial %1: restored '%2', last autosave done %3")
+                                    .arg(trial)
+                                    .arg(QString::fromStdString(doc.design().name))
+                                    .arg(log.lastDone)));
+            QCOMPARE(found.front().name, QString::fromStdString(doc.design().name));
+            QVERIFY(doc.isModified());
+            QCOMPARE(doc.filePath(), source);
+            QVERIFY(Autosaver::abandoned(recovery).isEmpty());  // restored once
+        }
+        QVERIFY2(inFlight >= trials / 4,
+                 qPrintable(QString("only %1 of %2 kills hit an autosave").arg(inFlight).arg(trials)));
+    }
+
+    void recoveryIsOfferedOnTheNextStart()
+    {
+        // A studio killed after an edit and its autosave; the next window
+        // offers the work at start and restores it as it was.
+        const QString recovery = Autosaver::defaultDirectory();
+        for (const RecoverableDesign& r : Autosaver::abandoned(recovery))
+            Autosaver::discardAbandoned(r);
+        QTemporaryDir dir;
+        const QString source = dir.filePath("design.cluster.json");
+        QVERIFY(QFile::copy(test::sourcePath("presets/budget-8node-100gbe.cluster.json"), source));
+        QProcess child;
+        child.start(kChild, {"autosave-once", recovery, source});
+        QVERIFY(child.waitForFinished(30000));
+        QCOMPARE(child.exitCode(), 9);  // it died without cleaning up
+        const QByteArray autosaved = child.readAllStandardOutput();
+
+        MainWindow window;
+        Answer restore("recoverUnsavedWork", "Restore");
+        window.offerRecovery();
+        QVERIFY(restore.seen);
+        QVERIFY2(restore.text.contains(source), qPrintable(restore.text));
+        QCOMPARE(QByteArray::fromStdString(writeDesignText(window.document()->design())), autosaved);
+        QCOMPARE(window.document()->design().components[1].name, std::string("edited before the crash"));
+        QVERIFY(window.document()->isModified());  // restored work still needs saving
+        QCOMPARE(window.document()->filePath(), source);
+        QVERIFY(Autosaver::abandoned(recovery).isEmpty());  // offered once
+    }
+
+    void aRunningSessionsAutosaveIsNotOfferedToAnotherWindow()
+    {
+        QTemporaryDir dir;
+        DesignDocument live;
+        QVERIFY(live.load(test::sourcePath("presets/budget-8node-100gbe.cluster.json"), Catalog::builtin(), nullptr));
+        Autosaver saver(&live, dir.path());
+        DesignSettings renamed = DesignSettings::of(live.design());
+        renamed.name = "being edited";
+        QVERIFY(DesignEditor(&live).changeSettings(renamed, "rename").applied());
+        QVERIFY(saver.autosaveNow());
+        QVERIFY(QFile::exists(saver.recoveryFile()));
+        QVERIFY(Autosaver::abandoned(dir.path()).isEmpty());
+        // Saved work leaves nothing to recover.
+        live.undoStack()->setClean();
+        QVERIFY(saver.autosaveNow());
+        QVERIFY(!QFile::exists(saver.recoveryFile()));
+    }
+
+    void aFailingAutosaveSaysSoOnce()
+    {
+        QTemporaryDir dir;
+        DesignDocument doc;
+        QVERIFY(doc.load(test::sourcePath("presets/budget-8node-100gbe.cluster.json"), Catalog::builtin(), nullptr));
+        Autosaver saver(&doc, dir.path());
+        saver.setIntervalSeconds(1);
+        QSignalSpy failed(&saver, &Autosaver::failed);
+        DesignSettings s = DesignSettings::of(doc.design());
+        s.name = "edited";
+        QVERIFY(DesignEditor(&doc).changeSettings(s, "rename").applied());
+        {
+            DiskFullAt full(100);
+            QTest::qWait(2500);  // two timed autosaves fail; one message
+        }
+        QCOMPARE(failed.count(), 1);
+        QVERIFY2(
+            failed.front().front().toString().contains(saver.recoveryFile() + ".meta: cannot write: File too large"),
+            qPrintable(failed.front().front().toString()));
+        QVERIFY(!QFile::exists(saver.recoveryFile()));
+        // With room again it autosaves, and a later failure is told again.
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(saver.recoveryFile()), 3000);
+        {
+            DiskFullAt full(100);
+            s.name = "edited again, with a name too long for the space left";
+            QVERIFY(DesignEditor(&doc).changeSettings(s, "rename").applied());
+            QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 2, 3000);
+        }
+    }
+
+    void aFullDiskOrReadOnlyFolderFailsTheSaveAndLosesNothing_data()
+    {
+        QTest::addColumn<bool>("readOnly");
+        QTest::newRow("full disk") << false;
+        QTest::newRow("read-only folder") << true;
+    }
+
+    void aFullDiskOrReadOnlyFolderFailsTheSaveAndLosesNothing()
+    {
+        QFETCH(bool, readOnly);
+        QTemporaryDir dir;
+        const QString source = dir.filePath("source.cluster.json"), target = dir.filePath("design.cluster.json");
+        QVERIFY(writeFile(source, largeDesignText("the design", 200)));
+        const QByteArray old = largeDesignText("the old design", 100);
+        QVERIFY(writeFile(target, old));
+        QStringList command{kChild, "save-once", source, target};
+        if (readOnly) {
+            QString why;
+            command = readOnlyIn(dir.path(), command, &why);
+            if (command.isEmpty())
+                QSKIP(qPrintable(why));
+        }
+        const Ran r = run(command, readOnly ? -1 : old.size() / 2);  // room for half the file
+        QFile::setPermissions(dir.path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("saved 0\n"), qPrintable(r.out + r.err));
+        QVERIFY2(r.out.contains("modified 1\n"), qPrintable(r.out));  // the edit is still there to save
+        // The message names the file and says why.
+        const QString reason = readOnly ? "the folder .* is read-only or not yours to write in" : "File too large";
+        QVERIFY2(QRegularExpression("error " + QRegularExpression::escape(target) + ": cannot write: (" + reason + ")")
+                     .match(r.out)
+                     .hasMatch(),
+                 qPrintable(r.out));
+        QCOMPARE(fileBytes(target), old);
+        QCOMPARE(strays(dir.path(), {"source.cluster.json", "design.cluster.json"}), QStringList());
+    }
+
+    void aFailedSaveInTheStudioSaysSoAndKeepsTheChanges()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("design.cluster.json");
+        QVERIFY(writeFile(path, largeDesignText("on disk", 100)));
+        const QByteArray old = fileBytes(path);
+        MainWindow window;
+        QVERIFY(window.openFile(path));
+        DesignSettings s = DesignSettings::of(window.document()->design());
+        s.name = "edited";
+        QVERIFY(DesignEditor(window.document()).changeSettings(s, "rename").applied());
+        Answer cannotSave("cannotSave", "OK");
+        {
+            DiskFullAt full(old.size() / 2);  // fills up halfway through the save
+            saveAction(window)->trigger();
+        }
+        QVERIFY(cannotSave.seen);
+        QVERIFY2(cannotSave.text.contains(path + ": cannot write: File too large"), qPrintable(cannotSave.text));
+        QVERIFY2(cannotSave.text.contains("still open with all its changes"), qPrintable(cannotSave.text));
+        QVERIFY(window.document()->isModified());
+        QCOMPARE(window.document()->design().name, std::string("edited"));
+        QCOMPARE(fileBytes(path), old);
+        // With room again, the same Save writes it.
+        saveAction(window)->trigger();
+        QVERIFY(!window.document()->isModified());
+        QCOMPARE(loadDesignFile(path.toStdString(), Catalog::builtin()).design->name, std::string("edited"));
+    }
+
+    void aFileRewrittenByAnotherProgramIsNotOverwrittenWithoutAsking()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("design.cluster.json");
+        QVERIFY(QFile::copy(test::sourcePath("presets/budget-8node-100gbe.cluster.json"), path));
+        QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner);
+        MainWindow window;
+        QVERIFY(window.openFile(path));
+        DesignDocument* doc = window.document();
+        QVERIFY(!doc->fileChangedOnDisk());
+        auto rename = [&](const char* name) {
+            DesignSettings s = DesignSettings::of(doc->design());
+            s.name = name;
+            QVERIFY(DesignEditor(doc).changeSettings(s, "rename").applied());
+        };
+        // Our own save is not a change by someone else: no question.
+        rename("ours");
+        {
+            Answer none("fileChangedOnDisk", "Cancel");
+            Answer noReload("fileChangedReload", "No");
+            saveAction(window)->trigger();
+            QVERIFY(!doc->isModified());
+            QTest::qWait(300);  // the file watcher has seen our own save
+            QVERIFY(!none.seen);
+            QVERIFY(!noReload.seen);
+            QVERIFY(!doc->fileChangedOnDisk());
+        }
+
+        // Another program rewrites the file while we edit.
+        rename("ours, edited again");
+        Design theirs = doc->design();
+        theirs.name = "theirs";
+        const QByteArray theirText = QByteArray::fromStdString(writeDesignText(theirs));
+        {
+            Answer reload("fileChangedReload", "No");
+            QVERIFY(writeFile(path, theirText));
+            QTRY_VERIFY(reload.seen);  // the watcher asked to reload; kept ours
+        }
+        QVERIFY(doc->fileChangedOnDisk());
+        QCOMPARE(doc->design().name, std::string("ours, edited again"));
+
+        // Save asks; Cancel keeps both as they are.
+        {
+            Answer cancel("fileChangedOnDisk", "Cancel");
+            saveAction(window)->trigger();
+            QVERIFY(cancel.seen);
+            QVERIFY2(cancel.text.contains(path), qPrintable(cancel.text));
+            QCOMPARE(fileBytes(path), theirText);
+            QVERIFY(doc->isModified());
+        }
+        // Overwrite replaces theirs with ours.
+        {
+            Answer overwrite("fileChangedOnDisk", "Overwrite");
+            saveAction(window)->trigger();
+            QVERIFY(overwrite.seen);
+        }
+        QVERIFY(!doc->isModified());
+        QCOMPARE(loadDesignFile(path.toStdString(), Catalog::builtin()).design->name,
+                 std::string("ours, edited again"));
+        QVERIFY(!doc->fileChangedOnDisk());
+    }
+
+    void commandLineWritesFailWithoutLosingTheOldFile_data()
+    {
+        QTest::addColumn<QString>("verb");
+        QTest::addColumn<bool>("readOnly");
+        for (const bool readOnly : {false, true})
+            for (const char* verb : {"report", "compare-pdf", "compare-csv", "normalize"})
+                QTest::addRow("%s, %s", verb, readOnly ? "read-only folder" : "full disk") << QString(verb) << readOnly;
+    }
+
+    void commandLineWritesFailWithoutLosingTheOldFile()
+    {
+        QFETCH(QString, verb);
+        QFETCH(bool, readOnly);
+        QTemporaryDir dir;
+        const QString a = test::sourcePath("presets/dgx-h100-superpod-4su.cluster.json");
+        const QString b = test::sourcePath("presets/budget-8node-100gbe.cluster.json");
+        QString target;
+        QStringList command{QStringLiteral(STUDIO_CLI)};
+        QByteArray old;
+        if (verb == "normalize") {
+            // Rewritten in place: the design itself is what must survive.
+            target = dir.filePath("design.cluster.json");
+            old = fileBytes(b).replace("\"name\"", "\"name\"   ");  // not canonical: normalize rewrites it
+            command << "normalize" << target;
+        } else {
+            target = dir.filePath(verb == "compare-csv" ? "out.csv" : "out.pdf");
+            old = QByteArray("an earlier output, to be kept whole\n").repeated(200);
+            command << (verb == "report" ? QStringList{"report", a, "-o", target}
+                                         : QStringList{"compare", a, b, "-o", target});
+        }
+        QVERIFY(writeFile(target, old));
+        if (readOnly) {
+            QString why;
+            command = readOnlyIn(dir.path(), command, &why);
+            if (command.isEmpty())
+                QSKIP(qPrintable(why));
+        }
+        const Ran r = run(command, readOnly ? -1 : 200);  // less than any of the outputs
+        QFile::setPermissions(dir.path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        QCOMPARE(r.exitCode, 1);
+        const QString reason = readOnly ? "the folder .* is read-only or not yours to write in" : "File too large";
+        QVERIFY2(QRegularExpression(QRegularExpression::escape(target) + ": cannot write: (" + reason + ")")
+                     .match(r.err)
+                     .hasMatch(),
+                 qPrintable(r.err));
+        QCOMPARE(fileBytes(target), old);
+        QCOMPARE(strays(dir.path(), {QFileInfo(target).fileName()}), QStringList());
+    }
+
+private:
+    static QAction* saveAction(MainWindow& window)
+    {
+        for (QAction* a : window.findChildren<QAction*>())
+            if (a->shortcut() == QKeySequence(QKeySequence::Save))
+                return a;
+        return nullptr;
+    }
+};
+
+STUDIO_TEST_MAIN(TestDurability)
+#include "tst_durability.moc"

@@ -1,0 +1,16 @@
+#pragma once
+// Every file the studio writes whole (a design, an autosave, a CSV) goes
+// through here: QSaveFile writes a temporary file beside the target and
+// renames it over the target only once all of it is written and flushed, so
+// a killed process, a full disk or a read-only folder leaves the old file
+// exactly as it was, and no half-written file behind.
+#include <QByteArrayView>
+#include <QString>
+
+namespace studio {
+
+// False on failure, with `error` (if given) naming the file and the reason:
+// "PATH: cannot write: No space left on device".
+bool writeAtomically(const QString& path, QByteArrayView bytes, QString* error = nullptr);
+
+}  // namespace studio
