@@ -321,11 +321,13 @@ private slots:
             inFlight += log.inFlight();
             const auto found = Autosaver::abandoned(recovery);
             if (found.isEmpty()) {
-                // Nothing to offer is right only if nothing was autosaved.
+                // Nothing to offer is right only if nothing was autosaved,
+                // and then nothing of it is left behind.
                 QVERIFY2(
                     log.lastDone < 0,
                     qPrintable(
                         QString("trial %1: autosave %2 finished but is not offered").arg(trial).arg(log.lastDone)));
+                QCOMPARE(QDir(recovery).entryList(QDir::Files), QStringList());
                 continue;
             }
             QCOMPARE(found.size(), 1);
@@ -343,6 +345,7 @@ private slots:
             QVERIFY(doc.isModified());
             QCOMPARE(doc.filePath(), source);
             QVERIFY(Autosaver::abandoned(recovery).isEmpty());  // restored once
+            QCOMPARE(QDir(recovery).entryList(QDir::Files), QStringList());  // and nothing left behind
         }
         QVERIFY2(inFlight >= trials / 4,
                  qPrintable(QString("only %1 of %2 kills hit an autosave").arg(inFlight).arg(trials)));

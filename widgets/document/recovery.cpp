@@ -96,13 +96,30 @@ QList<RecoverableDesign> Autosaver::abandoned(QString directory)
         directory = defaultDirectory();
     QList<RecoverableDesign> out;
     const QDir dir(directory);
-    for (const QString& name : dir.entryList({"*.cluster.json"}, QDir::Files, QDir::Time)) {
-        const QString session = name.left(name.size() - int(strlen(".cluster.json")));
+    auto running = [&](const QString& session) {
         QLockFile lock(dir.filePath(session + ".lock"));
         lock.setStaleLockTime(0);
         if (!lock.tryLock(0))
-            continue;  // its studio is still running
+            return true;
         lock.unlock();
+        return false;
+    };
+    // A session killed while it autosaved leaves the temporary file of the
+    // write it was in, and, if killed before its first autosave was whole,
+    // only that, its lock and its description: nothing to offer or keep.
+    for (const QString& lockName : dir.entryList({"*.lock"}, QDir::Files)) {
+        const QString session = lockName.left(lockName.size() - int(strlen(".lock")));
+        if (running(session))
+            continue;
+        const bool recoverable = dir.exists(session + ".cluster.json");
+        for (const QString& name : dir.entryList({session + ".*"}, QDir::Files))
+            if (!recoverable ||
+                (name != session + ".cluster.json" && name != session + ".cluster.json.meta" && name != lockName))
+                QFile::remove(dir.filePath(name));
+    }
+    for (const QString& name : dir.entryList({"*.cluster.json"}, QDir::Files, QDir::Time)) {
+        if (running(name.left(name.size() - int(strlen(".cluster.json")))))
+            continue;  // its studio is still running
         RecoverableDesign r;
         r.recoveryFile = dir.filePath(name);
         r.savedAt = QFileInfo(r.recoveryFile).lastModified();
