@@ -154,13 +154,28 @@ struct DesignOptions {
     QCommandLineOption set{QStringLiteral("set"), "Set the value at a JSON POINTER before analysis (repeatable).",
                            "POINTER=VALUE"};
     QCommandLineOption gpus;
+    QCommandLineOption workload{QStringLiteral("workload"),
+                                "Run the workload of another design FILE on this one: its model and run (tokens, "
+                                "global batch, precision), this design's layout; --set edits apply after.",
+                                "FILE"};
     bool resizes;
     void addTo(QCommandLineParser& parser) const
     {
         parser.addOption(set);
         parser.addOption(gpus);
+        parser.addOption(workload);
     }
 };
+
+// A design file read whole, its problems printed; nullopt when it has errors.
+std::optional<DesignLoad> loadOrSay(const std::string& path, const Catalog& catalog)
+{
+    DesignLoad loaded = loadDesignFile(path, catalog);
+    printProblems(path, loaded.problems, false);
+    if (!loaded.ok())
+        return std::nullopt;
+    return loaded;
+}
 
 // Loads FILE with the --set edits and --gpus resize applied. Returns the
 // exit code to stop with, or nullopt on success.
@@ -186,7 +201,20 @@ std::optional<int> loadForAnalysis(const QCommandLineParser& parser, const Desig
         }
         gpus = n;
     }
-    loaded = loadDesignFile(path, catalog, edits);
+    if (parser.isSet(opts.workload)) {
+        // Another design's run on this design, exactly as a compare column
+        // runs it, so `metrics B --workload A --set <its layout>` reproduces
+        // that column.
+        const auto other = loadOrSay(parser.value(opts.workload).toStdString(), catalog);
+        const auto own = other ? loadOrSay(path, catalog) : std::nullopt;
+        if (!own)
+            return kExitInvalid;
+        Design design = *own->design;
+        design.workload = runOn(design.workload, other->design->workload, true);
+        loaded = readDesignJson(designToJson(design), catalog, edits);
+    } else {
+        loaded = loadDesignFile(path, catalog, edits);
+    }
     printProblems(path, loaded.problems, false);
     if (!loaded.ok())
         return kExitInvalid;
@@ -534,6 +562,19 @@ int runCompare(const QStringList& args, const Verb& verb)
                                       "its position, 1 (default) to 4.",
                                       "K", "1");
     parser.addOption(baseline);
+    const QCommandLineOption workload(QStringLiteral("workload"),
+                                      "The workload every design runs: the baseline's (default), each design's own, "
+                                      "or that of another design FILE.",
+                                      "baseline|own|FILE", "baseline");
+    const QCommandLineOption layout(QStringLiteral("layout"),
+                                    "The layout each design runs it at: the best the layout search finds for it "
+                                    "(default) or the design's own.",
+                                    "best|own", "best");
+    const QCommandLineOption objective(QStringLiteral("objective"),
+                                       "What the best layout is best at: time (default), energy or days.",
+                                       "time|energy|days", "time");
+    for (const auto* o : {&workload, &layout, &objective})
+        parser.addOption(*o);
     parser.addOption(kCatalogOption);
     parser.addPositionalArgument("FILE", "2 to 4 designs; the first is the baseline.", "A B [C [D]]");
     int code = kExitOk;
@@ -564,21 +605,48 @@ int runCompare(const QStringList& args, const Verb& verb)
     const auto pageSize = output.pageSize(parser);
     if (!pageSize || !output.sparesInputs(parser))
         return kExitUsage;
+    CompareSetup setup;
+    if (parser.value(layout) != "best" && parser.value(layout) != "own") {
+        err("--layout " + parser.value(layout).toStdString() + ": expected best or own\n");
+        return kExitUsage;
+    }
+    setup.layout = parser.value(layout) == "own" ? LayoutFrom::Own : LayoutFrom::Best;
+    if (!objectiveFromName(parser.value(objective).toStdString(), &setup.objective)) {
+        err("--objective " + parser.value(objective).toStdString() + ": expected time, energy or days\n");
+        return kExitUsage;
+    }
+    const QString workloadFrom = parser.value(workload);
+    setup.workload = workloadFrom == "baseline" ? WorkloadFrom::Baseline
+        : workloadFrom == "own"                 ? WorkloadFrom::Own
+                                                : WorkloadFrom::Other;
     const auto catalog = catalogFor(parser);
     if (!catalog)
         return kExitInvalid;
-    std::vector<ComparedDesign> designs;
+    if (setup.workload == WorkloadFrom::Other) {
+        const auto other = loadOrSay(workloadFrom.toStdString(), *catalog);
+        if (!other)
+            return kExitInvalid;
+        setup.other = other->design->workload;
+        setup.otherSource = workloadFrom.toStdString();
+    }
+    std::vector<DesignLoad> loads;
     for (const QString& file : files) {
-        const std::string path = file.toStdString();
-        const DesignLoad loaded = loadDesignFile(path, *catalog);
-        printProblems(path, loaded.problems, false);
-        if (!loaded.ok())
+        auto loaded = loadOrSay(file.toStdString(), *catalog);
+        if (!loaded)
             code = kExitInvalid;
         else
-            designs.push_back(compareEntry(*loaded.design, *loaded.catalog, path));
+            loads.push_back(std::move(*loaded));
     }
     if (code != kExitOk)
         return code;
+    const Workload* shared = setup.workload == WorkloadFrom::Baseline ? &loads[std::size_t(base - 1)].design->workload
+        : setup.workload == WorkloadFrom::Other                       ? &*setup.other
+                                                                      : nullptr;
+    const std::string sharedSource = setup.workload == WorkloadFrom::Other ? setup.otherSource : "baseline";
+    std::vector<ComparedDesign> designs;
+    for (std::size_t i = 0; i < loads.size(); ++i)
+        designs.push_back(*compareEntry(*loads[i].design, *loads[i].catalog, files[int(i)].toStdString(), shared,
+                                        sharedSource, setup));
     const Comparison comparison = compareDesigns(std::move(designs), std::size_t(base - 1));
     if (parser.isSet(output.output)) {
         if (suffix == "csv") {
@@ -665,37 +733,45 @@ const std::vector<Verb>& verbs()
          "Check design files. Exits 0 if all are valid; otherwise prints one line per problem "
          "(FILE: /json/pointer: what is wrong) and exits 1.",
          runValidate},
-        {"metrics", "metrics FILE [--set /json/pointer=VALUE]... [--gpus N] [--format json|text] [--catalog FILE]",
-         "Print a design's inventory and analyses, after applying --set edits and a --gpus resize.", runMetrics},
+        {"metrics",
+         "metrics FILE [--workload OTHER] [--set /json/pointer=VALUE]... [--gpus N] [--format json|text] "
+         "[--catalog FILE]",
+         "Print a design's inventory and analyses, after taking another design's workload, applying --set edits and "
+         "a --gpus resize.",
+         runMetrics},
         {"search",
-         "search FILE [--top K] [--objective time|energy|days] [--gpus N] [--set /json/pointer=VALUE]... "
+         "search FILE [--top K] [--objective time|energy|days] [--gpus N] [--workload OTHER] "
+         "[--set /json/pointer=VALUE]... "
          "[--batch-range MIN-MAX] [--within AXIS=TIER]... [--exhaustive] [--format json|text|csv] [--catalog FILE]",
          "Search the parallelism layouts of a design's model on its GPUs: the best K by step time, energy or days, "
          "the current layout's rank, and what was rejected and why.",
          runSearch},
         {"sweep",
-         "sweep FILE [--from N] [--to N] [--weak] [--set /json/pointer=VALUE]... [--gpus N] [--format json|text|csv] "
-         "[--catalog FILE]",
+         "sweep FILE [--from N] [--to N] [--weak] [--workload OTHER] [--set /json/pointer=VALUE]... [--gpus N] "
+         "[--format json|text|csv] [--catalog FILE]",
          "Resize the design along its growth unit up to 131,072 GPUs: at each size the best layout's tokens/s, MFU, "
          "step time, days, MTBF, goodput, power and energy, rho per axis, and where scaling stops paying.",
          runSweep},
         {"sensitivity",
-         "sensitivity FILE [--set /json/pointer=VALUE]... [--gpus N] [--format json|text] [--catalog FILE]",
+         "sensitivity FILE [--workload OTHER] [--set /json/pointer=VALUE]... [--gpus N] [--format json|text] "
+         "[--catalog FILE]",
          "Change each input (GPU peak, HBM, NVLink, network, efficiency, storage, failures, restart, PUE, price) by "
          "-50%, -10%, +10% and +50% in turn: days to train and run cost, sorted by effect, and the binding "
          "constraint.",
          runSensitivity},
         {"report",
-         "report FILE -o OUT.pdf [--set /json/pointer=VALUE]... [--gpus N] [--page a4|letter] [--catalog FILE]",
+         "report FILE -o OUT.pdf [--workload OTHER] [--set /json/pointer=VALUE]... [--gpus N] [--page a4|letter] "
+         "[--catalog FILE]",
          "Write the design-review PDF of a design: cover, canvas, bill of materials, a page per analysis, "
          "assumptions and sources.",
          runReport},
         {"compare",
-         "compare A B [C [D]] [-o OUT.pdf | -o OUT.csv] [--format json|text] [--baseline K] [--page a4|letter] "
-         "[--catalog FILE]",
-         "Compare 2 to 4 designs with the first (or --baseline K): key figures with their differences, and the bills "
-         "of materials. Prints JSON (one object per design: its metrics and its deltas) or text; -o writes a PDF or "
-         "CSV instead.",
+         "compare A B [C [D]] [--workload baseline|own|FILE] [--layout best|own] [--objective time|energy|days] "
+         "[-o OUT.pdf | -o OUT.csv] [--format json|text] [--baseline K] [--page a4|letter] [--catalog FILE]",
+         "Compare 2 to 4 designs with the first (or --baseline K), all running one workload (the baseline's unless "
+         "--workload says otherwise), each at the best layout the search finds for it (or --layout own): key "
+         "figures with their differences, and the bills of materials. Prints JSON (one object per design: its "
+         "metrics, the layout it ran and its deltas) or text; -o writes a PDF or CSV instead.",
          runCompare},
         {"normalize", "normalize FILE... [--embed-parts] [--catalog FILE]",
          "Rewrite design files in canonical form (stable key order), atomically.", runNormalize},

@@ -1,10 +1,14 @@
 #include "core/compare/comparison.h"
 
 #include <algorithm>
+#include <bit>
+#include <cctype>
 #include <cmath>
 #include <map>
 #include <stdexcept>
 
+#include "core/format/design_validator.h"
+#include "core/metrics/figure_names.h"
 #include "core/metrics/metrics.h"
 #include "core/serving/serving_report.h"
 #include "core/text.h"
@@ -15,46 +19,52 @@ const std::vector<KeyFigure>& keyFigures()
 {
     using B = Better;
     static const std::vector<KeyFigure> figures = [] {
+        // Labels come from the one table of names (figure_names.h).
         std::vector<KeyFigure> rows = {
-            {"inventory.gpus", "GPUs", "", B::Neither},
-            {"inventory.nodes", "Nodes", "", B::Neither},
-            {"inventory.racks", "Racks", "", B::Neither},
-            {"compute.cluster_peak_pflops", "Peak at the workload's precision", "PFLOP/s", B::Higher, 1, true},
-            {"training.mfu", "MFU", "%", B::Higher, 100},
-            {"training.hfu", "HFU", "%", B::Higher, 100},
-            {"training.step_time_s", "Step time", "s", B::Lower},
-            {"training.tokens_per_s", "Tokens per second", "tokens/s", B::Higher},
-            {"training.days_to_train", "Days to train", "days", B::Lower},
-            {"training.memory_gb_per_gpu.total", "Memory per GPU", "GB", B::Lower},
-            {"serving.tokens_per_s_per_gpu", "Tokens/s per GPU served", "tokens/s", B::Higher},
-            {"serving.tokens_per_s_per_user", "Tokens/s per user", "tokens/s", B::Higher},
-            {"serving.ttft_s", "Time to first token", "ms", B::Lower, 1000},
-            {"serving.tpot_s", "Time per output token", "ms", B::Lower, 1000},
-            {"serving.batch", "Batch served", "", B::Neither},
-            {"serving.gpus_needed", "GPUs for the load", "", B::Lower},
-            {"serving.kwh_per_million_tokens", "Energy per million tokens", "kWh", B::Lower},
-            {"serving.usd_per_million_tokens", "Electricity per million tokens", "USD", B::Lower},
-            {"power.facility_kw", "Facility power", "MW", B::Lower, 0.001},
-            {"power.pue", "PUE", "", B::Lower},
-            {"power.max_rack_kw", "Max rack power", "kW", B::Lower},
-            {"reliability.cluster_mtbf_h", "Cluster MTBF", "h", B::Higher},
-            {"reliability.p_failure_24h", "P(failure in 24 h)", "%", B::Lower, 100},
-            {"reliability.checkpoint_interval_min", "Checkpoint interval", "min", B::Neither},
-            {"reliability.goodput", "Goodput", "%", B::Higher, 100},
-            {"power.energy_mwh_per_year", "Energy per year", "MWh", B::Lower},
-            {"power.cost_usd_per_year", "Electricity cost per year", "USD", B::Lower},
-            {"power.co2_tonnes_per_year", "CO2 per year", "t", B::Lower},
-            {"inventory.switches.total", "Switches", "", B::Neither},
-            {"inventory.cables.total", "Cables", "", B::Neither},
+            {"inventory.gpus", "", "", B::Neither},
+            {"inventory.nodes", "", "", B::Neither},
+            {"inventory.racks", "", "", B::Neither},
+            {"compute.cluster_peak_pflops", "", "PFLOP/s", B::Higher, 1, true},
+            {"training.mfu", "", "%", B::Higher, 100},
+            {"training.hfu", "", "%", B::Higher, 100},
+            {"training.step_time_s", "", "s", B::Lower},
+            {"training.tokens_per_s", "", "tokens/s", B::Higher},
+            {"training.days_to_train", "", "days", B::Lower},
+            {"reliability.wall_days", "", "days", B::Lower},
+            {"power.training_run_mwh", "", "MWh", B::Lower},
+            {"training.memory_gb_per_gpu.total", "", "GB", B::Lower},
+            {"serving.tokens_per_s_per_gpu", "", "tokens/s", B::Higher},
+            {"serving.tokens_per_s_per_user", "", "tokens/s", B::Higher},
+            {"serving.ttft_s", "", "ms", B::Lower, 1000},
+            {"serving.tpot_s", "", "ms", B::Lower, 1000},
+            {"serving.batch", "", "", B::Neither},
+            {"serving.gpus_needed", "", "", B::Lower},
+            {"serving.kwh_per_million_tokens", "", "kWh", B::Lower},
+            {"serving.usd_per_million_tokens", "", "USD", B::Lower},
+            {"power.facility_kw", "", "MW", B::Lower, 0.001},
+            {"power.pue", "", "", B::Lower},
+            {"power.max_rack_kw", "", "kW", B::Lower},
+            {"reliability.cluster_mtbf_h", "", "h", B::Higher},
+            {"reliability.p_failure_24h", "", "%", B::Lower, 100},
+            {"reliability.checkpoint_interval_min", "", "min", B::Neither},
+            {"reliability.goodput", "", "%", B::Higher, 100},
+            {"power.energy_mwh_per_year", "", "MWh", B::Lower},
+            {"power.cost_usd_per_year", "", "USD", B::Lower},
+            {"power.co2_tonnes_per_year", "", "t", B::Lower},
+            {"inventory.switches.total", "", "", B::Neither},
+            {"inventory.cables.total", "", "", B::Neither},
         };
-        // A serving fleet restarts requests, not a run: checkpoints and
-        // goodput are the training run's.
-        for (KeyFigure& f : rows)
+        // A serving fleet restarts requests, not a run: checkpoints, goodput
+        // and the run's days and energy are the training run's.
+        for (KeyFigure& f : rows) {
+            f.label = figureName(f.key);
             if (f.key.starts_with("serving."))
                 f.workload = "serving";
             else if (f.key.starts_with("training.") || f.key == "reliability.checkpoint_interval_min" ||
-                     f.key == "reliability.goodput")
+                     f.key == "reliability.goodput" || f.key == "reliability.wall_days" ||
+                     f.key == "power.training_run_mwh")
                 f.workload = "training";
+        }
         return rows;
     }();
     return figures;
@@ -66,6 +76,14 @@ const KeyFigure* findKeyFigure(const std::string& key)
         if (f.key == key)
             return &f;
     return nullptr;
+}
+
+std::string figurePrecision(const Json& metrics)
+{
+    // A serving design runs at its weights' precision.
+    if (metrics.contains("serving"))
+        return metrics["serving"].value("weight_precision", "");
+    return metrics.contains("compute") ? metrics["compute"].value("precision", "") : "";
 }
 
 std::optional<double> figureValue(const Json& metrics, const KeyFigure& figure)
@@ -83,9 +101,7 @@ std::optional<double> figureValue(const Json& metrics, const KeyFigure& figure)
         start = dot + 1;
     }
     if (figure.atTrainingPrecision) {
-        // A serving design runs at its weights' precision.
-        const std::string precision = metrics.contains("serving") ? metrics["serving"].value("weight_precision", "")
-                                                                  : metrics["compute"].value("precision", "");
+        const std::string precision = figurePrecision(metrics);
         if (!node->is_object() || !node->contains(precision))
             return std::nullopt;
         node = &(*node)[precision];
@@ -110,21 +126,169 @@ std::string figureUnavailable(const Json& metrics, const KeyFigure& figure)
 std::string FigureCell::text(const KeyFigure& figure) const
 {
     if (value)
-        return formatFigure(figure, *value);
+        return formatFigure(figure, *value) + (qualifier.empty() ? "" : ", " + qualifier);
     return unavailable.empty() ? "-" : unavailable.substr(0, unavailable.find(':'));
 }
 
-ComparedDesign compareEntry(const Design& design, const Catalog& catalog, std::string source)
+const char* workloadFromName(WorkloadFrom w)
+{
+    switch (w) {
+    case WorkloadFrom::Baseline: return "baseline";
+    case WorkloadFrom::Own: return "own";
+    case WorkloadFrom::Other: return "other";
+    }
+    return "baseline";
+}
+
+const char* layoutFromName(LayoutFrom l)
+{
+    return l == LayoutFrom::Best ? "best" : "own";
+}
+
+Workload runOn(const Workload& own, const Workload& shared, bool keepOwnLayout)
+{
+    Workload w = shared;
+    // A serving replica's shape is part of what is served; a training run's
+    // layout is the design's to choose.
+    if (keepOwnLayout || !shared.isServing()) {
+        w.parallelism = own.parallelism;
+        w.training.micro_batch = own.training.micro_batch;
+        // What the other model cannot take: experts to spread when it has
+        // none, micro-batches larger than its batch.
+        if (w.model.experts.value_or(0) == 0)
+            w.parallelism.ep = std::nullopt;
+        if (w.training.micro_batch && w.training.global_batch > 0 && *w.training.micro_batch > w.training.global_batch)
+            w.training.micro_batch = std::nullopt;
+    }
+    return w;
+}
+
+bool sameRun(const Workload& a, const Workload& b)
+{
+    TrainingSpec ta = a.training, tb = b.training;
+    ta.micro_batch = tb.micro_batch = std::nullopt;  // the layout's
+    return a.kind.value_or("training") == b.kind.value_or("training") && a.model == b.model && ta == tb &&
+        a.serving == b.serving && a.data == b.data && a.extra == b.extra;
+}
+
+std::string describeRun(const Workload& w)
+{
+    std::string s = w.model.name.empty() ? std::string("unnamed model") : w.model.name;
+    auto upper = [](std::string p) {
+        std::transform(p.begin(), p.end(), p.begin(), [](unsigned char c) { return char(std::toupper(c)); });
+        return p;
+    };
+    if (w.isServing() && w.serving) {
+        const ServingSpec& v = *w.serving;
+        return s + " · " + upper(v.weight_precision.value_or("bf16")) + " weights · " + formatCount(v.prompt_tokens) +
+            " in / " + formatCount(v.output_tokens) + " out tokens";
+    }
+    // 15T tokens, 300B tokens: as runs are spoken of.
+    const double t = w.training.tokens;
+    const std::string tokens = t >= 1e12 ? formatReadable(t / 1e12) + "T"
+        : t >= 1e9                       ? formatReadable(t / 1e9) + "B"
+        : t >= 1e6                       ? formatReadable(t / 1e6) + "M"
+                                         : formatReadable(t);
+    return s + " · " + upper(w.training.precision.value_or("bf16")) + " · " + tokens + " tokens · batch " +
+        formatCount(w.training.global_batch);
+}
+
+namespace {
+
+ComparedDesign analyseCompared(Design design, const Catalog& catalog, std::string source, const Problem* notRunnable)
 {
     ComparedDesign d;
     d.label = design.name.empty() ? "Untitled design" : design.name;
     d.source = std::move(source);
     d.analysis = analyzeDesign(design, catalog);
+    if (notRunnable)
+        d.analysis.notRunnable.insert(d.analysis.notRunnable.begin(), *notRunnable);
     d.metrics = metricsJson(design, d.analysis);
     const Serving serving = addServingMetrics(d.metrics, design, catalog);
     if (design.workload.isServing())
         d.serving = serving;
+    d.design = std::move(design);
     return d;
+}
+
+}  // namespace
+
+ComparedDesign compareEntry(const Design& design, const Catalog& catalog, std::string source)
+{
+    ComparedDesign d = analyseCompared(design, catalog, std::move(source), nullptr);
+    d.metrics["workload_source"] = d.workloadSource;
+    return d;
+}
+
+std::optional<ComparedDesign> compareEntry(const Design& design, const Catalog& catalog, std::string source,
+                                           const Workload* shared, const std::string& workloadSource,
+                                           const CompareSetup& setup, const std::atomic<bool>* cancel)
+{
+    Design d = design;
+    const bool ownLayout = setup.layout == LayoutFrom::Own;
+    std::optional<Problem> noLayout;
+    if (shared) {
+        d.workload = runOn(design.workload, *shared, ownLayout);
+        // The design's own layout may not divide the other model (its heads,
+        // layers): the search starts from the default layout instead, and an
+        // own layout is said not to run it.
+        const std::vector<Problem> problems = validateDesign(d, catalog);
+        if (hasErrors(problems)) {
+            const auto first = std::find_if(problems.begin(), problems.end(),
+                                            [](const Problem& p) { return p.severity == Severity::Error; });
+            if (ownLayout)
+                noLayout = Problem{Severity::Error, first->pointer,
+                                   "its own layout cannot run " +
+                                       (d.workload.model.name.empty() ? "the model" : d.workload.model.name) + ": " +
+                                       first->message,
+                                   "own_layout_invalid"};
+            const ParallelismSpec own = d.workload.parallelism;
+            d.workload.parallelism = ParallelismSpec{};
+            d.workload.parallelism.cp_comm = own.cp_comm;
+            d.workload.parallelism.tp_comm_overlap = own.tp_comm_overlap;
+            d.workload.training.micro_batch = std::nullopt;
+        }
+    }
+    bool searched = false;
+    // A serving workload has no layout search: it is served in its replica.
+    if (!ownLayout && !d.workload.isServing() && !noLayout) {
+        SearchOptions options;
+        options.objective = setup.objective;
+        options.top = 1;
+        options.cancel = cancel;
+        SearchResult found = searchLayouts(d, catalog, options);
+        // A model that splits over none of the GPU count (576 = 64 x 9, and
+        // nothing in Llama divides by 9) runs on the largest power of two
+        // of them, the rest spare, as such clusters are run.
+        if (found.ok() && found.top.empty() && found.gpus > 1) {
+            options.gpus = std::int64_t(1) << (std::bit_width(std::uint64_t(found.gpus)) - 1);
+            if (options.gpus == found.gpus)
+                options.gpus /= 2;
+            SearchResult fewer = searchLayouts(d, catalog, options);
+            if (fewer.cancelled)
+                return std::nullopt;
+            if (fewer.ok() && !fewer.top.empty())
+                found = std::move(fewer);
+        }
+        if (found.cancelled)
+            return std::nullopt;
+        if (found.ok() && !found.top.empty()) {
+            applyLayout(d.workload, found.top.front().layout);
+            searched = true;
+        } else {
+            noLayout = Problem{Severity::Error, "/workload/parallelism",
+                               "no layout of " + (d.workload.model.name.empty() ? "the model" : d.workload.model.name) +
+                                   " runs on this design: " + (found.ok() ? found.nothingFits : found.error),
+                               "no_layout"};
+        }
+    }
+    ComparedDesign out = analyseCompared(std::move(d), catalog, std::move(source), noLayout ? &*noLayout : nullptr);
+    out.workloadSource = shared ? workloadSource : "own";
+    out.layoutSource = searched ? "best" : noLayout && !ownLayout ? "none" : "own";
+    out.objective = setup.objective;
+    out.metrics["workload_source"] = out.workloadSource;
+    out.metrics["layout_source"] = out.layoutSource;
+    return out;
 }
 
 std::vector<ExplainedMetric> explainCompared(const ComparedDesign& design)
@@ -144,6 +308,7 @@ const char* verdictName(Verdict v)
     case Verdict::Better: return "better";
     case Verdict::Worse: return "worse";
     case Verdict::Changed: return "changed";
+    case Verdict::DifferentWorkloads: return "different_workloads";
     }
     return "same";
 }
@@ -226,13 +391,32 @@ Comparison compareDesigns(std::vector<ComparedDesign> designs, std::size_t basel
 
     Comparison c;
     c.baseline = baseline;
+    const Workload& baseRun = designs[baseline].design.workload;
+    std::vector<bool> sameAsBase;
+    for (const auto& d : designs) {
+        sameAsBase.push_back(sameRun(d.design.workload, baseRun));
+        c.sameWorkload = c.sameWorkload && sameAsBase.back();
+    }
+    // The precision a figure is at is named: in the row's label when every
+    // design runs one, else in each cell.
+    std::vector<std::string> precisions;
+    for (const auto& d : designs) {
+        std::string p = figurePrecision(d.metrics);
+        std::transform(p.begin(), p.end(), p.begin(), [](unsigned char ch) { return char(std::toupper(ch)); });
+        precisions.push_back(p);
+    }
+    const bool onePrecision = std::all_of(precisions.begin(), precisions.end(),
+                                          [&](const std::string& p) { return p == precisions.front(); });
     const auto serving =
         std::count_if(designs.begin(), designs.end(), [](const auto& d) { return d.serving.has_value(); });
     const bool anyServing = serving > 0, anyTraining = serving < std::ssize(designs);
     for (const auto& f : keyFigures()) {
         if ((f.workload == "serving" && !anyServing) || (f.workload == "training" && !anyTraining))
             continue;
-        FigureComparison row{f, {}};
+        FigureComparison row{f, f.label, {}};
+        const bool atPrecision = f.atTrainingPrecision || f.key == "training.mfu";
+        if (atPrecision && onePrecision && !precisions.front().empty())
+            row.label += ", " + precisions.front();
         // A figure said to be unavailable has no value, whatever else the
         // metrics hold (a serving design's training memory).
         auto valueOf = [&](const ComparedDesign& d) {
@@ -240,10 +424,18 @@ Comparison compareDesigns(std::vector<ComparedDesign> designs, std::size_t basel
         };
         const auto base = valueOf(designs[baseline]);
         for (std::size_t i = 0; i < designs.size(); ++i) {
-            row.cells.push_back(cellFor(f, valueOf(designs[i]), base));
-            row.cells.back().unavailable = figureUnavailable(designs[i].metrics, f);
-            if (i == baseline)
-                row.cells.back().verdict = Verdict::Baseline;
+            FigureCell cell = cellFor(f, valueOf(designs[i]), base);
+            cell.unavailable = figureUnavailable(designs[i].metrics, f);
+            if (atPrecision && !onePrecision)
+                cell.qualifier = precisions[i];
+            if (i == baseline) {
+                cell.verdict = Verdict::Baseline;
+            } else if (f.ofTheWorkload() && !sameAsBase[i]) {
+                // Another run: a difference here answers no question.
+                cell.verdict = Verdict::DifferentWorkloads;
+                cell.delta = cell.relative = std::nullopt;
+            }
+            row.cells.push_back(std::move(cell));
         }
         c.figures.push_back(std::move(row));
     }
@@ -274,6 +466,8 @@ std::string formatFigure(const KeyFigure& f, double v)
 
 std::string formatDelta(const KeyFigure& f, const FigureCell& cell)
 {
+    if (cell.verdict == Verdict::DifferentWorkloads)
+        return cell.value ? "different workloads" : "";
     if (cell.verdict == Verdict::Baseline || !cell.delta)
         return "";
     if (cell.verdict == Verdict::Same)
@@ -289,6 +483,46 @@ std::string formatDelta(const KeyFigure& f, const FigureCell& cell)
     return signedText(d, formatReadable(d * f.scale) + (f.unit.empty() ? "" : " " + f.unit));
 }
 
+std::string describeComparison(const Comparison& c)
+{
+    const ComparedDesign& base = c.designs[c.baseline];
+    const bool allBest = std::all_of(c.designs.begin(), c.designs.end(), [](const auto& d) {
+        return d.layoutSource != "own" || d.design.workload.isServing();
+    });
+    const std::string objective = base.objective == Objective::Time ? "step time"
+        : base.objective == Objective::Energy                       ? "energy per token"
+                                                                    : "days to train";
+    const std::string layouts = allBest
+        ? "each at the best layout the layout search finds for it (by " + objective + ")"
+        : "each at its own layout";
+    if (!c.sameWorkload)
+        return "The designs run different workloads, " + layouts +
+            ": throughput, days and the run's energy are not compared (\"different workloads\").";
+    const std::string& from = base.workloadSource;
+    return "Every design runs " + describeRun(base.design.workload) +
+        (from == "own"            ? " (each its own, and they are the same)"
+             : from == "baseline" ? " (the baseline's workload)"
+                                  : " (the workload of " + from + ")") +
+        ", " + layouts + ".";
+}
+
+std::string layoutText(const ComparedDesign& d, bool howChosen)
+{
+    const WorkloadShape& w = d.analysis.workload;
+    if (d.design.workload.isServing())
+        return "replica tp " + formatCount(w.tp) + " · pp " + formatCount(w.pp) +
+            (w.ep > 1 ? " · ep " + formatCount(w.ep) : std::string());
+    if (!d.analysis.runnable())
+        return stepUnavailable(d.analysis);
+    const std::string spare = w.gpusUsed < d.analysis.inventory.gpus
+        ? " on " + formatCount(w.gpusUsed) + " of " + formatCount(d.analysis.inventory.gpus) + " GPUs"
+        : std::string();
+    return describeLayout(layoutOf(w)) + spare +
+        (!howChosen                     ? ""
+             : d.layoutSource == "best" ? " (best found)"
+                                        : " (its own)");
+}
+
 Json comparisonJson(const Comparison& c)
 {
     Json out = Json::array();
@@ -297,6 +531,9 @@ Json comparisonJson(const Comparison& c)
         d["label"] = c.designs[i].label;
         d["source"] = c.designs[i].source;
         d["baseline"] = i == c.baseline;
+        d["workload_source"] = c.designs[i].workloadSource;
+        d["layout_source"] = c.designs[i].layoutSource;
+        d["run"] = describeRun(c.designs[i].design.workload);
         Json deltas = Json::object();
         for (const auto& row : c.figures) {
             const FigureCell& cell = row.cells[i];
@@ -324,8 +561,16 @@ std::string comparisonText(const Comparison& c)
     for (std::size_t i = 0; i < n; ++i)
         head.push_back(c.designs[i].label + (i == c.baseline ? " (baseline)" : ""));
     table.push_back(head);
+    std::vector<std::string> run{"Workload"}, layout{figureName("training.layout")};
+    for (const auto& d : c.designs) {
+        run.push_back(describeRun(d.design.workload) +
+                      (d.workloadSource == "own" ? "" : " (" + d.workloadSource + "'s)"));
+        layout.push_back(layoutText(d));
+    }
+    table.push_back(run);
+    table.push_back(layout);
     for (const auto& row : c.figures) {
-        std::vector<std::string> line{row.figure.label};
+        std::vector<std::string> line{row.label};
         for (const auto& cell : row.cells) {
             std::string text = cell.text(row.figure);
             if (const std::string delta = formatDelta(row.figure, cell); !delta.empty())
@@ -361,7 +606,7 @@ std::string comparisonText(const Comparison& c)
     for (const auto& line : table)
         for (std::size_t k = 0; k < line.size(); ++k)
             width[k] = std::max(width[k], line[k].size());
-    std::string out;
+    std::string out = describeComparison(c) + "\n\n";
     for (std::size_t r = 0; r < table.size(); ++r) {
         const auto& line = table[r];
         std::string s;
@@ -394,9 +639,19 @@ std::string comparisonCsv(const Comparison& c)
             head.push_back(c.designs[i].label + " delta %");
         }
     std::string out = csvLine(head);
+    // What each design ran: text in the design columns, nothing to subtract.
+    std::vector<std::string> run{"Workload", "run", ""}, layout{figureName("training.layout"), "training.layout", ""};
+    for (const auto& d : c.designs) {
+        run.push_back(describeRun(d.design.workload));
+        layout.push_back(layoutText(d));
+    }
+    // Nothing to subtract, but every row as wide as the header.
+    run.resize(head.size());
+    layout.resize(head.size());
+    out += csvLine(run) + csvLine(layout);
     for (const auto& row : c.figures) {
         const KeyFigure& f = row.figure;
-        std::vector<std::string> line{f.label, f.key, f.unit};
+        std::vector<std::string> line{row.label, f.key, f.unit};
         for (const auto& cell : row.cells)
             line.push_back(cell.value ? csvNumber(*cell.value * f.scale) : "");
         for (std::size_t i = 0; i < n; ++i)

@@ -3,6 +3,14 @@
 // difference from the baseline, judged better or worse for that figure, and
 // the bill of materials of each, part by part. The compare view, the
 // `compare` verb (json, text, CSV) and the comparison PDF all read this.
+//
+// "Which of these should we build for our model?" needs every design on one
+// workload, each at its own best layout for it: by default the baseline's
+// workload runs on every design, at the layout the search ranks first
+// there. Designs shown on their own, different workloads are marked so: the
+// figures whose meaning the workload changes say "different workloads"
+// instead of a delta that answers nothing.
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -12,6 +20,8 @@
 #include "core/analysis/analysis.h"
 #include "core/design/design.h"
 #include "core/metrics/explanations.h"
+#include "core/search/layout.h"
+#include "core/search/layout_search.h"
 #include "core/serving/serving.h"
 
 namespace studio {
@@ -35,12 +45,19 @@ struct KeyFigure {
     // a figure of the cluster itself: a comparison shows a workload's rows
     // only when one of its designs has that workload.
     std::string workload = "";
+    // Its meaning changes with the workload (a run's throughput, days or
+    // energy; the peak at the workload's precision): designs on different
+    // workloads are not better or worse at it, only different.
+    bool ofTheWorkload() const { return !workload.empty() || atTrainingPrecision; }
 };
 
 // The compare table's rows, in order.
 const std::vector<KeyFigure>& keyFigures();
 const KeyFigure* findKeyFigure(const std::string& key);
 
+// The precision a design's figures at a precision are at: the training
+// precision, or a serving design's weight precision ("bf16", "fp8").
+std::string figurePrecision(const Json& metrics);
 // The value of a figure in a metrics object (metricsJson), in metrics units;
 // nullopt when the metrics do not hold it.
 std::optional<double> figureValue(const Json& metrics, const KeyFigure& figure);
@@ -50,20 +67,70 @@ std::string figureUnavailable(const Json& metrics, const KeyFigure& figure);
 struct ComparedDesign {
     std::string label;   // the design's name, made unique among those compared
     std::string source;  // the file it came from, or what it is ("open document")
+    Design design;       // as analysed: on the workload compared, at the layout chosen
+    // Where its workload came from: "own", "baseline", or the design file
+    // it was taken from (also `metrics`' "workload_source").
+    std::string workloadSource = "own";
+    // How its layout was chosen: "own" (the file's), "best" (the layout
+    // search's first for the workload, by `objective`), or "none" (the
+    // search found none that runs: the design is not runnable).
+    std::string layoutSource = "own";
+    Objective objective = Objective::Time;  // what "best" was best at
     Analysis analysis;
     Json metrics;                    // metricsJson of the analysis, with the serving object of a serving design
     std::optional<Serving> serving;  // a serving design's serving analysis
 };
 
+// Where the designs' workload comes from, and which layout each runs it at.
+enum class WorkloadFrom { Baseline, Own, Other };
+enum class LayoutFrom { Best, Own };
+const char* workloadFromName(WorkloadFrom w);  // "baseline", "own", "other"
+const char* layoutFromName(LayoutFrom l);      // "best", "own"
+
+struct CompareSetup {
+    WorkloadFrom workload = WorkloadFrom::Baseline;
+    // With WorkloadFrom::Other: the workload every design runs, and the file
+    // it was taken from.
+    std::optional<Workload> other;
+    std::string otherSource;
+    LayoutFrom layout = LayoutFrom::Best;
+    Objective objective = Objective::Time;  // what "best" means
+};
+
+// `own` running `shared`'s model and run instead of its own: the model, the
+// training run (tokens, global batch, precision, attention kernel), a
+// serving workload's requests and the data, with `own`'s layout (its
+// parallelism and micro-batch). A serving workload keeps `shared`'s replica
+// (tp, pp, ep) unless `keepOwnLayout`: it has no layout search.
+Workload runOn(const Workload& own, const Workload& shared, bool keepOwnLayout);
+// Whether two workloads are the same run (their layouts may differ).
+bool sameRun(const Workload& a, const Workload& b);
+// "Llama 3 70B · BF16 · 15T tokens · batch 1,024", or the serving
+// equivalent: what a design runs, for the compare table's first rows.
+std::string describeRun(const Workload& w);
+
 // How each of a compared design's figures is made: the analysis's, and a
 // servable design's serving figures.
 std::vector<ExplainedMetric> explainCompared(const ComparedDesign& design);
 
-// Analyses `design` (valid against `catalog`) for comparison.
+// Analyses `design` (valid against `catalog`) for comparison, on its own
+// workload at its own layout.
 ComparedDesign compareEntry(const Design& design, const Catalog& catalog, std::string source);
+// The same on `shared` (nullptr: its own workload), taken from
+// `workloadSource` ("baseline" or a file), at the layout `setup` asks for.
+// A workload no layout runs on this design (it does not fit, it does not
+// divide) leaves the design not runnable, saying why. Returns nullopt only
+// when `cancel` was set during the layout search.
+std::optional<ComparedDesign> compareEntry(const Design& design, const Catalog& catalog, std::string source,
+                                           const Workload* shared, const std::string& workloadSource,
+                                           const CompareSetup& setup, const std::atomic<bool>* cancel = nullptr);
 
-enum class Verdict { Baseline, Same, Better, Worse, Changed };  // Changed: differs, neither better nor worse
-const char* verdictName(Verdict v);                             // "baseline", "same", "better", "worse", "changed"
+// Changed: differs, neither better nor worse. DifferentWorkloads: a figure
+// of the workload, on a design that runs another workload than the
+// baseline's: no delta.
+enum class Verdict { Baseline, Same, Better, Worse, Changed, DifferentWorkloads };
+// "baseline", "same", "better", "worse", "changed", "different_workloads"
+const char* verdictName(Verdict v);
 
 struct FigureCell {
     std::optional<double> value;     // metrics units
@@ -71,12 +138,14 @@ struct FigureCell {
     std::optional<double> relative;  // delta / |baseline|; nullopt when the baseline is 0
     Verdict verdict = Verdict::Same;
     std::string unavailable;  // why there is no value ("not runnable: ..."), else ""
+    std::string qualifier;    // what the value is at, when designs differ in it ("FP8")
     // The value as the tables print it; else its reason's first words, or "-".
     std::string text(const KeyFigure& figure) const;
 };
 
 struct FigureComparison {
     KeyFigure figure;
+    std::string label;              // the figure's name, with the precision when every design runs one ("MFU, BF16")
     std::vector<FigureCell> cells;  // one per design
 };
 
@@ -88,6 +157,9 @@ struct BomComparison {
 struct Comparison {
     std::vector<ComparedDesign> designs;
     std::size_t baseline = 0;
+    // Every design runs the baseline's model and run (their layouts may
+    // differ); when not, the figures of the workload are not compared.
+    bool sameWorkload = true;
     std::vector<FigureComparison> figures;  // the rows of the workloads compared
     std::vector<BomComparison> bom;         // parts in first-seen order
 };
@@ -102,12 +174,25 @@ Comparison compareDesigns(std::vector<ComparedDesign> designs, std::size_t basel
 std::string formatFigure(const KeyFigure& figure, double metricsValue);
 // A cell's difference from the baseline as shown: "+2.1 pts" for a
 // percentage, else "+12.5 %" (relative) or "+3" for a count; "" for the
-// baseline, "=" when the same.
+// baseline, "=" when the same, "different workloads" when not comparable.
 std::string formatDelta(const KeyFigure& figure, const FigureCell& cell);
 
+// What a comparison ran, in a sentence: "Every design runs Llama 3 70B ·
+// BF16 · ... (the baseline's workload), each at the best layout the search
+// finds for it by step time." or that the designs run different workloads.
+std::string describeComparison(const Comparison& c);
+
+// The layout a design ran as the tables show it: "tp 8 · pp 4 · dp 32 · mb 1
+// · ZeRO-1 · selective (best found)", a serving replica's shape, or why it
+// cannot run. Without `howChosen`, no "(best found)" / "(its own)": where
+// the page says it once for all.
+std::string layoutText(const ComparedDesign& design, bool howChosen = true);
+
 // The `compare` verb's outputs. JSON: an array, one object per design: the
-// metrics keys, plus "label", "source", "baseline" (bool) and "deltas"
-// (figure key -> value, baseline, delta, relative, verdict).
+// metrics keys (training.layout: the layout it ran), plus "label",
+// "source", "baseline" (bool), "workload_source" ("own", "baseline" or the
+// file), "layout_source" ("own" or "best"), "run" (describeRun) and
+// "deltas" (figure key -> value, baseline, delta, relative, verdict).
 Json comparisonJson(const Comparison& c);
 std::string comparisonText(const Comparison& c);
 // One table: a row per key figure, then a row per bill-of-materials part;

@@ -253,15 +253,21 @@ DesignLoad loadDesignFile(const std::string& path, const Catalog& base, const st
         out.problems.push_back(*parsed.error);
         return out;
     }
+    return readDesignJson(std::move(parsed.doc), base, edits);
+}
+
+DesignLoad readDesignJson(Json doc, const Catalog& base, const std::vector<PointerEdit>& edits)
+{
+    DesignLoad out;
     for (const auto& edit : edits) {
-        if (auto problem = setAtPointer(parsed.doc, edit.pointer, edit.value)) {
+        if (auto problem = setAtPointer(doc, edit.pointer, edit.value)) {
             problem->message = "--set: " + problem->message;
             out.problems.push_back(*problem);
         }
     }
     if (!out.problems.empty())
         return out;
-    return readDesignJson(std::move(parsed.doc), base);
+    return readDesignJson(std::move(doc), base);
 }
 
 }  // namespace studio

@@ -47,5 +47,8 @@ struct PointerEdit {
     Json value;
 };
 DesignLoad loadDesignFile(const std::string& path, const Catalog& base, const std::vector<PointerEdit>& edits = {});
+// The same edits applied to a parsed document (a design built in memory,
+// turned into JSON by designToJson).
+DesignLoad readDesignJson(Json doc, const Catalog& base, const std::vector<PointerEdit>& edits);
 
 }  // namespace studio

@@ -1,6 +1,7 @@
 #include "core/metrics/metrics.h"
 
 #include "core/metrics/explanations.h"
+#include "core/search/layout.h"
 
 #include <cmath>
 
@@ -183,18 +184,14 @@ Json trainingJson(const Analysis& a)
         breakdown = Json::array();
         waterfall = Json::array();
     }
+    // The layout analysed, in the search's keys, so a compared column's
+    // layout feeds `metrics --set` back as it is.
+    Json layout = layoutJson(layoutOf(w));
+    layout["gpus_used"] = w.gpusUsed;
     Json j = {{"model", w.name},
               {"params_b", finite(w.params / 1e9)},
               {"active_params_b", finite(w.activeParamsPerToken / 1e9)},
-              {"layout",
-               {{"tp", w.tp},
-                {"pp", w.pp},
-                {"dp", w.dp},
-                {"cp", w.cp},
-                {"ep", w.ep},
-                {"interleave", w.interleave},
-                {"zero", w.zero},
-                {"gpus_used", w.gpusUsed}}},
+              {"layout", std::move(layout)},
               {"parallelism", std::move(axes)},
               {"runnable", ok},
               {"step_time_s", finite(s.stepS)},

@@ -593,10 +593,89 @@ private slots:
         QCOMPARE(other["deltas"]["inventory.gpus"]["delta"].get<double>(), 1024.0);
         QCOMPARE(base["deltas"]["training.mfu"]["verdict"].get<std::string>(), std::string("baseline"));
 
-        // --baseline 2 compares the first with the second.
-        const Run flipped = cli({"compare", kH100, b200, "--baseline", "2"});
+        // --baseline 2 compares the first with the second (on one workload
+        // whichever is the baseline: the H100's, from its file).
+        const Run fixed = cli({"compare", kH100, b200, "--workload", kH100});
+        const Run flipped = cli({"compare", kH100, b200, "--workload", kH100, "--baseline", "2"});
+        const auto one = nlohmann::ordered_json::parse(fixed.out.toStdString());
         const auto again = nlohmann::ordered_json::parse(flipped.out.toStdString());
-        QCOMPARE(again[0]["deltas"]["training.mfu"]["delta"].get<double>(), -mfu);
+        QCOMPARE(one[1]["workload_source"].get<std::string>(), kH100.toStdString());
+        QCOMPARE(again[0]["deltas"]["training.mfu"]["delta"].get<double>(),
+                 -one[1]["deltas"]["training.mfu"]["delta"].get<double>());
+    }
+
+    // Issue 18: every design on the baseline's workload, each at its best
+    // layout; each column reproduced alone by `search` and `metrics`.
+    void compareColumnsAreReproducibleAlone()
+    {
+        const QString b200 = sourcePath("presets/dgx-b200-superpod-8su.cluster.json");
+        Run r = cli({"compare", kH100, b200});
+        QCOMPARE(r.code, 0);
+        const auto designs = nlohmann::ordered_json::parse(r.out.toStdString());
+        const auto& column = designs[1];
+        // The B200 runs the H100's model at the H100's precision.
+        QCOMPARE(column["training"]["model"], designs[0]["training"]["model"]);
+        QCOMPARE(column["compute"]["precision"].get<std::string>(), std::string("bf16"));
+        QCOMPARE(column["workload_source"].get<std::string>(), std::string("baseline"));
+        QCOMPARE(column["layout_source"].get<std::string>(), std::string("best"));
+        // Its step time is the search's best for that workload there...
+        r = cli({"search", b200, "--workload", kH100, "--top", "1"});
+        QCOMPARE(r.code, 0);
+        const auto best = nlohmann::ordered_json::parse(r.out.toStdString())["candidates"][0];
+        QCOMPARE(column["training"]["step_time_s"].get<double>(), best["step_time_s"].get<double>());
+        // ... and `metrics` with that workload and layout gives the column.
+        QStringList args{"metrics", b200, "--workload", kH100};
+        for (const auto& [key, value] : column["training"]["layout"].items()) {
+            if (key == "gpus_used")
+                continue;
+            const std::string section = key == "micro_batch" ? "training" : "parallelism";
+            args << "--set" << QString::fromStdString("/workload/" + section + "/" + key + "=" + value.dump());
+        }
+        r = cli(args);
+        QCOMPARE(r.code, 0);
+        const auto alone = nlohmann::ordered_json::parse(r.out.toStdString());
+        for (const char* key : {"step_time_s", "mfu", "tokens_per_s", "days_to_train"})
+            QCOMPARE(alone["training"][key].get<double>(), column["training"][key].get<double>());
+        QCOMPARE(alone["reliability"]["wall_days"].get<double>(), column["reliability"]["wall_days"].get<double>());
+
+        // --layout own keeps each file's layout, but for the experts a dense
+        // model does not have to spread.
+        r = cli({"compare", kH100, b200, "--layout", "own"});
+        QCOMPARE(r.code, 0);
+        const auto own = nlohmann::ordered_json::parse(r.out.toStdString());
+        const auto file = nlohmann::ordered_json::parse(studio::test::readBytes(b200));
+        for (const char* key : {"tp", "pp"})
+            QCOMPARE(own[1]["training"]["layout"][key], file["workload"]["parallelism"][key]);
+        QCOMPARE(file["workload"]["parallelism"]["ep"].get<int>(), 8);
+        QCOMPARE(own[1]["training"]["layout"]["ep"].get<int>(), 1);
+        QCOMPARE(own[1]["layout_source"].get<std::string>(), std::string("own"));
+
+        // --workload own: each its own; the run's figures are not compared.
+        r = cli({"compare", kH100, b200, "--workload", "own", "--format", "text"});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.startsWith("The designs run different workloads"), qPrintable(r.out));
+        QVERIFY(r.out.contains("different workloads)"));
+    }
+
+    void aDesignTheWorkloadCannotRunOnSaysWhy()
+    {
+        const QString big = sourcePath("presets/h100-16k-roce-llama3.cluster.json");
+        const QString small = sourcePath("presets/budget-8node-100gbe.cluster.json");
+        const Run r = cli({"compare", big, small});
+        QCOMPARE(r.code, 0);
+        const auto designs = nlohmann::ordered_json::parse(r.out.toStdString());
+        QVERIFY(designs[1]["training"]["mfu"].is_null());
+        const std::string why = designs[1]["deltas"]["training.mfu"]["unavailable"].get<std::string>();
+        QVERIFY2(why.starts_with("not runnable: no layout of Llama 3 405B runs on this design"), why.c_str());
+        const Run text = cli({"compare", big, small, "--format", "text"});
+        QVERIFY2(text.out.contains("not runnable"), qPrintable(text.out));
+        // Bad choices are usage errors.
+        Run bad = cli({"compare", big, small, "--layout", "fastest"});
+        QCOMPARE(bad.code, 2);
+        QVERIFY2(bad.err.contains("--layout fastest: expected best or own"), qPrintable(bad.err));
+        bad = cli({"compare", big, small, "--workload", sourcePath("tests/data/bad/count-negative.cluster.json")});
+        QCOMPARE(bad.code, 1);
+        QVERIFY2(bad.err.contains("count-negative.cluster.json: /components/1/count"), qPrintable(bad.err));
     }
 
     void compareTextCsvAndPdf()
@@ -619,7 +698,7 @@ private slots:
         QVERIFY(lines.size() > 20);
         QVERIFY(lines[0].startsWith("figure,key,unit,"));
         QVERIFY(std::any_of(lines.begin(), lines.end(),
-                            [](const QString& l) { return l.startsWith("MFU,training.mfu,%,"); }));
+                            [](const QString& l) { return l.startsWith("\"MFU, BF16\",training.mfu,%,"); }));
         const QString pdf = dir.filePath("c.pdf");
         r = cli({"compare", kH100, mi300, "-o", pdf});
         QCOMPARE(r.code, 0);

@@ -1,7 +1,9 @@
 // The compare view as an architect uses it: two presets side by side give a
-// column per design and a row per key figure; each difference matches one
+// column per design, what each runs (one workload, each at its best layout,
+// or each its own) and a row per key figure; each difference matches one
 // worked out here from the two analyses, tinted by whether it is better for
-// that figure, and flips when the baseline does; a fifth design, a broken
+// that figure, and flips when the baseline does; different workloads are
+// said so, not compared; a fifth design, a broken
 // file and a design with errors are refused with the reason; the same design
 // twice is told apart; the open document comes from the studio when asked;
 // the bill of materials shows a part only one design has with 0 for the
@@ -72,16 +74,11 @@ Loaded load(const char* relative)
     return {*l.design, l.catalog};
 }
 
-Analysis analyse(const char* relative)
-{
-    const Loaded l = load(relative);
-    return analyzeDesign(l.design, *l.catalog);
-}
-
-int rowOf(const QTableWidget* table, const QString& label)
+// The row of a figure by its metrics key, which its header carries.
+int rowOf(const QTableWidget* table, const QString& key)
 {
     for (int r = 0; r < table->rowCount(); ++r)
-        if (table->verticalHeaderItem(r) && table->verticalHeaderItem(r)->text() == label)
+        if (table->verticalHeaderItem(r) && table->verticalHeaderItem(r)->data(Qt::UserRole).toString() == key)
             return r;
     return -1;
 }
@@ -157,6 +154,7 @@ class TestCompareView : public QObject {
         QString error;
         if (!w->addFile(test::sourcePath(kH100), &error) || !w->addFile(test::sourcePath(kB200), &error))
             qFatal("%s", qPrintable(error));
+        w->waitForComparison();
         return w;
     }
 
@@ -172,16 +170,31 @@ private slots:
         QVERIFY2(w.addFile(test::sourcePath(kH100), &error), qPrintable(error));
         QVERIFY(!w.comparison());  // one design is nothing to compare
         QVERIFY2(w.addFile(test::sourcePath(kB200), &error), qPrintable(error));
+        w.waitForComparison();
         QVERIFY(w.comparison());
         const Loaded h = load(kH100), b = load(kB200);
         QTableWidget* t = w.figureTable();
         QCOMPARE(t->columnCount(), 2);
-        // Two training designs: every key figure but the serving ones.
-        int r = 0;
-        for (const auto& f : keyFigures())
-            if (f.workload != "serving")
-                QCOMPARE(t->verticalHeaderItem(r++)->text(), QString::fromStdString(f.label));
+        // What each design runs, then every key figure but the serving ones
+        // (two training designs).
+        QCOMPARE(t->verticalHeaderItem(0)->text(), QString("Workload"));
+        QCOMPARE(t->verticalHeaderItem(1)->text(), QString("Layout"));
+        int r = 2;
+        for (const auto& row : w.comparison()->figures) {
+            QVERIFY(row.figure.workload != "serving");
+            QCOMPARE(t->verticalHeaderItem(r++)->text(), QString::fromStdString(row.label));
+        }
         QCOMPARE(t->rowCount(), r);
+        // The B200 runs the baseline's workload, at the layout the search
+        // found for it; the window says so above the table.
+        const QString run = QString::fromStdString(describeRun(h.design.workload));
+        QCOMPARE(t->item(0, 1)->text(), run);
+        QCOMPARE(t->item(1, 1)->text(), QString::fromStdString(layoutText(w.comparison()->designs[1], false)));
+        QVERIFY2(t->item(1, 1)->toolTip().contains("layout search's first"), qPrintable(t->item(1, 1)->toolTip()));
+        QVERIFY2(w.setupLabel()->text().contains("Every design runs <b>" + run.toHtmlEscaped() + "</b>"),
+                 qPrintable(w.setupLabel()->text()));
+        QVERIFY(w.setupLabel()->text().contains("the baseline's workload"));
+        QCOMPARE(t->verticalHeaderItem(rowOf(t, "training.mfu"))->text(), QString("MFU, BF16"));
         // Headings may break a long name over two lines.
         auto heading = [t](int column) { return t->horizontalHeaderItem(column)->text().replace('\n', ' '); };
         QCOMPARE(heading(0), QString::fromStdString(h.design.name) + " (baseline)");
@@ -193,11 +206,11 @@ private slots:
     void cellsShowTheDifferenceFromTheBaseline()
     {
         auto w = twoPresets();
-        const Analysis h = analyse(kH100), b = analyse(kB200);
+        const Analysis &h = w->comparison()->designs[0].analysis, &b = w->comparison()->designs[1].analysis;
         QTableWidget* t = w->figureTable();
 
         // MFU moves in points.
-        const int mfu = rowOf(t, "MFU");
+        const int mfu = rowOf(t, "training.mfu");
         QVERIFY(mfu >= 0);
         const double points = (b.step.mfu - h.step.mfu) * 100;
         QVERIFY(std::fabs(points) > 0.1);
@@ -206,12 +219,12 @@ private slots:
         QVERIFY(!t->item(mfu, 0)->text().contains('('));  // the baseline has no difference
 
         // Facility power relative to the baseline.
-        const int facility = rowOf(t, "Facility power");
+        const int facility = rowOf(t, "power.facility_kw");
         const double relative = (b.power.facilityKw - h.power.facilityKw) / h.power.facilityKw * 100;
         QVERIFY(std::fabs(shownDelta(t->item(facility, 1), "%") - relative) <= 0.005 * std::fabs(relative) + 0.05);
 
         // GPUs as a count.
-        const int gpus = rowOf(t, "GPUs");
+        const int gpus = rowOf(t, "inventory.gpus");
         QCOMPARE(shownDelta(t->item(gpus, 1), ""), double(b.inventory.gpus - h.inventory.gpus));
 
         // The tip explains the figure for that design and spells out the difference.
@@ -226,7 +239,7 @@ private slots:
     void tintsFollowEachFiguresDirection()
     {
         auto w = twoPresets();
-        const Analysis h = analyse(kH100), b = analyse(kB200);
+        const Analysis &h = w->comparison()->designs[0].analysis, &b = w->comparison()->designs[1].analysis;
         QTableWidget* t = w->figureTable();
         auto check = [&](const QString& label, double base, double other, bool higherIsBetter) {
             const QTableWidgetItem* item = t->item(rowOf(t, label), 1);
@@ -235,12 +248,12 @@ private slots:
             const QColor bg = item->background().color();
             QVERIFY2(better ? greenish(bg) : reddish(bg), qPrintable(label + ": " + bg.name()));
         };
-        check("MFU", h.step.mfu, b.step.mfu, true);
-        check("Days to train", h.step.daysToTrain, b.step.daysToTrain, false);
-        check("Facility power", h.power.facilityKw, b.power.facilityKw, false);
-        check("Cluster MTBF", h.reliability.clusterMtbfH, b.reliability.clusterMtbfH, true);
+        check("training.mfu", h.step.mfu, b.step.mfu, true);
+        check("training.days_to_train", h.step.daysToTrain, b.step.daysToTrain, false);
+        check("power.facility_kw", h.power.facilityKw, b.power.facilityKw, false);
+        check("reliability.cluster_mtbf_h", h.reliability.clusterMtbfH, b.reliability.clusterMtbfH, true);
         // A size is neither better nor worse: no tint.
-        const QTableWidgetItem* gpus = t->item(rowOf(t, "GPUs"), 1);
+        const QTableWidgetItem* gpus = t->item(rowOf(t, "inventory.gpus"), 1);
         QCOMPARE(gpus->data(Qt::UserRole).toString(), QString("changed"));
         QCOMPARE(gpus->background().style(), Qt::NoBrush);
     }
@@ -249,12 +262,20 @@ private slots:
     {
         auto w = twoPresets();
         QTableWidget* t = w->figureTable();
-        const int mfu = rowOf(t, "MFU"), days = rowOf(t, "Days to train");
+        const int mfu = rowOf(t, "training.mfu"), days = rowOf(t, "training.days_to_train");
+        // On one workload whichever design is the baseline: the H100's file's.
+        CompareSetup setup;
+        setup.workload = WorkloadFrom::Other;
+        setup.other = load(kH100).design.workload;
+        setup.otherSource = kH100;
+        w->setSetup(setup);
+        w->waitForComparison();
         const double before = shownDelta(t->item(mfu, 1), "pts");
         const QString verdict = t->item(days, 1)->data(Qt::UserRole).toString();
         QSignalSpy changed(w.get(), &CompareWindow::comparisonChanged);
         w->baselineBox()->setCurrentIndex(1);
         emit w->baselineBox()->activated(1);
+        w->waitForComparison();
         QCOMPARE(changed.count(), 1);
         QCOMPARE(w->baseline(), 1);
         QCOMPARE(w->comparison()->baseline, std::size_t(1));
@@ -270,6 +291,7 @@ private slots:
         QString error;
         for (const char* p : {kH100, kB200, kGb200, kMi300})
             QVERIFY2(w.addFile(test::sourcePath(p), &error), qPrintable(error));
+        w.waitForComparison();
         QCOMPARE(w.designCount(), 4);
         QCOMPARE(w.figureTable()->columnCount(), 4);
         QVERIFY(!w.addFile(test::sourcePath(kBudget), &error));
@@ -279,11 +301,14 @@ private slots:
         QCOMPARE(w.designCount(), 4);
         // Room again after a removal; the baseline stays the design it was.
         w.setBaseline(2);
+        w.waitForComparison();
         const std::string baseline = w.comparison()->designs[2].label;
         w.removeDesign(0);
+        w.waitForComparison();
         QCOMPARE(w.designCount(), 3);
         QCOMPARE(w.comparison()->designs[std::size_t(w.baseline())].label, baseline);
         QVERIFY2(w.addDesign(extra.design, extra.catalog, "open document", &error), qPrintable(error));
+        w.waitForComparison();
         QCOMPARE(w.comparison()->designs.back().source, std::string("open document"));
     }
 
@@ -293,12 +318,13 @@ private slots:
         const Loaded h = load(kH100);
         QVERIFY(w.addDesign(h.design, h.catalog, "open document"));
         QVERIFY(w.addFile(test::sourcePath(kH100)));
+        w.waitForComparison();
         const QString name = QString::fromStdString(h.design.name);
         const QStringList expected{name, name + " (2)"};
         QCOMPARE(legendNames(chartPlot(w, "failures", "mtbf")), expected);
         QCOMPARE(w.figureTable()->horizontalHeaderItem(1)->text().replace('\n', ' '), name + " (2)");
         // Identical designs differ in nothing: "=" and no tint.
-        const QTableWidgetItem* mfu = w.figureTable()->item(rowOf(w.figureTable(), "MFU"), 1);
+        const QTableWidgetItem* mfu = w.figureTable()->item(rowOf(w.figureTable(), "training.mfu"), 1);
         QVERIFY(mfu->text().endsWith("(=)"));
         QCOMPARE(mfu->background().style(), Qt::NoBrush);
     }
@@ -333,6 +359,7 @@ private slots:
         QVERIFY(w.addDesign(doc.design, doc.catalog, CompareWindow::liveSource()));
         QVERIFY(w.addDesign(doc.design, doc.catalog, "open document as of 10:00:00"));
         QVERIFY(w.addFile(test::sourcePath(kB200)));
+        w.waitForComparison();
         auto pueOf = [&](int design) {
             for (const auto& row : w.comparison()->figures)
                 if (row.figure.key == "power.pue")
@@ -342,12 +369,14 @@ private slots:
         const double before = pueOf(0);
         doc.design.facility.pue = before + 0.2;
         QVERIFY(w.updateOpenDocument(doc.design, doc.catalog));
+        w.waitForComparison();
         QCOMPARE(pueOf(0), before + 0.2);
         QCOMPARE(pueOf(1), before);  // the snapshot
         QCOMPARE(w.designCount(), 3);
         Design broken = doc.design;
         broken.components.front().count = 0;
         QVERIFY(w.updateOpenDocument(broken, doc.catalog));
+        w.waitForComparison();
         QCOMPARE(pueOf(0), before + 0.2);
         w.removeDesign(0);
         QVERIFY(!w.updateOpenDocument(doc.design, doc.catalog));  // nothing live left
@@ -376,7 +405,7 @@ private slots:
     void billOfMaterialsShowsPartsOfOneDesignOnly()
     {
         auto w = twoPresets();
-        const Analysis h = analyse(kH100), b = analyse(kB200);
+        const Analysis &h = w->comparison()->designs[0].analysis, &b = w->comparison()->designs[1].analysis;
         // The H100 GPU is in one bill only.
         const BomLine* only = nullptr;
         for (const auto& line : h.inventory.bom)
@@ -405,11 +434,13 @@ private slots:
     void everyChartHasASeriesPerDesign()
     {
         auto w = twoPresets();
-        const Analysis h = analyse(kH100), b = analyse(kB200);
+        const Analysis &h = w->comparison()->designs[0].analysis, &b = w->comparison()->designs[1].analysis;
         const std::vector<const Analysis*> analyses{&h, &b};
-        QStringList labels;
-        for (const auto& d : w->comparison()->designs)
+        QStringList labels, roofs;
+        for (const auto& d : w->comparison()->designs) {
             labels << QString::fromStdString(d.label);
+            roofs << QString::fromStdString(d.label) + " (BF16)";  // a roof is at a precision: the legend says which
+        }
         QCOMPARE(int(w->charts().size()), int(analysisRegistry().size()));
         // The plots whose legend names the designs, each in its colour.
         const std::pair<const char*, const char*> legends[] = {
@@ -418,9 +449,10 @@ private slots:
         for (const auto& [key, name] : legends) {
             QCustomPlot* plot = chartPlot(*w, key, name);
             QVERIFY2(plot, name);
-            QVERIFY2(legendNames(plot) == labels, qPrintable(QString(name) + ": " + legendNames(plot).join(", ")));
+            const QStringList& expected = QString(key) == "roofline" ? roofs : labels;
+            QVERIFY2(legendNames(plot) == expected, qPrintable(QString(name) + ": " + legendNames(plot).join(", ")));
             for (int i = 0; i < 2; ++i) {
-                QCPAbstractPlottable* p = legendSeries(plot, labels[i]);
+                QCPAbstractPlottable* p = legendSeries(plot, expected[i]);
                 QVERIFY(p);
                 const QColor drawn = qobject_cast<QCPBars*>(p) ? p->brush().color() : p->pen().color();
                 QCOMPARE(drawn, designColor(i));
@@ -438,7 +470,7 @@ private slots:
         };
         for (int i = 0; i < 2; ++i) {
             const Analysis& a = *analyses[std::size_t(i)];
-            auto* roof = static_cast<QCPGraph*>(legendSeries(chartPlot(*w, "roofline", "roofline"), labels[i]));
+            auto* roof = static_cast<QCPGraph*>(legendSeries(chartPlot(*w, "roofline", "roofline"), roofs[i]));
             QCOMPARE(roof->data()->size(), 3);
             QCOMPARE(roof->data()->at(1)->key, a.roofline.ridgeFlopPerByte);
             QCOMPARE(roof->data()->at(1)->value, a.roofline.peakTflops);
@@ -559,6 +591,13 @@ private slots:
     void scaleSweepsAreOverlaidWhileTheTabIsShown()
     {
         auto w = twoPresets();
+        // One workload whichever design is the baseline: the H100's file's.
+        CompareSetup setup;
+        setup.workload = WorkloadFrom::Other;
+        setup.other = load(kH100).design.workload;
+        setup.otherSource = kH100;
+        w->setSetup(setup);
+        w->waitForComparison();
         ScaleOverlay* overlay = w->scaleOverlay();
         // Nothing is swept while nobody looks at the Scale tab.
         QVERIFY(!w->scaleJob()->running());
@@ -574,10 +613,9 @@ private slots:
         // at each size, the star at its own size.
         QCOMPARE(overlay->throughputPlot()->graphCount(), 4);
         QCOMPARE(overlay->daysPlot()->graphCount(), 4);
-        const char* presets[] = {kH100, kB200};
         for (int i = 0; i < 2; ++i) {
-            const Loaded l = load(presets[i]);
-            const SweepResult r = sweepScale(l.design, *l.catalog);
+            // Each design as compared: on the workload chosen.
+            const SweepResult r = sweepScale(w->comparison()->designs[std::size_t(i)].design, Catalog::builtin());
             QVERIFY(r.ok());
             const QCPGraph* line = overlay->throughputPlot()->graph(2 * i);
             QCOMPARE(line->name(), q(w->comparison()->designs[std::size_t(i)].label));
@@ -601,10 +639,12 @@ private slots:
         }
         // A new baseline sweeps nothing again: the designs are the same.
         w->setBaseline(1);
+        w->waitForComparison();
         QVERIFY(!w->scaleJob()->running());
         QCOMPARE(overlay->throughputPlot()->graphCount(), 4);
         // A third design sweeps all three again.
-        QVERIFY(w->addFile(test::sourcePath(kGb200)));
+        QVERIFY(w->addFile(test::sourcePath(kMi300)));
+        w->waitForComparison();
         QVERIFY(w->scaleJob()->running());
         w->scaleJob()->waitForIdle();
         QCOMPARE(overlay->throughputPlot()->graphCount(), 6);
@@ -612,6 +652,7 @@ private slots:
         // Removing one while another tab is shown leaves the sweep for later.
         w->tabs()->setCurrentIndex(0);
         w->removeDesign(0);
+        w->waitForComparison();
         QVERIFY(!w->scaleJob()->running());
         w->tabs()->setCurrentIndex(scaleTab);
         w->scaleJob()->waitForIdle();
@@ -630,7 +671,7 @@ private slots:
         QVERIFY(f.open(QIODevice::ReadOnly));
         const auto rows = test::parseCsv(QString::fromUtf8(f.readAll()));
         const Comparison& c = *w->comparison();
-        QCOMPARE(rows.size(), 1 + int(c.figures.size() + c.bom.size()));
+        QCOMPARE(rows.size(), 1 + 2 + int(c.figures.size() + c.bom.size()));  // header, workload and layout, ...
         const QStringList& head = rows[0];
         QVERIFY(head.contains(QString::fromStdString(c.designs[0].label)));
         QVERIFY(head.contains(QString::fromStdString(c.designs[1].label)));
@@ -647,14 +688,22 @@ private slots:
     {
         CompareWindow w;
         QString error;
-        for (const char* f : {"presets/serving-llama3-70b-dgx-h100.cluster.json",
-                              "presets/serving-grok1-moe-gb200-nvl72.cluster.json"})
+        // Each on its own workload: serving and training designs side by side.
+        CompareSetup own;
+        own.workload = WorkloadFrom::Own;
+        w.setSetup(own);
+        for (const char* f :
+             {"presets/serving-llama3-70b-dgx-h100.cluster.json", "presets/serving-grok1-moe-gb200-nvl72.cluster.json"})
             QVERIFY2(w.addFile(test::sourcePath(f), &error), qPrintable(error));
+        w.waitForComparison();
         QTableWidget* t = w.figureTable();
-        QVERIFY(rowOf(t, "Time per output token") >= 0);
-        QVERIFY(rowOf(t, "Tokens/s per GPU served") >= 0);
-        QCOMPARE(rowOf(t, "MFU"), -1);
-        QCOMPARE(rowOf(t, "Days to train"), -1);
+        QVERIFY(rowOf(t, "serving.tpot_s") >= 0);
+        QVERIFY(rowOf(t, "serving.tokens_per_s_per_gpu") >= 0);
+        QCOMPARE(rowOf(t, "training.mfu"), -1);
+        QCOMPARE(rowOf(t, "training.days_to_train"), -1);
+        // Two models served: their serving figures are not compared.
+        QCOMPARE(t->item(rowOf(t, "serving.tpot_s"), 1)->data(Qt::UserRole).toString(), QString("different_workloads"));
+        QVERIFY(w.setupLabel()->text().contains("The designs run different workloads"));
         for (ChartView* chart : w.charts()) {
             const bool training = !chart->entry().appliesTo(WorkloadKind::Serving);
             QCOMPARE(chart->designs().empty(), training);
@@ -662,6 +711,7 @@ private slots:
         // A training design joins: the training charts draw it alone, in its
         // own colour (the third), the others all three.
         QVERIFY(w.addFile(test::sourcePath(kH100), &error));
+        w.waitForComparison();
         for (ChartView* chart : w.charts()) {
             const bool training = !chart->entry().appliesTo(WorkloadKind::Serving);
             QCOMPARE(chart->designs().size(), std::size_t(training ? 1 : 3));
@@ -694,9 +744,9 @@ private slots:
         applyTheme(Theme::Light);
         auto w = twoPresets();
         QTableWidget* t = w->figureTable();
-        const double lightBase = luminance(t->item(rowOf(t, "MFU"), 1)->background().color());
+        const double lightBase = luminance(t->item(rowOf(t, "training.mfu"), 1)->background().color());
         applyTheme(Theme::Dark);
-        QTRY_VERIFY(luminance(t->item(rowOf(t, "MFU"), 1)->background().color()) < lightBase / 3);
+        QTRY_VERIFY(luminance(t->item(rowOf(t, "training.mfu"), 1)->background().color()) < lightBase / 3);
         QTRY_COMPARE(chartPlot(*w, "roofline", "roofline")->xAxis->labelColor(),
                      qApp->palette().color(QPalette::WindowText));
         applyTheme(Theme::Light);
@@ -709,6 +759,7 @@ private slots:
             auto w = std::make_unique<CompareWindow>();
             for (const char* p : {kH100, kB200, kGb200, kMi300})
                 QVERIFY(w->addFile(test::sourcePath(p)));
+            w->waitForComparison();
             QTableWidget* t = w->figureTable();
             int tinted = 0;
             for (int c = 1; c < t->columnCount(); ++c)

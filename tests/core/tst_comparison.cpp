@@ -2,16 +2,22 @@
 // share: every key figure of every preset has a value and an explanation,
 // deltas are the differences of the designs' own analyses, better and worse
 // follow each figure's direction, and the JSON, text and CSV carry them.
+// Designs compare on one workload, each at its best layout (or its own);
+// on different workloads the figures of the run are not compared; the
+// precision is named; no two figures share a name.
 #include <QtTest>
 
 #include <cmath>
+#include <map>
 #include <set>
 #include <stdexcept>
 
 #include "core/compare/comparison.h"
 #include "core/format/design_reader.h"
 #include "core/metrics/explanations.h"
+#include "core/metrics/figure_names.h"
 #include "core/metrics/warning_rank.h"
+#include "core/search/layout_search.h"
 #include "core/text.h"
 #include "tests/test_support.h"
 
@@ -27,6 +33,32 @@ ComparedDesign entryFor(const QString& preset)
         throw std::runtime_error("cannot load " + path.toStdString());
     return compareEntry(*l.design, *l.catalog, path.toStdString());
 }
+
+DesignLoad presetLoad(const QString& preset)
+{
+    DesignLoad l = loadDesignFile(test::sourcePath("presets/" + preset).toStdString(), Catalog::builtin());
+    if (!l.ok())
+        throw std::runtime_error("cannot load " + preset.toStdString());
+    return l;
+}
+
+// The presets as the compare verb prepares them: every one on the
+// baseline's workload (or `other`'s), at the layout `setup` asks for.
+std::vector<ComparedDesign> onOneWorkload(const QStringList& presets, std::size_t baseline,
+                                          const CompareSetup& setup = {}, const Workload* other = nullptr)
+{
+    std::vector<DesignLoad> loads;
+    for (const QString& p : presets)
+        loads.push_back(presetLoad(p));
+    const Workload shared = other ? *other : loads[baseline].design->workload;
+    std::vector<ComparedDesign> out;
+    for (std::size_t i = 0; i < loads.size(); ++i)
+        out.push_back(*compareEntry(*loads[i].design, *loads[i].catalog, presets[int(i)].toStdString(), &shared,
+                                    other ? "other.cluster.json" : "baseline", setup));
+    return out;
+}
+
+const QString kH100 = "dgx-h100-superpod-4su.cluster.json", kB200 = "dgx-b200-superpod-8su.cluster.json";
 
 const FigureComparison& rowOf(const Comparison& c, const std::string& key)
 {
@@ -92,14 +124,24 @@ private slots:
         const auto serving = keysOf(served);
         QVERIFY(serving.contains("serving.tpot_s") && serving.contains("power.facility_kw"));
         QVERIFY(!serving.contains("training.mfu") && !serving.contains("reliability.goodput"));
-        // The serving rows are the serving analyses' figures and their differences.
+        // The serving rows are the serving analyses' figures; two models
+        // served are not compared...
         const FigureComparison& perGpu = rowOf(served, "serving.tokens_per_s_per_gpu");
-        const double a = node.serving->decode.tokensPerSPerGpu, b = nvl72.serving->decode.tokensPerSPerGpu;
-        QCOMPARE(*perGpu.cells[0].value, a);
-        QCOMPARE(*perGpu.cells[1].delta, b - a);
-        QCOMPARE(perGpu.cells[1].verdict, b > a ? Verdict::Better : Verdict::Worse);
+        QCOMPARE(*perGpu.cells[0].value, node.serving->decode.tokensPerSPerGpu);
+        QCOMPARE(perGpu.cells[1].verdict, Verdict::DifferentWorkloads);
         QCOMPARE(rowOf(served, "serving.tpot_s").cells[1].text(rowOf(served, "serving.tpot_s").figure),
                  formatReadable(nvl72.serving->decode.tpotS * 1000) + " ms");
+        // ... one model served on both is: the NVL72 rack serves Llama 3 70B
+        // in the baseline's replica.
+        const Comparison one = compareDesigns(onOneWorkload(
+            {"serving-llama3-70b-dgx-h100.cluster.json", "serving-grok1-moe-gb200-nvl72.cluster.json"}, 0));
+        const double a = one.designs[0].serving->decode.tokensPerSPerGpu,
+                     b = one.designs[1].serving->decode.tokensPerSPerGpu;
+        QCOMPARE(a, node.serving->decode.tokensPerSPerGpu);
+        const FigureComparison& shared = rowOf(one, "serving.tokens_per_s_per_gpu");
+        QCOMPARE(*shared.cells[1].delta, b - a);
+        QCOMPARE(shared.cells[1].verdict, b > a ? Verdict::Better : Verdict::Worse);
+        QCOMPARE(one.designs[1].design.workload.parallelism.tp, node.serving->tp);
         // Mixed: both sets of rows; each design says why the other's are empty.
         const Comparison mixed = compareDesigns({h100, node});
         QCOMPARE(rowOf(mixed, "serving.tpot_s").cells[0].unavailable,
@@ -122,8 +164,7 @@ private slots:
 
     void deltasAreTheDifferencesOfTheAnalyses()
     {
-        const Comparison c = compareDesigns(
-            {entryFor("dgx-h100-superpod-4su.cluster.json"), entryFor("dgx-b200-superpod-8su.cluster.json")}, 0);
+        const Comparison c = compareDesigns(onOneWorkload({kH100, kB200}, 0), 0);
         const Analysis& a = c.designs[0].analysis;
         const Analysis& b = c.designs[1].analysis;
         const FigureComparison& mfu = rowOf(c, "training.mfu");
@@ -143,10 +184,13 @@ private slots:
 
     void anotherBaselineFlipsTheSigns()
     {
-        const Comparison ab = compareDesigns(
-            {entryFor("dgx-h100-superpod-4su.cluster.json"), entryFor("dgx-b200-superpod-8su.cluster.json")}, 0);
-        const Comparison ba = compareDesigns(
-            {entryFor("dgx-h100-superpod-4su.cluster.json"), entryFor("dgx-b200-superpod-8su.cluster.json")}, 1);
+        // One workload whichever design is the baseline: another file's.
+        const Workload other = presetLoad("h100-16k-roce-llama3.cluster.json").design->workload;
+        CompareSetup setup;
+        setup.workload = WorkloadFrom::Other;
+        const auto designs = onOneWorkload({kH100, kB200}, 0, setup, &other);
+        const Comparison ab = compareDesigns(designs, 0);
+        const Comparison ba = compareDesigns(designs, 1);
         for (std::size_t r = 0; r < ab.figures.size(); ++r) {
             const FigureCell& x = ab.figures[r].cells[1];
             const FigureCell& y = ba.figures[r].cells[0];
@@ -216,10 +260,7 @@ private slots:
 
     void jsonIsOneObjectPerDesignWithItsMetricsAndDeltas()
     {
-        const Comparison c =
-            compareDesigns({entryFor("dgx-h100-superpod-4su.cluster.json"),
-                            entryFor("dgx-b200-superpod-8su.cluster.json"), entryFor("gb200-nvl72-8rack.cluster.json")},
-                           1);
+        const Comparison c = compareDesigns(onOneWorkload({kH100, kB200, "gb200-nvl72-8rack.cluster.json"}, 1), 1);
         const Json j = comparisonJson(c);
         QVERIFY(j.is_array());
         QCOMPARE(j.size(), std::size_t(3));
@@ -228,6 +269,16 @@ private slots:
             for (const char* key : {"design", "inventory", "compute", "training", "power", "reliability", "warnings"})
                 QVERIFY2(d.contains(key), key);
             QCOMPARE(d["baseline"].get<bool>(), i == 1);
+            // Every design ran the baseline's model, at the layout it says.
+            QCOMPARE(d["workload_source"].get<std::string>(), std::string("baseline"));
+            // Best where any layout runs; the GB200 rack holds no layout of
+            // the MoE at batch 4,096 on its 576 GPUs, and says so.
+            QCOMPARE(d["layout_source"].get<std::string>(),
+                     std::string(c.designs[i].analysis.runnable() ? "best" : "none"));
+            QCOMPARE(d["training"]["model"].get<std::string>(), j[1]["training"]["model"].get<std::string>());
+            const Json ran = layoutJson(layoutOf(c.designs[i].analysis.workload));
+            for (const auto& [key, value] : ran.items())
+                QCOMPARE(d["training"]["layout"][key], value);
             QCOMPARE(d["design"]["name"].get<std::string>(), c.designs[i].label);
             // Every row shown; three training designs show no serving rows.
             QCOMPARE(d["deltas"].size(), c.figures.size());
@@ -235,6 +286,10 @@ private slots:
                      std::size_t(std::count_if(keyFigures().begin(), keyFigures().end(),
                                                [](const auto& f) { return f.workload != "serving"; })));
             const Json& mfu = d["deltas"]["training.mfu"];
+            if (!c.designs[i].analysis.runnable()) {
+                QVERIFY(mfu["value"].is_null() && mfu.contains("unavailable"));
+                continue;
+            }
             QCOMPARE(mfu["value"].get<double>(), d["training"]["mfu"].get<double>());
             QCOMPARE(mfu["baseline"].get<double>(), j[1]["training"]["mfu"].get<double>());
             QCOMPARE(mfu["delta"].get<double>(),
@@ -246,9 +301,13 @@ private slots:
 
     void textNamesEveryDesignAndMarksTheBaseline()
     {
-        const Comparison c = compareDesigns(
-            {entryFor("dgx-h100-superpod-4su.cluster.json"), entryFor("mi300x-roce-128node.cluster.json")}, 0);
+        const Comparison c = compareDesigns(onOneWorkload({kH100, "mi300x-roce-128node.cluster.json"}, 0), 0);
         const QString text = QString::fromStdString(comparisonText(c));
+        QVERIFY2(text.startsWith("Every design runs " +
+                                 QString::fromStdString(describeRun(c.designs[0].design.workload)) +
+                                 " (the baseline's workload), each at the best layout"),
+                 qPrintable(text));
+        QVERIFY(text.contains(QString::fromStdString(layoutText(c.designs[1]))));
         QVERIFY(text.contains(QString::fromStdString(c.designs[0].label) + " (baseline)"));
         QVERIFY(text.contains(QString::fromStdString(c.designs[1].label)));
         const auto& mfu = rowOf(c, "training.mfu");
@@ -258,12 +317,12 @@ private slots:
 
     void csvParsesIntoEqualRows()
     {
-        const Comparison c =
-            compareDesigns({entryFor("dgx-h100-superpod-4su.cluster.json"),
-                            entryFor("dgx-b200-superpod-8su.cluster.json"), entryFor("gb200-nvl72-8rack.cluster.json")},
-                           0);
+        const Comparison c = compareDesigns(onOneWorkload({kH100, kB200, "gb200-nvl72-8rack.cluster.json"}, 0), 0);
         const auto rows = test::parseCsv(QString::fromStdString(comparisonCsv(c)));
-        QCOMPARE(rows.size(), qsizetype(1 + c.figures.size() + c.bom.size()));
+        // The header, what each design ran (workload, layout), the figures, the parts.
+        QCOMPARE(rows.size(), qsizetype(1 + 2 + c.figures.size() + c.bom.size()));
+        QCOMPARE(rows[2][1], QString("training.layout"));
+        QCOMPARE(rows[2][4], QString::fromStdString(layoutText(c.designs[1])));
         // figure, key, unit, 3 values, 2 x (delta, delta %)
         for (const auto& row : rows)
             QCOMPARE(row.size(), qsizetype(3 + 3 + 2 * 2));
@@ -275,6 +334,129 @@ private slots:
                 QCOMPARE(row[6].toDouble(), (c.designs[1].analysis.step.mfu - c.designs[0].analysis.step.mfu) * 100);
             }
         QVERIFY(std::any_of(rows.begin(), rows.end(), [](const QStringList& r) { return r[1] == "bom.gpu.h100-sxm"; }));
+    }
+
+    void theBaselinesWorkloadRunsOnEveryDesignAtItsBestLayout()
+    {
+        // The H100 SuperPOD trains Llama 3 70B in BF16; the B200 preset a
+        // Mixtral-style MoE in FP8. Compared, the B200 runs the H100's job.
+        const DesignLoad h100 = presetLoad(kH100), b200 = presetLoad(kB200);
+        QVERIFY(!(h100.design->workload.model == b200.design->workload.model));
+        const Comparison c = compareDesigns(onOneWorkload({kH100, kB200}, 0), 0);
+        QVERIFY(c.sameWorkload);
+        const ComparedDesign& b = c.designs[1];
+        QVERIFY(b.design.workload.model == h100.design->workload.model);
+        QCOMPARE(b.design.workload.training.precision, h100.design->workload.training.precision);
+        QCOMPARE(b.design.workload.training.tokens, h100.design->workload.training.tokens);
+        QCOMPARE(b.design.workload.training.global_batch, h100.design->workload.training.global_batch);
+        QCOMPARE(b.analysis.workload.precision, std::string("bf16"));
+        QCOMPARE(b.workloadSource, std::string("baseline"));
+        // At the layout the search ranks first for that workload there.
+        Design onB200 = *b200.design;
+        onB200.workload = runOn(b200.design->workload, h100.design->workload, false);
+        SearchOptions options;
+        options.top = 1;
+        const SearchResult best = searchLayouts(onB200, *b200.catalog, options);
+        QVERIFY(best.ok() && !best.top.empty());
+        QCOMPARE(b.layoutSource, std::string("best"));
+        QCOMPARE(layoutOf(b.analysis.workload), best.top.front().layout);
+        QCOMPARE(b.analysis.step.stepS, best.top.front().stepS);
+        // Every figure of the run is compared.
+        for (const auto& row : c.figures)
+            QVERIFY2(row.cells[1].verdict != Verdict::DifferentWorkloads, row.figure.key.c_str());
+    }
+
+    void ownLayoutsKeepTheFilesParallelism()
+    {
+        CompareSetup setup;
+        setup.layout = LayoutFrom::Own;
+        const auto designs = onOneWorkload({kH100, kB200}, 0, setup);
+        const DesignLoad b200 = presetLoad(kB200);
+        // Its own layout but for ep: the dense model has no experts to spread.
+        ParallelismSpec expected = b200.design->workload.parallelism;
+        expected.ep = std::nullopt;
+        QVERIFY(designs[1].design.workload.parallelism == expected);
+        QCOMPARE(designs[1].layoutSource, std::string("own"));
+        QVERIFY(layoutText(designs[1]).ends_with("(its own)") || !designs[1].analysis.runnable());
+        // The baseline keeps its own too: its own file, unchanged.
+        QVERIFY(designs[0].design.workload == presetLoad(kH100).design->workload);
+    }
+
+    void aWorkloadThatRunsNowhereOnADesignSaysWhy()
+    {
+        // Llama 3 405B on eight 100GbE nodes of 8 GPUs: no layout fits.
+        const Comparison c = compareDesigns(
+            onOneWorkload({"h100-16k-roce-llama3.cluster.json", "budget-8node-100gbe.cluster.json"}, 0), 0);
+        const ComparedDesign& small = c.designs[1];
+        QVERIFY(!small.analysis.runnable());
+        QCOMPARE(small.analysis.notRunnable.front().code, std::string("no_layout"));
+        const std::string why = small.analysis.notRunnable.front().message;
+        QVERIFY2(why.starts_with("no layout of Llama 3 405B runs on this design: "), why.c_str());
+        const FigureComparison& mfu = rowOf(c, "training.mfu");
+        QVERIFY(!mfu.cells[1].value);
+        QCOMPARE(mfu.cells[1].text(mfu.figure), std::string("not runnable"));
+        QVERIFY(mfu.cells[1].unavailable.find(why) != std::string::npos);
+        QVERIFY(layoutText(small).starts_with("not runnable: no layout of Llama 3 405B"));
+        // The cluster's own figures are still there.
+        QVERIFY(rowOf(c, "power.facility_kw").cells[1].value);
+    }
+
+    void differentWorkloadsAreNotComparedInTheFiguresOfTheRun()
+    {
+        const Comparison c = compareDesigns({entryFor(kH100), entryFor(kB200)}, 0);
+        QVERIFY(!c.sameWorkload);
+        for (const char* key : {"training.mfu", "training.tokens_per_s", "training.days_to_train",
+                                "reliability.wall_days", "power.training_run_mwh", "compute.cluster_peak_pflops"}) {
+            const FigureCell& cell = rowOf(c, key).cells[1];
+            QCOMPARE(cell.verdict, Verdict::DifferentWorkloads);
+            QVERIFY2(cell.value && !cell.delta, key);
+            QCOMPARE(formatDelta(rowOf(c, key).figure, cell), std::string("different workloads"));
+        }
+        // The cluster itself still compares.
+        QCOMPARE(rowOf(c, "inventory.gpus").cells[1].verdict, Verdict::Changed);
+        QCOMPARE(rowOf(c, "power.facility_kw").cells[1].verdict, Verdict::Worse);
+        QVERIFY(describeComparison(c).starts_with("The designs run different workloads"));
+        QVERIFY(QString::fromStdString(comparisonText(c)).contains("different workloads"));
+        // The same run on both, even each its own, is one workload.
+        QVERIFY(compareDesigns({entryFor(kH100), entryFor(kH100)}, 0).sameWorkload);
+    }
+
+    void thePrecisionIsNamedWhereItChangesAFigure()
+    {
+        // One precision: in the row's name. Two: in each value.
+        const Comparison shared = compareDesigns(onOneWorkload({kH100, kB200}, 0), 0);
+        QCOMPARE(rowOf(shared, "training.mfu").label, figureName("training.mfu") + ", BF16");
+        QCOMPARE(rowOf(shared, "compute.cluster_peak_pflops").label,
+                 figureName("compute.cluster_peak_pflops") + ", BF16");
+        QCOMPARE(rowOf(shared, "training.tokens_per_s").label, figureName("training.tokens_per_s"));
+        const Comparison own = compareDesigns({entryFor(kH100), entryFor(kB200)}, 0);
+        const FigureComparison& peak = rowOf(own, "compute.cluster_peak_pflops");
+        QCOMPARE(peak.label, figureName("compute.cluster_peak_pflops"));
+        QVERIFY2(peak.cells[0].text(peak.figure).ends_with(", BF16"), peak.cells[0].text(peak.figure).c_str());
+        QVERIFY2(peak.cells[1].text(peak.figure).ends_with(", FP8"), peak.cells[1].text(peak.figure).c_str());
+        QVERIFY(rowOf(own, "training.mfu").cells[1].text(rowOf(own, "training.mfu").figure).ends_with(", FP8"));
+    }
+
+    void everyFigureHasOneNameAndNoNameTwoFigures()
+    {
+        std::map<std::string_view, std::string_view> byName;
+        std::set<std::string_view> keys;
+        for (const auto& [key, name] : figureNames()) {
+            QVERIFY2(keys.insert(key).second, std::string(key).c_str());
+            const auto [it, fresh] = byName.emplace(name, key);
+            QVERIFY2(fresh,
+                     qPrintable(QString("'%1' names both %2 and %3")
+                                    .arg(QString::fromUtf8(name.data(), qsizetype(name.size())),
+                                         QString::fromUtf8(it->second.data(), qsizetype(it->second.size())),
+                                         QString::fromUtf8(key.data(), qsizetype(key.size())))));
+        }
+        // The compare table's rows take their names from the table, and the
+        // two days are told apart.
+        for (const auto& f : keyFigures())
+            QCOMPARE(f.label, figureName(f.key));
+        QVERIFY(figureName("training.days_to_train") != figureName("reliability.wall_days"));
+        QVERIFY(figureName("training.days_to_train").find("failure-free") != std::string::npos);
+        QVERIFY(figureName("reliability.wall_days").find("wall clock") != std::string::npos);
     }
 
     void warningsRankByWhatTheyCost()

@@ -19,6 +19,7 @@
 
 #include "app/main_window.h"
 #include "core/analysis/analysis.h"
+#include "core/metrics/figure_names.h"
 #include "core/text.h"
 #include "tests/chart_support.h"
 #include "tests/gui_test_main.h"
@@ -173,7 +174,7 @@ void checkPanelsMatchCore(MainWindow& w)
     QVERIFY(near(values(named<QCPBars>(fp, "facility overhead")->data()).front() * unit,
                  a.power.facilityKw - a.power.itKw));
     QCOMPARE(power->figureTable()->valueOf("PUE"), q(formatReadable(a.power.pue.value)));
-    QCOMPARE(power->figureTable()->valueOf("Facility load"), q(formatPowerKw(a.power.facilityKw)));
+    QCOMPARE(power->figureTable()->valueOf("Facility power"), q(formatPowerKw(a.power.facilityKw)));
 
     // Failures: the MTBF curve with this design on it, failures per class,
     // goodput against the interval.
@@ -194,11 +195,11 @@ void checkPanelsMatchCore(MainWindow& w)
 
     // The status bar's figures.
     QCOMPARE(w.kpis()->text("gpus"), "GPUs " + q(formatCount(a.inventory.gpus)));
-    QCOMPARE(w.kpis()->text("facility"), "Facility " + q(formatPowerKw(a.power.facilityKw)));
+    QCOMPARE(w.kpis()->text("facility"), "Facility power " + q(formatPowerKw(a.power.facilityKw)));
     QCOMPARE(w.kpis()->text("mfu"), "MFU " + q(formatReadable(a.step.mfu * 100)) + "%");
-    // Wall-clock days (with goodput's losses), named apart from the compute
-    // days that the reports' key figures call "Days to train".
-    QCOMPARE(w.kpis()->text("days"), "Wall-clock days " + quantity(a.reliability.wallDays, ""));
+    // The wall-clock days (with goodput's losses), named apart from the
+    // failure-free days, here as everywhere (core/metrics/figure_names.h).
+    QCOMPARE(w.kpis()->text("days"), "Days to train, wall clock " + quantity(a.reliability.wallDays, ""));
 }
 
 void settle()
@@ -841,6 +842,40 @@ private slots:
         QCOMPARE(w.document()->design().workload.parallelism.zero.value_or(1), std::int64_t(3));
     }
 
+    // One name per figure: a panel row or a status-bar figure that explains
+    // a headline figure carries the name the compare view, the reports and
+    // the text output give it.
+    void headlineFiguresHaveTheirOneName()
+    {
+        MainWindow w;
+        QVERIFY(openInGrid(w, "dgx-h100-superpod-4su.cluster.json"));
+        std::set<std::string> named;
+        for (const auto& [key, name] : figureNames())
+            named.insert(std::string(key));
+        int checked = 0;
+        for (const AnalysisEntry& entry : analysisRegistry()) {
+            w.analysisArea()->setMode(AnalysisArea::Mode::Tabs);
+            w.analysisArea()->showPanel(entry.key);
+            settle();
+            const FigureTable* table = w.analysisArea()->panel(entry.key)->figureTable();
+            if (!table)
+                continue;
+            for (const FigureRow& row : table->figures())
+                if (named.contains(row.explainKey) && row.explainKey != "power.max_rack_kw") {
+                    QCOMPARE(row.name, q(figureName(row.explainKey)));
+                    ++checked;
+                }
+        }
+        QVERIFY(checked >= 15);
+        for (const auto& [kpi, key] : {std::pair{"gpus", "inventory.gpus"},
+                                       {"peak", "compute.cluster_peak_pflops"},
+                                       {"mfu", "training.mfu"},
+                                       {"days", "reliability.wall_days"},
+                                       {"facility", "power.facility_kw"},
+                                       {"mtbf", "reliability.cluster_mtbf_h"}})
+            QVERIFY2(w.kpis()->text(kpi).startsWith(q(figureName(key)) + " "), qPrintable(w.kpis()->text(kpi)));
+    }
+
     void aLayoutThatCannotRunShowsNoNumbers()
     {
         MainWindow w;
@@ -854,7 +889,7 @@ private slots:
         const Analysis* a = w.analysis()->analysis();
         QVERIFY(a && !a->runnable());
         QCOMPARE(w.kpis()->text("mfu"), QString("MFU not runnable"));
-        QCOMPARE(w.kpis()->text("days"), QString("Wall-clock days not runnable"));
+        QCOMPARE(w.kpis()->text("days"), QString("Days to train, wall clock not runnable"));
         QVERIFY(w.kpis()->tip("mfu").contains("not runnable: " + q(a->notRunnable.front().message).toHtmlEscaped()));
         // Panels out of view wait until seen: bring each to the front.
         auto table = [&](const char* key) {
@@ -864,7 +899,7 @@ private slots:
             return w.analysisArea()->panel(key)->figureTable();
         };
         FigureTable* mfu = table("mfu");
-        for (const char* row : {"Step time", "MFU", "Days to train (compute)", "Days to train (wall clock)"})
+        for (const char* row : {"Step time", "MFU", "Days to train, failure-free", "Days to train, wall clock"})
             QCOMPARE(mfu->valueOf(row), QString("not runnable"));
         QVERIFY(mfu->valueOf("Memory per GPU").contains(" of "));  // why it cannot run stays visible
         QCOMPARE(table("power")->valueOf("Energy of the run"), QString("not runnable"));
@@ -878,9 +913,9 @@ private slots:
         a = w.analysis()->analysis();
         QVERIFY(a->runnable() && !a->completes());
         QCOMPARE(w.kpis()->text("mfu"), "MFU " + q(formatReadable(a->step.mfu * 100)) + "%");
-        QCOMPARE(w.kpis()->text("days"), QString("Wall-clock days never completes"));
+        QCOMPARE(w.kpis()->text("days"), QString("Days to train, wall clock never completes"));
         FigureTable* failures = table("failures");
-        QCOMPARE(failures->valueOf("Wall-clock days"), QString("never completes"));
+        QCOMPARE(failures->valueOf("Days to train, wall clock"), QString("never completes"));
         QCOMPARE(failures->valueOf("Expected interruptions"), QString("never completes"));
     }
 };

@@ -76,8 +76,8 @@ private slots:
         QCOMPARE(t->item(3, 0)->text(), QString("Time per output token"));
         // The status bar's headline figures are the serving ones.
         QCOMPARE(w.kpis()->text("mfu"),
-                 "Tokens/s per GPU " + QString::fromStdString(formatReadable(expected.decode.tokensPerSPerGpu)));
-        QVERIFY(w.kpis()->text("days").startsWith("TPOT "));
+                 "Tokens/s per GPU served " + QString::fromStdString(formatReadable(expected.decode.tokensPerSPerGpu)));
+        QVERIFY(w.kpis()->text("days").startsWith("Time per output token "));
         QCOMPARE(w.kpis()->text("mtbf"), QString("Replicas needed 1 (8 GPUs)"));
         QVERIFY(w.kpis()->tip("mtbf").contains("Little's law"));
 

@@ -358,6 +358,7 @@ private slots:
         CompareWindow* compare = window.showCompare();
         QCOMPARE(compare->designCount(), 1);
         QVERIFY(compare->addFile(test::sourcePath("presets/budget-8node-100gbe.cluster.json")));
+        compare->waitForComparison();
         QVERIFY(compare->comparison());
         QCOMPARE(compare->comparison()->designs[0].label, std::string("Edited before export"));
         QCOMPARE(window.showCompare(), compare);  // one compare view, raised again
@@ -391,10 +392,13 @@ private slots:
         DesignLoad a = load("dgx-h100-superpod-4su.cluster.json");
         DesignLoad b = load("dgx-b200-superpod-8su.cluster.json");
         DesignLoad c = load("mi300x-roce-128node.cluster.json");
-        const Comparison cmp = compareDesigns({compareEntry(*a.design, *a.catalog, "a.cluster.json"),
-                                               compareEntry(*b.design, *b.catalog, "b.cluster.json"),
-                                               compareEntry(*c.design, *c.catalog, "c.cluster.json")},
-                                              0);
+        // On the baseline's workload, each at its best layout, as `compare` runs them.
+        const Workload shared = a.design->workload;
+        auto entry = [&](const DesignLoad& l, const char* file) {
+            return *compareEntry(*l.design, *l.catalog, file, &shared, "baseline", CompareSetup{});
+        };
+        const Comparison cmp =
+            compareDesigns({entry(a, "a.cluster.json"), entry(b, "b.cluster.json"), entry(c, "c.cluster.json")}, 0);
         QTemporaryDir dir;
         const QString out = dir.filePath("compare.pdf");
         QString error;
@@ -406,6 +410,11 @@ private slots:
             QVERIFY2(text.contains(QString::fromStdString(d.label).left(24)), d.label.c_str());
         for (const char* section : {"Key figures", "Roofline", "Bill of materials"})
             QVERIFY2(text.contains(section), section);
+        // The first page says what was compared: one workload, the layouts.
+        const QString first = pdfText(out, 1).simplified();
+        QVERIFY2(first.contains(QString::fromStdString("Every design runs " + describeRun(shared))), qPrintable(first));
+        QVERIFY(first.contains("(the baseline's workload), each at the best layout"));
+        QVERIFY2(first.contains("(best found)"), qPrintable(first));
         // The MFU row carries each design's delta from the baseline.
         for (const auto& row : cmp.figures)
             if (row.figure.key == "training.mfu")

@@ -8,6 +8,7 @@
 #include <qcustomplot.h>
 
 #include "core/analysis/analysis.h"
+#include "core/metrics/figure_names.h"
 #include "core/text.h"
 #include "widgets/charts/chart_text.h"
 #include "widgets/charts/chart_view.h"
@@ -440,28 +441,31 @@ std::vector<FigureRow> FailureChart::figures(const Analysis& a)
     const Reliability& r = a.reliability;
     std::vector<FigureRow> rows{
         {QObject::tr("Failures"), {}, {}, FigureRow::Heading},
-        explained(QObject::tr("Cluster MTBF"), duration(r.clusterMtbfH), "reliability.cluster_mtbf_h", FigureRow::Good),
+        explained(q(figureName("reliability.cluster_mtbf_h")), duration(r.clusterMtbfH), "reliability.cluster_mtbf_h",
+                  FigureRow::Good),
         explained(QObject::tr("Failures per day"), readable(r.failuresPerDay), "reliability.failures_per_day"),
-        explained(QObject::tr("P(failure within 24 h)"), percent(r.pFailure24h), "reliability.p_failure_24h"),
+        explained(q(figureName("reliability.p_failure_24h")), percent(r.pFailure24h), "reliability.p_failure_24h"),
         {QObject::tr("Checkpoints"), {}, {}, FigureRow::Heading}};
     if (r.canCheckpoint) {
         rows.push_back(explained(QObject::tr("Checkpoint size"), quantity(a.data.checkpointGb, "GB"),
                                  "storage.checkpoint_write_s"));
         rows.push_back(
             explained(QObject::tr("Write time"), quantity(r.checkpointWriteS, "s"), "storage.checkpoint_write_s"));
-        rows.push_back(
-            explained(r.intervalIsOptimum ? QObject::tr("Interval (Daly optimum)") : QObject::tr("Interval (set)"),
-                      quantity(r.intervalMin, "min"), "reliability.checkpoint_interval_min"));
+        rows.push_back(explained(q(figureName("reliability.checkpoint_interval_min")),
+                                 quantity(r.intervalMin, "min") +
+                                     (r.intervalIsOptimum ? QObject::tr(" (Daly optimum)") : QObject::tr(" (set)")),
+                                 "reliability.checkpoint_interval_min"));
     } else {
         rows.push_back({QObject::tr("No storage: a failure restarts the run"), {}, {}, FigureRow::Bad});
     }
-    rows.push_back(explained(QObject::tr("Goodput"), percent(r.goodput), "reliability.goodput", FigureRow::Good));
+    rows.push_back(
+        explained(q(figureName("reliability.goodput")), percent(r.goodput), "reliability.goodput", FigureRow::Good));
     rows.push_back({QObject::tr("Training run"), {}, {}, FigureRow::Heading});
     const std::string run = runUnavailable(a);
-    rows.push_back(
-        explainedIf(run, QObject::tr("Wall-clock days"), quantity(r.wallDays, "days"), "reliability.wall_days"));
-    rows.push_back(explainedIf(run, QObject::tr("Expected interruptions"), readable(r.expectedInterruptions),
-                               "reliability.expected_interruptions"));
+    rows.push_back(explainedIf(run, q(figureName("reliability.wall_days")), quantity(r.wallDays, "days"),
+                               "reliability.wall_days"));
+    rows.push_back(explainedIf(run, q(figureName("reliability.expected_interruptions")),
+                               readable(r.expectedInterruptions), "reliability.expected_interruptions"));
     return rows;
 }
 

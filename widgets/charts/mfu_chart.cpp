@@ -7,6 +7,7 @@
 #include <qcustomplot.h>
 
 #include "core/analysis/analysis.h"
+#include "core/metrics/figure_names.h"
 #include "core/text.h"
 #include "widgets/charts/chart_text.h"
 #include "widgets/charts/chart_view.h"
@@ -349,20 +350,19 @@ std::vector<FigureRow> MfuChart::figures(const Analysis& a)
     const std::string step = stepUnavailable(a), run = runUnavailable(a);
     return {
         {QObject::tr("Step"), {}, {}, FigureRow::Heading},
-        explainedIf(step, QObject::tr("Step time"), quantity(s.stepS, "s"), "training.step_time_s"),
-        explainedIf(step, QObject::tr("Tokens per second"), quantity(s.tokensPerS, "tokens/s"),
+        explainedIf(step, q(figureName("training.step_time_s")), quantity(s.stepS, "s"), "training.step_time_s"),
+        explainedIf(step, q(figureName("training.tokens_per_s")), quantity(s.tokensPerS, "tokens/s"),
                     "training.tokens_per_s"),
-        explainedIf(step, QObject::tr("TFLOP/s/GPU (model)"), quantity(s.tflopsPerGpuModel, "TFLOP/s"),
+        explainedIf(step, q(figureName("training.tflops_per_gpu_model")), quantity(s.tflopsPerGpuModel, "TFLOP/s"),
                     "training.tflops_per_gpu_model"),
-        explainedIf(step, QObject::tr("TFLOP/s/GPU (hardware)"), quantity(s.tflopsPerGpuHardware, "TFLOP/s"),
-                    "training.tflops_per_gpu_hardware"),
-        explainedIf(step, QObject::tr("MFU"), percent(s.mfu), "training.mfu", FigureRow::Good),
-        explainedIf(step, QObject::tr("HFU (with recompute)"), percent(s.hfu), "training.hfu"),
-        explainedIf(step, QObject::tr("Days to train (compute)"), quantity(s.daysToTrain, "days"),
+        explainedIf(step, q(figureName("training.tflops_per_gpu_hardware")),
+                    quantity(s.tflopsPerGpuHardware, "TFLOP/s"), "training.tflops_per_gpu_hardware"),
+        explainedIf(step, q(figureName("training.mfu")), percent(s.mfu), "training.mfu", FigureRow::Good),
+        explainedIf(step, q(figureName("training.hfu")), percent(s.hfu), "training.hfu"),
+        explainedIf(step, q(figureName("training.days_to_train")), quantity(s.daysToTrain, "days"),
                     "training.days_to_train"),
-        explainedIf(run, QObject::tr("Days to train (wall clock)"), quantity(r.wallDays, "days"),
-                    "reliability.wall_days"),
-        explained(QObject::tr("Memory per GPU"),
+        explainedIf(run, q(figureName("reliability.wall_days")), quantity(r.wallDays, "days"), "reliability.wall_days"),
+        explained(q(figureName("training.memory_gb_per_gpu.total")),
                   QObject::tr("%1 of %2").arg(quantity(m.totalGb, "GB"), quantity(m.capacityGb, "GB")),
                   "training.memory_gb_per_gpu.total", m.fits ? FigureRow::Normal : FigureRow::Bad),
     };

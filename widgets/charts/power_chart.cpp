@@ -7,6 +7,7 @@
 #include <qcustomplot.h>
 
 #include "core/analysis/analysis.h"
+#include "core/metrics/figure_names.h"
 #include "core/text.h"
 #include "widgets/charts/chart_text.h"
 #include "widgets/charts/chart_view.h"
@@ -305,21 +306,24 @@ std::vector<FigureRow> PowerChart::figures(const Analysis& a)
     std::vector<FigureRow> rows{
         {QObject::tr("Load"), {}, {}, FigureRow::Heading},
         explained(QObject::tr("IT load"), power(p.itKw), "power.it_kw"),
-        explained(QObject::tr("PUE"), readable(p.pue.value), "power.pue"),
-        explained(QObject::tr("Facility load"), power(p.facilityKw), "power.facility_kw", FigureRow::Good)};
+        explained(q(figureName("power.pue")), readable(p.pue.value), "power.pue"),
+        explained(q(figureName("power.facility_kw")), power(p.facilityKw), "power.facility_kw", FigureRow::Good)};
     if (!p.racks.empty())
-        rows.push_back(explained(QObject::tr("Densest rack"), power(p.maxRackKw), "power.max_rack_kw",
+        rows.push_back(explained(q(figureName("power.max_rack_kw")), power(p.maxRackKw), "power.max_rack_kw",
                                  p.racksOverLimit > 0 ? FigureRow::Bad : FigureRow::Normal));
     if (p.racksOverLimit > 0)
         rows.push_back(explained(QObject::tr("Racks over their cooling limit"), q(formatCount(p.racksOverLimit)),
                                  "power.max_rack_kw", FigureRow::Bad));
     rows.push_back({QObject::tr("Per year"), {}, {}, FigureRow::Heading});
-    rows.push_back(explained(QObject::tr("Energy"), quantity(p.energyMwhPerYear, "MWh"), "power.energy_mwh_per_year"));
-    rows.push_back(explained(QObject::tr("Cost"), "$" + readable(p.costUsdPerYear), "power.cost_usd_per_year"));
-    rows.push_back(explained(QObject::tr("CO2"), quantity(p.co2TonnesPerYear, "t"), "power.co2_tonnes_per_year"));
+    rows.push_back(explained(q(figureName("power.energy_mwh_per_year")), quantity(p.energyMwhPerYear, "MWh"),
+                             "power.energy_mwh_per_year"));
+    rows.push_back(explained(q(figureName("power.cost_usd_per_year")), "$" + readable(p.costUsdPerYear),
+                             "power.cost_usd_per_year"));
+    rows.push_back(explained(q(figureName("power.co2_tonnes_per_year")), quantity(p.co2TonnesPerYear, "t"),
+                             "power.co2_tonnes_per_year"));
     rows.push_back({QObject::tr("Training run"), {}, {}, FigureRow::Heading});
-    rows.push_back(explainedIf(runUnavailable(a), QObject::tr("Energy of the run"), quantity(a.trainingRunMwh, "MWh"),
-                               "power.training_run_mwh"));
+    rows.push_back(explainedIf(runUnavailable(a), q(figureName("power.training_run_mwh")),
+                               quantity(a.trainingRunMwh, "MWh"), "power.training_run_mwh"));
     return rows;
 }
 

@@ -368,7 +368,9 @@ void RooflineChart::drawOverlay(ChartView& view, const std::vector<ChartDesign>&
         const Roofline& rf = designs[i].analysis->roofline;
         QCPGraph* roof = overlay_.add(plot_->addGraph());
         roof->setObjectName("roof");
-        roof->setName(designs[i].label);
+        // The ceiling is at the workload's precision: say which.
+        roof->setName(QObject::tr("%1 (%2)").arg(designs[i].label,
+                                                 precisionName(designs[i].analysis->hardware.gpu.trainingPrecision)));
         roof->setPen(designPen(int(i), 2.5));
         const auto tip = [this, i](int) {
             const Analysis& a = *view_->designs()[i].analysis;

@@ -37,6 +37,7 @@
 #include "core/format/design_reader.h"
 #include "core/format/design_validator.h"
 #include "core/metrics/explanations.h"
+#include "core/metrics/figure_names.h"
 #include "core/text.h"
 #include "widgets/analysis/background_job.h"
 #include "widgets/analysis/run_progress_bar.h"
@@ -112,6 +113,7 @@ QString verdictText(Verdict v)
     case Verdict::Changed: return QObject::tr("changed");
     case Verdict::Same: return QObject::tr("the same");
     case Verdict::Baseline: return QObject::tr("the baseline");
+    case Verdict::DifferentWorkloads: return QObject::tr("not compared: another workload");
     }
     return {};
 }
@@ -176,9 +178,16 @@ QString figureTip(const Comparison& c, std::size_t row, std::size_t column,
     const ComparedDesign& d = c.designs[column];
     const QString value =
         cellData.value || !cellData.unavailable.empty() ? q(cellData.text(f)) : QObject::tr("not available");
-    QString html = explainHtml(q(f.label) + " \u2014 " + q(d.label), value, findExplanation(explained, f.key));
+    QString html = explainHtml(q(fc.label) + " \u2014 " + q(d.label), value, findExplanation(explained, f.key));
     const FigureCell& base = fc.cells[c.baseline];
     const QString baseLabel = q(c.designs[c.baseline].label).toHtmlEscaped();
+    if (cellData.verdict == Verdict::DifferentWorkloads)
+        return html + "<p>" +
+            QObject::tr("Not compared with the baseline: this design runs %1, the baseline %2. Choose one "
+                        "workload for all (the toolbar's Workload) to compare it.")
+                .arg(q(describeRun(d.design.workload)).toHtmlEscaped(),
+                     q(describeRun(c.designs[c.baseline].design.workload)).toHtmlEscaped()) +
+            "</p>";
     if (cellData.verdict == Verdict::Baseline)
         return html + "<p>" +
             QObject::tr("The baseline: the other designs' differences are from this value; %1.")
@@ -212,7 +221,8 @@ CompareWindow::CompareWindow(QWidget* parent) : QMainWindow(parent)
     designs_ = new QTableWidget(0, 5, this);
     designs_->setObjectName("designs");
     setupTable(designs_);
-    designs_->setHorizontalHeaderLabels({tr("Design"), tr("GPUs"), tr("Accelerator"), tr("Workload"), tr("Source")});
+    designs_->setHorizontalHeaderLabels(
+        {tr("Design"), tr("GPUs"), tr("Accelerator"), tr("Its own workload"), tr("Source")});
     designs_->verticalHeader()->hide();
     designs_->setSelectionMode(QAbstractItemView::SingleSelection);
     designs_->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -309,6 +319,7 @@ CompareWindow::CompareWindow(QWidget* parent) : QMainWindow(parent)
     layout->setContentsMargins(6, 6, 6, 6);
     layout->setSpacing(6);
     layout->addWidget(designs_);
+    layout->addWidget(createSetupBar());
     layout->addWidget(pages_, 1);
     setCentralWidget(central);
 
@@ -319,6 +330,164 @@ CompareWindow::CompareWindow(QWidget* parent) : QMainWindow(parent)
 
 CompareWindow::~CompareWindow() = default;
 
+QWidget* CompareWindow::createSetupBar()
+{
+    auto* bar = new QWidget(this);
+    auto* row = new QHBoxLayout(bar);
+    row->setContentsMargins(0, 0, 0, 0);
+    workloadBox_ = new QComboBox(bar);
+    workloadBox_->setObjectName("workload");
+    workloadBox_->addItem(tr("The baseline's workload"), int(WorkloadFrom::Baseline));
+    workloadBox_->addItem(tr("Each design's own workload"), int(WorkloadFrom::Own));
+    workloadBox_->addItem(tr("A design file's workload..."), int(WorkloadFrom::Other));
+    workloadBox_->setToolTip(tr("The model and run (tokens, global batch, precision) every design runs: compare "
+                                "clusters on one job, or each on its own"));
+    layoutBox_ = new QComboBox(bar);
+    layoutBox_->setObjectName("layout");
+    layoutBox_->addItem(tr("at the best layout for each"), int(LayoutFrom::Best));
+    layoutBox_->addItem(tr("at each design's own layout"), int(LayoutFrom::Own));
+    layoutBox_->setToolTip(tr("Best: the layout search's first for each design and workload (the Layouts panel's "
+                              "search). Own: the parallelism each design file sets."));
+    objectiveBox_ = new QComboBox(bar);
+    objectiveBox_->setObjectName("objective");
+    for (Objective o : {Objective::Time, Objective::Energy, Objective::Days})
+        objectiveBox_->addItem(o == Objective::Time         ? tr("by step time")
+                                   : o == Objective::Energy ? tr("by energy per token")
+                                                            : tr("by days to train"),
+                               int(o));
+    objectiveBox_->setToolTip(tr("What the best layout is best at"));
+    connect(workloadBox_, &QComboBox::activated, this, [this] {
+        const auto from = WorkloadFrom(workloadBox_->currentData().toInt());
+        if (from == WorkloadFrom::Other) {
+            chooseWorkloadFile();
+            return;
+        }
+        CompareSetup s = setup_;
+        s.workload = from;
+        setSetup(s);
+    });
+    connect(layoutBox_, &QComboBox::activated, this, [this] {
+        CompareSetup s = setup_;
+        s.layout = LayoutFrom(layoutBox_->currentData().toInt());
+        setSetup(s);
+    });
+    connect(objectiveBox_, &QComboBox::activated, this, [this] {
+        CompareSetup s = setup_;
+        s.objective = Objective(objectiveBox_->currentData().toInt());
+        setSetup(s);
+    });
+    prepareJob_ = new BackgroundJob(this);
+    // A long search can be left for the designs' own layouts, which need none.
+    ownLayoutsButton_ = new QToolButton(bar);
+    ownLayoutsButton_->setText(tr("Use Own Layouts"));
+    ownLayoutsButton_->setToolTip(tr("Stop searching layouts and compare each design at its own"));
+    ownLayoutsButton_->hide();
+    connect(ownLayoutsButton_, &QToolButton::clicked, this, [this] {
+        CompareSetup s = setup_;
+        s.layout = LayoutFrom::Own;
+        setSetup(s);
+    });
+    connect(prepareJob_, &BackgroundJob::started, this, [this] {
+        // What is shown is the previous setup's until the new one lands.
+        tabs_->setEnabled(false);
+        csvAction_->setEnabled(false);
+        pdfAction_->setEnabled(false);
+        QTimer::singleShot(400, ownLayoutsButton_, [this] { ownLayoutsButton_->setVisible(prepareJob_->running()); });
+    });
+    connect(prepareJob_, &BackgroundJob::finished, this, [this] { ownLayoutsButton_->hide(); });
+    row->addWidget(new QLabel(tr("Compare on"), bar));
+    row->addWidget(workloadBox_);
+    row->addWidget(layoutBox_);
+    row->addWidget(objectiveBox_);
+    row->addWidget(new RunProgressBar(prepareJob_, bar));
+    row->addWidget(ownLayoutsButton_);
+    row->addStretch(1);
+
+    auto* box = new QWidget(this);
+    auto* column = new QVBoxLayout(box);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->setSpacing(2);
+    column->addWidget(bar);
+    setupLabel_ = new QLabel(box);
+    setupLabel_->setObjectName("setup");
+    setupLabel_->setWordWrap(true);
+    setupLabel_->setTextFormat(Qt::RichText);
+    column->addWidget(setupLabel_);
+    return box;
+}
+
+void CompareWindow::chooseWorkloadFile()
+{
+    const QString dir = QSettings().value(settings::kLastDir).toString();
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Workload from a Design"), dir, tr("Cluster designs (*.cluster.json)"));
+    if (path.isEmpty()) {
+        describeSetup();  // the box goes back to what is in use
+        return;
+    }
+    const DesignLoad loaded = loadDesignFile(QFile::encodeName(path).toStdString(), Catalog::builtin());
+    if (!loaded.ok()) {
+        QStringList lines;
+        for (const Problem& p : loaded.problems)
+            if (p.severity == Severity::Error)
+                lines << q(formatProblem(QFileInfo(path).fileName().toStdString(), p));
+        refuse(tr("Cannot use that workload"), tr("%1 could not be read:\n%2").arg(path, lines.join('\n')));
+        describeSetup();
+        return;
+    }
+    CompareSetup s = setup_;
+    s.workload = WorkloadFrom::Other;
+    s.other = loaded.design->workload;
+    s.otherSource = QDir::toNativeSeparators(path).toStdString();
+    setSetup(s);
+}
+
+void CompareWindow::setSetup(const CompareSetup& setup)
+{
+    setup_ = setup;
+    if (setup_.workload == WorkloadFrom::Other && !setup_.other)
+        setup_.workload = WorkloadFrom::Baseline;  // no file given: nothing else to run
+    recompute();
+}
+
+void CompareWindow::waitForComparison()
+{
+    prepareJob_->waitForIdle();
+}
+
+void CompareWindow::describeSetup()
+{
+    workloadBox_->setCurrentIndex(workloadBox_->findData(int(setup_.workload)));
+    layoutBox_->setCurrentIndex(layoutBox_->findData(int(setup_.layout)));
+    objectiveBox_->setCurrentIndex(objectiveBox_->findData(int(setup_.objective)));
+    objectiveBox_->setEnabled(setup_.layout == LayoutFrom::Best);
+    if (!comparison_) {
+        setupLabel_->clear();
+        return;
+    }
+    const Comparison& c = *comparison_;
+    const QString layouts = setup_.layout == LayoutFrom::Best
+        ? tr("each at the best layout the search finds for it (%1)").arg(objectiveBox_->currentText())
+        : tr("each at its own layout");
+    QString text;
+    if (setup_.workload == WorkloadFrom::Own) {
+        text = c.sameWorkload
+            ? tr("Every design runs its own workload, and they are the same: <b>%1</b>, %2.")
+                  .arg(q(describeRun(c.designs[c.baseline].design.workload)).toHtmlEscaped(), layouts)
+            : tr("<b>The designs run different workloads</b> (see the Workload row), %1: throughput, days and the "
+                 "run's energy say \"different workloads\" instead of a difference. Choose one workload for all "
+                 "to compare them.")
+                  .arg(layouts);
+    } else {
+        const QString from = setup_.workload == WorkloadFrom::Baseline
+            ? tr("the baseline's workload")
+            : tr("the workload of %1").arg(q(setup_.otherSource).toHtmlEscaped());
+        text = tr("Every design runs <b>%1</b> (%2), %3.")
+                   .arg(q(describeRun(c.designs[c.baseline].design.workload)).toHtmlEscaped(), from, layouts);
+    }
+    setupLabel_->setText(text);
+}
+
 QWidget* CompareWindow::createScaleTab()
 {
     scaleTab_ = new QWidget(this);
@@ -326,8 +495,9 @@ QWidget* CompareWindow::createScaleTab()
     layout->setContentsMargins(6, 6, 6, 6);
     scaleJob_ = new BackgroundJob(this);
     auto* bar = new QHBoxLayout;
-    auto* what = new QLabel(tr("Strong scaling: each design resized along its growth unit with its own workload "
-                               "and global batch, at the best layout for each size."),
+    auto* what = new QLabel(tr("Strong scaling: each design resized along its growth unit with the workload it "
+                               "runs in this comparison (see above) and its global batch, at the best layout for "
+                               "each size."),
                             scaleTab_);
     what->setWordWrap(true);
     bar->addWidget(what, 1);
@@ -348,8 +518,8 @@ std::vector<std::pair<QString, Design>> CompareWindow::scaleInputs() const
 {
     std::vector<std::pair<QString, Design>> designs;
     if (comparison_)
-        for (std::size_t i = 0; i < entries_.size(); ++i)
-            designs.emplace_back(q(comparison_->designs[i].label), entries_[i].design);
+        for (const ComparedDesign& d : comparison_->designs)
+            designs.emplace_back(q(d.label), d.design);
     return designs;
 }
 
@@ -599,15 +769,55 @@ ChartView* CompareWindow::chart(const QString& key) const
 
 void CompareWindow::recompute()
 {
-    comparison_.reset();
-    if (entries_.size() >= kMinCompared) {
-        std::vector<ComparedDesign> designs;
-        designs.reserve(entries_.size());
-        for (const Entry& e : entries_)
-            designs.push_back(e.compared);
-        comparison_ = compareDesigns(std::move(designs), std::size_t(baseline_));
-    }
     fillDesigns();
+    if (entries_.size() < kMinCompared) {
+        prepareJob_->cancel();
+        showComparison({}, 0);
+        return;
+    }
+    // The worker owns copies of everything it reads.
+    struct Input {
+        Design design;
+        std::shared_ptr<const Catalog> catalog;
+        std::string source;
+    };
+    std::vector<Input> inputs;
+    for (const Entry& e : entries_)
+        inputs.push_back({e.design, e.catalog, e.compared.source});
+    const std::size_t baseline = std::size_t(baseline_);
+    std::optional<Workload> shared;
+    std::string sharedSource;
+    if (setup_.workload == WorkloadFrom::Baseline) {
+        shared = entries_[baseline].design.workload;
+        sharedSource = "baseline";
+    } else if (setup_.workload == WorkloadFrom::Other) {
+        shared = setup_.other;
+        sharedSource = setup_.otherSource;
+    }
+    prepareJob_->start([this, inputs = std::move(inputs), shared, sharedSource, setup = setup_,
+                        baseline](const BackgroundJob::Context& context) -> BackgroundJob::Publish {
+        std::vector<ComparedDesign> prepared;
+        for (std::size_t i = 0; i < inputs.size(); ++i) {
+            context.progress(double(i) / double(inputs.size()));
+            auto d = compareEntry(inputs[i].design, *inputs[i].catalog, inputs[i].source, shared ? &*shared : nullptr,
+                                  sharedSource, setup, context.cancel);
+            if (!d)
+                return {};
+            prepared.push_back(std::move(*d));
+        }
+        return [this, prepared = std::move(prepared), baseline]() mutable {
+            showComparison(std::move(prepared), baseline);
+        };
+    });
+}
+
+void CompareWindow::showComparison(std::vector<ComparedDesign> prepared, std::size_t baseline)
+{
+    comparison_.reset();
+    if (prepared.size() >= kMinCompared)
+        comparison_ = compareDesigns(std::move(prepared), baseline);
+    tabs_->setEnabled(true);
+    describeSetup();
     fillFigures();
     fillBom();
     drawCharts();
@@ -639,10 +849,11 @@ void CompareWindow::fillDesigns()
     designs_->setRowCount(n);
     baselineBox_->clear();
     for (int i = 0; i < n; ++i) {
-        const ComparedDesign& d =
-            comparison_ ? comparison_->designs[std::size_t(i)] : entries_[std::size_t(i)].compared;
+        // As added: the comparison, prepared off the GUI thread, may still
+        // be the previous set's.
+        const ComparedDesign& d = entries_[std::size_t(i)].compared;
         const Analysis& a = d.analysis;
-        const bool base = i == baseline_ && comparison_;
+        const bool base = i == baseline_ && n >= int(kMinCompared);
         auto* name = cell(q(d.label) + (base ? tr("  (baseline)") : QString()), Qt::AlignLeft | Qt::AlignVCenter);
         name->setIcon(swatch(designColor(i)));
         QFont f = designs_->font();
@@ -672,7 +883,9 @@ void CompareWindow::fillFigures()
     const Comparison& c = *comparison_;
     const QPalette pal = figures_->palette();
     figures_->setColumnCount(int(c.designs.size()));
-    figures_->setRowCount(int(c.figures.size()));
+    // What each design runs comes first: the figures below are of that.
+    constexpr int kTextRows = 2;
+    figures_->setRowCount(kTextRows + int(c.figures.size()));
     std::vector<std::vector<ExplainedMetric>> explained;
     for (const auto& d : c.designs)
         explained.push_back(explainCompared(d));
@@ -685,12 +898,42 @@ void CompareWindow::fillFigures()
         head->setFont(f);
         figures_->setHorizontalHeaderItem(int(i), head);
     }
+    // Headers carry their metrics key (Qt::UserRole): a row's name may
+    // name a precision too.
+    auto* runHead = new QTableWidgetItem(tr("Workload"));
+    runHead->setData(Qt::UserRole, QStringLiteral("run"));
+    runHead->setToolTip(tr("The model and run each design runs here: its own, or the one chosen for all"));
+    figures_->setVerticalHeaderItem(0, runHead);
+    auto* layoutHead = new QTableWidgetItem(q(figureName("training.layout")));
+    layoutHead->setData(Qt::UserRole, QStringLiteral("training.layout"));
+    layoutHead->setToolTip(tr("The parallelism each design runs the workload at (metrics key training.layout)"));
+    figures_->setVerticalHeaderItem(1, layoutHead);
+    for (std::size_t i = 0; i < c.designs.size(); ++i) {
+        const ComparedDesign& d = c.designs[i];
+        auto* run = cell(q(describeRun(d.design.workload)), Qt::AlignLeft | Qt::AlignVCenter);
+        run->setToolTip(d.workloadSource == "own" ? tr("%1's own workload").arg(q(d.label))
+                            : d.workloadSource == "baseline"
+                            ? tr("The baseline's workload, run on %1").arg(q(d.label))
+                            : tr("The workload of %1, run on %2").arg(q(d.workloadSource), q(d.label)));
+        figures_->setItem(0, int(i), run);
+        // How it was chosen is said once, above the table.
+        auto* layout = cell(q(layoutText(d, false)), Qt::AlignLeft | Qt::AlignVCenter);
+        layout->setToolTip(d.layoutSource == "best"
+                               ? tr("The layout search's first for this workload on %1 (the Layouts panel finds the "
+                                    "same), by %2")
+                                     .arg(q(d.label), q(objectiveName(setup_.objective)))
+                               : tr("The parallelism %1's file sets").arg(q(d.label)));
+        if (!d.analysis.runnable())
+            layout->setForeground(worseHue());
+        figures_->setItem(1, int(i), layout);
+    }
     for (std::size_t r = 0; r < c.figures.size(); ++r) {
         const FigureComparison& fc = c.figures[r];
-        auto* head = new QTableWidgetItem(q(fc.figure.label));
+        auto* head = new QTableWidgetItem(q(fc.label));
+        head->setData(Qt::UserRole, q(fc.figure.key));
         head->setToolTip(
-            tr("%1 (metrics key %2): %3").arg(q(fc.figure.label), q(fc.figure.key), betterText(fc.figure.better)));
-        figures_->setVerticalHeaderItem(int(r), head);
+            tr("%1 (metrics key %2): %3").arg(q(fc.label), q(fc.figure.key), betterText(fc.figure.better)));
+        figures_->setVerticalHeaderItem(kTextRows + int(r), head);
         for (std::size_t i = 0; i < fc.cells.size(); ++i) {
             const FigureCell& fcell = fc.cells[i];
             QString text =
@@ -702,6 +945,8 @@ void CompareWindow::fillFigures()
             if (fcell.verdict == Verdict::Better || fcell.verdict == Verdict::Worse) {
                 item->setBackground(tint(pal, fcell.verdict == Verdict::Better ? betterHue() : worseHue()));
                 item->setForeground(pal.brush(QPalette::Text));
+            } else if (fcell.verdict == Verdict::DifferentWorkloads) {
+                item->setForeground(pal.brush(QPalette::PlaceholderText));
             }
             if (fcell.verdict == Verdict::Baseline) {
                 QFont f = figures_->font();
@@ -709,7 +954,7 @@ void CompareWindow::fillFigures()
                 item->setFont(f);
             }
             item->setToolTip(figureTip(c, r, i, explained[i]));
-            figures_->setItem(int(r), int(i), item);
+            figures_->setItem(kTextRows + int(r), int(i), item);
         }
     }
 }

@@ -7,7 +7,11 @@
 // renderers as the panels), their scale sweeps overlaid (computed off the
 // GUI thread while that tab is shown), and the bills of materials part by
 // part. Exports the comparison as CSV and as the comparison PDF.
-// Non-modal; recomputes whenever the set or the baseline changes.
+// Every design runs one workload (the baseline's by default, or another
+// design file's, or each its own), each at the best layout the search finds
+// for it (or its own): preparing them searches layouts, so it runs off the
+// GUI thread, with progress. Non-modal; prepares and recomputes whenever the
+// set, the baseline or the setup changes.
 #include <QMainWindow>
 #include <QStringList>
 
@@ -21,6 +25,7 @@
 
 class QAction;
 class QComboBox;
+class QToolButton;
 class QLabel;
 class QMenu;
 class QStackedWidget;
@@ -57,6 +62,13 @@ public:
     // errors leaves them as they were last valid. False when there are none.
     bool updateOpenDocument(const Design& design, std::shared_ptr<const Catalog> catalog);
     void setBaseline(int index);
+    // Which workload the designs run and at which layout. A workload from
+    // another file is given with it (setup.other, setup.otherSource).
+    void setSetup(const CompareSetup& setup);
+    const CompareSetup& setup() const { return setup_; }
+    // Blocks until the designs are prepared and the comparison shown: for
+    // tests, the benchmark and exports that cannot wait.
+    void waitForComparison();
 
     int designCount() const { return int(entries_.size()); }
     int baseline() const { return baseline_; }
@@ -82,6 +94,11 @@ public:
     ChartView* chart(const QString& key) const;
     const std::vector<ChartView*>& charts() const { return charts_; }
     QComboBox* baselineBox() const { return baselineBox_; }
+    QComboBox* workloadBox() const { return workloadBox_; }
+    QComboBox* layoutBox() const { return layoutBox_; }
+    // What the designs run, as the window says it above the tables.
+    QLabel* setupLabel() const { return setupLabel_; }
+    BackgroundJob* prepareJob() const { return prepareJob_; }
     // The Scale tab: every design's sweep, computed by `scaleJob` while the
     // tab is shown.
     ScaleOverlay* scaleOverlay() const { return scaleOverlay_; }
@@ -97,12 +114,18 @@ protected:
 
 private:
     struct Entry {
-        ComparedDesign compared;
-        Design design;                           // what the scale sweep resizes
+        ComparedDesign compared;                 // on its own workload and layout: the designs table
+        Design design;                           // as added
         std::shared_ptr<const Catalog> catalog;  // what its analysis resolved parts against
     };
     void createActions();
+    QWidget* createSetupBar();
+    // Prepares every design for the setup (off the GUI thread), then shows
+    // the comparison.
     void recompute();
+    void showComparison(std::vector<ComparedDesign> prepared, std::size_t baseline);
+    void describeSetup();
+    void chooseWorkloadFile();
     void fillDesigns();
     void fillFigures();
     void fillBom();
@@ -125,12 +148,19 @@ private:
 
     std::vector<Entry> entries_;
     int baseline_ = 0;
+    CompareSetup setup_;
     bool restylePending_ = false;
     std::optional<Comparison> comparison_;
     std::function<std::optional<OpenDocument>()> openDocument_;
 
     QTableWidget* designs_;
     QComboBox* baselineBox_;
+    QComboBox* workloadBox_ = nullptr;
+    QComboBox* layoutBox_ = nullptr;
+    QComboBox* objectiveBox_ = nullptr;
+    QLabel* setupLabel_ = nullptr;
+    BackgroundJob* prepareJob_ = nullptr;
+    QToolButton* ownLayoutsButton_ = nullptr;
     QStackedWidget* pages_;
     QLabel* empty_;
     QTabWidget* tabs_;

@@ -1,5 +1,6 @@
 #include "widgets/dialogs/preset_dialog.h"
 #include "widgets/charts/explain_html.h"
+#include "widgets/common/qt_string.h"
 
 #include <QDialogButtonBox>
 #include <QDir>
@@ -11,6 +12,7 @@
 
 #include "core/analysis/analysis.h"
 #include "core/format/design_reader.h"
+#include "core/metrics/figure_names.h"
 #include "core/text.h"
 #include "widgets/style/theme.h"
 
@@ -66,7 +68,7 @@ PresetDialog::PresetDialog(QWidget* parent) : QDialog(parent)
             row(tr("MFU"), unavailableLabel(why).toStdString());
         } else {
             row(tr("MFU"), formatValue(a.step.mfu * 100, 3) + " %");
-            row(tr("Days to train (compute)"), formatValue(a.step.daysToTrain, 3));
+            row(q(figureName("training.days_to_train")), formatValue(a.step.daysToTrain, 3));
         }
         row(tr("Facility power"), formatValue(a.power.facilityKw / 1000, 3) + " MW");
         row(tr("Cluster MTBF"), formatValue(a.reliability.clusterMtbfH, 3) + " h");

@@ -5,6 +5,7 @@
 #include <QPainter>
 #include <QToolTip>
 
+#include "core/metrics/figure_names.h"
 #include "core/serving/serving.h"
 #include "core/text.h"
 #include "widgets/analysis/analysis_service.h"
@@ -95,32 +96,35 @@ void KpiStrip::refresh()
         }
         // Where no number can exist yet, say so instead of printing zeros.
         if (a)
-            set("gpus", tr("GPUs"), tr("none yet"), "",
+            set("gpus", q(figureName("inventory.gpus")), tr("none yet"), "",
                 tr("Drag an accelerator or a node platform from the Parts palette onto the canvas, or open a "
                    "preset (File > Open)."));
     } else {
-        set("gpus", tr("GPUs"), q(formatCount(a->inventory.gpus)), "compute.cluster_peak_pflops");
-        set("peak", tr("Peak"), quantity(a->clusterPeakPflops, "PFLOP/s"), "compute.cluster_peak_pflops");
+        set("gpus", q(figureName("inventory.gpus")), q(formatCount(a->inventory.gpus)), "compute.cluster_peak_pflops");
+        set("peak", q(figureName("compute.cluster_peak_pflops")), quantity(a->clusterPeakPflops, "PFLOP/s"),
+            "compute.cluster_peak_pflops");
         const std::string step = stepUnavailable(*a), run = runUnavailable(*a);
-        set("mfu", tr("MFU"), step.empty() ? q(formatReadable(a->step.mfu * 100)) + "%" : unavailableLabel(step),
-            "training.mfu");
-        set("days", tr("Wall-clock days"), run.empty() ? quantity(a->reliability.wallDays, "") : unavailableLabel(run),
-            "reliability.wall_days");
-        set("facility", tr("Facility"), q(formatPowerKw(a->power.facilityKw)), "power.facility_kw");
-        set("mtbf", tr("MTBF"), q(formatDuration(a->reliability.clusterMtbfH)), "reliability.cluster_mtbf_h");
+        set("mfu", q(figureName("training.mfu")),
+            step.empty() ? q(formatReadable(a->step.mfu * 100)) + "%" : unavailableLabel(step), "training.mfu");
+        set("days", q(figureName("reliability.wall_days")),
+            run.empty() ? quantity(a->reliability.wallDays, "") : unavailableLabel(run), "reliability.wall_days");
+        set("facility", q(figureName("power.facility_kw")), q(formatPowerKw(a->power.facilityKw)), "power.facility_kw");
+        set("mtbf", q(figureName("reliability.cluster_mtbf_h")), q(formatDuration(a->reliability.clusterMtbfH)),
+            "reliability.cluster_mtbf_h");
         // A serving design has no training run: its serving figures instead.
         if (const Serving* s = service_->serving(); s && s->ok()) {
             const DecodePoint& d = s->decode;
-            set("mfu", tr("Tokens/s per GPU"), q(formatReadable(d.tokensPerSPerGpu)), "serving.tokens_per_s_per_gpu",
+            set("mfu", q(figureName("serving.tokens_per_s_per_gpu")), q(formatReadable(d.tokensPerSPerGpu)),
+                "serving.tokens_per_s_per_gpu",
                 tr("batch %1 x output tokens / (its prompts' prefill + output tokens x time per output token) / %2 "
                    "GPUs "
                    "per replica (docs/model.md, section 19)")
                     .arg(q(formatCount(s->batch)))
                     .arg(s->gpusPerReplica));
-            set("days", tr("TPOT"), quantity(1000 * d.tpotS, "ms"), "serving.tpot_s",
+            set("days", q(figureName("serving.tpot_s")), quantity(1000 * d.tpotS, "ms"), "serving.tpot_s",
                 tr("one decode step at batch %1: pp x (max(weights and KV read, compute) + communication)")
                     .arg(q(formatCount(s->batch))));
-            set("mtbf", tr("Replicas needed"),
+            set("mtbf", q(figureName("serving.replicas_needed")),
                 tr("%1 (%2 GPUs)").arg(q(formatCount(s->replicasNeeded)), q(formatCount(s->gpusNeeded))),
                 "serving.replicas_needed",
                 tr("requests in flight (arrival rate x end-to-end latency, Little's law) / "
@@ -128,7 +132,8 @@ void KpiStrip::refresh()
         } else if (s) {
             set("mfu", tr("Serving"), unavailableLabel("not servable: " + s->errors.front().message), "serving",
                 q(s->errors.front().message));
-            set("days", tr("TPOT"), QStringLiteral("\u2014"), "serving.tpot_s", q(s->errors.front().message));
+            set("days", q(figureName("serving.tpot_s")), QStringLiteral("\u2014"), "serving.tpot_s",
+                q(s->errors.front().message));
         }
     }
     int needed = 0;

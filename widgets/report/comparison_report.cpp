@@ -6,6 +6,7 @@
 
 #include "core/compare/comparison.h"
 #include "core/metrics/explanations.h"
+#include "core/metrics/figure_names.h"
 #include "core/text.h"
 #include "core/version.h"
 #include "widgets/charts/analysis_registry.h"
@@ -25,7 +26,10 @@ constexpr double kChartWidth = 900;
 
 ReportCell::Tone toneOf(Verdict v)
 {
-    return v == Verdict::Better ? ReportCell::Good : v == Verdict::Worse ? ReportCell::Bad : ReportCell::Normal;
+    return v == Verdict::Better            ? ReportCell::Good
+        : v == Verdict::Worse              ? ReportCell::Bad
+        : v == Verdict::DifferentWorkloads ? ReportCell::Muted
+                                           : ReportCell::Normal;
 }
 
 // Columns: the label, then one per design (equal shares of the rest).
@@ -63,15 +67,29 @@ bool writeComparisonReport(const Comparison& c, const QString& path, const Repor
                        .arg(labels[int(i)].toHtmlEscaped(), i == c.baseline ? QObject::tr(" (baseline)") : QString(),
                             QFileInfo(q(c.designs[i].source)).fileName().toHtmlEscaped());
     doc.paragraph(sources.join(QStringLiteral("<br>")));
+    // What was compared comes before any number: one workload or several,
+    // and how each layout was chosen.
+    doc.paragraph("<b>" + q(describeComparison(c)).toHtmlEscaped() + "</b>");
     doc.paragraph(QObject::tr("Generated %1 by Cluster Studio %2. Each value is followed by its difference from "
                               "the baseline: green where that is better for the figure, red where worse; sizes "
-                              "(GPUs, switches, cables) are neither.")
+                              "(GPUs, switches, cables) are neither; a figure of a run is not compared between "
+                              "different workloads.")
                       .arg(options.date.toString("yyyy-MM-dd HH:mm"), q(std::string(kAppVersion))),
                   true);
     doc.heading(QObject::tr("Key figures"), 2);
     std::vector<ReportRow> rows;
+    ReportRow run{{QObject::tr("Workload")}}, layout{{q(figureName("training.layout"))}};
+    for (const auto& d : c.designs) {
+        run.push_back({q(describeRun(d.design.workload)), ReportCell::Normal, false,
+                       d.workloadSource == "own"            ? QObject::tr("its own")
+                           : d.workloadSource == "baseline" ? QObject::tr("the baseline's")
+                                                            : QFileInfo(q(d.workloadSource)).fileName()});
+        layout.push_back({q(layoutText(d)), d.analysis.runnable() ? ReportCell::Normal : ReportCell::Bad, false});
+    }
+    rows.push_back(std::move(run));
+    rows.push_back(std::move(layout));
     for (const auto& row : c.figures) {
-        ReportRow line{{q(row.figure.label) + (row.figure.unit.empty() ? QString() : " (" + q(row.figure.unit) + ")")}};
+        ReportRow line{{q(row.label) + (row.figure.unit.empty() ? QString() : " (" + q(row.figure.unit) + ")")}};
         for (const auto& cell : row.cells)
             line.push_back({q(cell.text(row.figure)), toneOf(cell.verdict), true, q(formatDelta(row.figure, cell))});
         rows.push_back(std::move(line));
@@ -147,7 +165,7 @@ bool writeComparisonReport(const Comparison& c, const QString& path, const Repor
         if (e)
             for (const auto& in : e->inputs)
                 inputs << q(in.name) + " (" + q(in.source) + ")";
-        formulas.push_back({{q(row.figure.label), ReportCell::Normal, false, q(row.figure.key)},
+        formulas.push_back({{q(row.label), ReportCell::Normal, false, q(row.figure.key)},
                             {e ? q(e->formula) : QString(), ReportCell::Normal, false, inputs.join("; ")}});
     }
     doc.table({QObject::tr("Figure"), QObject::tr("Formula and its inputs")}, formulas, {26, 74});

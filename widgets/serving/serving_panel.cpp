@@ -11,6 +11,7 @@
 
 #include <cmath>
 
+#include "core/metrics/figure_names.h"
 #include "core/serving/serving.h"
 #include "core/text.h"
 #include "widgets/analysis/analysis_service.h"
@@ -43,20 +44,21 @@ std::vector<Row> rowsOf(const Serving& s)
     return {
         {QObject::tr("Replica"), QObject::tr("tp %1 x pp %2 = %3 GPUs").arg(s.tp).arg(s.pp).arg(s.gpusPerReplica),
          QObject::tr("workload.parallelism's tp x pp; the design holds %1 replicas").arg(s.replicasInDesign)},
-        {QObject::tr("Batch served"), q(formatCount(s.batch)),
+        {q(figureName("serving.batch")), q(formatCount(s.batch)),
          QObject::tr("workload.serving.batch, or with 0 the largest of at most %1 that meets the latency targets "
                      "(docs/model.md section 19)")
              .arg(q(formatCount(s.maxBatch)))},
-        {QObject::tr("Time to first token"), secs(s.ttftS),
+        {q(figureName("serving.ttft_s")), secs(s.ttftS),
          QObject::tr("prefill of one prompt: max(2 x active params x prompt / GPUs at the GEMM roof + causal "
                      "attention, weights / HBM) + TP all-reduces, per pipeline stage")},
-        {QObject::tr("Time per output token"), secs(d.tpotS),
+        {q(figureName("serving.tpot_s")), secs(d.tpotS),
          QObject::tr("pp x (max(memory %1, compute %2) + communication) = one decode step at batch %3; %4")
              .arg(secs(d.memoryS), secs(d.computeS), q(formatCount(d.batch)),
                   d.bandwidthBound() ? QObject::tr("bandwidth-bound") : QObject::tr("compute-bound"))},
         {QObject::tr("End to end"), secs(s.e2eS), QObject::tr("time to first token + (output tokens - 1) x TPOT")},
-        {QObject::tr("Tokens/s per user"), num(d.tokensPerSPerUser), QObject::tr("1 / time per output token")},
-        {QObject::tr("Tokens/s per GPU"), num(d.tokensPerSPerGpu),
+        {q(figureName("serving.tokens_per_s_per_user")), num(d.tokensPerSPerUser),
+         QObject::tr("1 / time per output token")},
+        {q(figureName("serving.tokens_per_s_per_gpu")), num(d.tokensPerSPerGpu),
          QObject::tr("batch x output tokens / (batch x the prompts' prefill compute + output tokens x TPOT) / GPUs "
                      "per replica = %1 / %2; prefilling the batch's prompts takes %3% of the replica's time "
                      "(continuous batching)")
@@ -74,10 +76,11 @@ std::vector<Row> rowsOf(const Serving& s)
              .arg(q(formatCount(std::int64_t(s.kvBytesPerToken))), q(s.kvPrecision))},
         {QObject::tr("Requests in flight"), num(s.concurrentRequests),
          QObject::tr("arrival rate x end-to-end latency (Little's law, seed 002)")},
-        {QObject::tr("Replicas needed"),
+        {q(figureName("serving.replicas_needed")),
          QObject::tr("%1 (%2 GPUs)").arg(q(formatCount(s.replicasNeeded)), q(formatCount(s.gpusNeeded))),
          QObject::tr("requests in flight / batch, rounded up; x GPUs per replica")},
-        {QObject::tr("Energy per million tokens"), num(s.kwhPerMillionTokens) + " kWh, $" + num(s.usdPerMillionTokens),
+        {q(figureName("serving.kwh_per_million_tokens")),
+         num(s.kwhPerMillionTokens) + " kWh, $" + num(s.usdPerMillionTokens),
          QObject::tr("replica's facility power %1 kW / (tokens/s per replica x 3,600) x 10^6; x the electricity "
                      "price")
              .arg(num(s.kwPerReplica))},
