@@ -101,8 +101,11 @@ void KpiStrip::refresh()
                    "preset (File > Open)."));
     } else {
         set("gpus", q(figureName("inventory.gpus")), q(formatCount(a->inventory.gpus)), "compute.cluster_peak_pflops");
-        set("peak", q(figureName("compute.cluster_peak_pflops")), quantity(a->clusterPeakPflops, "PFLOP/s"),
-            "compute.cluster_peak_pflops");
+        // The peak is at the workload's precision: say which, as the compare
+        // view and the roofline do.
+        set("peak",
+            q(figureName("compute.cluster_peak_pflops")) + ", " + q(a->hardware.gpu.trainingPrecision).toUpper(),
+            quantity(a->clusterPeakPflops, "PFLOP/s"), "compute.cluster_peak_pflops");
         const std::string step = stepUnavailable(*a), run = runUnavailable(*a);
         set("mfu", q(figureName("training.mfu")),
             step.empty() ? q(formatReadable(a->step.mfu * 100)) + "%" : unavailableLabel(step), "training.mfu");
