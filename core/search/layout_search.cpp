@@ -214,8 +214,7 @@ SearchResult searchLayouts(const Design& design, const Catalog& catalog, const S
         }
         if (tier == "any")
             continue;
-        if (std::find_if(kLimitTiers.begin(), kLimitTiers.end(), [&](const char* t) { return tier == t; }) ==
-            kLimitTiers.end()) {
+        if (std::find(kLimitTiers.begin(), kLimitTiers.end(), std::string_view(tier)) == kLimitTiers.end()) {
             r.error = "no tier '" + tier + "' to keep " + axis + " within (tiers: nvlink, leaf, spine, core, any)";
             return r;
         }
