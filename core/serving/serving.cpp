@@ -366,6 +366,13 @@ Serving analyzeServing(const Design& design, const Catalog& catalog)
     return s;
 }
 
+std::vector<Problem> servingProblems(const Design& design, const Catalog& catalog)
+{
+    if (!design.workload.isServing())
+        return {};
+    return analyzeServing(design, catalog).errors;
+}
+
 std::vector<RooflinePoint> decodeRooflinePoints(const Serving& s, double hbmTbPerS)
 {
     std::vector<RooflinePoint> points;

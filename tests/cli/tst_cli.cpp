@@ -437,6 +437,18 @@ private slots:
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.startsWith(file + ": /workload/serving/batch: a batch of 5,000 does not fit: at most "),
                  qPrintable(r.err));
+        // `validate` refuses what `metrics` refuses, with the same line
+        // (fuzz_set found them disagreeing).
+        const QString unservable = sourcePath("tests/data/bad/serving-batch-does-not-fit.cluster.json");
+        r = cli({"validate", unservable});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.out.startsWith(unservable + ": /workload/serving/batch: a batch of 5,000 does not fit: at most "),
+                 qPrintable(r.out));
+        QVERIFY(!r.out.contains(": valid"));
+        r = cli({"metrics", unservable});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.startsWith(unservable + ": /workload/serving/batch: a batch of 5,000 does not fit: at most "),
+                 qPrintable(r.err));
         r = cli({"metrics", file, "--set", "/workload/serving/output_tokens=0"});
         QCOMPARE(r.code, 1);
         QCOMPARE(r.err.trimmed(), file + ": /workload/serving/output_tokens: must be at least 1, got 0");

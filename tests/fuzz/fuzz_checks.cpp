@@ -140,7 +140,7 @@ void requireFiniteText(std::string_view text, std::string_view what, std::string
 
 bool validateAccepts(const DesignLoad& loaded)
 {
-    return loaded.ok();
+    return loaded.ok() && !hasErrors(servingProblems(*loaded.design, *loaded.catalog));
 }
 
 void checkDesignVerbs(const DesignLoad& loaded, const Catalog& base, std::string_view userText)
