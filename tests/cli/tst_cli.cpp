@@ -470,6 +470,10 @@ private slots:
         r = cli({"metrics", kH100, "--set", "/nowhere/at/all=1"});
         QCOMPARE(r.code, 1);
         QCOMPARE(r.err.trimmed(), kH100 + ": /nowhere/at/all: --set: nothing at /nowhere/at to set a value in");
+        // An empty array index stopped the program (fuzz_set).
+        r = cli({"metrics", kH100, "--set", "/components//props={}"});
+        QCOMPARE(r.code, 1);
+        QCOMPARE(r.err.trimmed(), kH100 + ": /components//props: --set: nothing at /components/ to set a value in");
     }
 
     void gpusResizesTheReplicatedNodeCount()

@@ -403,6 +403,25 @@ private slots:
         p = setAtPointer(doc, "workload", 1);
         QVERIFY(p);
         QCOMPARE(p->message, std::string("a --set pointer must start with '/'"));
+        // Tokens that are no array index, found by fuzz_set: "" stopped the
+        // program (nlohmann's pointers throw on it).
+        p = setAtPointer(doc, "/components//props", 1);
+        QVERIFY(p);
+        QCOMPARE(p->message, std::string("nothing at /components/ to set a value in"));
+        p = setAtPointer(doc, "/components/01/count", 4);
+        QVERIFY(p);
+        QCOMPARE(p->message, std::string("nothing at /components/01 to set a value in"));
+        p = setAtPointer(doc, "/components/-", 4);
+        QVERIFY(p);
+        QCOMPARE(p->message, std::string("'-' is not an array index"));
+        p = setAtPointer(doc, "/components/99999999999999999999999", 4);
+        QVERIFY(p);
+        QCOMPARE(p->message, std::string("index 99999999999999999999999 is past the end of an array of 6"));
+        p = setAtPointer(doc, "/workload/a~2b", 1);
+        QVERIFY(p);
+        QCOMPARE(p->message, std::string("malformed pointer: '~' must be followed by 0 or 1"));
+        QVERIFY(!setAtPointer(doc, "/workload/a~1b~0c", 1));
+        QCOMPARE(doc["workload"]["a/b~c"].get<int>(), 1);
         QCOMPARE(parseSetValue("64"), Json(64));
         QCOMPARE(parseSetValue("true"), Json(true));
         QCOMPARE(parseSetValue("My pod"), Json("My pod"));
