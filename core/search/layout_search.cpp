@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "core/analysis/analysis.h"
+#include "core/format/workload_limits.h"
 #include "core/text.h"
 
 namespace studio {
@@ -204,6 +205,13 @@ SearchResult searchLayouts(const Design& design, const Catalog& catalog, const S
     }
     if (opt.batchMin < 0 || opt.batchMax < opt.batchMin) {
         r.error = "the global batch range " + formatCount(opt.batchMin) + "-" + formatCount(opt.batchMax) + " is empty";
+        return r;
+    }
+    // The file's limit on a global batch; beyond it, doubling the batch
+    // overflowed (fuzz_search: --batch-range 1-9223372036854775807).
+    if (opt.batchMax > limits::kGlobalBatch.max) {
+        r.error = "the global batch range " + formatCount(opt.batchMin) + "-" + formatCount(opt.batchMax) +
+            " goes past " + formatCount(limits::kGlobalBatch.max) + " sequences, the largest global batch";
         return r;
     }
     Limits limits;

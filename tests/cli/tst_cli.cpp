@@ -321,6 +321,10 @@ private slots:
         r = cli({"search", kH100, "--within", "tp=rack"});
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.contains("no tier 'rack' to keep tp within"), qPrintable(r.err));
+        // The largest range --batch-range parses never ended (fuzz_search).
+        r = cli({"search", kH100, "--batch-range", "1-9223372036854775807"});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("goes past 1,000,000,000 sequences, the largest global batch"), qPrintable(r.err));
     }
 
     // The sweep's JSON keys (issue 14); a point's layout fed back through

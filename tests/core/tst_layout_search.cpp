@@ -262,6 +262,15 @@ private slots:
         o.batchMax = 64;
         QCOMPARE(QString::fromStdString(searchLayouts(d, Catalog::builtin(), o).error),
                  QString("the global batch range 512-64 is empty"));
+        // Doubling up to the largest int64 overflowed (fuzz_search).
+        o.batchMin = 1;
+        o.batchMax = std::numeric_limits<std::int64_t>::max();
+        QCOMPARE(QString::fromStdString(searchLayouts(d, Catalog::builtin(), o).error),
+                 QString("the global batch range 1-9,223,372,036,854,775,807 goes past 1,000,000,000 sequences, the "
+                         "largest global batch"));
+        o.batchMin = 500'000'000;
+        o.batchMax = 1'000'000'000;
+        QVERIFY(searchLayouts(d, Catalog::builtin(), o).ok());
         Design empty = test::emptyDesign();
         QCOMPARE(QString::fromStdString(searchLayouts(empty, Catalog::builtin(), {}).error),
                  QString("the design has no GPUs to search layouts on"));
