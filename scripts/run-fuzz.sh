@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Fuzzes the core (docs/reliability.md): installs clang and libFuzzer when
+# missing, builds the harnesses of tests/fuzz in build-fuzz/ (ASan and
+# UBSan, no Qt), runs each for SECONDS (default 60) on its corpus, two at a
+# time, and exits non-zero on any finding, printing the input that found it.
+#
+#   scripts/run-fuzz.sh [SECONDS] [HARNESS...]
+#
+# Corpora grow in build-fuzz/fuzz-corpus/HARNESS across runs; findings land
+# in build-fuzz/fuzz-findings/, logs in build-fuzz/fuzz-logs/. Reproduce a
+# finding with build-fuzz/tests/fuzz/HARNESS FILE.
+set -euo pipefail
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+seconds=${1:-60}
+shift || true
+build_dir=${CLUSTER_STUDIO_FUZZ_DIR:-$repo/build-fuzz}
+jobs=${FUZZ_JOBS:-2}
+
+# shellcheck source=scripts/install-packages.sh
+. "$repo/scripts/install-packages.sh"
+install_missing cmake ninja-build clang libclang-rt-14-dev nlohmann-json3-dev
+
+if [ ! -f "$build_dir/build.ninja" ] || ! grep -qx 'STUDIO_FUZZ:BOOL=ON' "$build_dir/CMakeCache.txt"; then
+  cmake -S "$repo" -B "$build_dir" -G Ninja -DSTUDIO_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++ \
+    -DSTUDIO_WARNINGS_AS_ERRORS=ON
+fi
+cmake --build "$build_dir" --parallel "$(nproc)"
+
+harnesses=(fuzz_design fuzz_set fuzz_catalog fuzz_serving fuzz_search fuzz_fragment)
+[ $# -eq 0 ] || harnesses=("$@")
+
+# Each harness starts from the inputs the repository holds for it (seeds,
+# read-only) and its own corpus, which keeps what the runs found. The design
+# files seed fuzz_design; the catalog, --set and clipboard inputs that are
+# no file elsewhere are tests/fuzz/corpus/HARNESS; fuzz_serving and
+# fuzz_search start from the empty input, which is a shipped design as is.
+seeds_for() {
+  case $1 in
+  fuzz_design)
+    local dir=$build_dir/fuzz-seeds/fuzz_design
+    rm -rf "$dir" && mkdir -p "$dir"
+    cp "$repo"/presets/*.cluster.json "$repo"/tests/data/good/*.cluster.json "$repo"/tests/data/bad/*.cluster.json \
+      "$repo"/tests/data/published/*.cluster.json "$dir"/
+    echo "$dir"
+    ;;
+  fuzz_catalog)
+    local dir=$build_dir/fuzz-seeds/fuzz_catalog
+    rm -rf "$dir" && mkdir -p "$dir"
+    cp "$repo"/tests/fuzz/corpus/fuzz_catalog/* "$repo"/resources/catalog.json "$dir"/
+    echo "$dir"
+    ;;
+  *) [ ! -d "$repo/tests/fuzz/corpus/$1" ] || echo "$repo/tests/fuzz/corpus/$1" ;;
+  esac
+}
+
+logs=$build_dir/fuzz-logs
+findings=$build_dir/fuzz-findings
+mkdir -p "$logs" "$findings"
+# The structured harnesses read a value or two per field from their bytes:
+# let inputs be long enough for every field from the start.
+options_for() {
+  case $1 in
+  fuzz_serving | fuzz_search) echo "-max_len=256 -len_control=0" ;;
+  esac
+}
+
+run_one() {
+  local name=$1 corpus=$build_dir/fuzz-corpus/$1 seeds options
+  seeds=$(seeds_for "$name")
+  options=$(options_for "$name")
+  mkdir -p "$corpus"
+  local rc=0
+  # -timeout=1: an input that takes a second is a finding (a hang), not
+  # noise; at nice 19 the fuzzing yields to whatever else runs.
+  nice -n 19 "$build_dir/tests/fuzz/$name" -dict="$repo/tests/fuzz/cluster.dict" -timeout=1 -rss_limit_mb=2048 \
+    -max_total_time="$seconds" -print_final_stats=1 -artifact_prefix="$findings/$name-" $options \
+    "$corpus" ${seeds:+"$seeds"} >"$logs/$name.log" 2>&1 || rc=$?
+  echo "$rc" >"$logs/$name.rc"
+}
+
+for name in "${harnesses[@]}"; do
+  [ -x "$build_dir/tests/fuzz/$name" ] || { echo "run-fuzz: no harness $name" >&2; exit 2; }
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
+  echo "run-fuzz: $name for ${seconds}s"
+  run_one "$name" &
+done
+wait
+
+failed=0
+for name in "${harnesses[@]}"; do
+  rc=$(cat "$logs/$name.rc")
+  # The last status line: executions, coverage (cov: edges, ft: features), corpus.
+  printf '%-14s %s\n' "$name" "$(grep -E '^#[0-9]+' "$logs/$name.log" | tail -1)"
+  if [ "$rc" != 0 ]; then
+    failed=1
+    echo "run-fuzz: FINDING in $name (exit $rc); log $logs/$name.log:" >&2
+    grep -v -E '^#[0-9]+ |^INFO: ' "$logs/$name.log" | tail -n 60 >&2
+    for f in $(grep -o "Test unit written to .*" "$logs/$name.log" | sed 's/Test unit written to //'); do
+      echo "run-fuzz: the input, $f (reproduce: $build_dir/tests/fuzz/$name $f):" >&2
+      head -c 4096 "$f" | od -A d -c | head -n 40 >&2
+    done
+  fi
+done
+exit "$failed"
