@@ -10,6 +10,7 @@
 
 #include <fstream>
 #include <random>
+#include <set>
 
 #include "core/catalog/part_schema.h"
 #include "core/design/defaults.h"
@@ -425,6 +426,78 @@ private slots:
         QCOMPARE(parseSetValue("64"), Json(64));
         QCOMPARE(parseSetValue("true"), Json(true));
         QCOMPARE(parseSetValue("My pod"), Json("My pod"));
+    }
+
+    // The fuzzers' dictionary (tests/fuzz/cluster.dict) holds every key and
+    // value the reader knows, so mutations write them whole.
+    void dictionaryHasEveryKey()
+    {
+        std::set<std::string> entries;
+        std::ifstream in(test::sourcePath("tests/fuzz/cluster.dict").toStdString());
+        for (std::string line; std::getline(in, line);) {
+            if (line.empty() || line[0] == '#')
+                continue;
+            const auto open = line.find('"'), close = line.rfind('"');
+            QVERIFY2(open != std::string::npos && close > open, line.c_str());
+            std::string value;
+            for (auto i = open + 1; i < close; ++i)
+                value += line[i] == '\\' ? line[++i] : line[i];
+            entries.insert(value);
+        }
+        std::vector<std::string> missing;
+        auto require = [&](std::string_view word) {
+            if (!entries.count("\"" + std::string(word) + "\""))
+                missing.push_back(std::string(word));
+        };
+        auto requireTable = [&](const auto& table) {
+            for (const auto& f : table) {
+                require(f.key);
+                for (auto choice : f.choices)
+                    require(choice);
+            }
+        };
+        requireTable(fields::designInfo());
+        requireTable(fields::component());
+        requireTable(fields::position());
+        requireTable(fields::size());
+        requireTable(fields::link());
+        requireTable(fields::workloadInfo());
+        requireTable(fields::model());
+        requireTable(fields::training());
+        requireTable(fields::serving());
+        requireTable(fields::parallelism());
+        requireTable(fields::data());
+        requireTable(fields::facility());
+        requireTable(fields::failureMttf());
+        requireTable(fields::checkpoint());
+        requireTable(fields::operations());
+        // The sections design_reader.cpp reads by hand, and the catalog's keys.
+        for (auto key : {"format", "format_version", "components", "links", "workload", "facility", "operations",
+                         "catalog", "position", "size", "collapsed", "props", "model", "training", "serving",
+                         "parallelism", "data", "failure_mttf_h", "checkpoint", "sources", "parts", "kind", "vendor",
+                         "attributes", "figures", "value", "source", "uncertain", "note"})
+            require(key);
+        for (PartKind kind : kAllPartKinds) {
+            require(partKindName(kind));
+            for (const auto& f : fieldSpecs(kind))
+                require(f.key);
+            for (const auto& a : attributeSpecs(kind)) {
+                require(a.key);
+                for (auto v : a.allowed)
+                    require(v);
+            }
+            for (const auto& st : settingSpecs(kind)) {
+                require(st.key);
+                for (auto v : st.allowed)
+                    require(v);
+            }
+        }
+        for (const Part& part : Catalog::builtin().parts())
+            require(part.id);
+        std::string list;
+        for (const auto& m : missing)
+            list += " \"\\\"" + m + "\\\"\"";
+        QVERIFY2(missing.empty(), qPrintable("add to tests/fuzz/cluster.dict:" + QString::fromStdString(list)));
     }
 
     // docs/file-format.md documents every figure, attribute, setting and
