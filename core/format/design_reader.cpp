@@ -229,6 +229,17 @@ FragmentLoad readFragmentJson(const Json& doc)
     return out;
 }
 
+FragmentLoad readFragmentText(std::string_view text)
+{
+    ParsedJson parsed = parseJsonText(text);
+    if (parsed.error) {
+        FragmentLoad out;
+        out.problems.push_back(*parsed.error);
+        return out;
+    }
+    return readFragmentJson(parsed.doc);
+}
+
 DesignLoad readDesignText(std::string_view text, const Catalog& base, const std::vector<PointerEdit>& edits)
 {
     DesignLoad out;

@@ -49,5 +49,8 @@ struct FragmentLoad {
     std::vector<Problem> problems;
 };
 FragmentLoad readFragmentJson(const Json& doc);
+// The clipboard's text as a fragment, parsed within the size and depth
+// limits a file is (json_text.h): pasted text is anyone's.
+FragmentLoad readFragmentText(std::string_view text);
 
 }  // namespace studio

@@ -472,10 +472,11 @@ private slots:
         requireTable(fields::checkpoint());
         requireTable(fields::operations());
         // The sections design_reader.cpp reads by hand, and the catalog's keys.
-        for (auto key : {"format", "format_version", "components", "links", "workload", "facility", "operations",
-                         "catalog", "position", "size", "collapsed", "props", "model", "training", "serving",
-                         "parallelism", "data", "failure_mttf_h", "checkpoint", "sources", "parts", "kind", "vendor",
-                         "attributes", "figures", "value", "source", "uncertain", "note"})
+        for (auto key : {"format",     "format_version", "components", "links",       "workload",  "facility",
+                         "operations", "catalog",        "position",   "size",        "collapsed", "props",
+                         "model",      "training",       "serving",    "parallelism", "data",      "failure_mttf_h",
+                         "checkpoint", "sources",        "parts",      "kind",        "vendor",    "attributes",
+                         "figures",    "value",          "source",     "uncertain",   "note"})
             require(key);
         for (PartKind kind : kAllPartKinds) {
             require(partKindName(kind));
@@ -623,6 +624,22 @@ private slots:
         QCOMPARE(loaded.problems.size(), std::size_t(1));
         QVERIFY(loaded.problems[0].message.find("not valid JSON") == 0 ||
                 loaded.problems[0].message.find("nested deeper than 64 levels") == 0);
+    }
+
+    // Pasted text meets a file's limits: 300,000 nested arrays in a
+    // component's props overflowed the stack when the fragment was read
+    // (found with fuzz_fragment).
+    void aDeeplyNestedPasteStopsAtTheDepthLimit()
+    {
+        const std::size_t depth = 300'000;
+        const std::string text = R"({"format": "cluster-studio.fragment", "components": [{"id": "a", "part": )"
+                                 R"("group.pod", "props": {"x": )" +
+            std::string(depth, '[') + std::string(depth, ']') + "}}], \"links\": []}";
+        const FragmentLoad loaded = readFragmentText(text);
+        QVERIFY(!loaded.fragment);
+        QCOMPARE(loaded.problems.size(), std::size_t(1));
+        QCOMPARE(loaded.problems[0].message,
+                 std::string("nested deeper than 64 levels; a design or catalog never needs that"));
     }
 
     void filesAboveTheSizeLimitAreRefusedUnread()
