@@ -247,9 +247,14 @@ SearchResult searchLayouts(const Design& design, const Catalog& catalog, const S
         cur.whyNot = "needs " + formatReadable(a.memory.totalGb) + " GB per GPU but " + hw.gpu.name + " has " +
             formatReadable(a.memory.capacityGb) + " GB";
     } else {
-        cur.feasible = true;
         currentObjective = objectiveOf(a.step.stepS, a.workload.tokensPerStep, a.workload.gpusUsed);
-        cur.figures = candidateOf(cur.layout, a.step, a.memory, currentObjective);
+        if (std::isfinite(currentObjective)) {
+            cur.feasible = true;
+            cur.figures = candidateOf(cur.layout, a.step, a.memory, currentObjective);
+        } else {
+            // Days to train when failures leave no time to train.
+            cur.whyNot = runUnavailable(a);
+        }
     }
     std::int64_t betterThanCurrent = 0;
 
@@ -391,6 +396,12 @@ SearchResult searchLayouts(const Design& design, const Catalog& catalog, const S
                                             const StepTime st = modelStepTime(hw, hier, shape, cv, false);
                                             ++r.evaluated;
                                             const double objective = objectiveOf(st.stepS, shape.tokensPerStep, N);
+                                            // Days with goodput: a run the failures never
+                                            // let finish ranks nowhere.
+                                            if (!std::isfinite(objective)) {
+                                                ++r.neverComplete;
+                                                continue;
+                                            }
                                             if (objective < currentObjective)
                                                 ++betterThanCurrent;
                                             if (opt.keepPoints)
@@ -416,6 +427,10 @@ SearchResult searchLayouts(const Design& design, const Catalog& catalog, const S
         cur.rank = 1 + betterThanCurrent;
         if (!r.top.empty() && r.top.front().objective > 0)
             cur.gap = currentObjective / r.top.front().objective - 1;
+    }
+    if (r.feasible > 0 && r.top.empty()) {
+        r.nothingFits = (a.workload.name.empty() ? std::string("the model") : a.workload.name) + " has no layout on " +
+            formatCount(N) + " " + hw.gpu.name + " GPUs whose run completes: failures leave none of them time to train";
     }
     if (r.feasible == 0) {
         r.nothingFits = a.workload.name.empty() ? std::string("the model") : a.workload.name;

@@ -250,6 +250,34 @@ private slots:
                  QString("no parallelism axis 'xp' to limit (axes: tp, cp, ep, dp, pp)"));
     }
 
+    // By days to train, a layout the failures never let finish ranks
+    // nowhere: it had an infinite objective, and the gap to the best was
+    // infinity over infinity.
+    void byDaysARunThatNeverCompletesIsNotRanked()
+    {
+        Design d = loadPreset("budget-8node-100gbe.cluster.json");
+        d.operations.failure_mttf_h.gpu = 0.01;
+        SearchOptions o;
+        o.objective = Objective::Days;
+        const SearchResult r = searchLayouts(d, Catalog::builtin(), o);
+        QVERIFY(r.ok());
+        QVERIFY(r.feasible > 0);
+        QCOMPARE(r.neverComplete, r.evaluated);
+        QVERIFY(r.top.empty());
+        QVERIFY(!r.current.feasible);
+        QVERIFY2(QString::fromStdString(r.current.whyNot).startsWith("never completes: "), r.current.whyNot.c_str());
+        QVERIFY2(QString::fromStdString(r.nothingFits)
+                     .endsWith("whose run completes: failures leave none of them time "
+                               "to train"),
+                 r.nothingFits.c_str());
+        QCOMPARE(searchJson(r)["never_complete"].get<std::int64_t>(), r.neverComplete);
+        // By time the same layouts rank as ever.
+        o.objective = Objective::Time;
+        const SearchResult byTime = searchLayouts(d, Catalog::builtin(), o);
+        QCOMPARE(byTime.neverComplete, std::int64_t(0));
+        QVERIFY(!byTime.top.empty());
+    }
+
     void badOptionsAreRefused()
     {
         const Design d = loadPreset("budget-8node-100gbe.cluster.json");
