@@ -136,6 +136,11 @@ void requireFiniteText(std::string_view text, std::string_view what, std::string
 {
     if (hasNonFiniteWord(text) && !hasNonFiniteWord(userText))
         finding(std::string(what) + ": prints a non-finite figure\n" + std::string(text));
+    // A figure past the int64 range rounded to an integer prints as the
+    // int64 limits (llround's answer out of range).
+    for (std::string_view limit : {"9,223,372,036,854,775,80", "922337203685477580"})
+        if (text.find(limit) != std::string_view::npos && userText.find(limit) == std::string_view::npos)
+            finding(std::string(what) + ": prints a figure as the int64 limit\n" + std::string(text));
 }
 
 bool validateAccepts(const DesignLoad& loaded)

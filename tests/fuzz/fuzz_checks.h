@@ -20,9 +20,10 @@ namespace studio::fuzz {
 void requireFinite(const Json& output, std::string_view what);
 // `output` is finite and dumps as `cluster-studio` would print it.
 void requirePrintable(const Json& output, std::string_view what);
-// `text` shows no "nan" or "inf" figure. A word the user wrote (in a name,
-// a description, a part) can be either, so `userText` holds every text the
-// user gave, and those words are only looked for when it has neither.
+// `text` shows no "nan" or "inf" figure, nor one overflowed to the int64
+// limits. A word the user wrote (in a name, a description, a part) can be
+// either, so `userText` holds every text the user gave, and those words
+// are only looked for when it has neither.
 void requireFiniteText(std::string_view text, std::string_view what, std::string_view userText);
 
 // `cluster-studio validate FILE` exits 0 for this read of FILE.
