@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "core/catalog/catalog.h"
+#include "core/catalog/part_schema.h"
 #include "tests/fuzz/fuzz_checks.h"
 
 namespace studio::fuzz {
@@ -157,6 +158,24 @@ void mutateCounts(FuzzedDataProvider& in, Json& design)
     for (Json& c : design["components"]) {
         const Json current = c.contains("count") ? c["count"] : Json(Json::value_t::discarded);
         putField(c, "count", fuzzedInteger(in, current, count.min, count.max));
+    }
+}
+
+void mutateFigures(FuzzedDataProvider& in, Json& design, PartKind kind)
+{
+    for (Json& c : design["components"]) {
+        const Part* part = Catalog::builtin().find(c["part"].get<std::string>());
+        if (!part || part->kind != kind)
+            continue;
+        Json props = c.contains("props") ? c["props"] : Json::object();
+        for (const FieldSpec& f : fieldSpecs(kind)) {
+            const std::string key(f.key);
+            const Json current = props.contains(key) ? props[key] : Json(Json::value_t::discarded);
+            putField(props, key,
+                     f.integer ? fuzzedInteger(in, current, f.min, f.max) : fuzzedNumber(in, current, f.min, f.max));
+        }
+        if (!props.empty())
+            c["props"] = std::move(props);
     }
 }
 

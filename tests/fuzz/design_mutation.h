@@ -61,6 +61,11 @@ void mutateFields(FuzzedDataProvider& in, Json& section, const fields::Table<S>&
 // analyses multiply through).
 void mutateCounts(FuzzedDataProvider& in, Json& design);
 
+// The figure overrides (props) of the components of `kind`, each figure of
+// the kind's schema (part_schema.h) by its range: an override is how a
+// user tries a faster or slower part without writing a catalog.
+void mutateFigures(FuzzedDataProvider& in, Json& design, PartKind kind);
+
 // Components of `kind` given another built-in part of that kind (another
 // GPU in a node, another switch for a fabric's setting is not touched).
 void mutateParts(FuzzedDataProvider& in, Json& design, PartKind kind);

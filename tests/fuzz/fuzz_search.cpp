@@ -1,7 +1,8 @@
 // The layout search and what is built on it, from structured bytes: a
 // shipped training design (first byte) resized to a few of its growth units
 // (at most kMaxGpus GPUs), with the fuzzer's values for its training,
-// parallelism and model fields (design_mutation.h), then one of
+// parallelism, model, operations and facility fields and its GPUs' figures
+// (design_mutation.h), then one of
 // - `search` with the options the CLI takes (objective, --top, --gpus,
 //   --batch-range, --within, --exhaustive) and the Layouts panel's
 //   (keepPoints);
@@ -196,6 +197,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     fuzz::mutateFields(in, workload["training"], fields::training());
     fuzz::mutateFields(in, workload["parallelism"], fields::parallelism());
     fuzz::mutateFields(in, workload["model"], fields::model());
+    // What the days objective, the sweep's wall days and the tornado's
+    // failure and price inputs read.
+    Json& operations = doc["operations"];
+    fuzz::mutateFields(in, operations, fields::operations());
+    fuzz::mutateFields(in, operations["failure_mttf_h"], fields::failureMttf());
+    fuzz::mutateFields(in, operations["checkpoint"], fields::checkpoint());
+    fuzz::mutateFields(in, doc["facility"], fields::facility());
+    fuzz::mutateFigures(in, doc, PartKind::Accelerator);
 
     fuzz::printDesignIfAsked(doc);
     const Catalog& base = Catalog::builtin();

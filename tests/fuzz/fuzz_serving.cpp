@@ -1,7 +1,8 @@
 // A serving design's inputs as structured bytes: a shipped serving design
 // (first byte) with the fuzzer's values for every field of its
 // workload.serving, parallelism and model sections, the counts that size
-// it and the GPU it serves on (design_mutation.h), read as a file and put
+// it, the GPU it serves on and that GPU's figures, and its facility
+// (design_mutation.h), read as a file and put
 // through every verb (fuzz_checks.h), `metrics`' serving object first.
 #include <cstddef>
 #include <cstdint>
@@ -35,6 +36,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     fuzz::mutateFields(in, workload["model"], fields::model());
     fuzz::mutateCounts(in, doc);
     fuzz::mutateParts(in, doc, PartKind::Accelerator);
+    fuzz::mutateFigures(in, doc, PartKind::Accelerator);
     fuzz::mutateFields(in, doc["facility"], fields::facility());
 
     fuzz::printDesignIfAsked(doc);
