@@ -2,8 +2,8 @@
 // (first byte) with the fuzzer's values for every field of its
 // workload.serving, parallelism and model sections, the counts that size
 // it, the GPU it serves on and that GPU's figures, and its facility
-// (design_mutation.h), read as a file and put
-// through every verb (fuzz_checks.h), `metrics`' serving object first.
+// (design_mutation.h), read as a file and put through every verb
+// (fuzz_checks.h), `metrics`' serving object first.
 #include <cstddef>
 #include <cstdint>
 
@@ -11,7 +11,6 @@
 
 #include "core/catalog/catalog.h"
 #include "core/format/design_reader.h"
-#include "core/format/design_writer.h"
 #include "tests/fuzz/design_mutation.h"
 #include "tests/fuzz/fuzz_checks.h"
 #include "tests/fuzz/shipped_designs.h"

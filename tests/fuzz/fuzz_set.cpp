@@ -4,6 +4,7 @@
 // command line decodes it, split and parsed as runMetrics does
 // (app/cli/command_line.cpp: loadForAnalysis), and a design that reads goes
 // through every verb (fuzz_checks.h).
+#include <algorithm>
 #include <charconv>
 #include <cstddef>
 #include <cstdint>
