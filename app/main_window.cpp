@@ -859,8 +859,7 @@ void MainWindow::paste()
     const QMimeData* mime = QApplication::clipboard()->mimeData();
     const QByteArray bytes = mime && mime->hasFormat(kFragmentMimeType) ? mime->data(kFragmentMimeType)
                                                                         : (mime ? mime->text().toUtf8() : QByteArray());
-    const Json doc = Json::parse(bytes.constData(), bytes.constData() + bytes.size(), nullptr, false);
-    const FragmentLoad loaded = readFragmentJson(doc);
+    const FragmentLoad loaded = readFragmentText(std::string_view(bytes.constData(), std::size_t(bytes.size())));
     if (!loaded.fragment) {
         status(tr("The clipboard holds no Cluster Studio items"));
         return;

@@ -42,6 +42,10 @@ std::string formatReadable(double v, int significant)
     if (!std::isfinite(v))
         return formatValue(v);
     const double mag = std::fabs(v);
+    // Past 10^15 whole numbers are no longer exact, and past 2^63 llround
+    // has no answer (a run of 10^19 days printed as -9,223,...,808).
+    if (mag >= 1e15)
+        return formatValue(v, significant);
     if (mag >= std::pow(10.0, significant - 1) || mag == 0)
         return formatCount(static_cast<std::int64_t>(std::llround(v)));
     const int decimals = std::max(0, significant - 1 - int(std::floor(std::log10(mag))));

@@ -18,4 +18,10 @@ if [ "${CI:-}" = "true" ]; then
   fi
   cmake --build "$asan_dir" --parallel "$(nproc)"
   ctest --test-dir "$asan_dir" --output-on-failure --parallel "$(nproc)" "$@"
+
+  # Then a minute of libFuzzer per harness of the core (docs/reliability.md):
+  # the clang tree and six minutes of fuzzing two at a time, about 10
+  # minutes on 2 cores. Any crash, sanitizer report, hang, NaN in an output
+  # or validate/metrics disagreement fails the run.
+  "$repo/scripts/run-fuzz.sh" 60
 fi

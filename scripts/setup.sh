@@ -17,20 +17,9 @@ packages=(
   poppler-utils                    # pdftotext/pdftoppm: report tests and review
 )
 
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "setup: installing ${missing[*]}"
-  if [ "$(id -u)" -eq 0 ]; then sudo_cmd=(); else sudo_cmd=(sudo); fi
-  export DEBIAN_FRONTEND=noninteractive
-  # A fresh machine may have empty package lists: update only when needed.
-  if ! "${sudo_cmd[@]}" apt-get install -y --no-install-recommends "${missing[@]}"; then
-    "${sudo_cmd[@]}" apt-get update
-    "${sudo_cmd[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
-  fi
-fi
+# shellcheck source=scripts/install-packages.sh
+. "$repo/scripts/install-packages.sh"
+install_missing "${packages[@]}"
 
 # CI (CI=true) builds with warnings as errors. A tree configured without it
 # is reconfigured once; otherwise a configured tree keeps its cache, so

@@ -131,8 +131,13 @@ int runValidate(const QStringList& args, const Verb& verb)
     for (const QString& file : parser.positionalArguments()) {
         const std::string path = file.toStdString();
         const DesignLoad loaded = loadDesignFile(path, *catalog);
-        printProblems(path, loaded.problems, true);
-        if (!loaded.ok())
+        // What `metrics` would refuse the design for, so the two agree.
+        std::vector<Problem> problems = loaded.problems;
+        if (loaded.ok())
+            for (Problem& p : servingProblems(*loaded.design, *loaded.catalog))
+                problems.push_back(std::move(p));
+        printProblems(path, problems, true);
+        if (hasErrors(problems))
             code = kExitInvalid;
         else
             out(path + ": valid\n");

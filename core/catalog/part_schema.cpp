@@ -11,29 +11,37 @@ using S = SettingSpec;
 
 // Limits reject typing errors (a TDP of 7e9 W) rather than encode physics;
 // they sit orders of magnitude above any shipping part.
+//
+// A figure that must be positive is at least kLeast of its unit (1 GFLOP/s,
+// 1 MB, 1 W, 0.1%), three orders and more below any shipping part: "greater
+// than 0" let 5e-324 through, and quotients by it overflowed to infinity in
+// the step time, storage and serving models (fuzz_set).
+constexpr double kLeast = 0.001;
+
 const F kAccelerator[] = {
     {"fp64_tflops", "TFLOP/s", "FP64 vector peak", false, false, 0, false, 1e6},
     {"fp64_tensor_tflops", "TFLOP/s", "FP64 tensor-core peak", false, false, 0, false, 1e6},
     {"fp32_tflops", "TFLOP/s", "FP32 vector peak", false, false, 0, false, 1e6},
     {"tf32_tflops", "TFLOP/s", "TF32 tensor peak, dense", false, false, 0, false, 1e6},
-    {"bf16_tflops", "TFLOP/s", "BF16 tensor peak, dense", true, false, 0, true, 1e6},
+    {"bf16_tflops", "TFLOP/s", "BF16 tensor peak, dense", true, false, kLeast, false, 1e6},
     {"fp16_tflops", "TFLOP/s", "FP16 tensor peak, dense", false, false, 0, false, 1e6},
     {"fp8_tflops", "TFLOP/s", "FP8 tensor peak, dense", false, false, 0, false, 1e6},
     {"fp4_tflops", "TFLOP/s", "FP4 tensor peak, dense", false, false, 0, false, 1e6},
     {"int8_tops", "TOP/s", "INT8 tensor peak, dense", false, false, 0, false, 1e6},
-    {"hbm_gb", "GB", "HBM capacity", true, false, 0, true, 1e5},
-    {"hbm_tb_per_s", "TB/s", "HBM bandwidth", true, false, 0, true, 1e3},
+    {"hbm_gb", "GB", "HBM capacity", true, false, kLeast, false, 1e5},
+    {"hbm_tb_per_s", "TB/s", "HBM bandwidth", true, false, kLeast, false, 1e3},
     {"scaleup_gb_per_s", "GB/s", "scale-up link bandwidth per GPU, both directions", true, false, 0, false, 1e6},
     {"scaleup_domain_gpus", "GPUs", "GPUs in one scale-up (NVLink) domain", true, true, 1, false, 1e6},
     {"tdp_w", "W", "thermal design power", false, false, 0, false, 1e5},
-    {"gemm_efficiency", "fraction", "share of the dense peak a large GEMM sustains", false, false, 0, true, 1},
-    {"fp8_gemm_efficiency", "fraction", "share of the dense FP8 peak a large FP8 GEMM sustains", false, false, 0, true,
+    {"gemm_efficiency", "fraction", "share of the dense peak a large GEMM sustains", false, false, kLeast, false, 1},
+    {"fp8_gemm_efficiency", "fraction", "share of the dense FP8 peak a large FP8 GEMM sustains", false, false, kLeast,
+     false, 1},
+    {"attention_efficiency", "fraction", "share of the dense peak a fused attention kernel sustains", false, false,
+     kLeast, false, 1},
+    {"hbm_efficiency", "fraction", "share of HBM bandwidth element-wise kernels sustain", false, false, kLeast, false,
      1},
-    {"attention_efficiency", "fraction", "share of the dense peak a fused attention kernel sustains", false, false, 0,
-     true, 1},
-    {"hbm_efficiency", "fraction", "share of HBM bandwidth element-wise kernels sustain", false, false, 0, true, 1},
-    {"scaleup_efficiency", "fraction", "share of one scale-up direction a collective sustains", false, false, 0, true,
-     1},
+    {"scaleup_efficiency", "fraction", "share of one scale-up direction a collective sustains", false, false, kLeast,
+     false, 1},
 };
 const A kAcceleratorAttrs[] = {
     {"scaleup_link", "scale-up interconnect", false, {}, std::nullopt},
@@ -46,11 +54,11 @@ const A kAcceleratorAttrs[] = {
 };
 
 const F kNic[] = {
-    {"port_gbps", "Gb/s", "speed of each port", true, false, 0, true, 1e5},
+    {"port_gbps", "Gb/s", "speed of each port", true, false, kLeast, false, 1e5},
     {"ports", "ports", "network ports", true, true, 1, false, 64},
     {"latency_us", "us", "one-way latency across the fabric", true, false, 0, false, 1e6},
     {"power_w", "W", "power draw", false, false, 0, false, 1e4},
-    {"efficiency", "fraction", "share of line rate a collective sustains", false, false, 0, true, 1},
+    {"efficiency", "fraction", "share of line rate a collective sustains", false, false, kLeast, false, 1},
 };
 const A kNicAttrs[] = {
     {"protocol", "link protocol", true, {"infiniband", "ethernet"}, std::nullopt},
@@ -59,7 +67,7 @@ const A kNicAttrs[] = {
 
 const F kSwitch[] = {
     {"ports", "ports", "ports at port_gbps (the radix)", true, true, 1, false, 1e5},
-    {"port_gbps", "Gb/s", "speed of each port", true, false, 0, true, 1e5},
+    {"port_gbps", "Gb/s", "speed of each port", true, false, kLeast, false, 1e5},
     {"switching_tbps", "Tb/s", "switching capacity", false, false, 0, false, 1e6},
     {"power_w", "W", "power draw", false, false, 0, false, 1e6},
 };
@@ -71,7 +79,7 @@ const A kSwitchAttrs[] = {
 const F kNode[] = {
     {"gpus", "GPUs", "accelerators in the platform", true, true, 1, false, 1e4},
     {"compute_nics", "NICs", "compute (scale-out) NICs", true, true, 0, false, 1e4},
-    {"max_power_kw", "kW", "maximum power of the whole platform", true, false, 0, true, 1e4},
+    {"max_power_kw", "kW", "maximum power of the whole platform", true, false, kLeast, false, 1e4},
     {"rack_units", "U", "height in the rack", false, true, 0, false, 100},
     {"dpus", "NICs", "DPUs or storage NICs the platform carries besides its compute NICs", false, true, 0, false, 1e4},
 };
@@ -83,7 +91,7 @@ const A kNodeAttrs[] = {
 };
 
 const F kRack[] = {
-    {"max_kw", "kW", "power the rack's cooling can remove", true, false, 0, true, 1e4},
+    {"max_kw", "kW", "power the rack's cooling can remove", true, false, kLeast, false, 1e4},
     {"rack_units", "U", "usable height", true, true, 1, false, 100},
 };
 const A kRackAttrs[] = {
@@ -91,9 +99,9 @@ const A kRackAttrs[] = {
 };
 
 const F kStorage[] = {
-    {"read_gb_per_s", "GB/s", "sequential read bandwidth", true, false, 0, true, 1e6},
-    {"write_gb_per_s", "GB/s", "sequential write bandwidth", true, false, 0, true, 1e6},
-    {"metadata_kiops", "kIOPS", "metadata operations per second, thousands", true, false, 0, true, 1e9},
+    {"read_gb_per_s", "GB/s", "sequential read bandwidth", true, false, kLeast, false, 1e6},
+    {"write_gb_per_s", "GB/s", "sequential write bandwidth", true, false, kLeast, false, 1e6},
+    {"metadata_kiops", "kIOPS", "metadata operations per second, thousands", true, false, kLeast, false, 1e9},
     {"capacity_pb", "PB", "usable capacity", false, false, 0, false, 1e6},
     {"power_kw", "kW", "power draw", false, false, 0, false, 1e4},
     {"rack_units", "U", "height in the rack", false, true, 0, false, 100},
@@ -104,7 +112,7 @@ const A kStorageAttrs[] = {
 };
 
 const F kLink[] = {
-    {"gbps", "Gb/s", "signalling rate", true, false, 0, true, 1e5},
+    {"gbps", "Gb/s", "signalling rate", true, false, kLeast, false, 1e5},
     {"max_length_m", "m", "maximum reach", false, false, 0, false, 1e6},
     {"power_w", "W", "power per cable, both ends", false, false, 0, false, 1e4},
 };

@@ -229,26 +229,21 @@ FragmentLoad readFragmentJson(const Json& doc)
     return out;
 }
 
-DesignLoad readDesignText(std::string_view text, const Catalog& base)
+FragmentLoad readFragmentText(std::string_view text)
 {
     ParsedJson parsed = parseJsonText(text);
     if (parsed.error) {
-        DesignLoad out;
+        FragmentLoad out;
         out.problems.push_back(*parsed.error);
         return out;
     }
-    return readDesignJson(std::move(parsed.doc), base);
+    return readFragmentJson(parsed.doc);
 }
 
-DesignLoad loadDesignFile(const std::string& path, const Catalog& base, const std::vector<PointerEdit>& edits)
+DesignLoad readDesignText(std::string_view text, const Catalog& base, const std::vector<PointerEdit>& edits)
 {
     DesignLoad out;
-    const FileText file = readTextFile(path);
-    if (file.error) {
-        out.problems.push_back({Severity::Error, "", *file.error});
-        return out;
-    }
-    ParsedJson parsed = parseJsonText(file.text);
+    ParsedJson parsed = parseJsonText(text);
     if (parsed.error) {
         out.problems.push_back(*parsed.error);
         return out;
@@ -268,6 +263,17 @@ DesignLoad readDesignJson(Json doc, const Catalog& base, const std::vector<Point
     if (!out.problems.empty())
         return out;
     return readDesignJson(std::move(doc), base);
+}
+
+DesignLoad loadDesignFile(const std::string& path, const Catalog& base, const std::vector<PointerEdit>& edits)
+{
+    const FileText file = readTextFile(path);
+    if (file.error) {
+        DesignLoad out;
+        out.problems.push_back({Severity::Error, "", *file.error});
+        return out;
+    }
+    return readDesignText(file.text, base, edits);
 }
 
 }  // namespace studio

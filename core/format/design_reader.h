@@ -23,11 +23,22 @@ struct DesignLoad {
     bool ok() const { return design.has_value(); }
 };
 
-DesignLoad readDesignText(std::string_view text, const Catalog& base);
-DesignLoad readDesignJson(Json doc, const Catalog& base);
+// A "--set" edit: the value at a JSON pointer of the document.
+struct PointerEdit {
+    std::string pointer;
+    Json value;
+};
 
-// Reads a file and applies "--set" edits (pointer, value) to the parsed
-// document before it is read, so an edit is checked like the file itself.
+// Reads design text, with "--set" edits applied to the parsed document
+// before it is read, so an edit is checked like the file itself.
+DesignLoad readDesignText(std::string_view text, const Catalog& base, const std::vector<PointerEdit>& edits = {});
+DesignLoad readDesignJson(Json doc, const Catalog& base);
+// The same edits applied to a parsed document (a design built in memory,
+// turned into JSON by designToJson).
+DesignLoad readDesignJson(Json doc, const Catalog& base, const std::vector<PointerEdit>& edits);
+// readDesignText of a file's bytes.
+DesignLoad loadDesignFile(const std::string& path, const Catalog& base, const std::vector<PointerEdit>& edits = {});
+
 // A fragment: components and links without a design around them, as the
 // studio copies them to the clipboard. Ids and parents are as copied; the
 // paste decides what they become.
@@ -41,14 +52,8 @@ struct FragmentLoad {
     std::vector<Problem> problems;
 };
 FragmentLoad readFragmentJson(const Json& doc);
-
-struct PointerEdit {
-    std::string pointer;
-    Json value;
-};
-DesignLoad loadDesignFile(const std::string& path, const Catalog& base, const std::vector<PointerEdit>& edits = {});
-// The same edits applied to a parsed document (a design built in memory,
-// turned into JSON by designToJson).
-DesignLoad readDesignJson(Json doc, const Catalog& base, const std::vector<PointerEdit>& edits);
+// The clipboard's text as a fragment, parsed within the size and depth
+// limits a file is (json_text.h): pasted text is anyone's.
+FragmentLoad readFragmentText(std::string_view text);
 
 }  // namespace studio

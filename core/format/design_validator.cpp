@@ -148,6 +148,19 @@ void checkWorkload(JsonReader& r, const Workload& w)
     else if (ep > 1 && experts % ep != 0)
         r.error("/workload/parallelism/ep",
                 formatCount(ep) + " does not divide the " + formatCount(experts) + " experts", "indivisible");
+    // A layout spans tp x pp x cp x dp GPUs: more than a design can hold is
+    // no layout, and overflowed the products the analyses take (fuzz_serving:
+    // tp 6,052,957 x pp 6,057,328 x dp 1,048,576).
+    const ParallelismSpec& layout = w.parallelism;
+    double span = 1;
+    for (const std::int64_t degree : {layout.tp.value_or(1), layout.pp.value_or(1), layout.cp.value_or(1),
+                                      std::max<std::int64_t>(1, layout.dp.value_or(1))})
+        span *= double(degree);
+    if (span > double(kMaxInstances))
+        r.error("/workload/parallelism",
+                "tp x pp x cp x dp = " + formatValue(span, 3) + " GPUs, more than the " + formatCount(kMaxInstances) +
+                    " a design can hold",
+                "too_many");
     const std::int64_t micro = w.training.micro_batch.value_or(1);
     if (training && micro > w.training.global_batch)
         r.error("/workload/training/micro_batch",

@@ -1,25 +1,42 @@
 #include "core/metrics/metrics.h"
 
+#include <algorithm>
+#include <cmath>
+
+#include "core/json_number.h"
 #include "core/metrics/explanations.h"
 #include "core/search/layout.h"
-
-#include <cmath>
 
 namespace studio {
 namespace {
 
-// JSON cannot hold NaN or Inf; the analyses avoid them, and this is the last
-// guard so a degenerate design prints 0 rather than invalid JSON.
-double finite(double v)
-{
-    return std::isfinite(v) ? v : 0.0;
-}
+// A figure unavailableFigures says the analysis cannot give is null, with
+// its reason in `unavailable`: its value means nothing, so it is neither
+// guarded nor printed.
+class Figures {
+public:
+    explicit Figures(const Analysis& a)
+    {
+        for (auto& [key, why] : unavailableFigures(a))
+            unavailable_.push_back(std::move(key));
+    }
+    Json operator()(std::string_view key, double value) const
+    {
+        if (std::find(unavailable_.begin(), unavailable_.end(), key) != unavailable_.end())
+            return nullptr;
+        return finiteOrZero(value);
+    }
+
+private:
+    std::vector<std::string> unavailable_;
+};
 
 Json explainJson(const Explanation& e)
 {
     Json inputs = Json::array();
     for (const auto& in : e.inputs)
-        inputs.push_back({{"name", in.name}, {"value", finite(in.value)}, {"unit", in.unit}, {"source", in.source}});
+        inputs.push_back(
+            {{"name", in.name}, {"value", finiteOrZero(in.value)}, {"unit", in.unit}, {"source", in.source}});
     Json j = {{"formula", e.formula}, {"inputs", std::move(inputs)}};
     if (!e.unavailable.empty())
         j["unavailable"] = e.unavailable;
@@ -28,8 +45,8 @@ Json explainJson(const Explanation& e)
         Json band = {{"runs", b.runs}, {"text", b.text}};
         if (!b.runs.empty()) {
             band["basis"] = b.basis;
-            band["model_error"] = {finite(b.errorLow), finite(b.errorHigh)};
-            band["real_over_shown"] = {finite(b.lowFactor), finite(b.highFactor)};
+            band["model_error"] = {finiteOrZero(b.errorLow), finiteOrZero(b.errorHigh)};
+            band["real_over_shown"] = {finiteOrZero(b.lowFactor), finiteOrZero(b.highFactor)};
         }
         j["error_band"] = std::move(band);
     }
@@ -93,24 +110,24 @@ Json computeJson(const Analysis& a)
     const auto& g = a.hardware.gpu;
     Json peaks = Json::object(), cluster = Json::object();
     for (const auto& [precision, s] : g.peaksTflops) {
-        peaks[precision] = finite(s.value);
-        cluster[precision] = finite(s.value * double(a.inventory.gpus) / 1000);
+        peaks[precision] = finiteOrZero(s.value);
+        cluster[precision] = finiteOrZero(s.value * double(a.inventory.gpus) / 1000);
     }
     return {{"gpu_name", g.name},
             {"precision", g.trainingPrecision},
             {"peak_tflops_per_gpu", std::move(peaks)},
             {"cluster_peak_pflops", std::move(cluster)},
-            {"hbm_tb_per_s", finite(g.hbmTbPerS.value)},
-            {"hbm_gb", finite(g.hbmGb.value)},
-            {"ridge_flop_per_byte", finite(a.roofline.ridgeFlopPerByte)},
-            {"scaleup_gb_per_s", finite(g.scaleupGbPerS.value)},
+            {"hbm_tb_per_s", finiteOrZero(g.hbmTbPerS.value)},
+            {"hbm_gb", finiteOrZero(g.hbmGb.value)},
+            {"ridge_flop_per_byte", finiteOrZero(a.roofline.ridgeFlopPerByte)},
+            {"scaleup_gb_per_s", finiteOrZero(g.scaleupGbPerS.value)},
             {"scaleup_domain_gpus", a.hardware.scaleupDomainGpus},
             {"gpus_per_node", a.hardware.gpusPerNode},
             {"scaleup_domains", a.hardware.scaleupDomainGpus > 0 ? a.inventory.gpus / a.hardware.scaleupDomainGpus : 0},
-            {"nic_gb_per_s_per_gpu", finite(a.hardware.scaleOut.nicGbPerSPerGpu.value)},
-            {"storage_read_gb_per_s", finite(a.hardware.storage.readGbPerS.value)},
-            {"storage_write_gb_per_s", finite(a.hardware.storage.writeGbPerS.value)},
-            {"storage_metadata_kiops", finite(a.hardware.storage.metadataKiops.value)}};
+            {"nic_gb_per_s_per_gpu", finiteOrZero(a.hardware.scaleOut.nicGbPerSPerGpu.value)},
+            {"storage_read_gb_per_s", finiteOrZero(a.hardware.storage.readGbPerS.value)},
+            {"storage_write_gb_per_s", finiteOrZero(a.hardware.storage.writeGbPerS.value)},
+            {"storage_metadata_kiops", finiteOrZero(a.hardware.storage.metadataKiops.value)}};
 }
 
 Json hierarchyJson(const Hierarchy& h)
@@ -119,10 +136,10 @@ Json hierarchyJson(const Hierarchy& h)
     for (const auto& t : h.tiers)
         tiers.push_back({{"tier", t.key},
                          {"name", t.name},
-                         {"gb_per_s_per_gpu", finite(t.gbPerSPerGpu)},
-                         {"latency_us", finite(t.latencyUs)},
+                         {"gb_per_s_per_gpu", finiteOrZero(t.gbPerSPerGpu)},
+                         {"latency_us", finiteOrZero(t.latencyUs)},
                          {"scope_gpus", t.scopeGpus},
-                         {"ratio_to_above", finite(t.ratioToAbove)},
+                         {"ratio_to_above", finiteOrZero(t.ratioToAbove)},
                          {"axes", t.axes}});
     return tiers;
 }
@@ -132,45 +149,49 @@ Json rooflineJson(const Roofline& r)
     Json ceilings = Json::array(), slopes = Json::array(), points = Json::array();
     for (const auto& c : r.ceilings)
         ceilings.push_back({{"precision", c.precision},
-                            {"tflops", finite(c.tflops)},
-                            {"ridge_flop_per_byte", finite(c.ridgeFlopPerByte)}});
+                            {"tflops", finiteOrZero(c.tflops)},
+                            {"ridge_flop_per_byte", finiteOrZero(c.ridgeFlopPerByte)}});
     for (const Slope* s : {&r.hbm})
         slopes.push_back({{"key", s->key},
                           {"name", s->name},
-                          {"gb_per_s", finite(s->gbPerS)},
-                          {"ridge_flop_per_byte", finite(s->ridgeFlopPerByte)}});
+                          {"gb_per_s", finiteOrZero(s->gbPerS)},
+                          {"ridge_flop_per_byte", finiteOrZero(s->ridgeFlopPerByte)}});
     for (const auto& s : r.fleet)
         slopes.push_back({{"key", s.key},
                           {"name", s.name},
-                          {"gb_per_s", finite(s.gbPerS)},
-                          {"ridge_flop_per_byte", finite(s.ridgeFlopPerByte)}});
+                          {"gb_per_s", finiteOrZero(s.gbPerS)},
+                          {"ridge_flop_per_byte", finiteOrZero(s.ridgeFlopPerByte)}});
     for (const auto& p : r.points)
         points.push_back({{"name", p.name},
                           {"kind", p.kind},
-                          {"intensity", finite(p.intensity)},
-                          {"attainable_tflops", finite(p.attainableTflops)},
-                          {"achieved_tflops", finite(p.achievedTflops)},
+                          {"intensity", finiteOrZero(p.intensity)},
+                          {"attainable_tflops", finiteOrZero(p.attainableTflops)},
+                          {"achieved_tflops", finiteOrZero(p.achievedTflops)},
                           {"bound", p.bound}});
-    return {{"peak_tflops", finite(r.peakTflops)}, {"ridge_flop_per_byte", finite(r.ridgeFlopPerByte)},
-            {"ridge_batch", finite(r.ridgeBatch)}, {"decode_tokens_per_s", finite(r.decodeTokensPerS)},
-            {"ceilings", std::move(ceilings)},     {"slopes", std::move(slopes)},
+    return {{"peak_tflops", finiteOrZero(r.peakTflops)},
+            {"ridge_flop_per_byte", finiteOrZero(r.ridgeFlopPerByte)},
+            {"ridge_batch", finiteOrZero(r.ridgeBatch)},
+            {"decode_tokens_per_s", finiteOrZero(r.decodeTokensPerS)},
+            {"ceilings", std::move(ceilings)},
+            {"slopes", std::move(slopes)},
             {"points", std::move(points)}};
 }
 
 Json trainingJson(const Analysis& a)
 {
+    const Figures figure(a);
     const auto& s = a.step;
     const auto& m = a.memory;
     Json breakdown = Json::array();
     for (const auto& p : s.breakdown)
-        breakdown.push_back({{"name", p.name}, {"seconds", finite(p.seconds)}});
+        breakdown.push_back({{"name", p.name}, {"seconds", finiteOrZero(p.seconds)}});
     Json waterfall = Json::array();
     for (const auto& b : a.utilization.waterfall)
         waterfall.push_back({{"name", b.name},
-                             {"fraction", finite(b.fraction)},
+                             {"fraction", finiteOrZero(b.fraction)},
                              {"level", b.level},
-                             {"from", finite(b.from)},
-                             {"to", finite(b.to)}});
+                             {"from", finiteOrZero(b.from)},
+                             {"to", finiteOrZero(b.to)}});
     Json axes = Json::array();
     for (const auto& x : a.hierarchy.axes)
         axes.push_back({{"axis", x.axis},
@@ -189,34 +210,34 @@ Json trainingJson(const Analysis& a)
     Json layout = layoutJson(layoutOf(w));
     layout["gpus_used"] = w.gpusUsed;
     Json j = {{"model", w.name},
-              {"params_b", finite(w.params / 1e9)},
-              {"active_params_b", finite(w.activeParamsPerToken / 1e9)},
+              {"params_b", finiteOrZero(w.params / 1e9)},
+              {"active_params_b", finiteOrZero(w.activeParamsPerToken / 1e9)},
               {"layout", std::move(layout)},
               {"parallelism", std::move(axes)},
               {"runnable", ok},
-              {"step_time_s", finite(s.stepS)},
-              {"tokens_per_s", finite(s.tokensPerS)},
-              {"tflops_per_gpu_model", finite(s.tflopsPerGpuModel)},
-              {"tflops_per_gpu_hardware", finite(s.tflopsPerGpuHardware)},
-              {"mfu", finite(s.mfu)},
-              {"hfu", finite(s.hfu)},
-              {"days_to_train", finite(s.daysToTrain)},
-              {"micro_batches", finite(s.microBatches)},
-              {"bubble_fraction", finite(s.bubbleFraction)},
+              {"step_time_s", figure("training.step_time_s", s.stepS)},
+              {"tokens_per_s", figure("training.tokens_per_s", s.tokensPerS)},
+              {"tflops_per_gpu_model", figure("training.tflops_per_gpu_model", s.tflopsPerGpuModel)},
+              {"tflops_per_gpu_hardware", figure("training.tflops_per_gpu_hardware", s.tflopsPerGpuHardware)},
+              {"mfu", figure("training.mfu", s.mfu)},
+              {"hfu", figure("training.hfu", s.hfu)},
+              {"days_to_train", figure("training.days_to_train", s.daysToTrain)},
+              {"micro_batches", finiteOrZero(s.microBatches)},
+              {"bubble_fraction", figure("training.bubble_fraction", s.bubbleFraction)},
               {"breakdown", std::move(breakdown)},
               {"memory_gb_per_gpu",
-               {{"weights", finite(m.weightsGb)},
-                {"gradients", finite(m.gradientsGb)},
-                {"optimizer", finite(m.optimizerGb)},
-                {"activations", finite(m.activationsGb)},
-                {"workspace", finite(m.workspaceGb)},
-                {"total", finite(m.totalGb)}}},
-              {"hbm_gb", finite(m.hbmGb)},
-              {"hbm_capacity_gb", finite(m.capacityGb)},
+               {{"weights", finiteOrZero(m.weightsGb)},
+                {"gradients", finiteOrZero(m.gradientsGb)},
+                {"optimizer", finiteOrZero(m.optimizerGb)},
+                {"activations", finiteOrZero(m.activationsGb)},
+                {"workspace", finiteOrZero(m.workspaceGb)},
+                {"total", finiteOrZero(m.totalGb)}}},
+              {"hbm_gb", finiteOrZero(m.hbmGb)},
+              {"hbm_capacity_gb", finiteOrZero(m.capacityGb)},
               {"fits_in_hbm", m.fits},
               {"waterfall", std::move(waterfall)},
-              {"delivered_fraction", finite(a.utilization.delivered)},
-              {"delivered_pflops", finite(a.utilization.deliveredPflops)}};
+              {"delivered_fraction", figure("training.delivered_fraction", a.utilization.delivered)},
+              {"delivered_pflops", figure("training.delivered_pflops", a.utilization.deliveredPflops)}};
     if (!ok) {
         std::string why;
         for (const auto& p : a.notRunnable)
@@ -228,20 +249,21 @@ Json trainingJson(const Analysis& a)
 
 Json storageJson(const DataPipeline& d)
 {
-    return {{"data_demand_gb_per_s", finite(d.demandGbPerS)},
-            {"files_per_s", finite(d.filesPerS)},
-            {"read_supply_gb_per_s", finite(d.readSupplyGbPerS)},
-            {"read_headroom", finite(d.readHeadroom)},
-            {"metadata_ops_per_s", finite(d.metadataOpsPerS)},
-            {"checkpoint_gb", finite(d.checkpointGb)},
-            {"checkpoint_write_at_storage_s", finite(d.writeAtStorageS)},
-            {"checkpoint_write_s", finite(d.writeAtNicsS)},
-            {"write_path_gb_per_s", finite(d.writePathGbPerS)},
-            {"local_read_gb_per_s_per_node", finite(d.localReadGbPerSPerNode)}};
+    return {{"data_demand_gb_per_s", finiteOrZero(d.demandGbPerS)},
+            {"files_per_s", finiteOrZero(d.filesPerS)},
+            {"read_supply_gb_per_s", finiteOrZero(d.readSupplyGbPerS)},
+            {"read_headroom", finiteOrZero(d.readHeadroom)},
+            {"metadata_ops_per_s", finiteOrZero(d.metadataOpsPerS)},
+            {"checkpoint_gb", finiteOrZero(d.checkpointGb)},
+            {"checkpoint_write_at_storage_s", finiteOrZero(d.writeAtStorageS)},
+            {"checkpoint_write_s", finiteOrZero(d.writeAtNicsS)},
+            {"write_path_gb_per_s", finiteOrZero(d.writePathGbPerS)},
+            {"local_read_gb_per_s_per_node", finiteOrZero(d.localReadGbPerSPerNode)}};
 }
 
 Json powerJson(const Analysis& a)
 {
+    const Figures figure(a);
     const auto& p = a.power;
     Json racks = Json::array();
     for (const auto& r : p.racks)
@@ -250,64 +272,65 @@ Json powerJson(const Analysis& a)
                          {"count", r.count},
                          {"nodes_each", r.nodesEach},
                          {"gpus_each", r.gpusEach},
-                         {"kw_each", finite(r.kwEach)},
-                         {"limit_kw", finite(r.limitKw)},
+                         {"kw_each", finiteOrZero(r.kwEach)},
+                         {"limit_kw", finiteOrZero(r.limitKw)},
                          {"cooling", r.cooling}});
-    return {{"gpu_kw", finite(p.gpuKw)},
-            {"compute_kw", finite(p.computeKw)},
-            {"network_kw", finite(p.networkKw)},
-            {"storage_kw", finite(p.storageKw)},
-            {"it_kw", finite(p.itKw)},
-            {"facility_kw", finite(p.facilityKw)},
-            {"overhead_kw", finite(p.overheadKw)},
-            {"pue", finite(p.pue.value)},
-            {"max_rack_kw", finite(p.maxRackKw)},
+    return {{"gpu_kw", finiteOrZero(p.gpuKw)},
+            {"compute_kw", finiteOrZero(p.computeKw)},
+            {"network_kw", finiteOrZero(p.networkKw)},
+            {"storage_kw", finiteOrZero(p.storageKw)},
+            {"it_kw", finiteOrZero(p.itKw)},
+            {"facility_kw", finiteOrZero(p.facilityKw)},
+            {"overhead_kw", finiteOrZero(p.overheadKw)},
+            {"pue", finiteOrZero(p.pue.value)},
+            {"max_rack_kw", finiteOrZero(p.maxRackKw)},
             {"racks_over_cooling_limit", p.racksOverLimit},
-            {"air_cooling_limit_kw", finite(p.airCoolingLimitKw.value)},
+            {"air_cooling_limit_kw", finiteOrZero(p.airCoolingLimitKw.value)},
             {"racks", std::move(racks)},
-            {"energy_mwh_per_year", finite(p.energyMwhPerYear)},
-            {"cost_usd_per_year", finite(p.costUsdPerYear)},
-            {"co2_tonnes_per_year", finite(p.co2TonnesPerYear)},
-            {"training_run_mwh", finite(a.trainingRunMwh)},
-            {"electricity_usd_per_kwh", finite(p.pricePerKwh.value)},
-            {"carbon_g_per_kwh", finite(p.carbonGPerKwh.value)}};
+            {"energy_mwh_per_year", finiteOrZero(p.energyMwhPerYear)},
+            {"cost_usd_per_year", finiteOrZero(p.costUsdPerYear)},
+            {"co2_tonnes_per_year", finiteOrZero(p.co2TonnesPerYear)},
+            {"training_run_mwh", figure("power.training_run_mwh", a.trainingRunMwh)},
+            {"electricity_usd_per_kwh", finiteOrZero(p.pricePerKwh.value)},
+            {"carbon_g_per_kwh", finiteOrZero(p.carbonGPerKwh.value)}};
 }
 
 Json reliabilityJson(const Analysis& a)
 {
+    const Figures figure(a);
     const auto& r = a.reliability;
     Json classes = Json::array();
     for (const auto& c : r.classes)
         classes.push_back({{"class", c.key},
                            {"name", c.name},
                            {"per", c.per},
-                           {"devices", finite(c.devices)},
-                           {"mttf_h", finite(c.mttfH.value)},
-                           {"per_day", finite(c.perDay)}});
+                           {"devices", finiteOrZero(c.devices)},
+                           {"mttf_h", finiteOrZero(c.mttfH.value)},
+                           {"per_day", finiteOrZero(c.perDay)}});
     Json mtbf = Json::array(), goodput = Json::array();
     for (const auto& [n, hours] : r.mtbfCurve)
-        mtbf.push_back({finite(n), finite(hours)});
+        mtbf.push_back({finiteOrZero(n), finiteOrZero(hours)});
     for (const auto& [tau, g] : r.goodputCurve)
-        goodput.push_back({finite(tau), finite(g)});
-    Json j = {{"cluster_mtbf_h", finite(r.clusterMtbfH)},
-              {"p_failure_24h", finite(r.pFailure24h)},
-              {"failures_per_day", finite(r.failuresPerDay)},
+        goodput.push_back({finiteOrZero(tau), finiteOrZero(g)});
+    Json j = {{"cluster_mtbf_h", finiteOrZero(r.clusterMtbfH)},
+              {"p_failure_24h", finiteOrZero(r.pFailure24h)},
+              {"failures_per_day", finiteOrZero(r.failuresPerDay)},
               {"by_class", std::move(classes)},
-              {"checkpoint_gb", finite(a.data.checkpointGb)},
-              {"checkpoint_write_s", finite(r.checkpointWriteS)},
-              {"checkpoint_interval_min", finite(r.intervalMin)},
-              {"young_interval_min", finite(r.youngIntervalMin)},
-              {"daly_interval_min", finite(r.dalyIntervalMin)},
-              {"restart_min", finite(r.restartMin.value)},
-              {"checkpoint_fraction", finite(r.checkpointFraction)},
-              {"failure_fraction", finite(r.failureFraction)},
-              {"maintenance_fraction", finite(r.maintenanceFraction.value)},
-              {"goodput", finite(r.goodput)},
-              {"young_goodput", finite(r.youngGoodput)},
-              {"daly_goodput", finite(r.dalyGoodput)},
+              {"checkpoint_gb", finiteOrZero(a.data.checkpointGb)},
+              {"checkpoint_write_s", finiteOrZero(r.checkpointWriteS)},
+              {"checkpoint_interval_min", finiteOrZero(r.intervalMin)},
+              {"young_interval_min", finiteOrZero(r.youngIntervalMin)},
+              {"daly_interval_min", finiteOrZero(r.dalyIntervalMin)},
+              {"restart_min", finiteOrZero(r.restartMin.value)},
+              {"checkpoint_fraction", finiteOrZero(r.checkpointFraction)},
+              {"failure_fraction", finiteOrZero(r.failureFraction)},
+              {"maintenance_fraction", finiteOrZero(r.maintenanceFraction.value)},
+              {"goodput", finiteOrZero(r.goodput)},
+              {"young_goodput", finiteOrZero(r.youngGoodput)},
+              {"daly_goodput", finiteOrZero(r.dalyGoodput)},
               {"completes", r.goodput > 0},
-              {"wall_days", finite(r.wallDays)},
-              {"expected_interruptions", finite(r.expectedInterruptions)},
+              {"wall_days", figure("reliability.wall_days", r.wallDays)},
+              {"expected_interruptions", figure("reliability.expected_interruptions", r.expectedInterruptions)},
               {"mtbf_curve", std::move(mtbf)},
               {"goodput_curve", std::move(goodput)}};
     if (!r.neverCompletes.empty())

@@ -312,8 +312,10 @@ SensitivityResult analyzeSensitivity(const Design& design, const Catalog& catalo
 {
     SensitivityResult r;
     const Analysis today = analyzeDesign(design, catalog);
-    if (!today.runnable()) {
-        r.error = stepUnavailable(today);
+    // Changes in days to train mean nothing against a run that never
+    // completes ("Today: inf days", found with fuzz_set's inputs).
+    if (!today.completes()) {
+        r.error = runUnavailable(today);
         return r;
     }
     r.days = daysOf(today);

@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "core/analysis/analysis.h"
+#include "core/format/workload_limits.h"
 #include "core/text.h"
 
 namespace studio {
@@ -206,6 +207,13 @@ SearchResult searchLayouts(const Design& design, const Catalog& catalog, const S
         r.error = "the global batch range " + formatCount(opt.batchMin) + "-" + formatCount(opt.batchMax) + " is empty";
         return r;
     }
+    // The file's limit on a global batch; beyond it, doubling the batch
+    // overflowed (fuzz_search: --batch-range 1-9223372036854775807).
+    if (opt.batchMax > limits::kGlobalBatch.max) {
+        r.error = "the global batch range " + formatCount(opt.batchMin) + "-" + formatCount(opt.batchMax) +
+            " goes past " + formatCount(limits::kGlobalBatch.max) + " sequences, the largest global batch";
+        return r;
+    }
     Limits limits;
     for (const auto& [axis, tier] : opt.within) {
         if (axis != "tp" && axis != "cp" && axis != "ep" && axis != "dp" && axis != "pp") {
@@ -214,8 +222,7 @@ SearchResult searchLayouts(const Design& design, const Catalog& catalog, const S
         }
         if (tier == "any")
             continue;
-        if (std::find_if(kLimitTiers.begin(), kLimitTiers.end(), [&](const char* t) { return tier == t; }) ==
-            kLimitTiers.end()) {
+        if (std::find(kLimitTiers.begin(), kLimitTiers.end(), std::string_view(tier)) == kLimitTiers.end()) {
             r.error = "no tier '" + tier + "' to keep " + axis + " within (tiers: nvlink, leaf, spine, core, any)";
             return r;
         }
@@ -240,9 +247,14 @@ SearchResult searchLayouts(const Design& design, const Catalog& catalog, const S
         cur.whyNot = "needs " + formatReadable(a.memory.totalGb) + " GB per GPU but " + hw.gpu.name + " has " +
             formatReadable(a.memory.capacityGb) + " GB";
     } else {
-        cur.feasible = true;
         currentObjective = objectiveOf(a.step.stepS, a.workload.tokensPerStep, a.workload.gpusUsed);
-        cur.figures = candidateOf(cur.layout, a.step, a.memory, currentObjective);
+        if (std::isfinite(currentObjective)) {
+            cur.feasible = true;
+            cur.figures = candidateOf(cur.layout, a.step, a.memory, currentObjective);
+        } else {
+            // Days to train when failures leave no time to train.
+            cur.whyNot = runUnavailable(a);
+        }
     }
     std::int64_t betterThanCurrent = 0;
 
@@ -384,6 +396,12 @@ SearchResult searchLayouts(const Design& design, const Catalog& catalog, const S
                                             const StepTime st = modelStepTime(hw, hier, shape, cv, false);
                                             ++r.evaluated;
                                             const double objective = objectiveOf(st.stepS, shape.tokensPerStep, N);
+                                            // Days with goodput: a run the failures never
+                                            // let finish ranks nowhere.
+                                            if (!std::isfinite(objective)) {
+                                                ++r.neverComplete;
+                                                continue;
+                                            }
                                             if (objective < currentObjective)
                                                 ++betterThanCurrent;
                                             if (opt.keepPoints)
@@ -409,6 +427,10 @@ SearchResult searchLayouts(const Design& design, const Catalog& catalog, const S
         cur.rank = 1 + betterThanCurrent;
         if (!r.top.empty() && r.top.front().objective > 0)
             cur.gap = currentObjective / r.top.front().objective - 1;
+    }
+    if (r.feasible > 0 && r.top.empty()) {
+        r.nothingFits = (a.workload.name.empty() ? std::string("the model") : a.workload.name) + " has no layout on " +
+            formatCount(N) + " " + hw.gpu.name + " GPUs whose run completes: failures leave none of them time to train";
     }
     if (r.feasible == 0) {
         r.nothingFits = a.workload.name.empty() ? std::string("the model") : a.workload.name;

@@ -78,16 +78,17 @@ struct SearchResult {
     std::string error;  // the search could not run (no GPUs, no model, too many GPUs asked for)
     bool cancelled = false;
     Objective objective = Objective::Time;
-    std::int64_t gpus = 0;       // searched
-    std::int64_t space = 0;      // every combination of the options on `gpus` GPUs
-    std::int64_t feasible = 0;   // runnable, within the tier limits and fit in HBM
-    std::int64_t evaluated = 0;  // step time modelled
-    std::int64_t pruned = 0;     // feasible, skipped by the step-time bound
+    std::int64_t gpus = 0;           // searched
+    std::int64_t space = 0;          // every combination of the options on `gpus` GPUs
+    std::int64_t feasible = 0;       // runnable, within the tier limits and fit in HBM
+    std::int64_t evaluated = 0;      // step time modelled
+    std::int64_t pruned = 0;         // feasible, skipped by the step-time bound
+    std::int64_t neverComplete = 0;  // feasible, but by days to train the failures never let the run finish
     Rejections rejected;
     std::vector<Candidate> top;  // best first
     CurrentLayout current;
     std::vector<SearchPoint> points;  // every feasible candidate (keepPoints)
-    std::string nothingFits;          // when no candidate is feasible: why, with the closest miss
+    std::string nothingFits;          // when no candidate is feasible (or completes): why, with the closest miss
     bool ok() const { return error.empty() && !cancelled; }
 };
 

@@ -51,6 +51,7 @@ Json searchJson(const SearchResult& r)
               {"evaluated", r.evaluated},
               {"feasible", r.feasible},
               {"pruned", r.pruned},
+              {"never_complete", r.neverComplete},
               {"rejected",
                {{"indivisible", r.rejected.indivisible},
                 {"forbidden_tier", r.rejected.forbiddenTier},
@@ -86,7 +87,8 @@ std::string searchText(const SearchResult& r)
         formatCount(r.pruned) + " skipped by the step-time bound)\n";
     s += "Rejected: " + formatCount(r.rejected.indivisible) + " indivisible, " + formatCount(r.rejected.forbiddenTier) +
         " on a forbidden tier, " + formatCount(r.rejected.noPath) + " without a path, " +
-        formatCount(r.rejected.outOfMemory) + " out of memory\n";
+        formatCount(r.rejected.outOfMemory) + " out of memory" +
+        (r.neverComplete > 0 ? "; " + formatCount(r.neverComplete) + " feasible but never complete" : "") + "\n";
     s += std::string("Objective: ") + objectiveName(r.objective) + " (" + objectiveUnit(r.objective) + ")\n";
     s += "Current: " + describeLayout(r.current.layout) + " - " + currentRankText(r) + "\n";
     if (!r.nothingFits.empty())

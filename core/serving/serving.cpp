@@ -348,7 +348,21 @@ Serving analyzeServing(const Design& design, const Catalog& catalog)
     // a replica holds `batch` of them.
     const double arrival = s.arrivalRatePerS = spec.arrival_rate_per_s.value_or(0);
     s.concurrentRequests = fleet::littleConcurrency(arrival, s.e2eS);
-    s.replicasNeeded = arrival > 0 ? std::int64_t(std::ceil(s.concurrentRequests / double(s.batch))) : 0;
+    const double replicas = arrival > 0 ? std::ceil(s.concurrentRequests / double(s.batch)) : 0;
+    // No design holds more GPUs than kMaxInstances, and past it the counts
+    // overflowed (fuzz_set: a millionth of the HBM bandwidth at 10^9
+    // requests/s needed 10^20 replicas).
+    if (replicas * double(r.gpus) > double(kMaxInstances)) {
+        s.errors.push_back(error("/workload/serving/arrival_rate_per_s",
+                                 formatReadable(arrival) + " requests/s, each " + seconds(s.e2eS) +
+                                     " end to end, keep " + formatValue(s.concurrentRequests, 3) +
+                                     " requests in flight: " + formatValue(replicas * double(r.gpus), 3) +
+                                     " GPUs in replicas of batch " + formatCount(s.batch) + ", more than the " +
+                                     formatCount(kMaxInstances) + " a design can hold",
+                                 "too_many"));
+        return s;
+    }
+    s.replicasNeeded = std::int64_t(replicas);
     s.gpusNeeded = s.replicasNeeded * r.gpus;
 
     // Energy: the replica's GPUs' share of the design's facility power.
@@ -364,6 +378,13 @@ Serving analyzeServing(const Design& design, const Catalog& catalog)
             break;
     }
     return s;
+}
+
+std::vector<Problem> servingProblems(const Design& design, const Catalog& catalog)
+{
+    if (!design.workload.isServing())
+        return {};
+    return analyzeServing(design, catalog).errors;
 }
 
 std::vector<RooflinePoint> decodeRooflinePoints(const Serving& s, double hbmTbPerS)

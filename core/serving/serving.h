@@ -84,6 +84,12 @@ struct Serving {
 // it is not). The design must be valid (validateDesign) against `catalog`.
 Serving analyzeServing(const Design& design, const Catalog& catalog);
 
+// What stops a design that reads from being served, each at its pointer:
+// analyzeServing's errors for a serving design, none for a training one.
+// `validate` reports them beside the reader's problems and `metrics`
+// refuses the design for them, so the two verbs accept the same files.
+std::vector<Problem> servingProblems(const Design& design, const Catalog& catalog);
+
 // The decode step at each batch of the curve as a roofline point of one GPU:
 // its FLOPs over the bytes it reads, at the throughput the step reaches.
 std::vector<RooflinePoint> decodeRooflinePoints(const Serving& serving, double hbmTbPerS);

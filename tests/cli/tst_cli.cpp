@@ -321,6 +321,10 @@ private slots:
         r = cli({"search", kH100, "--within", "tp=rack"});
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.contains("no tier 'rack' to keep tp within"), qPrintable(r.err));
+        // The largest range --batch-range parses never ended (fuzz_search).
+        r = cli({"search", kH100, "--batch-range", "1-9223372036854775807"});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("goes past 1,000,000,000 sequences, the largest global batch"), qPrintable(r.err));
     }
 
     // The sweep's JSON keys (issue 14); a point's layout fed back through
@@ -437,6 +441,18 @@ private slots:
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.startsWith(file + ": /workload/serving/batch: a batch of 5,000 does not fit: at most "),
                  qPrintable(r.err));
+        // `validate` refuses what `metrics` refuses, with the same line
+        // (fuzz_set found them disagreeing).
+        const QString unservable = sourcePath("tests/data/bad/serving-batch-does-not-fit.cluster.json");
+        r = cli({"validate", unservable});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.out.startsWith(unservable + ": /workload/serving/batch: a batch of 5,000 does not fit: at most "),
+                 qPrintable(r.out));
+        QVERIFY(!r.out.contains(": valid"));
+        r = cli({"metrics", unservable});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.startsWith(unservable + ": /workload/serving/batch: a batch of 5,000 does not fit: at most "),
+                 qPrintable(r.err));
         r = cli({"metrics", file, "--set", "/workload/serving/output_tokens=0"});
         QCOMPARE(r.code, 1);
         QCOMPARE(r.err.trimmed(), file + ": /workload/serving/output_tokens: must be at least 1, got 0");
@@ -458,6 +474,10 @@ private slots:
         r = cli({"metrics", kH100, "--set", "/nowhere/at/all=1"});
         QCOMPARE(r.code, 1);
         QCOMPARE(r.err.trimmed(), kH100 + ": /nowhere/at/all: --set: nothing at /nowhere/at to set a value in");
+        // An empty array index stopped the program (fuzz_set).
+        r = cli({"metrics", kH100, "--set", "/components//props={}"});
+        QCOMPARE(r.code, 1);
+        QCOMPARE(r.err.trimmed(), kH100 + ": /components//props: --set: nothing at /components/ to set a value in");
     }
 
     void gpusResizesTheReplicatedNodeCount()

@@ -201,8 +201,28 @@ private slots:
         QCOMPARE(problems[0].pointer, std::string("/parts/1/figures/ports/value"));
         QCOMPARE(problems[0].message, std::string("must be a whole number of ports, got 12.5"));
         QCOMPARE(problems[1].pointer, std::string("/parts/1/figures/port_gbps/value"));
-        QCOMPARE(problems[1].message, std::string("must be greater than 0, got -1"));
+        QCOMPARE(problems[1].message, std::string("must be at least 0.001, got -1"));
         QVERIFY(!c.find("switch.ok"));  // all or nothing
+    }
+
+    // A figure that must be positive has a floor far below any real part:
+    // "greater than 0" let 5e-324 through, and the model's quotients by it
+    // overflowed to infinity (fuzz_set).
+    void positiveFiguresHaveAFloor()
+    {
+        Catalog c = Catalog::builtin();
+        const Json doc = Json::parse(R"json({
+          "format": "cluster-studio.catalog", "format_version": "1.0", "sources": {"s": "somewhere"},
+          "parts": [
+            {"id": "storage.tiny", "kind": "storage", "name": "Tiny",
+             "figures": {"read_gb_per_s": {"value": 5e-324, "source": "s"},
+                         "write_gb_per_s": {"value": 0.001, "source": "s"},
+                         "metadata_kiops": {"value": 1, "source": "s"}}}
+          ]})json");
+        const auto problems = c.merge(doc, "tiny.json");
+        QCOMPARE(problems.size(), std::size_t(1));
+        QCOMPARE(problems[0].pointer, std::string("/parts/0/figures/read_gb_per_s/value"));
+        QCOMPARE(problems[0].message, std::string("must be at least 0.001, got 4.94066e-324"));
     }
 
     void referencesBetweenPartsAreChecked()

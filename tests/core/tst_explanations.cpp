@@ -142,6 +142,12 @@ private slots:
         QCOMPARE(formatDuration(0.5), std::string("30.0 min"));
         QCOMPARE(formatDuration(3.09), std::string("3.09 h"));
         QCOMPARE(formatDuration(49.2), std::string("2.05 days"));
+        // Past 10^15 a figure is no exact whole number, and past 2^63 it
+        // printed as -9,223,372,036,854,775,808 (fuzz_set's inputs).
+        QCOMPARE(formatReadable(3.89e16), std::string("3.89e+16"));
+        QCOMPARE(formatReadable(-1e300), std::string("-1e+300"));
+        QCOMPARE(formatReadable(1e15), std::string("1e+15"));
+        QCOMPARE(formatReadable(123'456'789'012'345.0), std::string("123,456,789,012,345"));
     }
 };
 

@@ -250,6 +250,34 @@ private slots:
                  QString("no parallelism axis 'xp' to limit (axes: tp, cp, ep, dp, pp)"));
     }
 
+    // By days to train, a layout the failures never let finish ranks
+    // nowhere: it had an infinite objective, and the gap to the best was
+    // infinity over infinity.
+    void byDaysARunThatNeverCompletesIsNotRanked()
+    {
+        Design d = loadPreset("budget-8node-100gbe.cluster.json");
+        d.operations.failure_mttf_h.gpu = 0.01;
+        SearchOptions o;
+        o.objective = Objective::Days;
+        const SearchResult r = searchLayouts(d, Catalog::builtin(), o);
+        QVERIFY(r.ok());
+        QVERIFY(r.feasible > 0);
+        QCOMPARE(r.neverComplete, r.evaluated);
+        QVERIFY(r.top.empty());
+        QVERIFY(!r.current.feasible);
+        QVERIFY2(QString::fromStdString(r.current.whyNot).startsWith("never completes: "), r.current.whyNot.c_str());
+        QVERIFY2(QString::fromStdString(r.nothingFits)
+                     .endsWith("whose run completes: failures leave none of them time "
+                               "to train"),
+                 r.nothingFits.c_str());
+        QCOMPARE(searchJson(r)["never_complete"].get<std::int64_t>(), r.neverComplete);
+        // By time the same layouts rank as ever.
+        o.objective = Objective::Time;
+        const SearchResult byTime = searchLayouts(d, Catalog::builtin(), o);
+        QCOMPARE(byTime.neverComplete, std::int64_t(0));
+        QVERIFY(!byTime.top.empty());
+    }
+
     void badOptionsAreRefused()
     {
         const Design d = loadPreset("budget-8node-100gbe.cluster.json");
@@ -262,6 +290,15 @@ private slots:
         o.batchMax = 64;
         QCOMPARE(QString::fromStdString(searchLayouts(d, Catalog::builtin(), o).error),
                  QString("the global batch range 512-64 is empty"));
+        // Doubling up to the largest int64 overflowed (fuzz_search).
+        o.batchMin = 1;
+        o.batchMax = std::numeric_limits<std::int64_t>::max();
+        QCOMPARE(QString::fromStdString(searchLayouts(d, Catalog::builtin(), o).error),
+                 QString("the global batch range 1-9,223,372,036,854,775,807 goes past 1,000,000,000 sequences, the "
+                         "largest global batch"));
+        o.batchMin = 500'000'000;
+        o.batchMax = 1'000'000'000;
+        QVERIFY(searchLayouts(d, Catalog::builtin(), o).ok());
         Design empty = test::emptyDesign();
         QCOMPARE(QString::fromStdString(searchLayouts(empty, Catalog::builtin(), {}).error),
                  QString("the design has no GPUs to search layouts on"));

@@ -132,6 +132,16 @@ private slots:
         const SensitivityResult r = analyzeSensitivity(d, Catalog::builtin());
         QVERIFY2(QString::fromStdString(r.error).startsWith("not runnable: "), r.error.c_str());
     }
+
+    // Changes in days against a run that never completes mean nothing: the
+    // tornado says why instead of "Today: inf days" (fuzz_set's inputs).
+    void aRunThatNeverCompletesSaysWhy()
+    {
+        Design d = design_;
+        d.operations.failure_mttf_h.gpu = 1.0;  // 16,384 GPUs, each failing hourly
+        const SensitivityResult r = analyzeSensitivity(d, Catalog::builtin());
+        QVERIFY2(QString::fromStdString(r.error).startsWith("never completes: "), r.error.c_str());
+    }
 };
 
 QTEST_APPLESS_MAIN(TestSensitivity)

@@ -10,6 +10,7 @@
 
 #include <fstream>
 #include <random>
+#include <set>
 
 #include "core/catalog/part_schema.h"
 #include "core/design/defaults.h"
@@ -20,6 +21,7 @@
 #include "core/format/embedded_parts.h"
 #include "core/format/json_pointer.h"
 #include "core/format/migrations.h"
+#include "core/serving/serving.h"
 #include "tests/test_support.h"
 
 using namespace studio;
@@ -402,9 +404,101 @@ private slots:
         p = setAtPointer(doc, "workload", 1);
         QVERIFY(p);
         QCOMPARE(p->message, std::string("a --set pointer must start with '/'"));
+        // Tokens that are no array index, found by fuzz_set: "" stopped the
+        // program (nlohmann's pointers throw on it).
+        p = setAtPointer(doc, "/components//props", 1);
+        QVERIFY(p);
+        QCOMPARE(p->message, std::string("nothing at /components/ to set a value in"));
+        p = setAtPointer(doc, "/components/01/count", 4);
+        QVERIFY(p);
+        QCOMPARE(p->message, std::string("nothing at /components/01 to set a value in"));
+        p = setAtPointer(doc, "/components/-", 4);
+        QVERIFY(p);
+        QCOMPARE(p->message, std::string("'-' is not an array index"));
+        p = setAtPointer(doc, "/components/99999999999999999999999", 4);
+        QVERIFY(p);
+        QCOMPARE(p->message, std::string("index 99999999999999999999999 is past the end of an array of 6"));
+        p = setAtPointer(doc, "/workload/a~2b", 1);
+        QVERIFY(p);
+        QCOMPARE(p->message, std::string("malformed pointer: '~' must be followed by 0 or 1"));
+        QVERIFY(!setAtPointer(doc, "/workload/a~1b~0c", 1));
+        QCOMPARE(doc["workload"]["a/b~c"].get<int>(), 1);
         QCOMPARE(parseSetValue("64"), Json(64));
         QCOMPARE(parseSetValue("true"), Json(true));
         QCOMPARE(parseSetValue("My pod"), Json("My pod"));
+    }
+
+    // The fuzzers' dictionary (tests/fuzz/cluster.dict) holds every key and
+    // value the reader knows, so mutations write them whole.
+    void dictionaryHasEveryKey()
+    {
+        std::set<std::string> entries;
+        std::ifstream in(test::sourcePath("tests/fuzz/cluster.dict").toStdString());
+        for (std::string line; std::getline(in, line);) {
+            if (line.empty() || line[0] == '#')
+                continue;
+            const auto open = line.find('"'), close = line.rfind('"');
+            QVERIFY2(open != std::string::npos && close > open, line.c_str());
+            std::string value;
+            for (auto i = open + 1; i < close; ++i)
+                value += line[i] == '\\' ? line[++i] : line[i];
+            entries.insert(value);
+        }
+        std::vector<std::string> missing;
+        auto require = [&](std::string_view word) {
+            if (!entries.count("\"" + std::string(word) + "\""))
+                missing.push_back(std::string(word));
+        };
+        auto requireTable = [&](const auto& table) {
+            for (const auto& f : table) {
+                require(f.key);
+                for (auto choice : f.choices)
+                    require(choice);
+            }
+        };
+        requireTable(fields::designInfo());
+        requireTable(fields::component());
+        requireTable(fields::position());
+        requireTable(fields::size());
+        requireTable(fields::link());
+        requireTable(fields::workloadInfo());
+        requireTable(fields::model());
+        requireTable(fields::training());
+        requireTable(fields::serving());
+        requireTable(fields::parallelism());
+        requireTable(fields::data());
+        requireTable(fields::facility());
+        requireTable(fields::failureMttf());
+        requireTable(fields::checkpoint());
+        requireTable(fields::operations());
+        // The sections design_reader.cpp reads by hand, and the catalog's keys.
+        for (auto key : {"format",     "format_version", "components", "links",       "workload",  "facility",
+                         "operations", "catalog",        "position",   "size",        "collapsed", "props",
+                         "model",      "training",       "serving",    "parallelism", "data",      "failure_mttf_h",
+                         "checkpoint", "sources",        "parts",      "kind",        "vendor",    "attributes",
+                         "figures",    "value",          "source",     "uncertain",   "note"})
+            require(key);
+        for (PartKind kind : kAllPartKinds) {
+            require(partKindName(kind));
+            for (const auto& f : fieldSpecs(kind))
+                require(f.key);
+            for (const auto& a : attributeSpecs(kind)) {
+                require(a.key);
+                for (auto v : a.allowed)
+                    require(v);
+            }
+            for (const auto& st : settingSpecs(kind)) {
+                require(st.key);
+                for (auto v : st.allowed)
+                    require(v);
+            }
+        }
+        for (const Part& part : Catalog::builtin().parts())
+            require(part.id);
+        std::string list;
+        for (const auto& m : missing)
+            list += " \"\\\"" + m + "\\\"\"";
+        QVERIFY2(missing.empty(), qPrintable("add to tests/fuzz/cluster.dict:" + QString::fromStdString(list)));
     }
 
     // docs/file-format.md documents every figure, attribute, setting and
@@ -453,12 +547,17 @@ private slots:
         }
         QVERIFY(rows >= 25);
     }
+    // As `validate` reads them: the reader's errors, then what stops a
+    // design that reads from being served.
     void badFiles()
     {
         QFETCH(QString, file);
         QFETCH(QString, expected);
-        const DesignLoad loaded = loadDesignFile(file.toStdString(), Catalog::builtin());
-        QVERIFY(!loaded.ok());
+        DesignLoad loaded = loadDesignFile(file.toStdString(), Catalog::builtin());
+        if (loaded.ok())
+            for (Problem& p : servingProblems(*loaded.design, *loaded.catalog))
+                loaded.problems.push_back(std::move(p));
+        QVERIFY(hasErrors(loaded.problems));
         const auto lines = errorLines(loaded);
         const bool found = std::find(lines.begin(), lines.end(), expected.toStdString()) != lines.end();
         if (!found)
@@ -525,6 +624,22 @@ private slots:
         QCOMPARE(loaded.problems.size(), std::size_t(1));
         QVERIFY(loaded.problems[0].message.find("not valid JSON") == 0 ||
                 loaded.problems[0].message.find("nested deeper than 64 levels") == 0);
+    }
+
+    // Pasted text meets a file's limits: 300,000 nested arrays in a
+    // component's props overflowed the stack when the fragment was read
+    // (found with fuzz_fragment).
+    void aDeeplyNestedPasteStopsAtTheDepthLimit()
+    {
+        const std::size_t depth = 300'000;
+        const std::string text = R"({"format": "cluster-studio.fragment", "components": [{"id": "a", "part": )"
+                                 R"("group.pod", "props": {"x": )" +
+            std::string(depth, '[') + std::string(depth, ']') + "}}], \"links\": []}";
+        const FragmentLoad loaded = readFragmentText(text);
+        QVERIFY(!loaded.fragment);
+        QCOMPARE(loaded.problems.size(), std::size_t(1));
+        QCOMPARE(loaded.problems[0].message,
+                 std::string("nested deeper than 64 levels; a design or catalog never needs that"));
     }
 
     void filesAboveTheSizeLimitAreRefusedUnread()
