@@ -130,21 +130,6 @@ std::string FigureCell::text(const KeyFigure& figure) const
     return unavailable.empty() ? "-" : unavailable.substr(0, unavailable.find(':'));
 }
 
-const char* workloadFromName(WorkloadFrom w)
-{
-    switch (w) {
-    case WorkloadFrom::Baseline: return "baseline";
-    case WorkloadFrom::Own: return "own";
-    case WorkloadFrom::Other: return "other";
-    }
-    return "baseline";
-}
-
-const char* layoutFromName(LayoutFrom l)
-{
-    return l == LayoutFrom::Best ? "best" : "own";
-}
-
 Workload runOn(const Workload& own, const Workload& shared, bool keepOwnLayout)
 {
     Workload w = shared;

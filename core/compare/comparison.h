@@ -84,8 +84,6 @@ struct ComparedDesign {
 // Where the designs' workload comes from, and which layout each runs it at.
 enum class WorkloadFrom { Baseline, Own, Other };
 enum class LayoutFrom { Best, Own };
-const char* workloadFromName(WorkloadFrom w);  // "baseline", "own", "other"
-const char* layoutFromName(LayoutFrom l);      // "best", "own"
 
 struct CompareSetup {
     WorkloadFrom workload = WorkloadFrom::Baseline;

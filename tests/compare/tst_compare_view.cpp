@@ -158,6 +158,18 @@ class TestCompareView : public QObject {
         return w;
     }
 
+    // Every design on the H100 file's workload, whichever is the baseline:
+    // a new baseline then changes no design.
+    static void onTheH100sWorkload(CompareWindow& w)
+    {
+        CompareSetup setup;
+        setup.workload = WorkloadFrom::Other;
+        setup.other = load(kH100).design.workload;
+        setup.otherSource = kH100;
+        w.setSetup(setup);
+        w.waitForComparison();
+    }
+
 private slots:
     void initTestCase() { applyTheme(Theme::Light); }
 
@@ -263,13 +275,7 @@ private slots:
         auto w = twoPresets();
         QTableWidget* t = w->figureTable();
         const int mfu = rowOf(t, "training.mfu"), days = rowOf(t, "training.days_to_train");
-        // On one workload whichever design is the baseline: the H100's file's.
-        CompareSetup setup;
-        setup.workload = WorkloadFrom::Other;
-        setup.other = load(kH100).design.workload;
-        setup.otherSource = kH100;
-        w->setSetup(setup);
-        w->waitForComparison();
+        onTheH100sWorkload(*w);
         const double before = shownDelta(t->item(mfu, 1), "pts");
         const QString verdict = t->item(days, 1)->data(Qt::UserRole).toString();
         QSignalSpy changed(w.get(), &CompareWindow::comparisonChanged);
@@ -591,13 +597,7 @@ private slots:
     void scaleSweepsAreOverlaidWhileTheTabIsShown()
     {
         auto w = twoPresets();
-        // One workload whichever design is the baseline: the H100's file's.
-        CompareSetup setup;
-        setup.workload = WorkloadFrom::Other;
-        setup.other = load(kH100).design.workload;
-        setup.otherSource = kH100;
-        w->setSetup(setup);
-        w->waitForComparison();
+        onTheH100sWorkload(*w);
         ScaleOverlay* overlay = w->scaleOverlay();
         // Nothing is swept while nobody looks at the Scale tab.
         QVERIFY(!w->scaleJob()->running());
