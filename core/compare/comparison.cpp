@@ -399,7 +399,7 @@ Comparison compareDesigns(std::vector<ComparedDesign> designs, std::size_t basel
         if ((f.workload == "serving" && !anyServing) || (f.workload == "training" && !anyTraining))
             continue;
         FigureComparison row{f, f.label, {}};
-        const bool atPrecision = f.atTrainingPrecision || f.key == "training.mfu";
+        const bool atPrecision = f.namesItsPrecision();
         if (atPrecision && onePrecision && !precisions.front().empty())
             row.label += ", " + precisions.front();
         // A figure said to be unavailable has no value, whatever else the

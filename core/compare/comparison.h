@@ -49,6 +49,9 @@ struct KeyFigure {
     // energy; the peak at the workload's precision): designs on different
     // workloads are not better or worse at it, only different.
     bool ofTheWorkload() const { return !workload.empty() || atTrainingPrecision; }
+    // Shown with the precision it is at (the peak, and MFU: a share of that
+    // peak), which changes the figure.
+    bool namesItsPrecision() const { return atTrainingPrecision || key == "training.mfu"; }
 };
 
 // The compare table's rows, in order.

@@ -113,7 +113,10 @@ void cover(ReportDocument& doc, const Design& design, const Analysis& a, const S
         FigureCell cell;
         cell.value = figureValue(metrics, f);
         cell.unavailable = figureUnavailable(metrics, f);
-        return {{q(f.label)}, {q(cell.text(f)), cell.value ? ReportCell::Normal : ReportCell::Bad, true}};
+        // A figure at a precision says which, as in the compare view.
+        const QString label =
+            f.namesItsPrecision() ? q(f.label) + ", " + q(figurePrecision(metrics)).toUpper() : q(f.label);
+        return {{label}, {q(cell.text(f)), cell.value ? ReportCell::Normal : ReportCell::Bad, true}};
     };
     for (std::size_t i = 0; i < half; ++i) {
         ReportRow row = cellsOf(figures[i]);
