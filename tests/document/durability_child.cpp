@@ -8,8 +8,8 @@
 //       without cleaning up (exit 9), as a crashed studio would
 //   durability_child autosave-loop RECOVERY_DIR DESIGN
 //       renames the design "autosave N" and autosaves, N = 0, 1, ...; prints
-//       "N SHA256" before each autosave starts and "done N" after it ends,
-//       until killed
+//       "N SHA256" before each autosave starts and "done N MICROSECONDS"
+//       after it ends (how long the autosave itself took), until killed
 //   durability_child save-loop DESIGN TARGET
 //       the same with "saved N" and Save to TARGET, until killed
 //   durability_child save-once DESIGN TARGET
@@ -17,6 +17,7 @@
 //       prints "saved 0|1", "modified 0|1" and "error ..."
 #include <QApplication>
 #include <QCryptographicHash>
+#include <QElapsedTimer>
 #include <QStandardPaths>
 
 #include <cstdio>
@@ -93,9 +94,11 @@ int main(int argc, char** argv)
                 return 4;
             print(std::to_string(n) + " " + digestOfFile(doc.design()));
             QString error;
+            QElapsedTimer clock;
+            clock.start();
             if (autosaving ? !saver->autosaveNow() : !doc.saveAs(args[3], &error))
                 return 5;
-            print("done " + std::to_string(n));
+            print("done " + std::to_string(n) + " " + std::to_string(clock.nsecsElapsed() / 1000));
         }
     }
     if (mode == "save-once") {
