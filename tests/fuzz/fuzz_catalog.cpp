@@ -21,10 +21,9 @@
 #include "tests/fuzz/fuzz_checks.h"
 #include "tests/fuzz/shipped_designs.h"
 
-// Read once before the first input, so its time is not the first input's.
 extern "C" int LLVMFuzzerInitialize(int*, char***)
 {
-    studio::fuzz::shippedDesigns();
+    studio::fuzz::prepare();
     return 0;
 }
 

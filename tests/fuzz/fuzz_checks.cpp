@@ -11,6 +11,7 @@
 #include "core/metrics/metrics_text.h"
 #include "core/scale/upgrades.h"
 #include "core/serving/serving.h"
+#include "tests/fuzz/shipped_designs.h"
 
 namespace studio::fuzz {
 namespace {
@@ -82,6 +83,18 @@ void requireExplanations(const std::vector<ExplainedMetric>& explained)
                 finding("explain." + key + ": input '" + in.name + "' is " + std::to_string(in.value));
 }
 
+// The first shipped design of a workload, analysed once for comparing.
+const ComparedDesign& shippedEntry(bool serving)
+{
+    static const auto entryOf = [](bool wanted) {
+        const ShippedDesign& shipped = pickDesign(0, [wanted](const ShippedDesign& d) { return d.serving == wanted; });
+        const DesignLoad loaded = readDesignText(shipped.text, Catalog::builtin());
+        return compareEntry(*loaded.design, *loaded.catalog, shipped.file);
+    };
+    static const ComparedDesign training = entryOf(false), servingOne = entryOf(true);
+    return serving ? servingOne : training;
+}
+
 std::string firstError(const DesignLoad& loaded)
 {
     for (const Problem& p : loaded.problems)
@@ -114,6 +127,12 @@ void finding(const std::string& what)
     std::fprintf(stderr, "\n==== FINDING: %s\n", what.c_str());
     std::fflush(stderr);
     std::abort();
+}
+
+void prepare()
+{
+    shippedEntry(false);
+    shippedEntry(true);
 }
 
 void requireFinite(const Json& output, std::string_view what)
@@ -180,13 +199,16 @@ void checkDesignVerbs(const DesignLoad& loaded, const Catalog& base, std::string
                 (metricsAccepts ? "accepts" : "refuses") +
                 (serving.ok() ? std::string() : ": " + formatProblem("FILE", serving.errors.front())));
 
-    // compare, against itself: every delta zero. The metrics printed above
+    // compare: the design as the baseline of itself (every delta zero) and
+    // of a shipped design of the other workload (the rows of both, deltas
+    // from whatever the design's figures are). The metrics printed above
     // are most of comparisonJson; its own numbers are the cells'.
     requireExplanations(explainCompared(entry));
-    std::vector<ComparedDesign> both;
-    both.push_back(entry);
-    both.push_back(std::move(entry));
-    const Comparison comparison = compareDesigns(std::move(both), 0);
+    std::vector<ComparedDesign> designs;
+    designs.push_back(entry);
+    designs.push_back(entry);
+    designs.push_back(shippedEntry(!design.workload.isServing()));
+    const Comparison comparison = compareDesigns(std::move(designs), 0);
     for (const FigureComparison& row : comparison.figures)
         for (const FigureCell& cell : row.cells)
             for (const std::optional<double>& v : {cell.value, cell.delta, cell.relative})

@@ -16,6 +16,11 @@ namespace studio::fuzz {
 
 [[noreturn]] void finding(const std::string& what);
 
+// Reads the built-in catalog, the shipped designs and what the checks
+// compare with: a harness calls it from LLVMFuzzerInitialize, so that time
+// is not its first input's.
+void prepare();
+
 // Every number in `output` is finite.
 void requireFinite(const Json& output, std::string_view what);
 // `output` is finite and dumps as `cluster-studio` would print it.

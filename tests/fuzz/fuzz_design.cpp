@@ -8,10 +8,9 @@
 #include "core/format/design_reader.h"
 #include "tests/fuzz/fuzz_checks.h"
 
-// Parsed once before the first input, so its time is not the first input's.
 extern "C" int LLVMFuzzerInitialize(int*, char***)
 {
-    studio::Catalog::builtin();
+    studio::fuzz::prepare();
     return 0;
 }
 

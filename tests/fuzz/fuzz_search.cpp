@@ -176,10 +176,9 @@ void sensitivity(const Design& design, const Catalog& catalog, const std::string
 
 }  // namespace
 
-// Read once before the first input, so its time is not the first input's.
 extern "C" int LLVMFuzzerInitialize(int*, char***)
 {
-    studio::fuzz::shippedDesigns();
+    studio::fuzz::prepare();
     return 0;
 }
 

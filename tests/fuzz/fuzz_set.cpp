@@ -27,10 +27,9 @@ constexpr std::string_view kGpus = "--gpus=";
 
 }  // namespace
 
-// Read once before the first input, so its time is not the first input's.
 extern "C" int LLVMFuzzerInitialize(int*, char***)
 {
-    studio::fuzz::shippedDesigns();
+    studio::fuzz::prepare();
     return 0;
 }
 
