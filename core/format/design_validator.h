@@ -13,6 +13,11 @@ namespace studio {
 
 std::vector<Problem> validateDesign(const Design& design, const Catalog& catalog);
 
+// The workload's rules alone, as validateDesign checks them: what a change
+// of the workload alone can break (the workload dock asks for each value
+// its arrows step over).
+std::vector<Problem> validateWorkload(const Workload& workload);
+
 // Component and link ids: letters, digits and . _ - : (they appear in
 // pointers, messages and the canvas).
 bool isValidId(const std::string& id);
