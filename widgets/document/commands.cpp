@@ -27,6 +27,12 @@ void AddItemsCommand::preview(Design& d) const
     d.links.insert(d.links.end(), links_.begin(), links_.end());
 }
 
+void AddItemsCommand::unpreview(Design& d) const
+{
+    d.links.resize(d.links.size() - links_.size());
+    d.components.resize(d.components.size() - components_.size());
+}
+
 void AddItemsCommand::redo()
 {
     for (const auto& c : components_)
@@ -75,6 +81,14 @@ void RemoveItemsCommand::preview(Design& d) const
         d.links.erase(d.links.begin() + it->first);
     for (auto it = components_.rbegin(); it != components_.rend(); ++it)
         d.components.erase(d.components.begin() + it->first);
+}
+
+void RemoveItemsCommand::unpreview(Design& d) const
+{
+    for (const auto& [index, c] : components_)
+        d.components.insert(d.components.begin() + index, c);
+    for (const auto& [index, l] : links_)
+        d.links.insert(d.links.begin() + index, l);
 }
 
 void RemoveItemsCommand::redo()
@@ -142,15 +156,30 @@ ChangeItemsCommand<Item>::ChangeItemsCommand(DesignDocument* doc, std::vector<It
     }
 }
 
+namespace {
+template <typename Item>
+void assignById(Design& d, const Item& value)
+{
+    auto& items = itemsOf(d, value);
+    const auto it = std::find_if(items.begin(), items.end(), [&](const Item& x) { return x.id == value.id; });
+    STUDIO_EXPECTS(it != items.end());
+    *it = value;
+}
+}  // namespace
+
 template <typename Item>
 void ChangeItemsCommand<Item>::preview(Design& d) const
 {
-    for (const auto& v : after_) {
-        auto& items = itemsOf(d, v);
-        const auto it = std::find_if(items.begin(), items.end(), [&](const Item& x) { return x.id == v.id; });
-        STUDIO_EXPECTS(it != items.end());
-        *it = v;
-    }
+    for (const auto& v : after_)
+        assignById(d, v);
+}
+
+template <typename Item>
+void ChangeItemsCommand<Item>::unpreview(Design& d) const
+{
+    // In reverse: an item listed twice gets its first value back.
+    for (auto it = before_.rbegin(); it != before_.rend(); ++it)
+        assignById(d, *it);
 }
 
 template <typename Item>
@@ -209,13 +238,23 @@ ChangeSettingsCommand::ChangeSettingsCommand(DesignDocument* doc, DesignSettings
       mergeKey_(mergeKey)
 {}
 
+void ChangeSettingsCommand::set(Design& d, const DesignSettings& s)
+{
+    d.name = s.name;
+    d.description = s.description;
+    d.workload = s.workload;
+    d.facility = s.facility;
+    d.operations = s.operations;
+}
+
 void ChangeSettingsCommand::preview(Design& d) const
 {
-    d.name = after_.name;
-    d.description = after_.description;
-    d.workload = after_.workload;
-    d.facility = after_.facility;
-    d.operations = after_.operations;
+    set(d, after_);
+}
+
+void ChangeSettingsCommand::unpreview(Design& d) const
+{
+    set(d, before_);
 }
 
 void ChangeSettingsCommand::apply(const DesignSettings& s)
@@ -265,6 +304,17 @@ void CompositeCommand::preview(Design& design) const
 {
     for (const auto& part : parts_)
         part->preview(design);
+}
+
+void CompositeCommand::unpreview(Design& design) const
+{
+    for (auto it = parts_.rbegin(); it != parts_.rend(); ++it)
+        (*it)->unpreview(design);
+}
+
+bool CompositeCommand::changesNothing() const
+{
+    return std::all_of(parts_.begin(), parts_.end(), [](const auto& part) { return part->changesNothing(); });
 }
 
 }  // namespace studio

@@ -29,6 +29,10 @@ public:
     // Makes on `design` the change redo() makes on the document, without
     // signals: the editor checks the result before the command is pushed.
     virtual void preview(Design& design) const = 0;
+    // Takes back what preview() made on `design`, leaving it as it was.
+    virtual void unpreview(Design& design) const = 0;
+    // Redo would leave the design as it is.
+    virtual bool changesNothing() const = 0;
 };
 
 // Adds components (appended in order) and links.
@@ -39,6 +43,8 @@ public:
     void redo() override;
     void undo() override;
     void preview(Design& design) const override;
+    void unpreview(Design& design) const override;
+    bool changesNothing() const override { return components_.empty() && links_.empty(); }
 
 private:
     DesignDocument* doc_;
@@ -55,6 +61,8 @@ public:
     void redo() override;
     void undo() override;
     void preview(Design& design) const override;
+    void unpreview(Design& design) const override;
+    bool changesNothing() const override { return isEmpty(); }
     bool isEmpty() const { return components_.empty() && links_.empty(); }
 
 private:
@@ -73,6 +81,8 @@ public:
     void redo() override;
     void undo() override;
     void preview(Design& design) const override;
+    void unpreview(Design& design) const override;
+    bool changesNothing() const override { return isEmpty(); }
     bool isEmpty() const { return before_ == after_; }
     int id() const override;
     bool mergeWith(const QUndoCommand* other) override;
@@ -104,12 +114,15 @@ public:
     void redo() override;
     void undo() override;
     void preview(Design& design) const override;
+    void unpreview(Design& design) const override;
+    bool changesNothing() const override { return isEmpty(); }
     bool isEmpty() const { return before_ == after_; }
     int id() const override { return mergeKey_ ? kChangeSettingsId : -1; }
     bool mergeWith(const QUndoCommand* other) override;
 
 private:
     void apply(const DesignSettings& s);
+    static void set(Design& design, const DesignSettings& s);
     DesignDocument* doc_;
     DesignSettings before_, after_;
     int mergeKey_;
@@ -125,6 +138,8 @@ public:
     void redo() override;
     void undo() override;
     void preview(Design& design) const override;
+    void unpreview(Design& design) const override;
+    bool changesNothing() const override;
 
 private:
     std::vector<std::unique_ptr<DesignCommand>> parts_;

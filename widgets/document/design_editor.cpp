@@ -55,14 +55,19 @@ DesignEditor::DesignEditor(DesignDocument* document) : doc_(document) {}
 
 std::optional<Problem> DesignEditor::newError(const Design& proposed) const
 {
+    return firstNew(validateDesign(proposed, doc_->catalog()));
+}
+
+std::optional<Problem> DesignEditor::firstNew(std::vector<Problem> problems) const
+{
     if (errorsRevision_ != doc_->revision()) {
         errors_.clear();
-        for (const auto& p : validateDesign(doc_->design(), doc_->catalog()))
+        for (const auto& p : doc_->problems())
             if (p.severity == Severity::Error)
                 errors_.emplace(p.code, p.pointer);
         errorsRevision_ = doc_->revision();
     }
-    for (auto& p : validateDesign(proposed, doc_->catalog()))
+    for (auto& p : problems)
         if (p.severity == Severity::Error && !errors_.count({p.code, p.pointer}))
             return std::move(p);
     return std::nullopt;
@@ -113,11 +118,22 @@ EditResult DesignEditor::submit(std::unique_ptr<DesignCommand> command)
     // Nothing an edit does may throw into the event loop: a failure while
     // building or checking the change refuses it and leaves the design as it was.
     try {
-        Design proposed = doc_->design();
-        command->preview(proposed);
-        if (proposed == doc_->design())
+        if (command->changesNothing())
             return {};
-        if (auto problem = newError(proposed)) {
+        // The design the edit makes, validated where it is: previewed on the
+        // document's own design (no signals) and taken back however the
+        // validation ends.
+        std::vector<Problem> problems;
+        {
+            command->preview(doc_->design_);
+            struct TakeBack {
+                const DesignCommand& command;
+                Design& design;
+                ~TakeBack() { command.unpreview(design); }
+            } previewed{*command, doc_->design_};
+            problems = validateDesign(doc_->design_, doc_->catalog());
+        }
+        if (auto problem = firstNew(problems)) {
             EditResult r;
             r.status = EditResult::Status::Refused;
             r.reason = describe(*problem);
@@ -125,6 +141,8 @@ EditResult DesignEditor::submit(std::unique_ptr<DesignCommand> command)
             return r;
         }
         doc_->undoStack()->push(command.release());
+        // The design is now the one just validated.
+        doc_->setProblems(std::move(problems));
         EditResult r;
         r.status = EditResult::Status::Applied;
         return r;
