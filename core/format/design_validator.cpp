@@ -174,6 +174,98 @@ void checkWorkload(JsonReader& r, const Workload& w)
 
 }  // namespace
 
+namespace {
+
+// A component's own fields: what it says of itself (name, count, position,
+// size), not of other items.
+void checkComponentFields(JsonReader& r, const Component& c, std::size_t i)
+{
+    checkItem(
+        r,
+        [&c](JsonReader& rr, const std::string& ptr) {
+            // The probe's pointer is empty, and so are those under it.
+            auto under = [&ptr](std::string_view key) { return ptr.empty() ? ptr : pointerAppend(ptr, key); };
+            fields::check(rr, c, ptr, fields::component());
+            fields::check(rr, c.position, under("position"), fields::position());
+            if (c.size)
+                fields::check(rr, *c.size, under("size"), fields::size());
+        },
+        [i] { return pointerAppend("/components", i); });
+}
+
+// A component's part and its properties; nullptr when the part is unknown
+// or not a component's.
+const Part* checkComponentPart(JsonReader& r, const Component& c, std::size_t i, const Catalog& catalog)
+{
+    const Part* part = catalog.find(c.part);
+    if (!part) {
+        if (!c.part.empty())
+            r.error(componentPtr(i, "part"), "unknown catalog part " + inQuotes(c.part), "unknown_part");
+        return nullptr;
+    }
+    if (part->kind == PartKind::Link) {
+        r.error(componentPtr(i, "part"), inQuotes(c.part) + " is a link type; use it in /links, not as a component",
+                "wrong_part_kind");
+        return nullptr;
+    }
+    if (!c.props.empty() || !settingSpecs(part->kind).empty())
+        checkItem(
+            r, [&](JsonReader& rr, const std::string& ptr) { checkProps(rr, c, *part, ptr, catalog); },
+            [i] { return componentPtr(i, "props"); });
+    return part;
+}
+
+void checkLinkFields(JsonReader& r, const Link& l, std::size_t i)
+{
+    checkItem(
+        r, [&l](JsonReader& rr, const std::string& ptr) { fields::check(rr, l, ptr, fields::link()); },
+        [i] { return pointerAppend("/links", i); });
+}
+
+void checkLinkPart(JsonReader& r, const Link& l, std::size_t i, const Catalog& catalog)
+{
+    const Part* part = catalog.find(l.part);
+    if (!part && !l.part.empty())
+        r.error(pointerAppend(pointerAppend("/links", i), "part"), "unknown catalog part " + inQuotes(l.part),
+                "unknown_part");
+    else if (part && part->kind != PartKind::Link)
+        r.error(pointerAppend(pointerAppend("/links", i), "part"),
+                inQuotes(l.part) + " is " + std::string(partKindLabel(part->kind)) + ", not a link type",
+                "wrong_part_kind");
+}
+
+// The workload, facility and operations sections.
+void checkSections(JsonReader& r, const Design& d)
+{
+    checkWorkload(r, d.workload);
+    fields::check(r, d.facility, "/facility", fields::facility());
+    fields::check(r, d.operations.failure_mttf_h, "/operations/failure_mttf_h", fields::failureMttf());
+    fields::check(r, d.operations.checkpoint, "/operations/checkpoint", fields::checkpoint());
+    fields::check(r, d.operations, "/operations", fields::operations());
+}
+
+}  // namespace
+
+std::vector<Problem> validateFields(const Design& d, const Catalog& catalog, const std::vector<std::size_t>& components,
+                                    const std::vector<std::size_t>& links, bool settings)
+{
+    std::vector<Problem> problems;
+    JsonReader r(problems);
+    if (settings)
+        fields::check(r, d, "", fields::designInfo());
+    for (std::size_t i : components) {
+        checkComponentFields(r, d.components[i], i);
+        checkComponentPart(r, d.components[i], i, catalog);
+    }
+    for (std::size_t i : links) {
+        checkLinkFields(r, d.links[i], i);
+        checkLinkPart(r, d.links[i], i, catalog);
+    }
+    if (settings)
+        checkSections(r, d);
+    return problems;
+}
+
 std::vector<Problem> validateWorkload(const Workload& workload)
 {
     std::vector<Problem> problems;
@@ -199,17 +291,7 @@ std::vector<Problem> validateDesign(const Design& d, const Catalog& catalog)
     std::vector<const Part*> parts(d.components.size(), nullptr);
     for (std::size_t i = 0; i < d.components.size(); ++i) {
         const Component& c = d.components[i];
-        checkItem(
-            r,
-            [&c](JsonReader& rr, const std::string& ptr) {
-                // The probe's pointer is empty, and so are those under it.
-                auto under = [&ptr](std::string_view key) { return ptr.empty() ? ptr : pointerAppend(ptr, key); };
-                fields::check(rr, c, ptr, fields::component());
-                fields::check(rr, c.position, under("position"), fields::position());
-                if (c.size)
-                    fields::check(rr, *c.size, under("size"), fields::size());
-            },
-            [i] { return pointerAppend("/components", i); });
+        checkComponentFields(r, c, i);
         if (c.id.empty()) {
             // "must not be empty", above
         } else if (!isValidId(c.id)) {
@@ -220,22 +302,7 @@ std::vector<Problem> validateDesign(const Design& d, const Catalog& catalog)
                     "duplicate id " + inQuotes(c.id) + " (also /components/" + std::to_string(it->second) + ")",
                     "duplicate_id");
         }
-        const Part* part = catalog.find(c.part);
-        if (!part) {
-            if (!c.part.empty())
-                r.error(componentPtr(i, "part"), "unknown catalog part " + inQuotes(c.part), "unknown_part");
-            continue;
-        }
-        if (part->kind == PartKind::Link) {
-            r.error(componentPtr(i, "part"), inQuotes(c.part) + " is a link type; use it in /links, not as a component",
-                    "wrong_part_kind");
-            continue;
-        }
-        parts[i] = part;
-        if (!c.props.empty() || !settingSpecs(part->kind).empty())
-            checkItem(
-                r, [&](JsonReader& rr, const std::string& ptr) { checkProps(rr, c, *part, ptr, catalog); },
-                [i] { return componentPtr(i, "props"); });
+        parts[i] = checkComponentPart(r, c, i, catalog);
     }
 
     // Containment: parents exist, the nesting rules hold, no cycles, and the
@@ -348,8 +415,7 @@ std::vector<Problem> validateDesign(const Design& d, const Catalog& catalog)
     for (std::size_t i = 0; i < d.links.size(); ++i) {
         const Link& l = d.links[i];
         const auto base = [i] { return pointerAppend("/links", i); };
-        checkItem(
-            r, [&l](JsonReader& rr, const std::string& ptr) { fields::check(rr, l, ptr, fields::link()); }, base);
+        checkLinkFields(r, l, i);
         if (l.id.empty()) {
             // "must not be empty", above
         } else if (!isValidId(l.id)) {
@@ -367,20 +433,10 @@ std::vector<Problem> validateDesign(const Design& d, const Catalog& catalog)
         if (l.from == l.to && !l.from.empty())
             r.error(pointerAppend(base(), "to"), "a link cannot connect " + inQuotes(l.from) + " to itself",
                     "self_link");
-        const Part* part = catalog.find(l.part);
-        if (!part && !l.part.empty())
-            r.error(pointerAppend(base(), "part"), "unknown catalog part " + inQuotes(l.part), "unknown_part");
-        else if (part && part->kind != PartKind::Link)
-            r.error(pointerAppend(base(), "part"),
-                    inQuotes(l.part) + " is " + std::string(partKindLabel(part->kind)) + ", not a link type",
-                    "wrong_part_kind");
+        checkLinkPart(r, l, i, catalog);
     }
 
-    checkWorkload(r, d.workload);
-    fields::check(r, d.facility, "/facility", fields::facility());
-    fields::check(r, d.operations.failure_mttf_h, "/operations/failure_mttf_h", fields::failureMttf());
-    fields::check(r, d.operations.checkpoint, "/operations/checkpoint", fields::checkpoint());
-    fields::check(r, d.operations, "/operations", fields::operations());
+    checkSections(r, d);
     return problems;
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <type_traits>
 
 #include "core/contract.h"
 #include "widgets/document/design_document.h"
@@ -12,6 +13,19 @@ int nextMergeKey()
 {
     static int key = 0;
     return ++key;
+}
+
+void DesignCommand::setProblems(DesignDocument* doc, std::vector<Problem> before, std::vector<Problem> after)
+{
+    problemsDoc_ = doc;
+    problemsBefore_ = std::make_shared<const std::vector<Problem>>(std::move(before));
+    problemsAfter_ = std::make_shared<const std::vector<Problem>>(std::move(after));
+}
+
+void DesignCommand::restoreProblems(bool after) const
+{
+    if (const auto& problems = after ? problemsAfter_ : problemsBefore_; problemsDoc_ && problems)
+        problemsDoc_->setProblems(*problems);
 }
 
 // --- AddItemsCommand
@@ -39,6 +53,7 @@ void AddItemsCommand::redo()
         doc_->insertComponent(int(doc_->design().components.size()), c);
     for (const auto& l : links_)
         doc_->insertLink(int(doc_->design().links.size()), l);
+    restoreProblems(true);
 }
 
 void AddItemsCommand::undo()
@@ -47,6 +62,7 @@ void AddItemsCommand::undo()
         doc_->takeLink(doc_->linkIndex(it->id));
     for (auto it = components_.rbegin(); it != components_.rend(); ++it)
         doc_->takeComponent(doc_->componentIndex(it->id));
+    restoreProblems(false);
 }
 
 // --- RemoveItemsCommand
@@ -97,6 +113,7 @@ void RemoveItemsCommand::redo()
         doc_->takeLink(it->first);
     for (auto it = components_.rbegin(); it != components_.rend(); ++it)
         doc_->takeComponent(it->first);
+    restoreProblems(true);
 }
 
 void RemoveItemsCommand::undo()
@@ -105,6 +122,7 @@ void RemoveItemsCommand::undo()
         doc_->insertComponent(index, c);
     for (const auto& [index, l] : links_)
         doc_->insertLink(index, l);
+    restoreProblems(false);
 }
 
 // --- ChangeItemsCommand: the same for components and links.
@@ -193,12 +211,39 @@ template <typename Item>
 void ChangeItemsCommand<Item>::redo()
 {
     apply(after_);
+    restoreProblems(true);
 }
 
 template <typename Item>
 void ChangeItemsCommand<Item>::undo()
 {
     apply(before_);
+    restoreProblems(false);
+}
+
+namespace {
+// What a component or a link says of itself, as opposed to what relates it
+// to other items (its id, container, part and count; a link's ends).
+bool relatesTheSame(const Component& a, const Component& b)
+{
+    return a.id == b.id && a.part == b.part && a.parent == b.parent && a.count == b.count;
+}
+bool relatesTheSame(const Link& a, const Link& b)
+{
+    return a.id == b.id && a.from == b.from && a.to == b.to;
+}
+}  // namespace
+
+template <typename Item>
+std::optional<FieldChange> ChangeItemsCommand<Item>::fieldChange() const
+{
+    FieldChange change;
+    for (std::size_t i = 0; i < after_.size(); ++i) {
+        if (!relatesTheSame(before_[i], after_[i]))
+            return std::nullopt;
+        (std::is_same_v<Item, Component> ? change.components : change.links).push_back(after_[i].id);
+    }
+    return change;
 }
 
 template <typename Item>
@@ -219,6 +264,7 @@ bool ChangeItemsCommand<Item>::mergeWith(const QUndoCommand* other)
         if (o->after_[i].id != after_[i].id)
             return false;
     after_ = o->after_;
+    takeProblemsAfter(*o);
     return true;
 }
 
@@ -273,10 +319,12 @@ void ChangeSettingsCommand::apply(const DesignSettings& s)
 void ChangeSettingsCommand::redo()
 {
     apply(after_);
+    restoreProblems(true);
 }
 void ChangeSettingsCommand::undo()
 {
     apply(before_);
+    restoreProblems(false);
 }
 
 bool ChangeSettingsCommand::mergeWith(const QUndoCommand* other)
@@ -285,6 +333,7 @@ bool ChangeSettingsCommand::mergeWith(const QUndoCommand* other)
     if (o->mergeKey_ != mergeKey_)
         return false;
     after_ = o->after_;
+    takeProblemsAfter(*o);
     return true;
 }
 
@@ -292,12 +341,28 @@ void CompositeCommand::redo()
 {
     for (auto& part : parts_)
         part->redo();
+    restoreProblems(true);
 }
 
 void CompositeCommand::undo()
 {
     for (auto it = parts_.rbegin(); it != parts_.rend(); ++it)
         (*it)->undo();
+    restoreProblems(false);
+}
+
+std::optional<FieldChange> CompositeCommand::fieldChange() const
+{
+    FieldChange all;
+    for (const auto& part : parts_) {
+        const auto change = part->fieldChange();
+        if (!change)
+            return std::nullopt;
+        all.components.insert(all.components.end(), change->components.begin(), change->components.end());
+        all.links.insert(all.links.end(), change->links.begin(), change->links.end());
+        all.settings = all.settings || change->settings;
+    }
+    return all;
 }
 
 void CompositeCommand::preview(Design& design) const

@@ -8,11 +8,13 @@
 #include <QUndoCommand>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "core/design/design.h"
+#include "core/problem.h"
 
 namespace studio {
 
@@ -23,9 +25,27 @@ enum CommandId { kChangeComponentsId = 1001, kChangeLinksId, kChangeSettingsId }
 // A fresh merge key for a gesture (a drag, an arrow-key burst, a field).
 int nextMergeKey();
 
+// The items an edit changes, when it changes only their own fields (see
+// FieldChange below) or the design's settings.
+struct FieldChange {
+    std::vector<std::string> components, links;  // ids
+    bool settings = false;
+};
+
 class DesignCommand : public QUndoCommand {
 public:
     using QUndoCommand::QUndoCommand;
+    // What it changes when that is only the own fields of items (a
+    // component's name, position, size, collapsed state or properties; a
+    // link's count or cable) or the design's settings: the rules that can
+    // break are those items' own (validateFields). Nothing when it adds,
+    // removes, re-ids, re-parents, re-parts or re-counts a component or
+    // re-ends a link.
+    virtual std::optional<FieldChange> fieldChange() const { return std::nullopt; }
+    // The document's problems before and after the edit, as the editor
+    // found them: undo and redo hand them back to the document, which then
+    // need not validate a design whose problems are known.
+    void setProblems(DesignDocument* doc, std::vector<Problem> before, std::vector<Problem> after);
     // Makes on `design` the change redo() makes on the document, without
     // signals: the editor checks the result before the command is pushed.
     virtual void preview(Design& design) const = 0;
@@ -33,6 +53,16 @@ public:
     virtual void unpreview(Design& design) const = 0;
     // Redo would leave the design as it is.
     virtual bool changesNothing() const = 0;
+
+protected:
+    // At the end of redo() (`after`) and undo().
+    void restoreProblems(bool after) const;
+    // Merging `later` into this one: its problems after are now these.
+    void takeProblemsAfter(const DesignCommand& later) { problemsAfter_ = later.problemsAfter_; }
+
+private:
+    DesignDocument* problemsDoc_ = nullptr;
+    std::shared_ptr<const std::vector<Problem>> problemsBefore_, problemsAfter_;
 };
 
 // Adds components (appended in order) and links.
@@ -84,6 +114,7 @@ public:
     void unpreview(Design& design) const override;
     bool changesNothing() const override { return isEmpty(); }
     bool isEmpty() const { return before_ == after_; }
+    std::optional<FieldChange> fieldChange() const override;
     int id() const override;
     bool mergeWith(const QUndoCommand* other) override;
 
@@ -117,6 +148,7 @@ public:
     void unpreview(Design& design) const override;
     bool changesNothing() const override { return isEmpty(); }
     bool isEmpty() const { return before_ == after_; }
+    std::optional<FieldChange> fieldChange() const override { return FieldChange{{}, {}, true}; }
     int id() const override { return mergeKey_ ? kChangeSettingsId : -1; }
     bool mergeWith(const QUndoCommand* other) override;
 
@@ -140,6 +172,7 @@ public:
     void preview(Design& design) const override;
     void unpreview(Design& design) const override;
     bool changesNothing() const override;
+    std::optional<FieldChange> fieldChange() const override;
 
 private:
     std::vector<std::unique_ptr<DesignCommand>> parts_;

@@ -123,15 +123,39 @@ EditResult DesignEditor::submit(std::unique_ptr<DesignCommand> command)
         // The design the edit makes, validated where it is: previewed on the
         // document's own design (no signals) and taken back however the
         // validation ends.
+        std::vector<Problem> before = doc_->problems();
         std::vector<Problem> problems;
         {
+            // A design without problems whose edit changes only items' own
+            // fields can have no problem but theirs: only their rules are
+            // asked (a move of one node of thousands checks that node).
+            std::vector<std::size_t> components, links;
+            auto change = before.empty() ? command->fieldChange() : std::nullopt;
+            bool found = true;
+            for (std::size_t k = 0; change && k < change->components.size(); ++k) {
+                const int i = doc_->componentIndex(change->components[k]);
+                found = found && i >= 0;
+                components.push_back(std::size_t(std::max(i, 0)));
+            }
+            for (std::size_t k = 0; change && k < change->links.size(); ++k) {
+                const int i = doc_->linkIndex(change->links[k]);
+                found = found && i >= 0;
+                links.push_back(std::size_t(std::max(i, 0)));
+            }
+            if (!found)
+                change.reset();
             command->preview(doc_->design_);
             struct TakeBack {
                 const DesignCommand& command;
                 Design& design;
                 ~TakeBack() { command.unpreview(design); }
             } previewed{*command, doc_->design_};
-            problems = validateDesign(doc_->design_, doc_->catalog());
+            if (change)
+                problems = validateFields(doc_->design_, doc_->catalog(), components, links, change->settings);
+            // Where they find one, the whole design is checked: the refusal
+            // names the first in file order, as the file reader would.
+            if (!change || !problems.empty())
+                problems = validateDesign(doc_->design_, doc_->catalog());
         }
         if (auto problem = firstNew(problems)) {
             EditResult r;
@@ -140,9 +164,9 @@ EditResult DesignEditor::submit(std::unique_ptr<DesignCommand> command)
             r.problem = std::move(*problem);
             return r;
         }
+        // Its redo and undo hand the document the problems now known.
+        command->setProblems(doc_, std::move(before), std::move(problems));
         doc_->undoStack()->push(command.release());
-        // The design is now the one just validated.
-        doc_->setProblems(std::move(problems));
         EditResult r;
         r.status = EditResult::Status::Applied;
         return r;
