@@ -10,6 +10,8 @@
 // Usage: bench_huge [PRESET.cluster.json] [TRIALS]   (default: the DGX H100 preset, 30 trials)
 //        bench_huge --write FILE [NODES]   (writes the expanded design; for looking at it)
 //        bench_huge --open FILE            (one cold open; run by the first form)
+// For profiling: BENCH_ONLY=WORDS times only the edits whose name holds
+// WORDS ("move", "cable", ...) after one open, nothing else.
 #include <QAction>
 #include <QApplication>
 #include <QElapsedTimer>
@@ -144,8 +146,9 @@ int main(int argc, char** argv)
         double(QFileInfo(file).size()) / 1e6, generateMs);
 
     // The core's part of an open and of an edit, on the design in memory.
+    const QString only = qEnvironmentVariable("BENCH_ONLY");
     Table core;
-    for (int i = 0; i < 10; ++i) {
+    for (int i = 0; i < (only.isEmpty() ? 10 : 0); ++i) {
         clock.start();
         const std::string text = writeDesignText(expanded);
         core.add("core: write the file's text", msSince(clock));
@@ -174,7 +177,7 @@ int main(int argc, char** argv)
 
     // Cold opens first, each a fresh process.
     std::vector<double> coldMs, coldRss;
-    for (int run = 0; run < 5; ++run) {
+    for (int run = 0; run < (only.isEmpty() ? 5 : 0); ++run) {
         QProcess child;
         child.start(QString::fromLocal8Bit(argv[0]), {"--open", file});
         if (!child.waitForFinished(600000) || child.exitCode() != 0) {
@@ -199,14 +202,14 @@ int main(int argc, char** argv)
     // Reading alone (parse, migrate, read every field, validate), then the
     // whole open: that, the document, the scene, the analysis and panels,
     // zoom to fit and the first paint.
-    for (int i = 0; i < 5; ++i) {
+    for (int i = 0; i < (only.isEmpty() ? 5 : 0); ++i) {
         clock.start();
         const DesignLoad loaded = loadDesignFile(file.toStdString(), Catalog::builtin());
         table.add("open: read and validate the file", msSince(clock));
         if (!loaded.ok())
             return 1;
     }
-    for (int i = 0; i < 5; ++i) {
+    for (int i = 0; i < (only.isEmpty() ? 5 : 1); ++i) {
         window.newDesign();
         untilRepainted();
         clock.start();
@@ -228,8 +231,15 @@ int main(int argc, char** argv)
                      link.c_str());
         return 1;
     }
-    // Each kind of edit, then its undo and redo, each until repainted.
-    auto timed = [&](const std::string& what, const std::function<bool()>& edit) {
+    // Each kind of edit, then its undo and redo, each until repainted: with
+    // the whole drawing in view (as it opens), then at 100% around the node
+    // (where one edits).
+    std::string at;
+    bool recording = false;
+    auto timed = [&](std::string what, const std::function<bool()>& edit) {
+        what += at;
+        if (!only.isEmpty() && !QString::fromStdString(what).contains(only))
+            return;
         clock.start();
         const bool applied = edit();
         untilRepainted();
@@ -238,18 +248,30 @@ int main(int argc, char** argv)
             std::fprintf(stderr, "edit refused: %s\n", what.c_str());
             std::exit(1);
         }
-        edits.add("edit to repaint: " + what, editMs);
+        const double editRepainted = editMs;
         clock.start();
         undo->undo();
         untilRepainted();
-        edits.add("undo to repaint: " + what, msSince(clock));
+        const double undoRepainted = msSince(clock);
         clock.start();
         undo->redo();
         untilRepainted();
+        if (!recording)
+            return;
+        edits.add("edit to repaint: " + what, editRepainted);
+        edits.add("undo to repaint: " + what, undoRepainted);
         edits.add("redo to repaint: " + what, msSince(clock));
     };
-    for (int i = 0; i < trials + 2; ++i) {
+    DesignView* view = window.view();
+    for (int i = 0; i < 2 * (trials + 2); ++i) {
+        if (i == trials + 2) {
+            at = " (100%)";
+            view->zoomTo100();
+            view->centerOn(scene->itemFor(QString::fromStdString(node)));
+            untilRepainted();
+        }
         const bool even = i % 2 == 0;
+        recording = i % (trials + 2) >= 2;  // the first two rounds of each warm up
         timed("move a node", [&] {
             scene->selectComponents({QString::fromStdString(node)});
             return scene->moveSelectionBy(QPointF(even ? 10 : -10, 0), 0).isEmpty();
@@ -272,10 +294,14 @@ int main(int argc, char** argv)
             s.workload.training.global_batch = even ? 1024 : 512;
             return editor.changeSettings(s, "Global batch").applied();
         });
-        if (i == 1)
-            edits = Table();  // the first two rounds warm up
     }
+    view->zoomToFit();
     const double editRss = residentMb("VmRSS:");
+
+    if (!only.isEmpty()) {
+        edits.print();
+        return 0;
+    }
 
     // Saving through File > Save, as the user does.
     QAction* save = actionFor(window, QKeySequence::Save);
@@ -290,7 +316,6 @@ int main(int argc, char** argv)
 
     // The canvas as a whole: at the zoom it opened at (the whole drawing)
     // and at 100%: a full repaint, a page's scroll, a zoom step in and out.
-    DesignView* view = window.view();
     for (const bool fit : {true, false}) {
         if (fit)
             view->zoomToFit();
@@ -314,6 +339,10 @@ int main(int argc, char** argv)
             i % 2 ? view->zoomOut() : view->zoomIn();
             untilRepainted();
             table.add("canvas: zoom step" + at, msSince(clock));
+            // What each mouse move over the canvas asks: the items under the pointer.
+            clock.start();
+            const QList<QGraphicsItem*> under = view->items(view->viewport()->rect().center());
+            table.add("canvas: items under the pointer" + at, msSince(clock));
         }
     }
 

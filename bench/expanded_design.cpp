@@ -66,7 +66,7 @@ private:
             return n;
         if (index_.kind(i) == PartKind::Group) {
             const double square = std::sqrt(double(n) * extent_[i].h / std::max(1.0, extent_[i].w));
-            return std::clamp<std::int64_t>(std::int64_t(std::ceil(square)), 1, n);
+            return std::clamp<std::int64_t>(std::llround(square), 1, n);
         }
         return 1;
     }

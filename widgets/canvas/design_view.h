@@ -26,9 +26,15 @@ signals:
     void zoomChanged(double factor);
 
 protected:
+    // Far out (below ItemMetrics::kDetailZoom) items draw no text: the view
+    // names the innermost containers wide enough on screen to carry a name,
+    // so a drawing of thousands of items reads as its scalable units or
+    // racks.
+    void drawForeground(QPainter* painter, const QRectF& rect) override;
     bool viewportEvent(QEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
     void keyReleaseEvent(QKeyEvent* event) override;
