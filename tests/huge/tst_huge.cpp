@@ -1,0 +1,133 @@
+// A design drawn in full (bench/expanded_design.h: the DGX H100 SuperPOD at
+// 1,024 nodes, every rack, node, NIC, storage system and cable an item):
+// the analysis counts what the replicated preset counts, the studio opens
+// it with one item per component and link, and an edit and its undo
+// round-trip exactly. Not timed: bench_huge measures it.
+#include <QtTest>
+
+#include <QTemporaryDir>
+#include <QUndoStack>
+
+#include <fstream>
+
+#include "app/main_window.h"
+#include "bench/expanded_design.h"
+#include "core/analysis/analysis.h"
+#include "core/design/resize.h"
+#include "core/format/design_reader.h"
+#include "core/format/design_validator.h"
+#include "core/format/design_writer.h"
+#include "tests/gui_test_main.h"
+#include "tests/test_support.h"
+#include "widgets/analysis/analysis_service.h"
+#include "widgets/canvas/component_item.h"
+#include "widgets/canvas/design_scene.h"
+#include "widgets/canvas/link_item.h"
+#include "widgets/document/design_document.h"
+#include "widgets/document/design_editor.h"
+
+using namespace studio;
+
+namespace {
+
+Design preset()
+{
+    DesignLoad loaded = loadDesignFile(test::sourcePath("presets/dgx-h100-superpod-4su.cluster.json").toStdString(),
+                                       Catalog::builtin());
+    return *loaded.design;
+}
+
+}  // namespace
+
+class TestHuge : public QObject {
+    Q_OBJECT
+private slots:
+    // The same cluster replicated (the preset at 32 scalable units) and
+    // drawn in full: the same GPUs, nodes, racks, NICs, switches, cables
+    // and parts, and the same power to rounding (the sums run over 512
+    // racks instead of one rack of 512).
+    void countsWhatTheReplicatedDesignCounts()
+    {
+        const Design expanded = expandedSuperPod(preset(), Catalog::builtin(), 1024);
+        QCOMPARE(expanded.components.size(), std::size_t(12847));
+        QCOMPARE(expanded.links.size(), std::size_t(10336));
+        QVERIFY(validateDesign(expanded, Catalog::builtin()).empty());
+        for (const Component& c : expanded.components)
+            QVERIFY2(c.count == 1 || c.part == "gpu.h100-sxm", c.id.c_str());
+
+        Design replicated = preset();
+        QVERIFY(!resizeToGpus(replicated, Catalog::builtin(), 8192));
+        const Analysis a = analyzeDesign(expanded, Catalog::builtin());
+        const Analysis b = analyzeDesign(replicated, Catalog::builtin());
+        QCOMPARE(a.inventory.gpus, std::int64_t(8192));
+        QCOMPARE(a.inventory.nodes, std::int64_t(1024));
+        QCOMPARE(a.inventory.nics, std::int64_t(8192 + 2048));  // compute and storage NICs
+        QCOMPARE(a.inventory.cables, std::int64_t(31008));      // 10,336 drawn, 20,672 between switches
+        QCOMPARE(a.inventory.gpus, b.inventory.gpus);
+        QCOMPARE(a.inventory.nodes, b.inventory.nodes);
+        QCOMPARE(a.inventory.racks, b.inventory.racks);
+        QCOMPARE(a.inventory.nics, b.inventory.nics);
+        QVERIFY(a.inventory.switchesByTier == b.inventory.switchesByTier);
+        QVERIFY(a.inventory.cablesByPart == b.inventory.cablesByPart);
+        QCOMPARE(a.inventory.bom.size(), b.inventory.bom.size());
+        for (std::size_t i = 0; i < a.inventory.bom.size(); ++i) {
+            QCOMPARE(a.inventory.bom[i].part, b.inventory.bom[i].part);
+            QCOMPARE(a.inventory.bom[i].count, b.inventory.bom[i].count);
+        }
+        QCOMPARE(a.power.racks.size(), std::size_t(512));
+        QCOMPARE(b.power.racks.size(), std::size_t(1));
+        QVERIFY(qFuzzyCompare(a.power.itKw, b.power.itKw));
+        QVERIFY(qFuzzyCompare(a.step.stepS, b.step.stepS));
+    }
+
+    // Opened in the studio: an item per component and per link, the
+    // analysis of 8,192 GPUs; a move, a count and a removal each undone
+    // give back the design and the file it saves, byte for byte.
+    void opensAndAnEditUndoesExactly()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath("expanded.cluster.json");
+        std::ofstream(file.toStdString()) << writeDesignText(expandedSuperPod(preset(), Catalog::builtin(), 1024));
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(w.openFile(file));
+        QCoreApplication::processEvents();
+        DesignDocument* doc = w.document();
+        const Design opened = doc->design();
+        const std::string saved = writeDesignText(opened);
+        QVERIFY(w.analysis()->analysis());
+        QCOMPARE(w.analysis()->analysis()->inventory.gpus, std::int64_t(8192));
+        QCOMPARE(w.analysis()->analysis()->inventory.nics, std::int64_t(10240));
+        int items = 0, links = 0;
+        for (QGraphicsItem* i : w.scene()->items())
+            items += i->type() == ComponentItem::Type, links += i->type() == LinkItem::Type;
+        QCOMPARE(items, int(opened.components.size()));
+        QCOMPARE(links, int(opened.links.size()));
+
+        DesignScene* scene = w.scene();
+        scene->selectComponents({"dgx-16-8-1"});
+        QCOMPARE(scene->moveSelectionBy(QPointF(30, 0), 0), QString());
+        QCOMPARE(scene->setCount("rack-16-8", 2), QString());
+        QVERIFY(scene->editor().remove({}, {"dgx-fabric-16-8-1-1"}, "Delete").applied());
+        QCoreApplication::processEvents();
+        QCOMPARE(w.analysis()->analysis()->inventory.gpus, std::int64_t(8192 + 16));
+        const Design edited = doc->design();
+        QVERIFY(!(edited == opened));
+
+        doc->undoStack()->setIndex(0);
+        QCoreApplication::processEvents();
+        QVERIFY(doc->design() == opened);
+        QCOMPARE(writeDesignText(doc->design()), saved);
+        QCOMPARE(w.analysis()->analysis()->inventory.gpus, std::int64_t(8192));
+        QVERIFY(scene->linkItemFor("dgx-fabric-16-8-1-1"));
+        doc->undoStack()->setIndex(doc->undoStack()->count());
+        QCoreApplication::processEvents();
+        QVERIFY(doc->design() == edited);
+        QVERIFY(!scene->linkItemFor("dgx-fabric-16-8-1-1"));
+        doc->undoStack()->setClean();  // closing asks nothing
+    }
+};
+
+STUDIO_TEST_MAIN(TestHuge)
+#include "tst_huge.moc"
