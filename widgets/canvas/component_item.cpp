@@ -408,19 +408,29 @@ void ComponentItem::paintOutline(QPainter* painter) const
     }
     if (isSelected() || dropHighlight_)
         edge = isSelected() ? col.selection : col.dropTarget;
-    QPen pen(edge, edge == col.accent(p.kind).darker(110) ? 1 : 2);
-    pen.setCosmetic(true);
-    painter->setPen(pen);
-    if (c.count > 1) {
-        painter->setBrush(isContainer() ? col.containerHeader : col.tileFill);
-        painter->drawRect(r.translated(8, -8));
+    // An item of a few pixels is a dot of its outline's colour.
+    const QRectF onDevice = painter->worldTransform().mapRect(r);
+    if (onDevice.width() < 4 && onDevice.height() < 4) {
+        painter->fillRect(r, edge);
+        return;
     }
-    painter->setBrush(isContainer() ? col.containerFill : col.tileFill);
-    painter->drawRect(r);
+    // Fills first, then the outline without a brush: solid fills take the
+    // raster engine's quick path, a filled and stroked rectangle does not.
+    const QColor fill = isContainer() ? col.containerFill : col.tileFill;
+    if (c.count > 1)
+        painter->fillRect(r.translated(8, -8), isContainer() ? col.containerHeader : col.tileFill);
+    painter->fillRect(r, fill);
     if (isContainer())
         painter->fillRect(QRectF(r.x(), r.y(), r.width(), kHeader), col.containerHeader);
     else
         painter->fillRect(QRectF(r.x(), r.y(), 5, r.height()), col.accent(p.kind));
+    QPen pen(edge, edge == col.accent(p.kind).darker(110) ? 1 : 2);
+    pen.setCosmetic(true);
+    painter->setPen(pen);
+    painter->setBrush(Qt::NoBrush);
+    if (c.count > 1)
+        painter->drawRect(r.translated(8, -8));
+    painter->drawRect(r);
 }
 
 QVariant ComponentItem::itemChange(GraphicsItemChange change, const QVariant& value)

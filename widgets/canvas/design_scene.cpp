@@ -389,8 +389,8 @@ void DesignScene::drawOverview(QPainter& painter, const QTransform& toDevice) co
         painter.setTransform(t);
         item->paintOutline(&painter);
         const QRectF onDevice = t.mapRect(item->frameRect());
-        if (onDevice.width() < 2 && onDevice.height() < 2)
-            return;  // what is inside is under a pixel
+        if (onDevice.width() < 12 && onDevice.height() < 12)
+            return;  // what is inside would be a pixel or two each
         for (QGraphicsItem* child : item->childItems())
             if (child->type() == ComponentItem::Type)
                 draw(static_cast<ComponentItem*>(child));

@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <functional>
+#include <optional>
 
 #include "core/catalog/part.h"
 #include "widgets/canvas/component_item.h"
@@ -36,21 +37,52 @@ DesignView::DesignView(DesignScene* scene, QWidget* parent) : QGraphicsView(scen
     connect(this, &DesignView::zoomChanged, this, [this](double zoom) {
         scene_->setItemsCached(zoom >= ItemMetrics::kDetailZoom);
         scene_->setLinksShown(zoom >= ItemMetrics::kLinkZoom);
+        plates_.clear();
     });
-    // A name drawn far out lies over the item, not in it: it repaints with it.
+    // A name drawn far out lies over the item, not in it: where it was and
+    // where it goes repaint with it.
     connect(scene_, &DesignScene::itemRelabelled, this, [this](ComponentItem* item) {
         if (zoom() >= ItemMetrics::kDetailZoom)
             return;
-        const QRect box = mapFromScene(item->mapRectToScene(item->frameRect())).boundingRect();
-        viewport()->update(QRect(box.topLeft(), QSize(std::min(box.width(), 600), 40)));
+        QRect area = plates_.value(item);
+        const QRectF box = mapFromScene(item->mapRectToScene(item->frameRect())).boundingRect();
+        if (box.width() >= kNameplateMinWidth)
+            if (const auto plate = nameplate(item, box))
+                area |= plate->back.toAlignedRect();
+        if (!area.isEmpty())
+            viewport()->update(area.adjusted(-1, -1, 1, 1));
     });
+}
+
+std::optional<DesignView::Nameplate> DesignView::nameplate(const ComponentItem* item, const QRectF& box) const
+{
+    const Component* c = item->component();
+    if (!c)
+        return std::nullopt;
+    QFont bold = font();
+    bold.setBold(true);
+    bold.setPixelSize(12);
+    QFont small = font();
+    small.setPixelSize(11);
+    const QFontMetricsF titleMetrics(bold), totalsMetrics(small);
+    Nameplate plate{{}, bold, small, {}, {}};
+    const QString title = QString::fromStdString(c->name.empty() && item->part() ? item->part()->name : c->name);
+    const QString totals = item->totalsText();
+    const double width = box.width() - 16;
+    const bool twoLines = !totals.isEmpty() && box.height() >= titleMetrics.height() + totalsMetrics.height() + 10;
+    plate.title = titleMetrics.elidedText(title, Qt::ElideRight, width);
+    plate.totals = twoLines ? totalsMetrics.elidedText(totals, Qt::ElideRight, width) : QString();
+    const double textWidth =
+        std::max(titleMetrics.horizontalAdvance(plate.title), totalsMetrics.horizontalAdvance(plate.totals));
+    plate.back = QRectF(box.left() + 4, box.top() + 4, textWidth + 8,
+                        titleMetrics.height() + (twoLines ? totalsMetrics.height() : 0) + 4);
+    return plate;
 }
 
 void DesignView::drawForeground(QPainter* painter, const QRectF& rect)
 {
     if (zoom() >= ItemMetrics::kDetailZoom)
         return;
-    constexpr double kLabelMinWidth = 90;  // pixels a name needs to say something
     const QTransform toView = painter->worldTransform();
     const QRectF exposed = toView.mapRect(rect);
     auto onView = [&toView](const ComponentItem* item) {
@@ -58,11 +90,6 @@ void DesignView::drawForeground(QPainter* painter, const QRectF& rect)
     };
     painter->save();
     painter->resetTransform();
-    QFont bold = font();
-    bold.setBold(true);
-    bold.setPixelSize(12);
-    QFont small = font();
-    small.setPixelSize(11);
     const SceneColors col = sceneColors();
     std::function<void(ComponentItem*)> name = [&](ComponentItem* item) {
         if (!item->isVisible() || !item->isContainer() || item->isCollapsed())
@@ -73,37 +100,29 @@ void DesignView::drawForeground(QPainter* painter, const QRectF& rect)
         bool childrenNamed = false;
         for (QGraphicsItem* child : item->childItems())
             if (child->type() == ComponentItem::Type && static_cast<ComponentItem*>(child)->isContainer() &&
-                onView(static_cast<ComponentItem*>(child)).width() >= kLabelMinWidth) {
+                onView(static_cast<ComponentItem*>(child)).width() >= kNameplateMinWidth) {
                 childrenNamed = true;
                 name(static_cast<ComponentItem*>(child));
             }
-        const Component* c = item->component();
-        if (childrenNamed || !c || box.width() < kLabelMinWidth)
+        if (childrenNamed || box.width() < kNameplateMinWidth)
             return;
-        const QString title = QString::fromStdString(c->name.empty() && item->part() ? item->part()->name : c->name);
-        const QString totals = item->totalsText();
-        const double width = box.width() - 8;
-        const QFontMetricsF titleMetrics(bold), totalsMetrics(small);
-        const bool twoLines = !totals.isEmpty() && box.height() >= titleMetrics.height() + totalsMetrics.height() + 10;
-        const QString shownTitle = titleMetrics.elidedText(title, Qt::ElideRight, width - 8);
-        const QString shownTotals = twoLines ? totalsMetrics.elidedText(totals, Qt::ElideRight, width - 8) : QString();
-        const double textWidth =
-            std::max(titleMetrics.horizontalAdvance(shownTitle), totalsMetrics.horizontalAdvance(shownTotals));
-        const QRectF back(box.left() + 4, box.top() + 4, textWidth + 8,
-                          titleMetrics.height() + (twoLines ? totalsMetrics.height() : 0) + 4);
+        const auto plate = nameplate(item, box);
+        if (!plate)
+            return;
+        plates_.insert(item, plate->back.toAlignedRect());
         QColor fill = col.containerHeader;
         fill.setAlpha(235);
         painter->setPen(Qt::NoPen);
         painter->setBrush(fill);
-        painter->drawRoundedRect(back, 3, 3);
-        painter->setFont(bold);
+        painter->drawRoundedRect(plate->back, 3, 3);
+        painter->setFont(plate->titleFont);
         painter->setPen(col.text);
-        painter->drawText(back.adjusted(4, 2, -4, 0), Qt::AlignLeft | Qt::AlignTop, shownTitle);
-        if (twoLines) {
-            painter->setFont(small);
+        painter->drawText(plate->back.adjusted(4, 2, -4, 0), Qt::AlignLeft | Qt::AlignTop, plate->title);
+        if (!plate->totals.isEmpty()) {
+            painter->setFont(plate->totalsFont);
             painter->setPen(col.mutedText);
-            painter->drawText(back.adjusted(4, 2 + titleMetrics.height(), -4, 0), Qt::AlignLeft | Qt::AlignTop,
-                              shownTotals);
+            painter->drawText(plate->back.adjusted(4, 2 + QFontMetricsF(plate->titleFont).height(), -4, 0),
+                              Qt::AlignLeft | Qt::AlignTop, plate->totals);
         }
     };
     for (ComponentItem* item : scene_->topLevelItems())

@@ -5,9 +5,13 @@
 // The overview dock is a Minimap (minimap.h).
 #include <QElapsedTimer>
 #include <QGraphicsView>
+#include <QHash>
+
+#include <optional>
 
 namespace studio {
 
+class ComponentItem;
 class DesignScene;
 
 class DesignView : public QGraphicsView {
@@ -40,6 +44,15 @@ protected:
     void keyReleaseEvent(QKeyEvent* event) override;
 
 private:
+    // A container's name (and totals when there is room) drawn far out, over
+    // its top left corner `box` (view coordinates).
+    struct Nameplate {
+        QRectF back;
+        QFont titleFont, totalsFont;
+        QString title, totals;
+    };
+    static constexpr double kNameplateMinWidth = 90;  // pixels a name needs to say something
+    std::optional<Nameplate> nameplate(const ComponentItem* item, const QRectF& box) const;
     void zoomBy(double factor);
     DesignScene* scene_;
     bool spaceHeld_ = false;
@@ -47,6 +60,8 @@ private:
     QPoint panLast_;
     int arrowMergeKey_ = 0;
     QElapsedTimer lastArrow_;
+    // Where each name was last drawn: it repaints there when it changes.
+    QHash<const ComponentItem*, QRect> plates_;
 };
 
 }  // namespace studio
