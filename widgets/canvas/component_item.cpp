@@ -12,6 +12,7 @@
 #include "core/text.h"
 #include "widgets/analysis/analysis_service.h"
 #include "widgets/canvas/design_scene.h"
+#include "widgets/canvas/far_out.h"
 #include "widgets/document/design_document.h"
 #include "widgets/style/theme.h"
 
@@ -230,7 +231,7 @@ void ComponentItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* opt
     const SceneColors col = sceneColors();
     const QColor accent = col.accent(p->kind);
     const QRectF r = frameRect();
-    if (QStyleOptionGraphicsItem::levelOfDetailFromTransform(painter->worldTransform()) < kDetailZoom) {
+    if (drawnFarOut(painter)) {
         paintOutline(painter);
         return;
     }

@@ -8,6 +8,7 @@
 #include "core/text.h"
 #include "widgets/canvas/component_item.h"
 #include "widgets/canvas/design_scene.h"
+#include "widgets/canvas/far_out.h"
 #include "widgets/canvas/item_metrics.h"
 #include "widgets/document/design_document.h"
 #include "widgets/style/theme.h"
@@ -72,8 +73,7 @@ public:
             return;
         const SceneColors col = sceneColors();
         const bool selected = link_->isSelected();
-        if (QStyleOptionGraphicsItem::levelOfDetailFromTransform(painter->worldTransform()) <
-            ItemMetrics::kDetailZoom) {
+        if (drawnFarOut(painter)) {
             QPen thin(selected ? col.selection : col.link, selected ? 2 : 1);
             thin.setCosmetic(true);
             painter->setPen(thin);
@@ -220,9 +220,7 @@ QRectF LinkItem::boundingRect() const
 void LinkItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*)
 {
     // The route is drawn by its runs; far out there is no label to draw.
-    if (path_.isEmpty() ||
-        QStyleOptionGraphicsItem::levelOfDetailFromTransform(painter->worldTransform()) < ItemMetrics::kDetailZoom ||
-        !labelRect().intersects(option->exposedRect))
+    if (path_.isEmpty() || drawnFarOut(painter) || !labelRect().intersects(option->exposedRect))
         return;
     const SceneColors col = sceneColors();
     painter->setRenderHint(QPainter::Antialiasing);
