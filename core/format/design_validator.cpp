@@ -266,6 +266,27 @@ std::vector<Problem> validateFields(const Design& d, const Catalog& catalog, con
     return problems;
 }
 
+bool addedLinksHold(const Design& d, const Catalog& catalog, const std::vector<std::size_t>& links)
+{
+    std::vector<Problem> problems;
+    JsonReader r(problems);
+    for (std::size_t i : links) {
+        const Link& l = d.links[i];
+        checkLinkFields(r, l, i);
+        checkLinkPart(r, l, i, catalog);
+        if (!problems.empty() || !isValidId(l.id) || l.from == l.to)
+            return false;
+        for (std::size_t j = 0; j < d.links.size(); ++j)
+            if (j != i && d.links[j].id == l.id)
+                return false;
+        for (const std::string* end : {&l.from, &l.to})
+            if (std::none_of(d.components.begin(), d.components.end(),
+                             [end](const Component& c) { return c.id == *end; }))
+                return false;
+    }
+    return true;
+}
+
 std::vector<Problem> validateWorkload(const Workload& workload)
 {
     std::vector<Problem> problems;

@@ -24,6 +24,13 @@ std::vector<Problem> validateFields(const Design& design, const Catalog& catalog
                                     const std::vector<std::size_t>& components, const std::vector<std::size_t>& links,
                                     bool settings);
 
+// Whether the listed links break none of the rules validateDesign applies
+// to a link: its fields, id (valid, not another link's), ends (components
+// that exist, not the same one) and cable. A design without problems to
+// which only these links were added has none: no other item's rules
+// depend on links. Says nothing of why not; validateDesign does.
+bool addedLinksHold(const Design& design, const Catalog& catalog, const std::vector<std::size_t>& links);
+
 // The workload's rules alone, as validateDesign checks them: what a change
 // of the workload alone can break (the workload dock asks for each value
 // its arrows step over).

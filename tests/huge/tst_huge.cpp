@@ -127,6 +127,62 @@ private slots:
         QVERIFY(!scene->linkItemFor("dgx-fabric-16-8-1-1"));
         doc->undoStack()->setClean();  // closing asks nothing
     }
+
+    // The editor checks an edit of a few items by their own rules and hands
+    // the problems it found to the document and the undo stack: after every
+    // edit, refusal, undo and redo, what the document says it knows is what
+    // validating the whole design finds.
+    void knownProblemsAreTheDesignsOwn()
+    {
+        DesignDocument doc;
+        const Design small = expandedSuperPod(preset(), Catalog::builtin(), 32);
+        doc.reset(small, std::make_shared<Catalog>(Catalog::builtin()), {});
+        DesignEditor editor(&doc);
+        auto agrees = [&doc] {
+            const auto fresh = validateDesign(doc.design(), doc.catalog());
+            const auto& known = doc.problems();
+            if (fresh.size() != known.size())
+                return false;
+            for (std::size_t i = 0; i < fresh.size(); ++i)
+                if (fresh[i].pointer != known[i].pointer || fresh[i].code != known[i].code ||
+                    fresh[i].message != known[i].message)
+                    return false;
+            return true;
+        };
+        const std::string node = doc.design().components[3].id;
+        QVERIFY(editor.moveBy({node}, {10, 0}).applied());
+        QVERIFY(agrees());
+        // Beyond the canvas's range: refused with the field's pointer.
+        const EditResult far = editor.moveBy({node}, {2 * kMaxCoordinate, 0});
+        QVERIFY(far.refused());
+        QCOMPARE(far.problem.code, std::string("out_of_range"));
+        QVERIFY(agrees());
+        Link dangling = doc.design().links.front();
+        dangling.id = "new-cable";
+        dangling.to = "no-such-component";
+        QVERIFY(editor.addItems({}, {dangling}, "Connect").refused());
+        Link twice = doc.design().links.front();  // the same id again
+        QVERIFY(editor.addItems({}, {twice}, "Connect").refused());
+        Link fine = doc.design().links.front();
+        fine.id = "new-cable";
+        QVERIFY(editor.addItems({}, {fine}, "Connect").applied());
+        QVERIFY(agrees());
+        QVERIFY(editor.remove({doc.design().components[2].id}, {}, "Delete").applied());
+        QVERIFY(agrees());
+        Component renamed = doc.design().components[5];
+        renamed.name = "";
+        QVERIFY(editor.changeComponents({renamed}, "Rename").applied());
+        QVERIFY(agrees());
+        for (int i = 0; i < 4; ++i) {
+            doc.undoStack()->undo();
+            QVERIFY(agrees());
+        }
+        QVERIFY(doc.design() == small);
+        for (int i = 0; i < 4; ++i) {
+            doc.undoStack()->redo();
+            QVERIFY(agrees());
+        }
+    }
 };
 
 STUDIO_TEST_MAIN(TestHuge)

@@ -41,6 +41,16 @@ void AddItemsCommand::preview(Design& d) const
     d.links.insert(d.links.end(), links_.begin(), links_.end());
 }
 
+std::optional<std::vector<std::string>> AddItemsCommand::addedLinksOnly() const
+{
+    if (!components_.empty())
+        return std::nullopt;
+    std::vector<std::string> ids;
+    for (const Link& l : links_)
+        ids.push_back(l.id);
+    return ids;
+}
+
 void AddItemsCommand::unpreview(Design& d) const
 {
     d.links.resize(d.links.size() - links_.size());

@@ -42,6 +42,11 @@ public:
     // removes, re-ids, re-parents, re-parts or re-counts a component or
     // re-ends a link.
     virtual std::optional<FieldChange> fieldChange() const { return std::nullopt; }
+    // The links it adds when it adds links and nothing else (a cable drawn).
+    virtual std::optional<std::vector<std::string>> addedLinksOnly() const { return std::nullopt; }
+    // It only removes items (with everything inside them and every link to
+    // them): a design without problems keeps none.
+    virtual bool removesOnly() const { return false; }
     // The document's problems before and after the edit, as the editor
     // found them: undo and redo hand them back to the document, which then
     // need not validate a design whose problems are known.
@@ -75,6 +80,7 @@ public:
     void preview(Design& design) const override;
     void unpreview(Design& design) const override;
     bool changesNothing() const override { return components_.empty() && links_.empty(); }
+    std::optional<std::vector<std::string>> addedLinksOnly() const override;
 
 private:
     DesignDocument* doc_;
@@ -93,6 +99,7 @@ public:
     void preview(Design& design) const override;
     void unpreview(Design& design) const override;
     bool changesNothing() const override { return isEmpty(); }
+    bool removesOnly() const override { return true; }
     bool isEmpty() const { return components_.empty() && links_.empty(); }
 
 private:

@@ -150,11 +150,25 @@ EditResult DesignEditor::submit(std::unique_ptr<DesignCommand> command)
                 Design& design;
                 ~TakeBack() { command.unpreview(design); }
             } previewed{*command, doc_->design_};
-            if (change)
+            // Added links only: the design keeps no problem if they hold.
+            // Removals only: it keeps none at all.
+            const auto added = before.empty() ? command->addedLinksOnly() : std::nullopt;
+            std::vector<std::size_t> addedAt;
+            for (std::size_t k = 0; added && k < added->size(); ++k)
+                addedAt.push_back(doc_->design_.links.size() - added->size() + k);  // appended in order
+            bool clean = false;
+            if (change) {
                 problems = validateFields(doc_->design_, doc_->catalog(), components, links, change->settings);
-            // Where they find one, the whole design is checked: the refusal
-            // names the first in file order, as the file reader would.
-            if (!change || !problems.empty())
+                clean = problems.empty();
+            } else if (added) {
+                clean = addedLinksHold(doc_->design_, doc_->catalog(), addedAt);
+            } else {
+                clean = before.empty() && command->removesOnly();
+            }
+            // Otherwise, or where they find something, the whole design is
+            // checked: the refusal names the first problem in file order, as
+            // the file reader would.
+            if (!clean)
                 problems = validateDesign(doc_->design_, doc_->catalog());
         }
         if (auto problem = firstNew(problems)) {
