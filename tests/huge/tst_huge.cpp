@@ -17,14 +17,17 @@
 #include "core/format/design_reader.h"
 #include "core/format/design_validator.h"
 #include "core/format/design_writer.h"
+#include "tests/chart_support.h"
 #include "tests/gui_test_main.h"
 #include "tests/test_support.h"
 #include "widgets/analysis/analysis_service.h"
 #include "widgets/canvas/component_item.h"
 #include "widgets/canvas/design_scene.h"
 #include "widgets/canvas/link_item.h"
+#include "widgets/charts/chart_view.h"
 #include "widgets/document/design_document.h"
 #include "widgets/document/design_editor.h"
+#include "widgets/panels/analysis_area.h"
 
 using namespace studio;
 
@@ -99,6 +102,14 @@ private slots:
         QVERIFY(w.analysis()->analysis());
         QCOMPARE(w.analysis()->analysis()->inventory.gpus, std::int64_t(8192));
         QCOMPARE(w.analysis()->analysis()->inventory.nics, std::int64_t(10240));
+        // Its 512 racks are one kind: one bar of 512, as for the preset.
+        w.analysisArea()->showPanel("power");
+        QCoreApplication::processEvents();
+        QCustomPlot* racks = w.analysisArea()->panel("power")->plot("racks");
+        const QVector<double> within = test::values(test::named<QCPBars>(racks, "racks within their limit")->data());
+        QCOMPARE(within.size(), 1);
+        QVERIFY(test::values(test::named<QCPBars>(racks, "racks over their limit")->data()).isEmpty());
+        QVERIFY(qFuzzyCompare(within.front(), w.analysis()->analysis()->power.racks.front().kwEach));
         int items = 0, links = 0;
         for (QGraphicsItem* i : w.scene()->items())
             items += i->type() == ComponentItem::Type, links += i->type() == LinkItem::Type;
