@@ -15,7 +15,6 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QElapsedTimer>
-#include <QFile>
 #include <QFileInfo>
 #include <QPaintEvent>
 #include <QProcess>
@@ -23,12 +22,11 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <ctime>
 #include <map>
-#include <unistd.h>
 #include <vector>
 
 #include "app/main_window.h"
+#include "bench/studio_measure.h"
 #include "widgets/analysis/analysis_service.h"
 #include "widgets/charts/chart_view.h"
 #include "widgets/document/design_document.h"
@@ -39,46 +37,9 @@
 #include "widgets/style/theme.h"
 
 using namespace studio;
+using namespace studio::bench;
 
 namespace {
-
-struct Stats {
-    double p50 = 0, p95 = 0, max = 0;
-};
-
-Stats stats(std::vector<double> ms)
-{
-    if (ms.empty())
-        return {};
-    std::sort(ms.begin(), ms.end());
-    return {ms[ms.size() / 2], ms[std::min(ms.size() - 1, ms.size() * 95 / 100)], ms.back()};
-}
-
-// Seconds since this process started (its start time in /proc, against the
-// boot clock the kernel measures it with).
-double secondsSinceProcessStart()
-{
-    QFile stat("/proc/self/stat");
-    if (!stat.open(QIODevice::ReadOnly))
-        return -1;
-    const QByteArray text = stat.readAll();
-    const QList<QByteArray> fields = text.mid(text.lastIndexOf(')') + 2).split(' ');
-    const double startTicks = fields.value(19).toDouble();  // field 22 of stat, counted after the name
-    timespec now{};
-    clock_gettime(CLOCK_BOOTTIME, &now);
-    return double(now.tv_sec) + double(now.tv_nsec) / 1e9 - startTicks / double(sysconf(_SC_CLK_TCK));
-}
-
-double residentMb(const char* field)
-{
-    QFile status("/proc/self/status");
-    if (!status.open(QIODevice::ReadOnly))
-        return -1;
-    for (const QByteArray& line : status.readAll().split('\n'))
-        if (line.startsWith(field))
-            return line.mid(int(qstrlen(field))).trimmed().split(' ').front().toDouble() / 1024;
-    return -1;
-}
 
 // With BENCH_PAINTS set: the pixels each widget paints per edit (the sum
 // of its paint regions' rectangles) and how many paints that took, named by its class and object name.
@@ -103,20 +64,6 @@ public:
         return false;
     }
 };
-
-// Until the edit has been recomputed, the visible panels redrawn and every
-// region the edit dirtied painted: the event loop runs until it is idle (the
-// recompute and the link routing are posted calls, the paints update
-// requests). What the user waits for.
-void untilRepainted()
-{
-    QAbstractEventDispatcher* loop = QCoreApplication::eventDispatcher();
-    for (int pass = 0; pass < 100; ++pass) {
-        QCoreApplication::sendPostedEvents();
-        if (!loop->processEvents(QEventLoop::AllEvents) && pass > 2)
-            break;
-    }
-}
 
 // One of four kinds of edit, alternating so each edit changes something:
 // a rack count (the GPUs), tp, the PUE, a NIC's port speed. The rack count

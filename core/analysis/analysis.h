@@ -22,6 +22,7 @@ namespace studio {
 struct ComponentTotals {
     std::int64_t gpus = 0, nics = 0, nodes = 0;
     double kw = 0;
+    bool operator==(const ComponentTotals&) const = default;
 };
 
 struct Analysis {

@@ -17,22 +17,45 @@ std::string fabricRole(const DesignIndex& index, std::size_t f)
     return "compute";
 }
 
+// The speed a link's port gets at the end away from the node: a fabric's
+// switch port, or the port of what it plugs into. Found once per component:
+// thousands of links end at one fabric.
+class EndSpeeds {
+public:
+    explicit EndSpeeds(const DesignIndex& index) : index_(index), known_(index.size(), false), gbps_(index.size()) {}
+    std::optional<double> of(std::size_t end)
+    {
+        if (!known_[end]) {
+            known_[end] = true;
+            if (index_.kind(end) != PartKind::Fabric) {
+                gbps_[end] = index_.figure(end, "port_gbps");
+            } else if (const Json* sw = index_.setting(end, "switch"); sw && sw->is_string()) {
+                if (const Part* s = index_.catalog().find(sw->get<std::string>()))
+                    if (const Figure* f = s->figure("port_gbps"))
+                        gbps_[end] = f->value;
+            }
+        }
+        return gbps_[end];
+    }
+
+private:
+    const DesignIndex& index_;
+    std::vector<bool> known_;
+    std::vector<std::optional<double>> gbps_;
+};
+
 // Speed of one link's ports: the slowest of the NIC port, the cable and the
 // switch port it plugs into.
-double linkGbps(const DesignIndex& index, const Link& l, std::size_t nicSide, std::size_t otherSide)
+double linkGbps(const DesignIndex& index, EndSpeeds& ends, std::size_t link, std::size_t nicSide, std::size_t otherSide)
 {
     double gbps = 1e12;
     if (auto v = index.figure(nicSide, "port_gbps"))
         gbps = std::min(gbps, *v);
-    if (const Part* cable = index.catalog().find(l.part); cable && cable->figure("gbps"))
-        gbps = std::min(gbps, cable->figure("gbps")->value);
-    if (index.kind(otherSide) == PartKind::Fabric) {
-        if (const Json* sw = index.setting(otherSide, "switch"); sw && sw->is_string())
-            if (const Part* s = index.catalog().find(sw->get<std::string>()); s && s->figure("port_gbps"))
-                gbps = std::min(gbps, s->figure("port_gbps")->value);
-    } else if (auto v = index.figure(otherSide, "port_gbps")) {
+    if (const Part* cable = index.linkPart(link))
+        if (const Figure* f = cable->figure("gbps"))
+            gbps = std::min(gbps, f->value);
+    if (auto v = ends.of(otherSide))
         gbps = std::min(gbps, *v);
-    }
     return gbps >= 1e12 ? 0 : gbps;
 }
 
@@ -47,10 +70,13 @@ template <typename Want>
 NodeLinks nodeBandwidthInto(const DesignIndex& index, Want want)
 {
     NodeLinks out;
+    EndSpeeds ends(index);
     std::vector<std::size_t> nodesSeen;
+    std::vector<bool> seen(index.size(), false);
     double total = 0;
-    for (const Link& l : index.design().links) {
-        const auto from = index.find(l.from), to = index.find(l.to);
+    for (std::size_t j = 0; j < index.design().links.size(); ++j) {
+        const Link& l = index.design().links[j];
+        const auto from = index.linkFrom(j), to = index.linkTo(j);
         if (!from || !to)
             continue;
         for (auto [inside, other] : {std::pair{*from, *to}, std::pair{*to, *from}}) {
@@ -58,11 +84,13 @@ NodeLinks nodeBandwidthInto(const DesignIndex& index, Want want)
             if (!node || index.enclosing(other, PartKind::Node) || !want(other))
                 continue;
             const double ports = double(l.count) * double(index.instances(inside));
-            total += ports * linkGbps(index, l, inside, other) / 8.0;
+            total += ports * linkGbps(index, ends, j, inside, other) / 8.0;
             if (index.kind(inside) == PartKind::Nic && !out.nic)
                 out.nic = inside;
-            if (std::find(nodesSeen.begin(), nodesSeen.end(), *node) == nodesSeen.end())
+            if (!seen[*node]) {
+                seen[*node] = true;
                 nodesSeen.push_back(*node);
+            }
         }
     }
     for (std::size_t n : nodesSeen)
@@ -173,7 +201,8 @@ HardwareProfile profileHardware(const DesignIndex& index, const Inventory& inv, 
     NodeLinks compute;
     if (best) {
         const std::string id = best->component;
-        compute = nodeBandwidthInto(index, [&](std::size_t i) { return index.component(i).id == id; });
+        const auto fabric = index.find(id);
+        compute = nodeBandwidthInto(index, [&](std::size_t i) { return fabric == i; });
         so.fabric = id;
         so.tiers = best->tree.tiers;
         so.oversubscription = 1;
@@ -214,16 +243,17 @@ HardwareProfile profileHardware(const DesignIndex& index, const Inventory& inv, 
             so.efficiency = {kDefaultNicEfficiency, kModelDefault, true};
         }
         if (compute.nodes < hw.nodes) {
-            // Mark each node component none of whose NICs reach the fabric.
+            // Mark each node component none of whose NICs reach the fabric:
+            // one pass over the links marks every container of a link's end.
+            std::vector<bool> wired(index.size(), false);
+            for (std::size_t j = 0; j < index.design().links.size(); ++j)
+                for (std::optional<std::size_t> end : {index.linkFrom(j), index.linkTo(j)})
+                    for (std::optional<std::size_t> at = end; at && !wired[*at]; at = index.parent(*at))
+                        wired[*at] = true;
             for (std::size_t n = 0; n < index.size(); ++n) {
                 if (index.kind(n) != PartKind::Node)
                     continue;
-                bool wired = false;
-                for (const Link& l : index.design().links)
-                    for (const std::string& end : {l.from, l.to})
-                        if (const auto e = index.find(end); e && index.isInside(*e, n))
-                            wired = true;
-                if (!wired)
+                if (!wired[n])
                     warnings.push_back({Severity::Warning, pointerAppend("/components", n),
                                         formatCount(index.instances(n)) + " x " + inQuotes(index.component(n).name) +
                                             " have no link to a fabric: their GPUs cannot reach other nodes",
@@ -240,7 +270,7 @@ HardwareProfile profileHardware(const DesignIndex& index, const Inventory& inv, 
     // Storage: shared systems outside nodes, and the nodes' path to them.
     StorageProfile& st = hw.storage;
     double read = 0, write = 0, kiops = 0, latency = 0;
-    std::vector<std::string> storageIds;
+    std::vector<bool> storageSystem(index.size(), false);
     std::string source;
     for (std::size_t i = 0; i < index.size(); ++i) {
         if (index.kind(i) != PartKind::Storage)
@@ -257,7 +287,7 @@ HardwareProfile profileHardware(const DesignIndex& index, const Inventory& inv, 
         write += n * figureOf(index, i, "write_gb_per_s").value;
         kiops += n * figureOf(index, i, "metadata_kiops").value;
         latency = std::max(latency, figureOf(index, i, "latency_us", 1000, kModelDefault).value);
-        storageIds.push_back(index.component(i).id);
+        storageSystem[i] = true;
         if (source.empty())
             source = r.source;
     }
@@ -268,16 +298,16 @@ HardwareProfile profileHardware(const DesignIndex& index, const Inventory& inv, 
     st.latencyUs = {latency, "slowest storage system's first-byte latency"};
     if (st.systems > 0) {
         // The fabric(s) carrying storage: those with a storage system on them.
-        std::vector<std::string> storageFabrics;
-        for (const Link& l : index.design().links)
-            for (auto [s, f] : {std::pair{l.from, l.to}, std::pair{l.to, l.from}})
-                if (std::find(storageIds.begin(), storageIds.end(), s) != storageIds.end())
-                    if (const auto fi = index.find(f); fi && index.kind(*fi) == PartKind::Fabric)
-                        storageFabrics.push_back(f);
-        const NodeLinks path = nodeBandwidthInto(index, [&](std::size_t i) {
-            return std::find(storageFabrics.begin(), storageFabrics.end(), index.component(i).id) !=
-                storageFabrics.end();
-        });
+        std::vector<bool> storageFabric(index.size(), false);
+        for (std::size_t j = 0; j < index.design().links.size(); ++j) {
+            const auto from = index.linkFrom(j), to = index.linkTo(j);
+            if (!from || !to)
+                continue;
+            for (auto [s, f] : {std::pair{*from, *to}, std::pair{*to, *from}})
+                if (storageSystem[s] && index.kind(f) == PartKind::Fabric)
+                    storageFabric[f] = true;
+        }
+        const NodeLinks path = nodeBandwidthInto(index, [&](std::size_t i) { return bool(storageFabric[i]); });
         st.connected = path.nodes > 0;
         st.nodePathGbPerS = path.gbPerSPerNode * double(path.nodes);
         if (!st.connected)

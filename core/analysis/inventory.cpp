@@ -11,9 +11,12 @@ std::int64_t cablesOf(const Link& link, const DesignIndex& index)
 {
     const auto from = index.find(link.from);
     const auto to = index.find(link.to);
-    const std::int64_t a = from ? index.instances(*from) : 0;
-    const std::int64_t b = to ? index.instances(*to) : 0;
-    return link.count * std::max(a, b);
+    return cablesOf(link, from ? index.instances(*from) : 0, to ? index.instances(*to) : 0);
+}
+
+std::int64_t cablesOf(const Link& link, std::int64_t fromInstances, std::int64_t toInstances)
+{
+    return link.count * std::max(fromInstances, toInstances);
 }
 
 namespace {
@@ -36,18 +39,22 @@ FabricSizing sizeFabric(const DesignIndex& index, std::size_t f)
     // rails, counted per node so a scalable unit lines up with leaf ports.
     std::int64_t nodePorts = 0;
     std::vector<std::size_t> nodesSeen;
-    for (const Link& l : d.links) {
-        const bool intoFabric = l.to == s.component, outOfFabric = l.from == s.component;
+    std::vector<bool> seen(index.size(), false);
+    for (std::size_t j = 0; j < d.links.size(); ++j) {
+        const Link& l = d.links[j];
+        const bool intoFabric = index.linkTo(j) == f, outOfFabric = index.linkFrom(j) == f;
         if (!intoFabric && !outOfFabric)
             continue;
-        const auto other = index.find(intoFabric ? l.from : l.to);
+        const auto other = intoFabric ? index.linkFrom(j) : index.linkTo(j);
         if (!other)
             continue;
         const std::int64_t ports = l.count * index.instances(*other);
         if (const auto node = index.enclosing(*other, PartKind::Node)) {
             nodePorts += ports;
-            if (std::find(nodesSeen.begin(), nodesSeen.end(), *node) == nodesSeen.end())
+            if (!seen[*node]) {
+                seen[*node] = true;
                 nodesSeen.push_back(*node);
+            }
         } else {
             s.otherEndpoints += ports;
         }
@@ -92,9 +99,18 @@ Inventory takeInventory(const DesignIndex& index)
     inv.switchesByTier = {{"leaf", 0}, {"spine", 0}, {"core", 0}, {"other", 0}};
     std::map<std::string, std::int64_t> byPart;
     std::map<std::string, std::int64_t> gpusByPart;
-    auto add = [&byPart](const std::string& part, std::int64_t n) {
-        if (n > 0)
-            byPart[part] += n;
+    // Items of one part come in runs (a node's NICs, a fabric's cables):
+    // the map is searched when the part changes.
+    std::int64_t* last = nullptr;
+    std::string lastPart;
+    auto add = [&](const std::string& part, std::int64_t n) {
+        if (n <= 0)
+            return;
+        if (!last || lastPart != part) {
+            last = &byPart[part];
+            lastPart = part;
+        }
+        *last += n;
     };
 
     for (std::size_t i = 0; i < index.size(); ++i) {
@@ -161,25 +177,31 @@ Inventory takeInventory(const DesignIndex& index)
         case PartKind::Link: break;
         }
     }
-    for (const Link& l : index.design().links) {
-        const std::int64_t n = cablesOf(l, index);
-        inv.cablesByPart[l.part] += n;
+    // Placed switches: the cables plugged into one must fit its ports.
+    std::vector<std::int64_t> plugged(index.size(), 0);
+    std::int64_t* cablesOfPart = nullptr;
+    for (std::size_t j = 0; j < index.design().links.size(); ++j) {
+        const Link& l = index.design().links[j];
+        const std::int64_t n = index.cables(j);
+        if (j == 0 || l.part != index.design().links[j - 1].part)
+            cablesOfPart = &inv.cablesByPart[l.part];
+        *cablesOfPart += n;
         inv.cables += n;
         add(l.part, n);
+        const auto from = index.linkFrom(j), to = index.linkTo(j);
+        if (from && index.kind(*from) == PartKind::Switch)
+            plugged[*from] += n;
+        if (to && to != from && index.kind(*to) == PartKind::Switch)
+            plugged[*to] += n;
     }
-    // Placed switches: the cables plugged into one must fit its ports.
     for (std::size_t i = 0; i < index.size(); ++i) {
         if (index.kind(i) != PartKind::Switch)
             continue;
-        std::int64_t plugged = 0;
-        for (const Link& l : index.design().links)
-            if (l.from == index.component(i).id || l.to == index.component(i).id)
-                plugged += cablesOf(l, index);
         const std::int64_t ports = std::int64_t(index.figure(i, "ports").value_or(0)) * index.instances(i);
-        if (plugged > ports)
+        if (plugged[i] > ports)
             inv.problems.push_back({Severity::Warning, pointerAppend("/components", i),
                                     "switch " + inQuotes(index.component(i).id) + " has " + formatCount(ports) +
-                                        " ports but " + formatCount(plugged) + " cables plugged in",
+                                        " ports but " + formatCount(plugged[i]) + " cables plugged in",
                                     "switch_ports_exhausted"});
     }
     std::int64_t most = 0;

@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
+#include <optional>
+#include <string_view>
+#include <utility>
 
 #include "core/analysis/fleet_formulas.h"
 #include "core/format/json_pointer.h"
@@ -30,30 +34,49 @@ Power modelPower(const DesignIndex& index, const Inventory& inv, const Facility&
     const std::size_t n = index.size();
     std::vector<double> own(n, 0), subtree(n, 0);
     std::vector<int> category(n, 0);  // 0 other, 1 compute, 2 network, 3 storage
+    std::map<const Part*, double> hostByPlatform;
     bool unknownTdp = false;
+    // A component without overrides draws what its part does: looked up once
+    // per part and key (a design drawn in full has thousands of one NIC).
+    std::map<std::pair<const Part*, std::string_view>, std::optional<double>> partFigures;
+    auto figure = [&](std::size_t i, std::string_view key) {
+        if (!index.component(i).props.empty())
+            return index.figure(i, key);
+        auto [it, fresh] = partFigures.try_emplace({&index.part(i), key});
+        if (fresh)
+            it->second = index.figure(i, key);
+        return it->second;
+    };
     for (std::size_t i = 0; i < n; ++i) {
         switch (index.kind(i)) {
-        case PartKind::Node:
-            own[i] = hostWatts(index.part(i), index.catalog());
+        case PartKind::Node: {
+            // Per platform, not per node: a design drawn in full has a node
+            // component per node.
+            const Part* platform = &index.part(i);
+            auto it = hostByPlatform.find(platform);
+            if (it == hostByPlatform.end())
+                it = hostByPlatform.emplace(platform, hostWatts(*platform, index.catalog())).first;
+            own[i] = it->second;
             category[i] = 1;
             break;
+        }
         case PartKind::Accelerator: {
-            const auto tdp = index.figure(i, "tdp_w");
+            const auto tdp = figure(i, "tdp_w");
             unknownTdp = unknownTdp || !tdp;
             own[i] = tdp.value_or(0);
             category[i] = 1;
             break;
         }
         case PartKind::Nic:
-            own[i] = index.figure(i, "power_w").value_or(0);
+            own[i] = figure(i, "power_w").value_or(0);
             category[i] = 1;
             break;
         case PartKind::Switch:
-            own[i] = index.figure(i, "power_w").value_or(0);
+            own[i] = figure(i, "power_w").value_or(0);
             category[i] = 2;
             break;
         case PartKind::Storage:
-            own[i] = index.figure(i, "power_kw").value_or(0) * 1000;
+            own[i] = figure(i, "power_kw").value_or(0) * 1000;
             category[i] = 3;
             break;
         case PartKind::Fabric: {
@@ -96,9 +119,9 @@ Power modelPower(const DesignIndex& index, const Inventory& inv, const Facility&
             pw.gpuKw += w;
     }
     double cableKw = 0;
-    for (const Link& l : index.design().links)
-        if (const Part* p = index.catalog().find(l.part); p && p->figure("power_w"))
-            cableKw += double(cablesOf(l, index)) * p->figure("power_w")->value / 1000;
+    for (std::size_t j = 0; j < index.design().links.size(); ++j)
+        if (const Part* p = index.linkPart(j); p && p->figure("power_w"))
+            cableKw += double(index.cables(j)) * p->figure("power_w")->value / 1000;
     pw.networkKw += cableKw;
     pw.itKw = pw.computeKw + pw.networkKw + pw.storageKw + pw.otherKw;
 
@@ -113,13 +136,21 @@ Power modelPower(const DesignIndex& index, const Inventory& inv, const Facility&
         r.kwEach = subtree[i] / 1000;
         r.limitKw = index.figure(i, "max_kw").value_or(0);
         r.cooling = index.part(i).attribute("cooling");
-        for (std::size_t c = 0; c < n; ++c) {
-            if (!index.isInside(c, i) || c == i)
-                continue;
-            if (index.kind(c) == PartKind::Node)
+        // What the rack holds: its subtree, not every component (a design
+        // drawn in full has hundreds of racks among thousands of items).
+        std::optional<std::size_t> liquidNode;  // the first in file order
+        std::vector<std::size_t> inside(index.children(i).begin(), index.children(i).end());
+        while (!inside.empty()) {
+            const std::size_t c = inside.back();
+            inside.pop_back();
+            if (index.kind(c) == PartKind::Node) {
                 r.nodesEach += index.instances(c) / r.count;
-            else if (index.kind(c) == PartKind::Accelerator)
+                if (index.part(c).attribute("cooling") == "liquid" && (!liquidNode || c < *liquidNode))
+                    liquidNode = c;
+            } else if (index.kind(c) == PartKind::Accelerator) {
                 r.gpusEach += index.instances(c) / r.count;
+            }
+            inside.insert(inside.end(), index.children(c).begin(), index.children(c).end());
         }
         if (pw.racks.empty() || r.kwEach > pw.maxRackKw) {
             pw.maxRackKw = r.kwEach;
@@ -136,15 +167,11 @@ Power modelPower(const DesignIndex& index, const Inventory& inv, const Facility&
                                                         : ""),
                                 "rack_over_cooling_limit"});
         }
-        for (std::size_t c = 0; c < n; ++c)
-            if (index.kind(c) == PartKind::Node && index.isInside(c, i) &&
-                index.part(c).attribute("cooling") == "liquid" && r.cooling == "air") {
-                warnings.push_back({Severity::Warning, pointerAppend("/components", c),
-                                    inQuotes(index.part(c).name) +
-                                        " needs liquid cooling but sits in the air-cooled rack " + inQuotes(r.name),
-                                    "liquid_node_in_air_rack"});
-                break;
-            }
+        if (liquidNode && r.cooling == "air")
+            warnings.push_back({Severity::Warning, pointerAppend("/components", *liquidNode),
+                                inQuotes(index.part(*liquidNode).name) +
+                                    " needs liquid cooling but sits in the air-cooled rack " + inQuotes(r.name),
+                                "liquid_node_in_air_rack"});
         if (facility.cooling.value_or("hybrid") == "air" && r.cooling == "liquid")
             warnings.push_back({Severity::Warning, pointerAppend("/components", i),
                                 "liquid-cooled rack " + inQuotes(r.name) + " in a facility whose cooling is air only",

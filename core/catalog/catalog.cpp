@@ -260,7 +260,7 @@ std::vector<Problem> Catalog::mergeFile(const std::string& path)
 
 const Part* Catalog::find(std::string_view id) const
 {
-    const auto it = index_.find(std::string(id));
+    const auto it = index_.find(id);
     return it == index_.end() ? nullptr : &parts_[it->second];
 }
 

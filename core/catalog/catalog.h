@@ -40,8 +40,14 @@ public:
     nlohmann::ordered_json subset(const std::vector<std::string>& ids) const;
 
 private:
+    // Looked up by views of ids (a design's parts and cables, per item and
+    // per link in every analysis): no string is made to look one up.
+    struct IdHash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view id) const { return std::hash<std::string_view>{}(id); }
+    };
     std::vector<Part> parts_;
-    std::unordered_map<std::string, std::size_t> index_;
+    std::unordered_map<std::string, std::size_t, IdHash, std::equal_to<>> index_;
     std::map<std::string, std::string, std::less<>> sources_;
 };
 

@@ -242,16 +242,18 @@ const SettingSpec* findSettingSpec(PartKind kind, std::string_view key)
 }
 
 namespace {
-std::vector<PartKind> allowedChildren(PartKind parent, std::string_view parentRole)
+// Static lists: asked for every component of a design on every check.
+std::span<const PartKind> allowedChildren(PartKind parent, std::string_view parentRole)
 {
     using K = PartKind;
+    static constexpr PartKind nvlinkDomain[] = {K::Node, K::Accelerator, K::Switch};
+    static constexpr PartKind group[] = {K::Group, K::Rack, K::Node, K::Switch, K::Storage, K::Fabric};
+    static constexpr PartKind rack[] = {K::Node, K::Switch, K::Storage, K::Group};  // group: NVLink domains only
+    static constexpr PartKind node[] = {K::Accelerator, K::Nic, K::Storage};
     switch (parent) {
-    case K::Group:
-        if (parentRole == "nvlink_domain")
-            return {K::Node, K::Accelerator, K::Switch};
-        return {K::Group, K::Rack, K::Node, K::Switch, K::Storage, K::Fabric};
-    case K::Rack: return {K::Node, K::Switch, K::Storage, K::Group};  // group: NVLink domains only
-    case K::Node: return {K::Accelerator, K::Nic, K::Storage};
+    case K::Group: return parentRole == "nvlink_domain" ? std::span<const PartKind>(nvlinkDomain) : group;
+    case K::Rack: return rack;
+    case K::Node: return node;
     default: return {};
     }
 }

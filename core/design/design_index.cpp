@@ -1,5 +1,7 @@
 #include "core/design/design_index.h"
 
+#include <algorithm>
+
 namespace studio {
 
 DesignIndex::DesignIndex(const Design& design, const Catalog& catalog) : design_(design), catalog_(catalog)
@@ -9,9 +11,13 @@ DesignIndex::DesignIndex(const Design& design, const Catalog& catalog) : design_
     instances_.assign(n, 0);
     parents_.assign(n, -1);
     children_.resize(n);
+    byId_.reserve(n);
     for (std::size_t i = 0; i < n; ++i) {
         byId_[design.components[i].id] = i;
-        parts_[i] = catalog.find(design.components[i].part);
+        // Items of one part come in runs (a node's NICs): look a part up
+        // when it changes.
+        const std::string& part = design.components[i].part;
+        parts_[i] = i > 0 && part == design.components[i - 1].part ? parts_[i - 1] : catalog.find(part);
     }
     for (std::size_t i = 0; i < n; ++i) {
         const auto& p = design.components[i].parent;
@@ -23,8 +29,9 @@ DesignIndex::DesignIndex(const Design& design, const Catalog& catalog) : design_
         }
     }
     // Validated designs are forests: resolve each chain once, memoised.
+    std::vector<std::size_t> chain;
     for (std::size_t i = 0; i < n; ++i) {
-        std::vector<std::size_t> chain;
+        chain.clear();
         std::size_t at = i;
         while (instances_[at] == 0) {
             chain.push_back(at);
@@ -36,6 +43,23 @@ DesignIndex::DesignIndex(const Design& design, const Catalog& catalog) : design_
             const std::int64_t above = parents_[*k] < 0 ? 1 : instances_[static_cast<std::size_t>(parents_[*k])];
             instances_[*k] = above * design.components[*k].count;
         }
+    }
+    const std::size_t links = design.links.size();
+    linkFrom_.assign(links, -1);
+    linkTo_.assign(links, -1);
+    cables_.assign(links, 0);
+    linkParts_.assign(links, nullptr);
+    for (std::size_t j = 0; j < links; ++j) {
+        const Link& l = design.links[j];
+        linkParts_[j] = j > 0 && l.part == design.links[j - 1].part ? linkParts_[j - 1] : catalog.find(l.part);
+        std::int64_t ends[2] = {0, 0};
+        for (int e = 0; e < 2; ++e)
+            if (const auto it = byId_.find(e == 0 ? l.from : l.to); it != byId_.end()) {
+                (e == 0 ? linkFrom_ : linkTo_)[j] = std::int64_t(it->second);
+                ends[e] = instances_[it->second];
+            }
+        // As cablesOf counts them (core/analysis/inventory.h).
+        cables_[j] = l.count * std::max(ends[0], ends[1]);
     }
 }
 
@@ -73,8 +97,9 @@ bool DesignIndex::isInside(std::size_t i, std::size_t ancestor) const
 std::optional<double> DesignIndex::figure(std::size_t i, std::string_view key) const
 {
     const auto& props = design_.components[i].props;
-    if (auto it = props.find(std::string(key)); it != props.end() && it->second.is_number())
-        return it->second.get<double>();
+    if (!props.empty())
+        if (auto it = props.find(std::string(key)); it != props.end() && it->second.is_number())
+            return it->second.get<double>();
     if (const Figure* f = parts_[i]->figure(key))
         return f->value;
     return std::nullopt;

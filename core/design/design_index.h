@@ -3,6 +3,7 @@
 // part, parent, children and instance count (its count times its ancestors'),
 // and its figures with per-component overrides applied.
 #include <cstdint>
+#include <memory_resource>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -27,6 +28,17 @@ public:
     std::optional<std::size_t> parent(std::size_t i) const;
     const std::vector<std::size_t>& children(std::size_t i) const { return children_[i]; }
     std::optional<std::size_t> find(const std::string& id) const;
+    // The components link `link` (its position in design.links) joins;
+    // nullopt for an end that names no component. Found once: analyses
+    // walk the links several times, and a design drawn in full has a link
+    // per cable.
+    std::optional<std::size_t> linkFrom(std::size_t link) const { return at(linkFrom_[link]); }
+    std::optional<std::size_t> linkTo(std::size_t link) const { return at(linkTo_[link]); }
+    // The cables it stands for: its count per instance of its more
+    // replicated end (cablesOf).
+    std::int64_t cables(std::size_t link) const { return cables_[link]; }
+    // Its cable's catalog part, or nullptr.
+    const Part* linkPart(std::size_t link) const { return linkParts_[link]; }
     // Nearest ancestor-or-self of the given kind.
     std::optional<std::size_t> enclosing(std::size_t i, PartKind kind) const;
     bool isInside(std::size_t i, std::size_t ancestor) const;  // ancestor-or-self
@@ -40,13 +52,25 @@ public:
     const Catalog& catalog() const { return catalog_; }
 
 private:
+    static std::optional<std::size_t> at(std::int64_t i)
+    {
+        return i < 0 ? std::nullopt : std::optional<std::size_t>(std::size_t(i));
+    }
+
     const Design& design_;
     const Catalog& catalog_;
     std::vector<const Part*> parts_;
     std::vector<std::int64_t> instances_;
     std::vector<std::int64_t> parents_;  // -1 at the top level
     std::vector<std::vector<std::size_t>> children_;
-    std::unordered_map<std::string, std::size_t> byId_;
+    // Views of the design's ids, their nodes from one pool freed with the
+    // index (an analysis makes an index; a design drawn in full has tens of
+    // thousands of ids).
+    std::pmr::monotonic_buffer_resource pool_;
+    std::pmr::unordered_map<std::string_view, std::size_t> byId_{&pool_};
+    std::vector<std::int64_t> linkFrom_, linkTo_;  // -1: no such component
+    std::vector<std::int64_t> cables_;
+    std::vector<const Part*> linkParts_;
 };
 
 }  // namespace studio

@@ -1,6 +1,7 @@
 #include "core/format/design_fields.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/contract.h"
 
@@ -247,34 +248,73 @@ void readOne(JsonReader& r, const Json& obj, const std::string& ptr, S& out, con
 }
 
 // One in-memory field, through the same checks as a file's value.
+// Whether `value` meets the rule of `f`: the conditions the reader's
+// checks below (JsonReader::integerValue, numberValue, choiceValue) report
+// a problem for, as a quick test before asking them why.
 template <typename S>
-void checkOne(JsonReader& r, const S& value, const std::string& ptr, const Field<S>& f)
+bool holds(const S& value, const Field<S>& f)
 {
-    const std::string at = pointerAppend(ptr, f.key);
-    std::visit(
+    auto integerHolds = [&f](std::int64_t n) { return n >= std::int64_t(f.min) && n <= std::int64_t(f.max); };
+    auto numberHolds = [&f](double d) {
+        return std::isfinite(d) && (f.minExclusive ? d > f.min : d >= f.min) && d <= f.max;
+    };
+    return std::visit(
         [&](auto member) {
             using T = std::remove_cvref_t<decltype(value.*member)>;
             const auto& slot = value.*member;
-            if constexpr (std::is_same_v<T, std::string>) {
-                if (slot.empty() && !f.allowEmpty && f.required)
-                    r.error(at, "must not be empty", "empty");
-            } else if constexpr (std::is_same_v<T, std::optional<std::string>>) {
-                if (slot && !f.choices.empty())
-                    r.choiceValue(*slot, at, f.choices);
-            } else if constexpr (std::is_same_v<T, std::int64_t>) {
-                r.integerValue(Json(slot), at, std::int64_t(f.min), std::int64_t(f.max));
-            } else if constexpr (std::is_same_v<T, std::optional<std::int64_t>>) {
-                if (slot)
-                    r.integerValue(Json(*slot), at, std::int64_t(f.min), std::int64_t(f.max));
-            } else if constexpr (std::is_same_v<T, double>) {
-                r.numberValue(Json(slot), at, f.min, f.max, f.minExclusive);
-            } else if constexpr (std::is_same_v<T, std::optional<double>>) {
-                if (slot)
-                    r.numberValue(Json(*slot), at, f.min, f.max, f.minExclusive);
-            }
-            // Booleans have no rule beyond their type.
+            if constexpr (std::is_same_v<T, std::string>)
+                return !(slot.empty() && !f.allowEmpty && f.required);
+            else if constexpr (std::is_same_v<T, std::optional<std::string>>)
+                return !slot || f.choices.empty() ||
+                    std::find(f.choices.begin(), f.choices.end(), *slot) != f.choices.end();
+            else if constexpr (std::is_same_v<T, std::int64_t>)
+                return integerHolds(slot);
+            else if constexpr (std::is_same_v<T, std::optional<std::int64_t>>)
+                return !slot || integerHolds(*slot);
+            else if constexpr (std::is_same_v<T, double>)
+                return numberHolds(slot);
+            else if constexpr (std::is_same_v<T, std::optional<double>>)
+                return !slot || numberHolds(*slot);
+            else
+                return true;  // booleans have no rule beyond their type
         },
         f.member);
+}
+
+template <typename S>
+void checkOne(JsonReader& r, const S& value, const std::string& ptr, const Field<S>& f)
+{
+    auto checkAt = [&](JsonReader& reader, const std::string& at) {
+        std::visit(
+            [&](auto member) {
+                using T = std::remove_cvref_t<decltype(value.*member)>;
+                const auto& slot = value.*member;
+                if constexpr (std::is_same_v<T, std::string>) {
+                    if (slot.empty() && !f.allowEmpty && f.required)
+                        reader.error(at, "must not be empty", "empty");
+                } else if constexpr (std::is_same_v<T, std::optional<std::string>>) {
+                    if (slot && !f.choices.empty())
+                        reader.choiceValue(*slot, at, f.choices);
+                } else if constexpr (std::is_same_v<T, std::int64_t>) {
+                    reader.integerValue(Json(slot), at, std::int64_t(f.min), std::int64_t(f.max));
+                } else if constexpr (std::is_same_v<T, std::optional<std::int64_t>>) {
+                    if (slot)
+                        reader.integerValue(Json(*slot), at, std::int64_t(f.min), std::int64_t(f.max));
+                } else if constexpr (std::is_same_v<T, double>) {
+                    reader.numberValue(Json(slot), at, f.min, f.max, f.minExclusive);
+                } else if constexpr (std::is_same_v<T, std::optional<double>>) {
+                    if (slot)
+                        reader.numberValue(Json(*slot), at, f.min, f.max, f.minExclusive);
+                }
+                // Booleans have no rule beyond their type.
+            },
+            f.member);
+    };
+    // The reader is asked, with the field's pointer, only about a value that
+    // breaks its rule: the studio checks every field of every item after
+    // each edit, and nearly all pass.
+    if (!holds(value, f))
+        checkAt(r, pointerAppend(ptr, f.key));
 }
 
 }  // namespace

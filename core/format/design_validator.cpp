@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory_resource>
 #include <unordered_map>
 
 #include "core/catalog/part_schema.h"
@@ -32,9 +33,8 @@ std::string componentPtr(std::size_t i, std::string_view key)
     return pointerAppend(pointerAppend("/components", i), key);
 }
 
-void checkProps(JsonReader& r, const Component& c, const Part& part, std::size_t index, const Catalog& catalog)
+void checkProps(JsonReader& r, const Component& c, const Part& part, const std::string& base, const Catalog& catalog)
 {
-    const std::string base = componentPtr(index, "props");
     for (const auto& [key, value] : c.props) {
         const std::string ptr = pointerAppend(base, key);
         if (const FieldSpec* f = findFieldSpec(part.kind, key)) {
@@ -94,6 +94,22 @@ void checkProps(JsonReader& r, const Component& c, const Part& part, std::size_t
                     "missing (required for " + std::string(partKindLabel(part.kind)) + ": " +
                         std::string(s.description) + ")",
                     "missing");
+}
+
+// Runs `check(reader, pointer)` against a scratch list with an empty
+// pointer, and again against `r` with `pointer()` only when it reported
+// anything: the rules stay where they are, and the pointers (strings, one
+// per field) are made only for an item that breaks one. Making them for
+// every field of every item was most of validating a design drawn in full,
+// which the studio does after every edit.
+template <typename Check, typename Pointer>
+void checkItem(JsonReader& r, const Check& check, const Pointer& pointer)
+{
+    std::vector<Problem> scratch;
+    JsonReader probe(scratch);
+    check(probe, std::string());
+    if (!scratch.empty())
+        check(r, pointer());
 }
 
 void checkWorkload(JsonReader& r, const Workload& w)
@@ -171,6 +187,127 @@ void checkWorkload(JsonReader& r, const Workload& w)
 
 }  // namespace
 
+namespace {
+
+// A component's own fields: what it says of itself (name, count, position,
+// size), not of other items.
+void checkComponentFields(JsonReader& r, const Component& c, std::size_t i)
+{
+    checkItem(
+        r,
+        [&c](JsonReader& rr, const std::string& ptr) {
+            // The probe's pointer is empty, and so are those under it.
+            auto under = [&ptr](std::string_view key) { return ptr.empty() ? ptr : pointerAppend(ptr, key); };
+            fields::check(rr, c, ptr, fields::component());
+            fields::check(rr, c.position, under("position"), fields::position());
+            if (c.size)
+                fields::check(rr, *c.size, under("size"), fields::size());
+        },
+        [i] { return pointerAppend("/components", i); });
+}
+
+// A component's part and its properties; nullptr when the part is unknown
+// or not a component's.
+const Part* checkComponentPart(JsonReader& r, const Component& c, std::size_t i, const Catalog& catalog)
+{
+    const Part* part = catalog.find(c.part);
+    if (!part) {
+        if (!c.part.empty())
+            r.error(componentPtr(i, "part"), "unknown catalog part " + inQuotes(c.part), "unknown_part");
+        return nullptr;
+    }
+    if (part->kind == PartKind::Link) {
+        r.error(componentPtr(i, "part"), inQuotes(c.part) + " is a link type; use it in /links, not as a component",
+                "wrong_part_kind");
+        return nullptr;
+    }
+    if (!c.props.empty() || !settingSpecs(part->kind).empty())
+        checkItem(
+            r, [&](JsonReader& rr, const std::string& ptr) { checkProps(rr, c, *part, ptr, catalog); },
+            [i] { return componentPtr(i, "props"); });
+    return part;
+}
+
+void checkLinkFields(JsonReader& r, const Link& l, std::size_t i)
+{
+    checkItem(
+        r, [&l](JsonReader& rr, const std::string& ptr) { fields::check(rr, l, ptr, fields::link()); },
+        [i] { return pointerAppend("/links", i); });
+}
+
+void checkLinkPart(JsonReader& r, const Link& l, std::size_t i, const Catalog& catalog)
+{
+    const Part* part = catalog.find(l.part);
+    if (!part && !l.part.empty())
+        r.error(pointerAppend(pointerAppend("/links", i), "part"), "unknown catalog part " + inQuotes(l.part),
+                "unknown_part");
+    else if (part && part->kind != PartKind::Link)
+        r.error(pointerAppend(pointerAppend("/links", i), "part"),
+                inQuotes(l.part) + " is " + std::string(partKindLabel(part->kind)) + ", not a link type",
+                "wrong_part_kind");
+}
+
+// The workload, facility and operations sections.
+void checkSections(JsonReader& r, const Design& d)
+{
+    checkWorkload(r, d.workload);
+    fields::check(r, d.facility, "/facility", fields::facility());
+    fields::check(r, d.operations.failure_mttf_h, "/operations/failure_mttf_h", fields::failureMttf());
+    fields::check(r, d.operations.checkpoint, "/operations/checkpoint", fields::checkpoint());
+    fields::check(r, d.operations, "/operations", fields::operations());
+}
+
+}  // namespace
+
+std::vector<Problem> validateFields(const Design& d, const Catalog& catalog, const std::vector<std::size_t>& components,
+                                    const std::vector<std::size_t>& links, bool settings)
+{
+    std::vector<Problem> problems;
+    JsonReader r(problems);
+    if (settings)
+        fields::check(r, d, "", fields::designInfo());
+    for (std::size_t i : components) {
+        checkComponentFields(r, d.components[i], i);
+        checkComponentPart(r, d.components[i], i, catalog);
+    }
+    for (std::size_t i : links) {
+        checkLinkFields(r, d.links[i], i);
+        checkLinkPart(r, d.links[i], i, catalog);
+    }
+    if (settings)
+        checkSections(r, d);
+    return problems;
+}
+
+bool addedLinksHold(const Design& d, const Catalog& catalog, const std::vector<std::size_t>& links)
+{
+    std::vector<Problem> problems;
+    JsonReader r(problems);
+    for (std::size_t i : links) {
+        const Link& l = d.links[i];
+        checkLinkFields(r, l, i);
+        checkLinkPart(r, l, i, catalog);
+        if (!problems.empty() || !isValidId(l.id) || l.from == l.to)
+            return false;
+        for (std::size_t j = 0; j < d.links.size(); ++j)
+            if (j != i && d.links[j].id == l.id)
+                return false;
+        for (const std::string* end : {&l.from, &l.to})
+            if (std::none_of(d.components.begin(), d.components.end(),
+                             [end](const Component& c) { return c.id == *end; }))
+                return false;
+    }
+    return true;
+}
+
+std::vector<Problem> validateWorkload(const Workload& workload)
+{
+    std::vector<Problem> problems;
+    JsonReader r(problems);
+    checkWorkload(r, workload);
+    return problems;
+}
+
 std::vector<Problem> validateDesign(const Design& d, const Catalog& catalog)
 {
     std::vector<Problem> problems;
@@ -179,15 +316,16 @@ std::vector<Problem> validateDesign(const Design& d, const Catalog& catalog)
     // design read from a file; edits and --set come here without them).
     fields::check(r, d, "", fields::designInfo());
 
-    std::unordered_map<std::string, std::size_t> byId;
+    // Keyed by views of the design's own ids (no copies), their nodes from
+    // one pool freed at once: allocating and freeing a node per item was a
+    // third of validating a design drawn in full.
+    std::pmr::monotonic_buffer_resource pool;
+    std::pmr::unordered_map<std::string_view, std::size_t> byId(&pool);
+    byId.reserve(d.components.size());
     std::vector<const Part*> parts(d.components.size(), nullptr);
     for (std::size_t i = 0; i < d.components.size(); ++i) {
         const Component& c = d.components[i];
-        const std::string ptr = pointerAppend("/components", i);
-        fields::check(r, c, ptr, fields::component());
-        fields::check(r, c.position, pointerAppend(ptr, "position"), fields::position());
-        if (c.size)
-            fields::check(r, *c.size, pointerAppend(ptr, "size"), fields::size());
+        checkComponentFields(r, c, i);
         if (c.id.empty()) {
             // "must not be empty", above
         } else if (!isValidId(c.id)) {
@@ -198,23 +336,17 @@ std::vector<Problem> validateDesign(const Design& d, const Catalog& catalog)
                     "duplicate id " + inQuotes(c.id) + " (also /components/" + std::to_string(it->second) + ")",
                     "duplicate_id");
         }
-        const Part* part = catalog.find(c.part);
-        if (!part) {
-            if (!c.part.empty())
-                r.error(componentPtr(i, "part"), "unknown catalog part " + inQuotes(c.part), "unknown_part");
-            continue;
-        }
-        if (part->kind == PartKind::Link) {
-            r.error(componentPtr(i, "part"), inQuotes(c.part) + " is a link type; use it in /links, not as a component",
-                    "wrong_part_kind");
-            continue;
-        }
-        parts[i] = part;
-        checkProps(r, c, *part, i, catalog);
+        parts[i] = checkComponentPart(r, c, i, catalog);
     }
 
     // Containment: parents exist, the nesting rules hold, no cycles, and the
     // replication of a component times its ancestors stays within limits.
+    // Each parent is looked up once; the walks below reuse it.
+    constexpr std::size_t kNone = ~std::size_t{0};
+    std::vector<std::size_t> parentOf(d.components.size(), kNone);
+    for (std::size_t i = 0; i < d.components.size(); ++i)
+        if (const auto p = byId.find(d.components[i].parent); p != byId.end())
+            parentOf[i] = p->second;
     for (std::size_t i = 0; i < d.components.size(); ++i) {
         const Component& c = d.components[i];
         if (!parts[i])
@@ -224,16 +356,15 @@ std::vector<Problem> validateDesign(const Design& d, const Catalog& catalog)
                 r.error(componentPtr(i, "parent"), topLevelRefusal(parts[i]->kind), "nesting");
             continue;
         }
-        const auto p = byId.find(c.parent);
-        if (p == byId.end()) {
+        if (parentOf[i] == kNone) {
             r.error(componentPtr(i, "parent"), "no component with id " + inQuotes(c.parent), "missing_parent");
             continue;
         }
-        if (p->second == i) {
+        if (parentOf[i] == i) {
             r.error(componentPtr(i, "parent"), "a component cannot contain itself", "containment_cycle");
             continue;
         }
-        const Part* parentPart = parts[p->second];
+        const Part* parentPart = parts[parentOf[i]];
         if (parentPart &&
             !canContain(parentPart->kind, parentPart->attribute("role"), parts[i]->kind, parts[i]->attribute("role")))
             r.error(componentPtr(i, "parent"),
@@ -249,16 +380,16 @@ std::vector<Problem> validateDesign(const Design& d, const Catalog& catalog)
     const std::size_t n = d.components.size();
     std::vector<int> state(n, 0);
     std::vector<double> instances(n, 0);  // 0: unknown (in or under a cycle)
+    std::vector<std::size_t> path;
     for (std::size_t i = 0; i < n; ++i) {
-        std::vector<std::size_t> path;
+        path.clear();
         std::size_t at = i;
         while (state[at] == 0) {
             state[at] = 1;
             path.push_back(at);
-            const auto p = d.components[at].parent.empty() ? byId.end() : byId.find(d.components[at].parent);
-            if (p == byId.end() || p->second == at)
+            if (parentOf[at] == kNone || parentOf[at] == at)
                 break;
-            at = p->second;
+            at = parentOf[at];
         }
         if (state[at] == 1 && !path.empty() && path.back() != at) {
             const auto first = std::find(path.begin(), path.end(), at);
@@ -275,8 +406,7 @@ std::vector<Problem> validateDesign(const Design& d, const Catalog& catalog)
         }
         // Unwind: each component's instances are its count times its parent's.
         for (auto k = path.rbegin(); k != path.rend(); ++k) {
-            const auto p = byId.find(d.components[*k].parent);
-            const double above = p == byId.end() ? 1 : instances[p->second];
+            const double above = parentOf[*k] == kNone ? 1 : instances[parentOf[*k]];
             instances[*k] = above > 0 ? above * static_cast<double>(d.components[*k].count) : 0;
             state[*k] = 2;
         }
@@ -284,23 +414,22 @@ std::vector<Problem> validateDesign(const Design& d, const Catalog& catalog)
     // Depth: analyses walk the containment tree recursively, so bound it
     // (a hall of pods of scalable units of racks of nodes of GPUs is 6 deep).
     std::vector<std::size_t> depth(n, 0);
+    std::vector<std::size_t> chain;
     for (std::size_t i = 0; i < n; ++i) {
-        std::vector<std::size_t> chain;
+        chain.clear();
         std::size_t at = i;
         while (instances[at] > 0 && depth[at] == 0) {
             chain.push_back(at);
-            const auto p = byId.find(d.components[at].parent);
-            if (p == byId.end() || p->second == at)
+            if (parentOf[at] == kNone || parentOf[at] == at)
                 break;
-            at = p->second;
+            at = parentOf[at];
         }
         std::size_t above = chain.empty() || depth[at] == 0 ? 0 : depth[at];
         for (auto k = chain.rbegin(); k != chain.rend(); ++k)
             depth[*k] = ++above;
     }
     for (std::size_t i = 0; i < n; ++i) {
-        const auto p = byId.find(d.components[i].parent);
-        if (depth[i] > kMaxNesting && (p == byId.end() || depth[p->second] <= kMaxNesting))
+        if (depth[i] > kMaxNesting && (parentOf[i] == kNone || depth[parentOf[i]] <= kMaxNesting))
             r.error(componentPtr(i, "parent"),
                     "nested " + std::to_string(depth[i]) + " levels deep, more than the " +
                         std::to_string(kMaxNesting) + " a design may use",
@@ -309,48 +438,39 @@ std::vector<Problem> validateDesign(const Design& d, const Catalog& catalog)
     // Report where the limit is first crossed, not again for everything inside.
     for (std::size_t i = 0; i < n; ++i)
         if (instances[i] > static_cast<double>(kMaxInstances) &&
-            !(byId.count(d.components[i].parent) &&
-              instances[byId.at(d.components[i].parent)] > static_cast<double>(kMaxInstances)))
+            !(parentOf[i] != kNone && instances[parentOf[i]] > static_cast<double>(kMaxInstances)))
             r.error(componentPtr(i, "count"),
                     "replicated " + formatValue(instances[i], 3) + " times with its containers, above the limit of " +
                         formatCount(kMaxInstances),
                     "too_many_instances");
 
-    std::unordered_map<std::string, std::size_t> linkIds;
+    std::pmr::unordered_map<std::string_view, std::size_t> linkIds(&pool);
+    linkIds.reserve(d.links.size());
     for (std::size_t i = 0; i < d.links.size(); ++i) {
         const Link& l = d.links[i];
-        const std::string base = pointerAppend("/links", i);
-        fields::check(r, l, base, fields::link());
+        const auto base = [i] { return pointerAppend("/links", i); };
+        checkLinkFields(r, l, i);
         if (l.id.empty()) {
             // "must not be empty", above
         } else if (!isValidId(l.id)) {
-            r.error(pointerAppend(base, "id"),
+            r.error(pointerAppend(base(), "id"),
                     "id " + inQuotes(l.id) + " may only use letters, digits and . _ - :", "invalid_id");
         } else if (auto [it, fresh] = linkIds.emplace(l.id, i); !fresh) {
-            r.error(pointerAppend(base, "id"),
+            r.error(pointerAppend(base(), "id"),
                     "duplicate link id " + inQuotes(l.id) + " (also /links/" + std::to_string(it->second) + ")",
                     "duplicate_id");
         }
         for (const auto* end : {&l.from, &l.to})
             if (!end->empty() && !byId.count(*end))
-                r.error(pointerAppend(base, end == &l.from ? "from" : "to"),
+                r.error(pointerAppend(base(), end == &l.from ? "from" : "to"),
                         "no component with id " + inQuotes(*end) + " (dangling link)", "dangling_link");
         if (l.from == l.to && !l.from.empty())
-            r.error(pointerAppend(base, "to"), "a link cannot connect " + inQuotes(l.from) + " to itself", "self_link");
-        const Part* part = catalog.find(l.part);
-        if (!part && !l.part.empty())
-            r.error(pointerAppend(base, "part"), "unknown catalog part " + inQuotes(l.part), "unknown_part");
-        else if (part && part->kind != PartKind::Link)
-            r.error(pointerAppend(base, "part"),
-                    inQuotes(l.part) + " is " + std::string(partKindLabel(part->kind)) + ", not a link type",
-                    "wrong_part_kind");
+            r.error(pointerAppend(base(), "to"), "a link cannot connect " + inQuotes(l.from) + " to itself",
+                    "self_link");
+        checkLinkPart(r, l, i, catalog);
     }
 
-    checkWorkload(r, d.workload);
-    fields::check(r, d.facility, "/facility", fields::facility());
-    fields::check(r, d.operations.failure_mttf_h, "/operations/failure_mttf_h", fields::failureMttf());
-    fields::check(r, d.operations.checkpoint, "/operations/checkpoint", fields::checkpoint());
-    fields::check(r, d.operations, "/operations", fields::operations());
+    checkSections(r, d);
     return problems;
 }
 

@@ -12,6 +12,7 @@
 #include "core/text.h"
 #include "widgets/analysis/analysis_service.h"
 #include "widgets/canvas/design_scene.h"
+#include "widgets/canvas/far_out.h"
 #include "widgets/document/design_document.h"
 #include "widgets/style/theme.h"
 
@@ -25,28 +26,43 @@ QString elided(const QFontMetricsF& fm, const QString& text, double width)
 
 }  // namespace
 
-ComponentItem::ComponentItem(DesignScene* scene, const QString& id) : scene_(scene), id_(id)
+ComponentItem::ComponentItem(DesignScene* scene, const QString& id)
+    : scene_(scene), id_(id), componentId_(id.toStdString())
 {
     // The extended option carries the exposed rect paint() fills within.
     setFlags(ItemIsSelectable | ItemIsMovable | ItemSendsGeometryChanges | ItemUsesExtendedStyleOption);
     setAcceptHoverEvents(true);
     // Painted once into a pixmap at screen resolution and blitted after: an
     // edit elsewhere on the canvas repaints none of this item's text
-    // (measured by bench_studio: a third off a rack-count edit).
-    setCacheMode(DeviceCoordinateCache);
+    // (measured by bench_studio: a third off a rack-count edit). Not far
+    // out, where an item is a few fills (DesignScene::setItemsCached).
+    setCacheMode(scene->itemsCached() ? DeviceCoordinateCache : NoCache);
+    if (const Component* c = component())
+        part_ = scene_->document()->catalog().find(c->part);
     size_ = naturalSize();
+}
+
+int ComponentItem::componentIndex() const
+{
+    // Asked on every paint and for every item after each recompute: where
+    // the component was last is checked before the ids are hashed.
+    const auto& components = scene_->document()->design().components;
+    if (indexHint_ >= 0 && std::size_t(indexHint_) < components.size() &&
+        components[std::size_t(indexHint_)].id == componentId_)
+        return indexHint_;
+    indexHint_ = scene_->document()->componentIndex(componentId_);
+    return indexHint_;
 }
 
 const Component* ComponentItem::component() const
 {
-    const int i = scene_->document()->componentIndex(id_.toStdString());
+    const int i = componentIndex();
     return i < 0 ? nullptr : &scene_->document()->design().components[std::size_t(i)];
 }
 
 const Part* ComponentItem::part() const
 {
-    const Component* c = component();
-    return c ? scene_->document()->catalog().find(c->part) : nullptr;
+    return part_;
 }
 
 PartKind ComponentItem::kind() const
@@ -83,10 +99,11 @@ void ComponentItem::syncFromDocument()
     const Component* c = component();
     if (!c)
         return;
+    part_ = scene_->document()->catalog().find(c->part);
     setPos(c->position.x, c->position.y);
     for (QGraphicsItem* child : childItems())
         child->setVisible(!c->collapsed);
-    analysisShown_.clear();  // the next analysis sets the tip and badges again
+    analysisShown_.reset();  // the next analysis sets the tip and badges again
     relayout();
     // A container whose count or name changed repaints its header strip
     // only: redrawing a large container is most of a rack-count edit's time.
@@ -117,15 +134,15 @@ void ComponentItem::relayout()
         size_ = size;
         if (auto* p = dynamic_cast<ComponentItem*>(parentItem()))
             p->relayout();
-        scene_->scheduleLinkUpdate();
+        scene_->itemMoved(this);
     }
 }
 
-bool ComponentItem::setAnalysisShown(const QString& shown)
+bool ComponentItem::setAnalysisShown(ItemAnalysis shown)
 {
-    if (shown == analysisShown_)
+    if (analysisShown_ == shown)
         return false;
-    analysisShown_ = shown;
+    analysisShown_ = std::move(shown);
     return true;
 }
 
@@ -186,7 +203,7 @@ QString ComponentItem::countText() const
 
 QString ComponentItem::totalsText() const
 {
-    const ComponentTotals* t = scene_->analysis()->totalsFor(id_);
+    const ComponentTotals* t = scene_->analysis()->totalsAt(componentIndex());
     if (!t)
         return {};
     QStringList parts;
@@ -214,6 +231,10 @@ void ComponentItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* opt
     const SceneColors col = sceneColors();
     const QColor accent = col.accent(p->kind);
     const QRectF r = frameRect();
+    if (drawnFarOut(painter)) {
+        paintOutline(painter);
+        return;
+    }
     painter->setRenderHint(QPainter::Antialiasing);
     const double radius = isContainer() ? 8 : 6;
     // A large container's fill is most of its cost, and an update often
@@ -343,7 +364,7 @@ void ComponentItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* opt
     painter->drawText(badge, Qt::AlignCenter, countText());
 
     // Problems found by the core.
-    const auto problems = scene_->analysis()->problemsFor(id_);
+    const auto problems = scene_->analysis()->problemsAt(componentIndex());
     if (!problems.isEmpty()) {
         bool error = false;
         for (const Problem* pr : problems)
@@ -366,6 +387,53 @@ void ComponentItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* opt
     }
 }
 
+void ComponentItem::paintOutline(QPainter* painter) const
+{
+    const Component* component = this->component();
+    if (!component || !part_)
+        return;
+    const Component& c = *component;
+    const Part& p = *part_;
+    // Seen from far out (a design drawn in full, seen whole) text and icons
+    // would be a few pixels: the shape, its fill and what marks it
+    // (selected, replicated, a problem) are what can be seen, and they cost
+    // a small part of drawing the item in full.
+    const SceneColors col = sceneColors();
+    const QRectF r = frameRect();
+    QColor edge = col.accent(p.kind).darker(110);
+    if (const auto problems = scene_->analysis()->problemsAt(componentIndex()); !problems.isEmpty()) {
+        edge = col.warning;
+        for (const Problem* pr : problems)
+            if (pr->severity == Severity::Error)
+                edge = col.error;
+    }
+    if (isSelected() || dropHighlight_)
+        edge = isSelected() ? col.selection : col.dropTarget;
+    // An item of a few pixels is a dot of its outline's colour.
+    const QRectF onDevice = painter->worldTransform().mapRect(r);
+    if (onDevice.width() < 4 && onDevice.height() < 4) {
+        painter->fillRect(r, edge);
+        return;
+    }
+    // Fills first, then the outline without a brush: solid fills take the
+    // raster engine's quick path, a filled and stroked rectangle does not.
+    const QColor fill = isContainer() ? col.containerFill : col.tileFill;
+    if (c.count > 1)
+        painter->fillRect(r.translated(8, -8), isContainer() ? col.containerHeader : col.tileFill);
+    painter->fillRect(r, fill);
+    if (isContainer())
+        painter->fillRect(QRectF(r.x(), r.y(), r.width(), kHeader), col.containerHeader);
+    else
+        painter->fillRect(QRectF(r.x(), r.y(), 5, r.height()), col.accent(p.kind));
+    QPen pen(edge, edge == col.accent(p.kind).darker(110) ? 1 : 2);
+    pen.setCosmetic(true);
+    painter->setPen(pen);
+    painter->setBrush(Qt::NoBrush);
+    if (c.count > 1)
+        painter->drawRect(r.translated(8, -8));
+    painter->drawRect(r);
+}
+
 QVariant ComponentItem::itemChange(GraphicsItemChange change, const QVariant& value)
 {
     if (change == ItemPositionChange && scene_->snapToGrid()) {
@@ -376,7 +444,7 @@ QVariant ComponentItem::itemChange(GraphicsItemChange change, const QVariant& va
     if (change == ItemPositionHasChanged) {
         if (auto* p = dynamic_cast<ComponentItem*>(parentItem()); p && !scene_->isDragging())
             p->relayout();
-        scene_->scheduleLinkUpdate();
+        scene_->itemMoved(this);
     }
     if (change == ItemSelectedHasChanged)
         update();

@@ -6,7 +6,11 @@
 #include <QGraphicsObject>
 
 #include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
+#include "core/analysis/analysis.h"
 #include "core/catalog/part_kind.h"
 #include "core/design/design.h"
 #include "widgets/canvas/item_metrics.h"
@@ -15,6 +19,14 @@ namespace studio {
 
 class DesignScene;
 struct Part;
+
+// What an item shows from the analysis: the totals in its header and the
+// problems that point at it (its mark and tip).
+struct ItemAnalysis {
+    std::optional<ComponentTotals> totals;
+    std::vector<std::pair<Severity, std::string>> problems;
+    bool operator==(const ItemAnalysis&) const = default;
+};
 
 class ComponentItem : public QGraphicsObject, public ItemMetrics {
     Q_OBJECT
@@ -25,6 +37,9 @@ public:
     int type() const override { return Type; }
 
     QString id() const { return id_; }
+    const std::string& componentId() const { return componentId_; }
+    // Its component's position in the document's design, or -1.
+    int componentIndex() const;
     const Component* component() const;
     const Part* part() const;
     PartKind kind() const;
@@ -35,15 +50,18 @@ public:
     QRectF boundingRect() const override;
     QPainterPath shape() const override;
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+    // The item as it is drawn far out (below kDetailZoom): its shape, fill
+    // and marks, no text. Also what the overview draws.
+    void paintOutline(QPainter* painter) const;
 
     // Reads position, size and state from the document.
     void syncFromDocument();
     // Grows a container to hold its children; propagates to ancestors.
     void relayout();
     void setDropHighlight(bool on);
-    // What the item shows from the analysis (tip, badges, problem marks);
-    // false when that is what it already shows.
-    bool setAnalysisShown(const QString& shown);
+    // What the item shows from the analysis (totals, problem marks); false
+    // when that is what it already shows.
+    bool setAnalysisShown(ItemAnalysis shown);
     // Where those are drawn: a container's header strip (a container covers
     // its children, so redrawing all of it redraws the canvas), a whole tile.
     QRectF analysisRect() const;
@@ -68,10 +86,13 @@ private:
 
     DesignScene* scene_;
     QString id_;
+    std::string componentId_;     // id_ as the document spells it: looked up on every paint
+    const Part* part_ = nullptr;  // its component's, as last synced
+    mutable int indexHint_ = -1;  // where its component was last found
     QSizeF size_;
     bool hover_ = false;
     bool dropHighlight_ = false;
-    QString analysisShown_;
+    std::optional<ItemAnalysis> analysisShown_;
     std::optional<Component> drawn_;  // the component as last synced, to repaint only what changed
 };
 

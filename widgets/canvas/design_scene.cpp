@@ -8,13 +8,17 @@
 #include <QLineEdit>
 #include <QMimeData>
 #include <QPainter>
+#include <QStyleOptionGraphicsItem>
 
+#include <algorithm>
 #include <cmath>
+#include <functional>
 
 #include "core/catalog/part_schema.h"
 #include "core/design/design_index.h"
 #include "widgets/analysis/analysis_service.h"
 #include "widgets/canvas/component_item.h"
+#include "widgets/canvas/item_metrics.h"
 #include "widgets/canvas/link_item.h"
 #include "widgets/common/qt_string.h"
 #include "widgets/document/design_document.h"
@@ -63,42 +67,56 @@ private:
 DesignScene::DesignScene(DesignDocument* document, AnalysisService* analysis, QObject* parent)
     : QGraphicsScene(parent), doc_(document), editor_(document), analysis_(analysis)
 {
+    // Qt deepens its index with the item count (2^15 cells for a design
+    // drawn in full), and an item is listed in every cell it covers: 1,024
+    // cells keep lookups quick at a small part of the memory (bench_huge).
+    setBspTreeDepth(10);
     connect(doc_, &DesignDocument::designReset, this, &DesignScene::rebuild);
-    connect(doc_, &DesignDocument::componentAdded, this, [this](const QString& id) {
-        addItemFor(id);
-        scheduleLinkUpdate();
-    });
+    connect(doc_, &DesignDocument::componentAdded, this, &DesignScene::addItemFor);
     connect(doc_, &DesignDocument::componentRemoved, this, &DesignScene::removeItemFor);
     connect(doc_, &DesignDocument::componentChanged, this, &DesignScene::syncItem);
     connect(doc_, &DesignDocument::linkAdded, this, &DesignScene::addLinkItem);
-    connect(doc_, &DesignDocument::linkRemoved, this, [this](const QString& id) {
-        delete links_.take(id);
-        scheduleLinkUpdate();  // the others keep their routes; the drawing changed
-    });
-    connect(doc_, &DesignDocument::linkChanged, this, [this](const QString&) { scheduleLinkUpdate(); });
-    connect(analysis_, &AnalysisService::updated, this, [this] {
-        // Only items whose tip, badges or problem marks changed redraw: most
-        // edits (a PUE, a tp) change none, and the canvas stays as painted.
-        bool changed = false;
-        for (ComponentItem* item : std::as_const(items_)) {
-            QStringList tip;
-            if (const Part* p = item->part())
-                tip << "<b>" + q(p->name).toHtmlEscaped() + "</b> (" + q(std::string(partKindName(p->kind))) + ")";
-            for (const Problem* pr : analysis_->problemsFor(item->id()))
-                tip << (pr->severity == Severity::Error ? tr("Error: ") : tr("Warning: ")) +
-                        q(pr->message).toHtmlEscaped();
-            const QString shown = tip.join("<br>") + '\n' + item->totalsText();
-            if (!item->setAnalysisShown(shown))
-                continue;
-            item->setToolTip(tip.join("<br>"));
-            item->relayout();
-            item->update(item->analysisRect());
-            changed = true;
+    connect(doc_, &DesignDocument::linkRemoved, this, &DesignScene::removeLinkItem);
+    connect(doc_, &DesignDocument::linkChanged, this, [this](const QString& id) {
+        if (LinkItem* link = links_.value(id)) {
+            indexLinkEnds(link);
+            scheduleRoute(link);
         }
-        if (changed)
-            emit drawingChanged();
     });
+    connect(analysis_, &AnalysisService::updated, this, &DesignScene::showAnalysis);
     rebuild();
+}
+
+void DesignScene::showAnalysis()
+{
+    // Only items whose totals or problems changed redraw: most edits (a PUE,
+    // a tp) change none, and the canvas stays as painted. Numbers are
+    // compared before any text is made: a design drawn in full has tens of
+    // thousands of items.
+    bool changed = false;
+    for (ComponentItem* item : std::as_const(items_)) {
+        const int index = item->componentIndex();
+        ItemAnalysis shown;
+        if (const ComponentTotals* t = analysis_->totalsAt(index))
+            shown.totals = *t;
+        const QList<const Problem*> problems = analysis_->problemsAt(index);
+        for (const Problem* pr : problems)
+            shown.problems.emplace_back(pr->severity, pr->message);
+        if (!item->setAnalysisShown(std::move(shown)))
+            continue;
+        QStringList tip;
+        if (const Part* p = item->part())
+            tip << "<b>" + q(p->name).toHtmlEscaped() + "</b> (" + q(std::string(partKindName(p->kind))) + ")";
+        for (const Problem* pr : problems)
+            tip << (pr->severity == Severity::Error ? tr("Error: ") : tr("Warning: ")) + q(pr->message).toHtmlEscaped();
+        item->setToolTip(tip.join("<br>"));
+        item->relayout();
+        item->update(item->analysisRect());
+        emit itemRelabelled(item);
+        changed = true;
+    }
+    if (changed)
+        emit drawingChanged();
 }
 
 void DesignScene::rebuild()
@@ -106,6 +124,11 @@ void DesignScene::rebuild()
     linkFrom_ = nullptr;
     rubberLink_ = nullptr;
     dropTarget_ = nullptr;
+    routeAll_ = true;
+    moved_.clear();
+    toRoute_.clear();
+    orphans_.clear();
+    linksAt_.clear();
     clear();
     items_.clear();
     links_.clear();
@@ -116,6 +139,38 @@ void DesignScene::rebuild()
     updateLinks();
 }
 
+std::int64_t DesignScene::instances(const std::string& componentId) const
+{
+    std::int64_t n = 1;
+    const std::string* id = &componentId;
+    // A parent chain is at most kMaxNesting long in a valid design; the
+    // bound also stops at a cycle.
+    for (std::size_t depth = 0; depth <= kMaxNesting; ++depth) {
+        const int i = doc_->componentIndex(*id);
+        if (i < 0)
+            return depth == 0 ? 0 : n;
+        const Component& c = doc_->design().components[std::size_t(i)];
+        n *= c.count;
+        if (c.parent.empty())
+            break;
+        id = &c.parent;
+    }
+    return n;
+}
+
+void DesignScene::awaitParent(ComponentItem* item, const std::string& parentId)
+{
+    forgetOrphan(item);
+    if (!parentId.empty())
+        orphans_.insert(q(parentId), item);
+}
+
+void DesignScene::forgetOrphan(ComponentItem* item)
+{
+    for (auto it = orphans_.begin(); it != orphans_.end();)
+        it = it.value() == item ? orphans_.erase(it) : std::next(it);
+}
+
 ComponentItem* DesignScene::addItemFor(const QString& id)
 {
     const int index = doc_->componentIndex(id.toStdString());
@@ -124,21 +179,24 @@ ComponentItem* DesignScene::addItemFor(const QString& id)
     const Component& c = doc_->design().components[std::size_t(index)];
     auto* item = new ComponentItem(this, id);
     items_.insert(id, item);
-    if (ComponentItem* parent = items_.value(q(c.parent)))
+    if (ComponentItem* parent = items_.value(q(c.parent))) {
         item->setParentItem(parent);
-    else
+    } else {
         addItem(item);
+        awaitParent(item, c.parent);
+    }
     // Children added before their container (an undo restoring by index)
     // move in now.
-    for (ComponentItem* other : std::as_const(items_))
-        if (other != item && !other->parentItem())
-            if (const Component* oc = other->component(); oc && q(oc->parent) == id) {
-                other->setParentItem(item);
-                other->syncFromDocument();
-            }
+    const QList<ComponentItem*> waiting = orphans_.values(id);
+    orphans_.remove(id);
+    for (ComponentItem* child : waiting) {
+        child->setParentItem(item);
+        child->syncFromDocument();
+    }
     item->syncFromDocument();
     if (ComponentItem* parent = items_.value(q(c.parent)))
         parent->syncFromDocument();  // visibility under a collapsed container, size
+    itemMoved(item);
     return item;
 }
 
@@ -147,24 +205,33 @@ void DesignScene::removeItemFor(const QString& id)
     ComponentItem* item = items_.take(id);
     if (!item)
         return;
-    // Children whose components still exist stand alone until they go too.
+    // Children whose components still exist stand alone until they go too,
+    // or until their container comes back (an undo).
     for (QGraphicsItem* child : item->childItems())
         if (child->type() == ComponentItem::Type) {
-            const QPointF scenePos = child->scenePos();
-            child->setParentItem(nullptr);
-            if (!child->scene())
-                addItem(child);
-            child->setPos(scenePos);
+            auto* orphan = static_cast<ComponentItem*>(child);
+            const QPointF scenePos = orphan->scenePos();
+            orphan->setParentItem(nullptr);
+            if (!orphan->scene())
+                addItem(orphan);
+            orphan->setPos(scenePos);
+            awaitParent(orphan, item->componentId());
+            itemMoved(orphan);
         }
     auto* parent = dynamic_cast<ComponentItem*>(item->parentItem());
     if (linkFrom_ == item)
         linkFrom_ = nullptr;
     if (dropTarget_ == item)
         dropTarget_ = nullptr;
+    forgetOrphan(item);
+    moved_.remove(item);
+    // Links still filed under it route to nothing until they go too.
+    for (auto [at, end] = linksAt_.equal_range(id); at != end; ++at)
+        toRoute_.insert(at.value());
     delete item;
     if (parent)
         parent->relayout();
-    scheduleLinkUpdate();
+    routeLinks_.request();
 }
 
 void DesignScene::syncItem(const QString& id)
@@ -182,10 +249,16 @@ void DesignScene::syncItem(const QString& id)
         if (old)
             old->relayout();
     }
+    if (wanted)
+        forgetOrphan(item);
+    else
+        awaitParent(item, c->parent);
     item->syncFromDocument();
     if (wanted)
         wanted->syncFromDocument();
-    scheduleLinkUpdate();
+    emit itemRelabelled(item);
+    // Its links' labels count its instances, which a new count changes.
+    itemMoved(item);
 }
 
 void DesignScene::addLinkItem(const QString& id)
@@ -194,24 +267,160 @@ void DesignScene::addLinkItem(const QString& id)
         return;
     auto* item = new LinkItem(this, id);
     links_.insert(id, item);
+    item->setVisible(linksShown_);
     addItem(item);
-    scheduleLinkUpdate();
+    indexLinkEnds(item);
+    scheduleRoute(item);
 }
 
-void DesignScene::scheduleLinkUpdate()
+void DesignScene::removeLinkItem(const QString& id)
 {
+    LinkItem* link = links_.take(id);
+    if (!link)
+        return;
+    linksAt_.remove(link->from(), link);
+    linksAt_.remove(link->to(), link);
+    toRoute_.remove(link);
+    delete link;
+    routeLinks_.request();  // the others keep their routes; the drawing changed
+}
+
+void DesignScene::indexLinkEnds(LinkItem* link)
+{
+    const int index = doc_->linkIndex(link->linkId());
+    if (index < 0)
+        return;
+    const Link& l = doc_->design().links[std::size_t(index)];
+    const QString from = q(l.from), to = q(l.to);
+    if (from == link->from() && to == link->to())
+        return;
+    linksAt_.remove(link->from(), link);
+    linksAt_.remove(link->to(), link);
+    link->setEnds(from, to);
+    linksAt_.insert(from, link);
+    if (to != from)
+        linksAt_.insert(to, link);
+}
+
+void DesignScene::itemMoved(ComponentItem* item)
+{
+    if (!routeAll_)
+        moved_.insert(item);
+    routeLinks_.request();
+}
+
+void DesignScene::scheduleRoute(LinkItem* link)
+{
+    if (!routeAll_)
+        toRoute_.insert(link);
     routeLinks_.request();
 }
 
 void DesignScene::updateLinks()
 {
     routeLinks_.cancel();
-    const DesignIndex index(doc_->design(), doc_->catalog());
-    for (LinkItem* l : std::as_const(links_))
-        l->route(index);
-    // Keep room around the drawing for drops beyond its edge.
-    setSceneRect(itemsBoundingRect().adjusted(-400, -300, 600, 400).united(QRectF(-200, -150, 1400, 900)));
+    if (routeAll_) {
+        for (LinkItem* l : std::as_const(links_))
+            l->route();
+    } else {
+        // The links of every item inside a moved one move with it: its
+        // scene position, its containers' bottoms (the channels) or its
+        // visibility (a collapse) changed.
+        QSet<LinkItem*> routes = toRoute_;
+        QSet<QGraphicsItem*> seen;
+        std::vector<QGraphicsItem*> stack(moved_.begin(), moved_.end());
+        while (!stack.empty()) {
+            QGraphicsItem* at = stack.back();
+            stack.pop_back();
+            if (at->type() != ComponentItem::Type || seen.contains(at))
+                continue;
+            seen.insert(at);
+            for (auto [link, end] = linksAt_.equal_range(static_cast<ComponentItem*>(at)->id()); link != end; ++link)
+                routes.insert(link.value());
+            const QList<QGraphicsItem*> children = at->childItems();
+            stack.insert(stack.end(), children.begin(), children.end());
+        }
+        for (LinkItem* l : std::as_const(routes))
+            l->route();
+    }
+    routeAll_ = false;
+    moved_.clear();
+    toRoute_.clear();
+    updateDrawingRect();
     emit drawingChanged();
+}
+
+void DesignScene::setItemsCached(bool cached)
+{
+    if (cached == itemsCached_)
+        return;
+    itemsCached_ = cached;
+    for (ComponentItem* item : std::as_const(items_))
+        item->setCacheMode(cached ? QGraphicsItem::DeviceCoordinateCache : QGraphicsItem::NoCache);
+}
+
+void DesignScene::setLinksShown(bool shown)
+{
+    if (shown == linksShown_)
+        return;
+    linksShown_ = shown;
+    for (LinkItem* link : std::as_const(links_))
+        link->setVisible(shown);
+}
+
+QList<ComponentItem*> DesignScene::topLevelItems() const
+{
+    QList<ComponentItem*> top;
+    for (ComponentItem* item : std::as_const(items_))
+        if (!item->parentItem())
+            top << item;
+    std::stable_sort(top.begin(), top.end(),
+                     [](const ComponentItem* a, const ComponentItem* b) { return a->zValue() < b->zValue(); });
+    return top;
+}
+
+void DesignScene::drawOverview(QPainter& painter, const QTransform& toDevice) const
+{
+    const QList<ComponentItem*> top = topLevelItems();
+    std::function<void(ComponentItem*)> draw = [&](ComponentItem* item) {
+        if (!item->isVisible())
+            return;
+        const QTransform t = item->sceneTransform() * toDevice;
+        painter.setTransform(t);
+        item->paintOutline(&painter);
+        const QRectF onDevice = t.mapRect(item->frameRect());
+        if (onDevice.width() < 12 && onDevice.height() < 12)
+            return;  // what is inside would be a pixel or two each
+        for (QGraphicsItem* child : item->childItems())
+            if (child->type() == ComponentItem::Type)
+                draw(static_cast<ComponentItem*>(child));
+    };
+    for (ComponentItem* item : top)
+        draw(item);
+    // As the canvas draws links: not when they would be among thousands of
+    // one-pixel lines.
+    if (QStyleOptionGraphicsItem::levelOfDetailFromTransform(toDevice) >= ItemMetrics::kLinkZoom)
+        for (LinkItem* link : std::as_const(links_)) {
+            painter.setTransform(link->sceneTransform() * toDevice);
+            link->paintOutline(&painter);
+        }
+    painter.resetTransform();
+}
+
+void DesignScene::updateDrawingRect()
+{
+    // Containers hold their items, and a link's channel and label lie at
+    // most 50 units below the outermost container it leaves: the top-level
+    // items give the extent.
+    QRectF r;
+    for (ComponentItem* item : std::as_const(items_))
+        if (!item->parentItem() && item->isVisible())
+            r |= item->sceneBoundingRect();
+    drawingRect_ = r.isNull() ? r : r.adjusted(-4, -4, 4, 60);
+    // Keep room around the drawing for drops beyond its edge.
+    const QRectF scene = drawingRect_.adjusted(-400, -300, 600, 400).united(QRectF(-200, -150, 1400, 900));
+    if (scene != sceneRect())
+        setSceneRect(scene);
 }
 
 ComponentItem* DesignScene::visibleItemFor(const QString& id) const

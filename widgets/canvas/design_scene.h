@@ -6,7 +6,11 @@
 // a refused gesture says why through message().
 #include <QGraphicsScene>
 #include <QHash>
+#include <QMultiHash>
 #include <QSet>
+
+#include <cstdint>
+#include <string>
 
 #include "widgets/common/posted_call.h"
 #include "widgets/document/design_editor.h"
@@ -54,7 +58,30 @@ public:
     // item was dropped into one (or refuses, putting things back).
     void commitMove(QPointF scenePos);
 
-    void scheduleLinkUpdate();
+    // An item moved, changed size, visibility or count: the links of it
+    // and of everything inside it are routed again before the next paint.
+    void itemMoved(ComponentItem* item);
+    // The drawing's extent: every component and the links' channels and
+    // labels below them (kept as items change, not measured per call).
+    QRectF drawingRect() const { return drawingRect_; }
+    // A component's count times its containers' (1 for an item of count 1
+    // at the top level; 0 when there is no such component).
+    std::int64_t instances(const std::string& componentId) const;
+    // Whether component items keep a pixmap of themselves: close in their
+    // text is dear to draw; far out (below ItemMetrics::kDetailZoom) they
+    // are a few fills, cheaper than a pixmap each. The view sets it.
+    bool itemsCached() const { return itemsCached_; }
+    void setItemsCached(bool cached);
+    // Whether link items are shown: not far out (below
+    // ItemMetrics::kLinkZoom). The view sets it.
+    void setLinksShown(bool shown);
+    // The items at the top of the containment tree.
+    QList<ComponentItem*> topLevelItems() const;
+    // The drawing as it looks far out, onto `painter` through `toDevice`
+    // (scene to painter coordinates): what lies under a pixel is left out.
+    // The overview: rendering the scene drew every item of a design drawn
+    // in full, four times a second while it was being edited.
+    void drawOverview(QPainter& painter, const QTransform& toDevice) const;
     // While the mouse drags items, containers keep their size (an item
     // dragged out must not stretch its old container).
     bool isDragging() const { return dragging_; }
@@ -67,6 +94,8 @@ signals:
     // on QGraphicsScene::changed instead would make every view repaint the
     // whole of each changed item, not the part that changed.
     void drawingChanged();
+    // An item's name or totals changed: what a view names it with far out.
+    void itemRelabelled(ComponentItem* item);
 
 protected:
     void dragEnterEvent(QGraphicsSceneDragDropEvent* event) override;
@@ -83,7 +112,17 @@ private:
     void removeItemFor(const QString& id);
     void syncItem(const QString& id);
     void addLinkItem(const QString& id);
+    void removeLinkItem(const QString& id);
+    // Files a link item under the components it joins (its ends may change).
+    void indexLinkEnds(LinkItem* link);
+    void scheduleRoute(LinkItem* link);
     void updateLinks();
+    void updateDrawingRect();
+    void showAnalysis();
+    // An item whose component sits in a container that has no item (yet):
+    // adopted when the container's item is added.
+    void awaitParent(ComponentItem* item, const std::string& parentId);
+    void forgetOrphan(ComponentItem* item);
     void highlightDropTarget(ComponentItem* item);
     QString refusalForParent(const QString& childPart, ComponentItem* target) const;
     QPointF snapped(QPointF p) const;
@@ -93,6 +132,16 @@ private:
     AnalysisService* analysis_;
     QHash<QString, ComponentItem*> items_;
     QHash<QString, LinkItem*> links_;
+    QMultiHash<QString, LinkItem*> linksAt_;       // by the id of either end
+    QMultiHash<QString, ComponentItem*> orphans_;  // by the id of the container they wait for
+    // What the next routing pass routes: everything, or the links of the
+    // moved items' subtrees and the links marked.
+    bool routeAll_ = true;
+    QSet<ComponentItem*> moved_;
+    QSet<LinkItem*> toRoute_;
+    QRectF drawingRect_;
+    bool itemsCached_ = true;
+    bool linksShown_ = true;
     PostedCall routeLinks_{this, [this] { updateLinks(); }};
     bool snap_ = true;
     bool dragging_ = false;

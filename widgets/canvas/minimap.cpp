@@ -33,10 +33,7 @@ Minimap::Minimap(DesignView* main, QWidget* parent) : QWidget(parent), main_(mai
 void Minimap::refreshNow()
 {
     timer_.stop();
-    QRectF r;
-    for (QGraphicsItem* i : main_->scene()->items())
-        if (!i->parentItem() && i->isVisible())
-            r |= i->sceneBoundingRect();
+    const QRectF r = main_->designScene()->drawingRect();
     const qreal dpr = devicePixelRatioF();
     snapshot_ = QPixmap((QSizeF(size()) * dpr).toSize());
     snapshot_.setDevicePixelRatio(dpr);
@@ -49,8 +46,10 @@ void Minimap::refreshNow()
         fitted.scale(QSizeF(size()), Qt::KeepAspectRatio);
         target_ = QRectF(QPointF((width() - fitted.width()) / 2, (height() - fitted.height()) / 2), fitted);
         QPainter painter(&snapshot_);
-        painter.setRenderHint(QPainter::Antialiasing);
-        main_->scene()->render(&painter, target_, source_, Qt::IgnoreAspectRatio);
+        const QTransform toWidget = QTransform::fromTranslate(-source_.left(), -source_.top()) *
+            QTransform::fromScale(target_.width() / source_.width(), target_.height() / source_.height()) *
+            QTransform::fromTranslate(target_.left(), target_.top());
+        main_->designScene()->drawOverview(painter, toWidget);
     }
     update();
 }

@@ -293,17 +293,25 @@ void ChartView::refreshNow()
 {
     if (!dirty_)
         return;
-    dirty_ = false;
     ++refreshes_;
     if (designs_.empty() || !designs_.front().analysis) {
+        dirty_ = false;
         if (message_->text().isEmpty())
             message_->setText(tr("Nothing to draw yet."));
         showPlots(false);
         return;
     }
-    if (message_->isVisible())
+    // Shown plots lay themselves out at once, and what places labels after
+    // a layout (RooflineChart::placeLabels) reads the designs: the view
+    // stays dirty until they are drawn, so nothing reads new designs with
+    // what was drawn for old ones (a roofline with fewer points read past
+    // its end, found by the soak session under AddressSanitizer).
+    if (message_->isVisible()) {
         showPlots(true);
+        restyled_ = true;  // laid out before the draw: all of them replot
+    }
     renderer_->draw(*this, designs_);
+    dirty_ = false;
     if (figureTable_)
         figureTable_->setFigures(entry_.figures(*designs_.front().analysis));
     // Only the plots whose content changed are drawn again.

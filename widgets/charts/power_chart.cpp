@@ -48,11 +48,13 @@ void PowerChart::setUp(ChartView& view)
         b->setWidth(0.55);
         view.setTip(b, [this, b](int i) {
             const auto& designs = view_->designs();
-            const std::size_t k = categoryOf(b, i);
-            if (designs.size() != 1 || k >= designs.front().analysis->power.racks.size())
+            const std::size_t bar = categoryOf(b, i);
+            if (designs.size() != 1 || bar >= rackOf_.size() ||
+                rackOf_[bar] >= designs.front().analysis->power.racks.size())
                 return QString();
-            const RackLoad& r = designs.front().analysis->power.racks[k];
-            return view_->tip(0, q(r.name), QObject::tr("%1 each, x %2").arg(power(r.kwEach), q(formatCount(r.count))),
+            const RackLoad& r = designs.front().analysis->power.racks[rackOf_[bar]];
+            return view_->tip(0, q(r.name),
+                              QObject::tr("%1 each, x %2").arg(power(r.kwEach), q(formatCount(rackCount_[bar]))),
                               "power.racks." + r.component);
         });
     }
@@ -125,23 +127,45 @@ void PowerChart::drawRacks(ChartView& view, const std::vector<ChartDesign>& desi
     const bool one = designs.size() == 1;
     styleBars(withinLimit_, seriesColor(0), 170);
     styleBars(overLimit_, colors.error, 190);
-    // Racks: one bar per rack component (a type, replicated) of one design,
+    // Racks: one bar per kind of rack (a rack component, replicated) of one design,
     // or each design's densest; its limit a tick across the bar, the air
     // limit a line across the plot.
     struct Bar {
         const RackLoad* rack;
         std::size_t design;
+        std::int64_t count = 0;  // racks the bar stands for
+        std::int64_t alike = 0;  // other rack components in it
     };
     std::vector<Bar> bars;
+    rackOf_.clear();
+    rackCount_.clear();
     double air = 0;
     for (std::size_t i = 0; i < designs.size(); ++i) {
         const Power& p = designs[i].analysis->power;
         air = std::max(air, p.airCoolingLimitKw.value);
-        if (one)
-            for (const RackLoad& r : p.racks)
-                bars.push_back({&r, i});
-        else
+        if (!one) {
             bars.push_back({p.racks.empty() ? nullptr : &p.racks[p.maxRack], i});
+            continue;
+        }
+        // Racks alike (one part, load, limit and cooling) are one bar: a
+        // design drawn in full has a rack component per rack, and 512 bars
+        // of one kind of rack read as none.
+        for (std::size_t k = 0; k < p.racks.size(); ++k) {
+            const RackLoad& r = p.racks[k];
+            const auto same = std::find_if(bars.begin(), bars.end(), [&r](const Bar& b) {
+                return b.rack->part == r.part && b.rack->kwEach == r.kwEach && b.rack->limitKw == r.limitKw &&
+                    b.rack->cooling == r.cooling;
+            });
+            if (same != bars.end()) {
+                same->count += r.count;
+                ++same->alike;
+                rackCount_[std::size_t(same - bars.begin())] = same->count;
+                continue;
+            }
+            bars.push_back({&r, i, r.count, 0});
+            rackOf_.push_back(k);
+            rackCount_.push_back(r.count);
+        }
     }
     QVector<double> okKeys, okValues, badKeys, badValues;
     auto ticker = categoryTicker(racks_->xAxis);
@@ -159,8 +183,11 @@ void PowerChart::drawRacks(ChartView& view, const std::vector<ChartDesign>& desi
         if (one) {
             (r->overLimit() ? badKeys : okKeys) << key;
             (r->overLimit() ? badValues : okValues) << r->kwEach;
+            const QString name = bars[i].alike > 0
+                ? QObject::tr("%1 and %2 alike").arg(q(r->name), q(formatCount(bars[i].alike)))
+                : q(r->name);
             ticker->addTick(
-                key, q(r->name) + "\n" + QObject::tr("x %1, %2 cooled").arg(q(formatCount(r->count)), q(r->cooling)));
+                key, name + "\n" + QObject::tr("x %1, %2 cooled").arg(q(formatCount(bars[i].count)), q(r->cooling)));
         } else {
             QCPBars* b = overlayRacks_.add(new QCPBars(racks_->xAxis, racks_->yAxis));
             b->setObjectName("densest rack");

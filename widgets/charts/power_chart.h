@@ -37,8 +37,9 @@ private:
     QCPItemStraightLine* airLine_ = nullptr;
     QCPItemText *airLabel_ = nullptr, *noRacks_ = nullptr, *pueLabel_ = nullptr;
     std::vector<QCPItemText*> rackLabels_, pueLabels_;
-    std::vector<std::size_t> rackOf_;  // bar key - 1 -> the rack (one design) or the design (several)
-    double scale_ = 1;                 // kW to the facility axis' unit
+    std::vector<std::size_t> rackOf_;      // bar key - 1 -> the first rack of its kind (one design)
+    std::vector<std::int64_t> rackCount_;  // bar key - 1 -> the racks it stands for (one design)
+    double scale_ = 1;                     // kW to the facility axis' unit
     Transient overlayRacks_;
 };
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <type_traits>
 
 #include "core/contract.h"
 #include "widgets/document/design_document.h"
@@ -12,6 +13,19 @@ int nextMergeKey()
 {
     static int key = 0;
     return ++key;
+}
+
+void DesignCommand::setProblems(DesignDocument* doc, std::vector<Problem> before, std::vector<Problem> after)
+{
+    problemsDoc_ = doc;
+    problemsBefore_ = std::make_shared<const std::vector<Problem>>(std::move(before));
+    problemsAfter_ = std::make_shared<const std::vector<Problem>>(std::move(after));
+}
+
+void DesignCommand::restoreProblems(bool after) const
+{
+    if (const auto& problems = after ? problemsAfter_ : problemsBefore_; problemsDoc_ && problems)
+        problemsDoc_->setProblems(*problems);
 }
 
 // --- AddItemsCommand
@@ -27,12 +41,29 @@ void AddItemsCommand::preview(Design& d) const
     d.links.insert(d.links.end(), links_.begin(), links_.end());
 }
 
+std::optional<std::vector<std::string>> AddItemsCommand::addedLinksOnly() const
+{
+    if (!components_.empty())
+        return std::nullopt;
+    std::vector<std::string> ids;
+    for (const Link& l : links_)
+        ids.push_back(l.id);
+    return ids;
+}
+
+void AddItemsCommand::unpreview(Design& d) const
+{
+    d.links.resize(d.links.size() - links_.size());
+    d.components.resize(d.components.size() - components_.size());
+}
+
 void AddItemsCommand::redo()
 {
     for (const auto& c : components_)
         doc_->insertComponent(int(doc_->design().components.size()), c);
     for (const auto& l : links_)
         doc_->insertLink(int(doc_->design().links.size()), l);
+    restoreProblems(true);
 }
 
 void AddItemsCommand::undo()
@@ -41,6 +72,7 @@ void AddItemsCommand::undo()
         doc_->takeLink(doc_->linkIndex(it->id));
     for (auto it = components_.rbegin(); it != components_.rend(); ++it)
         doc_->takeComponent(doc_->componentIndex(it->id));
+    restoreProblems(false);
 }
 
 // --- RemoveItemsCommand
@@ -77,12 +109,21 @@ void RemoveItemsCommand::preview(Design& d) const
         d.components.erase(d.components.begin() + it->first);
 }
 
+void RemoveItemsCommand::unpreview(Design& d) const
+{
+    for (const auto& [index, c] : components_)
+        d.components.insert(d.components.begin() + index, c);
+    for (const auto& [index, l] : links_)
+        d.links.insert(d.links.begin() + index, l);
+}
+
 void RemoveItemsCommand::redo()
 {
     for (auto it = links_.rbegin(); it != links_.rend(); ++it)
         doc_->takeLink(it->first);
     for (auto it = components_.rbegin(); it != components_.rend(); ++it)
         doc_->takeComponent(it->first);
+    restoreProblems(true);
 }
 
 void RemoveItemsCommand::undo()
@@ -91,6 +132,7 @@ void RemoveItemsCommand::undo()
         doc_->insertComponent(index, c);
     for (const auto& [index, l] : links_)
         doc_->insertLink(index, l);
+    restoreProblems(false);
 }
 
 // --- ChangeItemsCommand: the same for components and links.
@@ -142,15 +184,30 @@ ChangeItemsCommand<Item>::ChangeItemsCommand(DesignDocument* doc, std::vector<It
     }
 }
 
+namespace {
+template <typename Item>
+void assignById(Design& d, const Item& value)
+{
+    auto& items = itemsOf(d, value);
+    const auto it = std::find_if(items.begin(), items.end(), [&](const Item& x) { return x.id == value.id; });
+    STUDIO_EXPECTS(it != items.end());
+    *it = value;
+}
+}  // namespace
+
 template <typename Item>
 void ChangeItemsCommand<Item>::preview(Design& d) const
 {
-    for (const auto& v : after_) {
-        auto& items = itemsOf(d, v);
-        const auto it = std::find_if(items.begin(), items.end(), [&](const Item& x) { return x.id == v.id; });
-        STUDIO_EXPECTS(it != items.end());
-        *it = v;
-    }
+    for (const auto& v : after_)
+        assignById(d, v);
+}
+
+template <typename Item>
+void ChangeItemsCommand<Item>::unpreview(Design& d) const
+{
+    // In reverse: an item listed twice gets its first value back.
+    for (auto it = before_.rbegin(); it != before_.rend(); ++it)
+        assignById(d, *it);
 }
 
 template <typename Item>
@@ -164,12 +221,39 @@ template <typename Item>
 void ChangeItemsCommand<Item>::redo()
 {
     apply(after_);
+    restoreProblems(true);
 }
 
 template <typename Item>
 void ChangeItemsCommand<Item>::undo()
 {
     apply(before_);
+    restoreProblems(false);
+}
+
+namespace {
+// What a component or a link says of itself, as opposed to what relates it
+// to other items (its id, container, part and count; a link's ends).
+bool relatesTheSame(const Component& a, const Component& b)
+{
+    return a.id == b.id && a.part == b.part && a.parent == b.parent && a.count == b.count;
+}
+bool relatesTheSame(const Link& a, const Link& b)
+{
+    return a.id == b.id && a.from == b.from && a.to == b.to;
+}
+}  // namespace
+
+template <typename Item>
+std::optional<FieldChange> ChangeItemsCommand<Item>::fieldChange() const
+{
+    FieldChange change;
+    for (std::size_t i = 0; i < after_.size(); ++i) {
+        if (!relatesTheSame(before_[i], after_[i]))
+            return std::nullopt;
+        (std::is_same_v<Item, Component> ? change.components : change.links).push_back(after_[i].id);
+    }
+    return change;
 }
 
 template <typename Item>
@@ -190,6 +274,7 @@ bool ChangeItemsCommand<Item>::mergeWith(const QUndoCommand* other)
         if (o->after_[i].id != after_[i].id)
             return false;
     after_ = o->after_;
+    takeProblemsAfter(*o);
     return true;
 }
 
@@ -209,13 +294,23 @@ ChangeSettingsCommand::ChangeSettingsCommand(DesignDocument* doc, DesignSettings
       mergeKey_(mergeKey)
 {}
 
+void ChangeSettingsCommand::set(Design& d, const DesignSettings& s)
+{
+    d.name = s.name;
+    d.description = s.description;
+    d.workload = s.workload;
+    d.facility = s.facility;
+    d.operations = s.operations;
+}
+
 void ChangeSettingsCommand::preview(Design& d) const
 {
-    d.name = after_.name;
-    d.description = after_.description;
-    d.workload = after_.workload;
-    d.facility = after_.facility;
-    d.operations = after_.operations;
+    set(d, after_);
+}
+
+void ChangeSettingsCommand::unpreview(Design& d) const
+{
+    set(d, before_);
 }
 
 void ChangeSettingsCommand::apply(const DesignSettings& s)
@@ -234,10 +329,12 @@ void ChangeSettingsCommand::apply(const DesignSettings& s)
 void ChangeSettingsCommand::redo()
 {
     apply(after_);
+    restoreProblems(true);
 }
 void ChangeSettingsCommand::undo()
 {
     apply(before_);
+    restoreProblems(false);
 }
 
 bool ChangeSettingsCommand::mergeWith(const QUndoCommand* other)
@@ -246,6 +343,7 @@ bool ChangeSettingsCommand::mergeWith(const QUndoCommand* other)
     if (o->mergeKey_ != mergeKey_)
         return false;
     after_ = o->after_;
+    takeProblemsAfter(*o);
     return true;
 }
 
@@ -253,18 +351,45 @@ void CompositeCommand::redo()
 {
     for (auto& part : parts_)
         part->redo();
+    restoreProblems(true);
 }
 
 void CompositeCommand::undo()
 {
     for (auto it = parts_.rbegin(); it != parts_.rend(); ++it)
         (*it)->undo();
+    restoreProblems(false);
+}
+
+std::optional<FieldChange> CompositeCommand::fieldChange() const
+{
+    FieldChange all;
+    for (const auto& part : parts_) {
+        const auto change = part->fieldChange();
+        if (!change)
+            return std::nullopt;
+        all.components.insert(all.components.end(), change->components.begin(), change->components.end());
+        all.links.insert(all.links.end(), change->links.begin(), change->links.end());
+        all.settings = all.settings || change->settings;
+    }
+    return all;
 }
 
 void CompositeCommand::preview(Design& design) const
 {
     for (const auto& part : parts_)
         part->preview(design);
+}
+
+void CompositeCommand::unpreview(Design& design) const
+{
+    for (auto it = parts_.rbegin(); it != parts_.rend(); ++it)
+        (*it)->unpreview(design);
+}
+
+bool CompositeCommand::changesNothing() const
+{
+    return std::all_of(parts_.begin(), parts_.end(), [](const auto& part) { return part->changesNothing(); });
 }
 
 }  // namespace studio

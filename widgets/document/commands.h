@@ -8,11 +8,13 @@
 #include <QUndoCommand>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "core/design/design.h"
+#include "core/problem.h"
 
 namespace studio {
 
@@ -23,12 +25,49 @@ enum CommandId { kChangeComponentsId = 1001, kChangeLinksId, kChangeSettingsId }
 // A fresh merge key for a gesture (a drag, an arrow-key burst, a field).
 int nextMergeKey();
 
+// The items an edit changes, when it changes only their own fields (see
+// FieldChange below) or the design's settings.
+struct FieldChange {
+    std::vector<std::string> components, links;  // ids
+    bool settings = false;
+};
+
 class DesignCommand : public QUndoCommand {
 public:
     using QUndoCommand::QUndoCommand;
+    // What it changes when that is only the own fields of items (a
+    // component's name, position, size, collapsed state or properties; a
+    // link's count or cable) or the design's settings: the rules that can
+    // break are those items' own (validateFields). Nothing when it adds,
+    // removes, re-ids, re-parents, re-parts or re-counts a component or
+    // re-ends a link.
+    virtual std::optional<FieldChange> fieldChange() const { return std::nullopt; }
+    // The links it adds when it adds links and nothing else (a cable drawn).
+    virtual std::optional<std::vector<std::string>> addedLinksOnly() const { return std::nullopt; }
+    // It only removes items (with everything inside them and every link to
+    // them): a design without problems keeps none.
+    virtual bool removesOnly() const { return false; }
+    // The document's problems before and after the edit, as the editor
+    // found them: undo and redo hand them back to the document, which then
+    // need not validate a design whose problems are known.
+    void setProblems(DesignDocument* doc, std::vector<Problem> before, std::vector<Problem> after);
     // Makes on `design` the change redo() makes on the document, without
     // signals: the editor checks the result before the command is pushed.
     virtual void preview(Design& design) const = 0;
+    // Takes back what preview() made on `design`, leaving it as it was.
+    virtual void unpreview(Design& design) const = 0;
+    // Redo would leave the design as it is.
+    virtual bool changesNothing() const = 0;
+
+protected:
+    // At the end of redo() (`after`) and undo().
+    void restoreProblems(bool after) const;
+    // Merging `later` into this one: its problems after are now these.
+    void takeProblemsAfter(const DesignCommand& later) { problemsAfter_ = later.problemsAfter_; }
+
+private:
+    DesignDocument* problemsDoc_ = nullptr;
+    std::shared_ptr<const std::vector<Problem>> problemsBefore_, problemsAfter_;
 };
 
 // Adds components (appended in order) and links.
@@ -39,6 +78,9 @@ public:
     void redo() override;
     void undo() override;
     void preview(Design& design) const override;
+    void unpreview(Design& design) const override;
+    bool changesNothing() const override { return components_.empty() && links_.empty(); }
+    std::optional<std::vector<std::string>> addedLinksOnly() const override;
 
 private:
     DesignDocument* doc_;
@@ -55,6 +97,9 @@ public:
     void redo() override;
     void undo() override;
     void preview(Design& design) const override;
+    void unpreview(Design& design) const override;
+    bool changesNothing() const override { return isEmpty(); }
+    bool removesOnly() const override { return true; }
     bool isEmpty() const { return components_.empty() && links_.empty(); }
 
 private:
@@ -73,7 +118,10 @@ public:
     void redo() override;
     void undo() override;
     void preview(Design& design) const override;
+    void unpreview(Design& design) const override;
+    bool changesNothing() const override { return isEmpty(); }
     bool isEmpty() const { return before_ == after_; }
+    std::optional<FieldChange> fieldChange() const override;
     int id() const override;
     bool mergeWith(const QUndoCommand* other) override;
 
@@ -104,12 +152,16 @@ public:
     void redo() override;
     void undo() override;
     void preview(Design& design) const override;
+    void unpreview(Design& design) const override;
+    bool changesNothing() const override { return isEmpty(); }
     bool isEmpty() const { return before_ == after_; }
+    std::optional<FieldChange> fieldChange() const override { return FieldChange{{}, {}, true}; }
     int id() const override { return mergeKey_ ? kChangeSettingsId : -1; }
     bool mergeWith(const QUndoCommand* other) override;
 
 private:
     void apply(const DesignSettings& s);
+    static void set(Design& design, const DesignSettings& s);
     DesignDocument* doc_;
     DesignSettings before_, after_;
     int mergeKey_;
@@ -125,6 +177,9 @@ public:
     void redo() override;
     void undo() override;
     void preview(Design& design) const override;
+    void unpreview(Design& design) const override;
+    bool changesNothing() const override;
+    std::optional<FieldChange> fieldChange() const override;
 
 private:
     std::vector<std::unique_ptr<DesignCommand>> parts_;

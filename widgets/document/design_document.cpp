@@ -5,6 +5,7 @@
 
 #include "core/contract.h"
 #include "core/format/design_reader.h"
+#include "core/format/design_validator.h"
 #include "core/format/design_writer.h"
 #include "core/format/json_text.h"
 #include "core/version.h"
@@ -29,6 +30,8 @@ DesignDocument::DesignDocument(QObject* parent)
 void DesignDocument::reset(Design design, std::shared_ptr<const Catalog> catalog, const QString& filePath)
 {
     design_ = std::move(design);
+    componentIds_.clear();
+    linkIds_.clear();
     catalog_ = std::move(catalog);
     ++revision_;
     undoStack_.clear();
@@ -88,20 +91,29 @@ bool DesignDocument::fileChangedOnDisk() const
     return diskDigest_.isEmpty() || digestOf(bytes.constData(), std::size_t(bytes.size())) != diskDigest_;
 }
 
+const std::vector<Problem>& DesignDocument::problems() const
+{
+    if (problemsRevision_ != revision_) {
+        problems_ = validateDesign(design_, *catalog_);
+        problemsRevision_ = revision_;
+    }
+    return problems_;
+}
+
+void DesignDocument::setProblems(std::vector<Problem> problems)
+{
+    problems_ = std::move(problems);
+    problemsRevision_ = revision_;
+}
+
 int DesignDocument::componentIndex(const std::string& id) const
 {
-    for (std::size_t i = 0; i < design_.components.size(); ++i)
-        if (design_.components[i].id == id)
-            return int(i);
-    return -1;
+    return componentIds_.find(design_.components, id);
 }
 
 int DesignDocument::linkIndex(const std::string& id) const
 {
-    for (std::size_t i = 0; i < design_.links.size(); ++i)
-        if (design_.links[i].id == id)
-            return int(i);
-    return -1;
+    return linkIds_.find(design_.links, id);
 }
 
 std::string DesignDocument::uniqueComponentId(const std::string& prefix) const
@@ -131,6 +143,7 @@ void DesignDocument::insertComponent(int index, const Component& c)
     STUDIO_EXPECTS(index >= 0 && std::size_t(index) <= design_.components.size());
     ++revision_;
     design_.components.insert(design_.components.begin() + index, c);
+    componentIds_.inserted(design_.components, std::size_t(index));
     emit componentAdded(q(c.id));
     emit changed();
 }
@@ -141,6 +154,7 @@ Component DesignDocument::takeComponent(int index)
     ++revision_;
     Component c = design_.components[std::size_t(index)];
     design_.components.erase(design_.components.begin() + index);
+    componentIds_.erased(c.id, std::size_t(index));
     emit componentRemoved(q(c.id));
     emit changed();
     return c;
@@ -150,6 +164,7 @@ void DesignDocument::replaceComponent(int index, const Component& c)
 {
     STUDIO_EXPECTS(index >= 0 && std::size_t(index) < design_.components.size());
     ++revision_;
+    componentIds_.replaced(design_.components[std::size_t(index)].id, c.id, std::size_t(index));
     design_.components[std::size_t(index)] = c;
     emit componentChanged(q(c.id));
     emit changed();
@@ -160,6 +175,7 @@ void DesignDocument::insertLink(int index, const Link& l)
     STUDIO_EXPECTS(index >= 0 && std::size_t(index) <= design_.links.size());
     ++revision_;
     design_.links.insert(design_.links.begin() + index, l);
+    linkIds_.inserted(design_.links, std::size_t(index));
     emit linkAdded(q(l.id));
     emit changed();
 }
@@ -170,6 +186,7 @@ Link DesignDocument::takeLink(int index)
     ++revision_;
     Link l = design_.links[std::size_t(index)];
     design_.links.erase(design_.links.begin() + index);
+    linkIds_.erased(l.id, std::size_t(index));
     emit linkRemoved(q(l.id));
     emit changed();
     return l;
@@ -179,6 +196,7 @@ void DesignDocument::replaceLink(int index, const Link& l)
 {
     STUDIO_EXPECTS(index >= 0 && std::size_t(index) < design_.links.size());
     ++revision_;
+    linkIds_.replaced(design_.links[std::size_t(index)].id, l.id, std::size_t(index));
     design_.links[std::size_t(index)] = l;
     emit linkChanged(q(l.id));
     emit changed();

@@ -16,6 +16,7 @@
 
 #include "core/catalog/catalog.h"
 #include "core/design/design.h"
+#include "core/design/id_index.h"
 #include "core/problem.h"
 
 namespace studio {
@@ -54,6 +55,12 @@ public:
     // Changes on every mutation: what was derived from the design (the
     // editor's validation of it) is current while this is unchanged.
     std::uint64_t revision() const { return revision_; }
+    // The design's problems (validateDesign), worked out once per revision:
+    // the editor checks each edit against them and the analysis shows them.
+    const std::vector<Problem>& problems() const;
+    // The problems of the design as it is now, found by the editor before it
+    // pushed the edit that made it: not worked out again.
+    void setProblems(std::vector<Problem> problems);
 
     // Lookups by id; -1 when absent.
     int componentIndex(const std::string& id) const;
@@ -88,12 +95,21 @@ signals:
     void filePathChanged(const QString& path);
 
 private:
+    // The editor previews an edit on the design in place and takes it back
+    // (no signals, no revision): a copy of a design drawn in full per edit
+    // cost more than the rest of the edit.
+    friend class DesignEditor;
+
     Design design_;
     std::shared_ptr<const Catalog> catalog_;
     QString filePath_;
     QByteArray diskDigest_;
     QUndoStack undoStack_;
     std::uint64_t revision_ = 0;
+    IdIndex<Component> componentIds_;
+    IdIndex<Link> linkIds_;
+    mutable std::uint64_t problemsRevision_ = ~std::uint64_t{0};
+    mutable std::vector<Problem> problems_;
 };
 
 }  // namespace studio

@@ -55,14 +55,19 @@ DesignEditor::DesignEditor(DesignDocument* document) : doc_(document) {}
 
 std::optional<Problem> DesignEditor::newError(const Design& proposed) const
 {
+    return firstNew(validateDesign(proposed, doc_->catalog()));
+}
+
+std::optional<Problem> DesignEditor::firstNew(std::vector<Problem> problems) const
+{
     if (errorsRevision_ != doc_->revision()) {
         errors_.clear();
-        for (const auto& p : validateDesign(doc_->design(), doc_->catalog()))
+        for (const auto& p : doc_->problems())
             if (p.severity == Severity::Error)
                 errors_.emplace(p.code, p.pointer);
         errorsRevision_ = doc_->revision();
     }
-    for (auto& p : validateDesign(proposed, doc_->catalog()))
+    for (auto& p : problems)
         if (p.severity == Severity::Error && !errors_.count({p.code, p.pointer}))
             return std::move(p);
     return std::nullopt;
@@ -113,17 +118,68 @@ EditResult DesignEditor::submit(std::unique_ptr<DesignCommand> command)
     // Nothing an edit does may throw into the event loop: a failure while
     // building or checking the change refuses it and leaves the design as it was.
     try {
-        Design proposed = doc_->design();
-        command->preview(proposed);
-        if (proposed == doc_->design())
+        if (command->changesNothing())
             return {};
-        if (auto problem = newError(proposed)) {
+        // The design the edit makes, validated where it is: previewed on the
+        // document's own design (no signals) and taken back however the
+        // validation ends.
+        std::vector<Problem> before = doc_->problems();
+        std::vector<Problem> problems;
+        {
+            // A design without problems whose edit changes only items' own
+            // fields can have no problem but theirs: only their rules are
+            // asked (a move of one node of thousands checks that node).
+            std::vector<std::size_t> components, links;
+            auto change = before.empty() ? command->fieldChange() : std::nullopt;
+            bool found = true;
+            for (std::size_t k = 0; change && k < change->components.size(); ++k) {
+                const int i = doc_->componentIndex(change->components[k]);
+                found = found && i >= 0;
+                components.push_back(std::size_t(std::max(i, 0)));
+            }
+            for (std::size_t k = 0; change && k < change->links.size(); ++k) {
+                const int i = doc_->linkIndex(change->links[k]);
+                found = found && i >= 0;
+                links.push_back(std::size_t(std::max(i, 0)));
+            }
+            if (!found)
+                change.reset();
+            command->preview(doc_->design_);
+            struct TakeBack {
+                const DesignCommand& command;
+                Design& design;
+                ~TakeBack() { command.unpreview(design); }
+            } previewed{*command, doc_->design_};
+            // Added links only: the design keeps no problem if they hold.
+            // Removals only: it keeps none at all.
+            const auto added = before.empty() ? command->addedLinksOnly() : std::nullopt;
+            std::vector<std::size_t> addedAt;
+            for (std::size_t k = 0; added && k < added->size(); ++k)
+                addedAt.push_back(doc_->design_.links.size() - added->size() + k);  // appended in order
+            bool clean = false;
+            if (change) {
+                problems = validateFields(doc_->design_, doc_->catalog(), components, links, change->settings);
+                clean = problems.empty();
+            } else if (added) {
+                clean = addedLinksHold(doc_->design_, doc_->catalog(), addedAt);
+            } else {
+                clean = before.empty() && command->removesOnly();
+            }
+            // Otherwise, or where they find something, the whole design is
+            // checked: the refusal names the first problem in file order, as
+            // the file reader would.
+            if (!clean)
+                problems = validateDesign(doc_->design_, doc_->catalog());
+        }
+        if (auto problem = firstNew(problems)) {
             EditResult r;
             r.status = EditResult::Status::Refused;
             r.reason = describe(*problem);
             r.problem = std::move(*problem);
             return r;
         }
+        // Its redo and undo hand the document the problems now known.
+        command->setProblems(doc_, std::move(before), std::move(problems));
         doc_->undoStack()->push(command.release());
         EditResult r;
         r.status = EditResult::Status::Applied;

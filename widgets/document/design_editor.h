@@ -94,6 +94,9 @@ public:
 
     // The first error `proposed` has that the document's design has not.
     std::optional<Problem> newError(const Design& proposed) const;
+    // The first error among `problems` (of a design the edit would make)
+    // that the document's design has not.
+    std::optional<Problem> firstNew(std::vector<Problem> problems) const;
     // A problem as the user reads it: the item it is about by name.
     QString describe(const Problem& problem) const;
 

@@ -31,6 +31,16 @@ WarningsPanel::WarningsPanel(AnalysisService* analysis, QWidget* parent) : QTree
 
 void WarningsPanel::refresh()
 {
+    // Most edits change no problem: the list is rebuilt only when it would
+    // differ (rebuilding it, icons and all, was a millisecond of every edit).
+    QList<QStringList> rows;
+    for (const Problem& p : analysis_->problems())
+        rows << QStringList{QString::number(int(p.severity)), QString::fromStdString(p.message),
+                            QString::fromStdString(p.pointer), QString::fromStdString(p.code),
+                            analysis_->componentOf(p)};
+    if (rows == shown_ && topLevelItemCount() > 0)
+        return;
+    shown_ = rows;
     clear();
     for (const Problem& p : analysis_->problems()) {
         const QString component = analysis_->componentOf(p);

@@ -19,6 +19,7 @@ signals:
 private:
     void refresh();
     AnalysisService* analysis_;
+    QList<QStringList> shown_;  // per row: severity, message, where, code, component
 };
 
 }  // namespace studio

@@ -16,6 +16,7 @@
 
 #include "core/analysis/workload_shape.h"
 #include "core/design/model_presets.h"
+#include "core/format/design_validator.h"
 #include "core/format/workload_limits.h"
 #include "core/search/search_report.h"
 #include "core/text.h"
@@ -468,9 +469,9 @@ void WorkloadPanel::switchField(const QString& label, const QString& pointer,
 
 QString WorkloadPanel::refusalOf(const Workload& proposed) const
 {
-    Design d = doc_->design();
-    d.workload = proposed;
-    if (const auto problem = editor_.newError(d))
+    // Only the workload changes, so only its rules can find a new error: the
+    // rest of a design of thousands of items is not checked for each value.
+    if (const auto problem = editor_.firstNew(validateWorkload(proposed)))
         return editor_.describe(*problem);
     const Analysis* a = service_->analysis();
     if (!a)
