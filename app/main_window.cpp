@@ -746,28 +746,44 @@ void MainWindow::closeEvent(QCloseEvent* event)
 
 void MainWindow::offerRecovery()
 {
+    // Several windows may have died (each autosaves on its own): each design
+    // is offered in turn until one is restored into this window or the user
+    // puts them off; what is left waits for the next start, never dropped.
     const auto found = Autosaver::abandoned();
-    if (found.isEmpty())
-        return;
-    const RecoverableDesign& r = found.front();
-    QMessageBox box(QMessageBox::Question, tr("Recover unsaved work"),
-                    tr("Cluster Studio did not close normally. '%1' has unsaved changes autosaved at %2.")
-                        .arg(r.name, QLocale().toString(r.savedAt.toLocalTime(), QLocale::ShortFormat)),
-                    QMessageBox::NoButton, this);
-    box.setObjectName(QStringLiteral("recoverUnsavedWork"));
-    box.setInformativeText(r.originalPath.isEmpty() ? tr("The design had not been saved yet.")
-                                                    : tr("Its file: %1").arg(r.originalPath));
-    auto* restore = box.addButton(tr("Restore"), QMessageBox::AcceptRole);
-    auto* discard = box.addButton(tr("Discard"), QMessageBox::DestructiveRole);
-    box.addButton(tr("Later"), QMessageBox::RejectRole);
-    box.exec();
-    if (box.clickedButton() == static_cast<QAbstractButton*>(restore)) {
-        QString error;
-        if (!Autosaver::restore(r, doc_, &error))
-            QMessageBox::warning(this, tr("Cannot recover"), error);
-        updateTitle();
-        QTimer::singleShot(0, view_, &DesignView::zoomToFit);
-    } else if (box.clickedButton() == static_cast<QAbstractButton*>(discard)) {
+    for (qsizetype i = 0; i < found.size(); ++i) {
+        const RecoverableDesign& r = found[i];
+        QMessageBox box(QMessageBox::Question, tr("Recover unsaved work"),
+                        tr("Cluster Studio did not close normally. '%1' has unsaved changes autosaved at %2.")
+                            .arg(r.name, QLocale().toString(r.savedAt.toLocalTime(), QLocale::ShortFormat)),
+                        QMessageBox::NoButton, this);
+        box.setObjectName(QStringLiteral("recoverUnsavedWork"));
+        QString details = r.originalPath.isEmpty() ? tr("The design had not been saved yet.")
+                                                   : tr("Its file: %1").arg(r.originalPath);
+        const qsizetype after = found.size() - i - 1;
+        if (after == 1)
+            details += "\n\n" + tr("One more autosaved design is waiting after this one.");
+        else if (after > 1)
+            details += "\n\n" + tr("%1 more autosaved designs are waiting after this one.").arg(after);
+        box.setInformativeText(details);
+        auto* restore = box.addButton(tr("Restore"), QMessageBox::AcceptRole);
+        auto* discard = box.addButton(tr("Discard"), QMessageBox::DestructiveRole);
+        box.addButton(tr("Later"), QMessageBox::RejectRole);
+        box.exec();
+        if (box.clickedButton() == static_cast<QAbstractButton*>(restore)) {
+            QString error;
+            if (!Autosaver::restore(r, doc_, &error))
+                QMessageBox::warning(this, tr("Cannot recover"), error);
+            updateTitle();
+            QTimer::singleShot(0, view_, &DesignView::zoomToFit);
+            if (after == 1)
+                statusBar()->showMessage(tr("One more autosaved design is offered the next time the studio starts."));
+            else if (after > 1)
+                statusBar()->showMessage(
+                    tr("%1 more autosaved designs are offered the next time the studio starts.").arg(after));
+            return;
+        }
+        if (box.clickedButton() != static_cast<QAbstractButton*>(discard))
+            return;  // Later: all of them stay for the next start
         Autosaver::discardAbandoned(r);
     }
 }

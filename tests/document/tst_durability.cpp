@@ -10,6 +10,7 @@
 #include <QCryptographicHash>
 #include <QMessageBox>
 #include <QProcess>
+#include <QStatusBar>
 #include <QTemporaryDir>
 
 #include <algorithm>
@@ -166,31 +167,37 @@ QStringList strays(const QString& dir, const QStringList& keep)
     return out;
 }
 
-// Answers the message box named `name` while this lives, with the button
-// whose text is `button`, and records what it said. Polls: the box runs its
-// own event loop, so nothing after exec() would run until it closes.
+// Answers the message boxes named `name` while this lives, the n-th with
+// the n-th of `buttons` (by text; the last for any after), and records what
+// each said. Polls: the box runs its own event loop, so nothing after
+// exec() would run until it closes.
 class Answer {
 public:
-    Answer(QString name, QString button) : name_(std::move(name)), button_(std::move(button))
+    Answer(QString name, QStringList buttons) : name_(std::move(name)), buttons_(std::move(buttons))
     {
         timer_.setInterval(10);
         QObject::connect(&timer_, &QTimer::timeout, [this] {
             auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
-            if (!box || box->objectName() != name_)
+            if (!box || box->objectName() != name_ || !box->isVisible())
                 return;
             seen = true;
             text = box->text() + "\n" + box->informativeText();
+            texts << text;
+            const QString button = buttons_.value(texts.size() - 1, buttons_.last());
             for (QAbstractButton* b : box->buttons())
-                if (b->text().remove('&') == button_)
+                if (b->text().remove('&') == button)
                     b->click();
         });
         timer_.start();
     }
+    Answer(QString name, QString button) : Answer(std::move(name), QStringList{std::move(button)}) {}
     bool seen = false;
-    QString text;
+    QString text;       // what the last box said
+    QStringList texts;  // what each said
 
 private:
-    QString name_, button_;
+    QString name_;
+    QStringList buttons_;
     QTimer timer_;
 };
 
@@ -391,6 +398,51 @@ private slots:
         QVERIFY(window.document()->isModified());  // restored work still needs saving
         QCOMPARE(window.document()->filePath(), source);
         QVERIFY(Autosaver::abandoned(recovery).isEmpty());  // offered once
+    }
+
+    void everyAbandonedDesignIsOfferedInTurn()
+    {
+        // Three windows died; the first design is discarded, the second
+        // restored, and the third waits for the next start.
+        const QString recovery = Autosaver::defaultDirectory();
+        for (const RecoverableDesign& r : Autosaver::abandoned(recovery))
+            Autosaver::discardAbandoned(r);
+        QTemporaryDir dir;
+        for (const char* name : {"a.cluster.json", "b.cluster.json", "c.cluster.json"}) {
+            QVERIFY(QFile::copy(test::sourcePath("presets/budget-8node-100gbe.cluster.json"), dir.filePath(name)));
+            QProcess child;
+            child.start(kChild, {"autosave-once", recovery, dir.filePath(name)});
+            QVERIFY(child.waitForFinished(30000));
+            QCOMPARE(child.exitCode(), 9);
+        }
+        const auto before = Autosaver::abandoned(recovery);
+        QCOMPARE(before.size(), 3);
+
+        MainWindow window;
+        QStringList texts;
+        {
+            Answer answers("recoverUnsavedWork", {"Discard", "Restore"});
+            window.offerRecovery();
+            texts = answers.texts;
+        }
+        QCOMPARE(texts.size(), 2);
+        QVERIFY2(texts[0].contains("2 more autosaved designs are waiting after this one."), qPrintable(texts[0]));
+        QVERIFY2(texts[1].contains("One more autosaved design is waiting after this one."), qPrintable(texts[1]));
+        QCOMPARE(window.document()->filePath(), before[1].originalPath);
+        QCOMPARE(window.statusBar()->currentMessage(),
+                 QString("One more autosaved design is offered the next time the studio starts."));
+        const auto left = Autosaver::abandoned(recovery);
+        QCOMPARE(left.size(), 1);
+        QCOMPARE(left.front().originalPath, before[2].originalPath);
+
+        // Later keeps it.
+        MainWindow next;
+        Answer later("recoverUnsavedWork", "Later");
+        next.offerRecovery();
+        QCOMPARE(later.texts.size(), 1);
+        QVERIFY(!later.text.contains("waiting after this one"));
+        QCOMPARE(Autosaver::abandoned(recovery).size(), 1);
+        Autosaver::discardAbandoned(Autosaver::abandoned(recovery).front());
     }
 
     void aRunningSessionsAutosaveIsNotOfferedToAnotherWindow()
