@@ -1,7 +1,6 @@
 #include "core/compare/comparison.h"
 
 #include <algorithm>
-#include <bit>
 #include <cctype>
 #include <cmath>
 #include <map>
@@ -241,20 +240,7 @@ std::optional<ComparedDesign> compareEntry(const Design& design, const Catalog& 
         options.objective = setup.objective;
         options.top = 1;
         options.cancel = cancel;
-        SearchResult found = searchLayouts(d, catalog, options);
-        // A model that splits over none of the GPU count (576 = 64 x 9, and
-        // nothing in Llama divides by 9) runs on the largest power of two
-        // of them, the rest spare, as such clusters are run.
-        if (found.ok() && found.top.empty() && found.gpus > 1) {
-            options.gpus = std::int64_t(1) << (std::bit_width(std::uint64_t(found.gpus)) - 1);
-            if (options.gpus == found.gpus)
-                options.gpus /= 2;
-            SearchResult fewer = searchLayouts(d, catalog, options);
-            if (fewer.cancelled)
-                return std::nullopt;
-            if (fewer.ok() && !fewer.top.empty())
-                found = std::move(fewer);
-        }
+        const SearchResult found = searchLayoutsWithSpares(d, catalog, options);
         if (found.cancelled)
             return std::nullopt;
         if (found.ok() && !found.top.empty()) {

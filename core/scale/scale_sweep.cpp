@@ -131,6 +131,7 @@ ScaleFigures scaleFiguresOf(const Analysis& a)
 {
     ScaleFigures f;
     f.layout = layoutOf(a.workload);
+    f.gpusUsed = a.workload.gpusUsed;
     const StepTime& st = a.step;
     f.tokensPerS = st.tokensPerS;
     f.mfu = st.mfu;
@@ -222,7 +223,7 @@ SweepResult sweepScale(const Design& design, const Catalog& catalog, const Sweep
             const Sized s = resized(design, catalog, n, r.designGpus, options.scaling);
             if (!s.error.empty())
                 continue;
-            if (searchLayouts(s.design, catalog, search).feasible > 0) {
+            if (searchLayoutsWithSpares(s.design, catalog, search).feasible > 0) {
                 from = n;
                 break;
             }
@@ -269,7 +270,10 @@ SweepResult sweepScale(const Design& design, const Catalog& catalog, const Sweep
         else
             p.whyNoUser = stepUnavailable(user);
 
-        const SearchResult found = searchLayouts(s.design, catalog, search);
+        // As the compare view runs a design: on all its GPUs, or on the
+        // largest power of two of them when no layout splits them all (a
+        // multiple of 72 and Llama's 8 KV heads and 126 layers).
+        const SearchResult found = searchLayoutsWithSpares(s.design, catalog, search);
         if (found.cancelled) {
             r.cancelled = true;
             return r;

@@ -44,6 +44,7 @@ struct AxisRho {
 // the same keys.
 struct ScaleFigures {
     Layout layout;
+    std::int64_t gpusUsed = 0;  // the layout's GPUs: fewer than the size's when none splits them all
     double tokensPerS = 0, mfu = 0, stepS = 0;
     double daysToTrain = 0;  // compute days, before goodput (training.days_to_train)
     double wallDays = 0;     // with goodput; 0 when the run never completes
@@ -63,7 +64,8 @@ struct SweepPoint {
     bool belowOneSequence = false;     // fewer sequences per step than GPUs
     double facilityKw = 0;             // the design's facility load at this size (any layout)
     bool overSiteBudget = false;       // above /facility/site_mw
-    std::optional<ScaleFigures> best;  // the search's best layout (shortest step)
+    std::optional<ScaleFigures> best;  // the search's best layout (shortest step), on all the GPUs or,
+                                       // when no layout splits them, the largest power of two below
     std::string whyNoBest;             // when there is none
     std::int64_t feasibleLayouts = 0;
     std::optional<ScaleFigures> user;  // the workload's layout with dp following the size

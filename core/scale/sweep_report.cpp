@@ -15,6 +15,7 @@ Json figuresJson(const ScaleFigures& f)
     const bool completes = f.goodput > 0;
     auto wall = [&](double v) { return completes ? finiteOrNull(v) : Json(nullptr); };
     return {{"layout", layoutJson(f.layout)},
+            {"gpus_used", f.gpusUsed},
             {"tokens_per_s", finiteOrNull(f.tokensPerS)},
             {"mfu", finiteOrNull(f.mfu)},
             {"step_time_s", finiteOrNull(f.stepS)},
@@ -53,6 +54,13 @@ std::string percent(double fraction)
 }
 
 }  // namespace
+
+std::string spareGpusNote(const SweepPoint& p)
+{
+    if (!p.best || p.best->gpusUsed >= p.gpus)
+        return "";
+    return formatCount(p.best->gpusUsed) + " of " + formatCount(p.gpus) + " GPUs used: no layout splits all";
+}
 
 Json sweepJson(const SweepResult& r)
 {
@@ -121,6 +129,8 @@ std::string sweepText(const SweepResult& r)
             continue;
         }
         const ScaleFigures& f = *p.best;
+        if (const std::string spare = spareGpusNote(p); !spare.empty())
+            note(spare);
         const bool completes = f.goodput > 0;
         rows.push_back({formatCount(p.gpus), describeLayout(f.layout), formatReadable(f.tokensPerS),
                         percent(f.tokensPerS / idealTokensPerS(r, p.gpus)), percent(f.mfu), formatReadable(f.stepS, 4),
@@ -136,11 +146,11 @@ std::string sweepCsv(const SweepResult& r)
     std::string s = "gpus,is_design,global_batch,tp,pp,dp,cp,ep,micro_batch,interleave,zero,recompute,"
                     "sequence_parallel,tokens_per_s,ideal_tokens_per_s,mfu,step_time_s,days_to_train,wall_days,"
                     "cluster_mtbf_h,expected_interruptions,goodput,facility_kw,training_run_mwh,run_cost_usd,"
-                    "rho_tp,rho_cp,rho_ep,rho_pp,rho_dp,fabric_tiers,why_not\n";
+                    "rho_tp,rho_cp,rho_ep,rho_pp,rho_dp,fabric_tiers,why_not,gpus_used\n";
     for (const auto& p : r.points) {
         s += std::to_string(p.gpus) + "," + (p.isDesign ? "true" : "false") + "," + std::to_string(p.globalBatch) + ",";
         if (!p.best) {
-            s += std::string(28, ',') + std::to_string(p.fabricTiers) + "," + csvQuoted(p.whyNoBest) + "\n";
+            s += std::string(28, ',') + std::to_string(p.fabricTiers) + "," + csvQuoted(p.whyNoBest) + ",\n";
             continue;
         }
         const ScaleFigures& f = *p.best;
@@ -152,7 +162,7 @@ std::string sweepCsv(const SweepResult& r)
                          f.clusterMtbfH, f.expectedInterruptions, f.goodput, f.facilityKw, f.trainingRunMwh,
                          f.runCostUsd, f.rho.tp, f.rho.cp, f.rho.ep, f.rho.pp, f.rho.dp})
             s += formatValue(v, 8) + ",";
-        s += std::to_string(p.fabricTiers) + ",\n";
+        s += std::to_string(p.fabricTiers) + ",," + std::to_string(f.gpusUsed) + "\n";
     }
     return s;
 }

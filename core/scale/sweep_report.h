@@ -12,4 +12,9 @@ Json sweepJson(const SweepResult& result);
 std::string sweepText(const SweepResult& result);
 std::string sweepCsv(const SweepResult& result);
 
+// "512 of 576 GPUs used: no layout splits all" when the point's best
+// layout leaves GPUs spare, else empty: the text, the charts' tips and the
+// compare overlay say it in these words.
+std::string spareGpusNote(const SweepPoint& p);
+
 }  // namespace studio

@@ -1,6 +1,7 @@
 #include "core/search/layout_search.h"
 
 #include <algorithm>
+#include <bit>
 #include <array>
 #include <cmath>
 #include <limits>
@@ -444,6 +445,21 @@ SearchResult searchLayouts(const Design& design, const Catalog& catalog, const S
                 "within the tier limits";
     }
     return r;
+}
+
+SearchResult searchLayoutsWithSpares(const Design& design, const Catalog& catalog, SearchOptions options)
+{
+    options.gpus = 0;
+    SearchResult all = searchLayouts(design, catalog, options);
+    if (!all.ok() || !all.top.empty() || all.gpus < 2)
+        return all;
+    options.gpus = std::int64_t(1) << (std::bit_width(std::uint64_t(all.gpus)) - 1);
+    if (options.gpus == all.gpus)
+        options.gpus /= 2;
+    SearchResult fewer = searchLayouts(design, catalog, options);
+    if (fewer.cancelled || (fewer.ok() && !fewer.top.empty()))
+        return fewer;
+    return all;  // why nothing runs on all of them
 }
 
 }  // namespace studio

@@ -94,4 +94,11 @@ struct SearchResult {
 
 SearchResult searchLayouts(const Design& design, const Catalog& catalog, const SearchOptions& options);
 
+// searchLayouts on all of the design's GPUs (options.gpus 0) and, when no
+// layout splits them (576 = 64 x 9, and nothing in Llama divides by 9), on
+// the largest power of two below, the rest spare, as such clusters are
+// run. The result says which: its `gpus`. A search that fails or is
+// cancelled on all of them is returned as it is.
+SearchResult searchLayoutsWithSpares(const Design& design, const Catalog& catalog, SearchOptions options);
+
 }  // namespace studio

@@ -8,6 +8,7 @@
 
 #include "core/analysis/analysis.h"
 #include "core/analysis/fleet_formulas.h"
+#include "core/compare/comparison.h"
 #include "core/metrics/metrics.h"
 #include "core/scale/scale_sweep.h"
 #include "core/scale/sweep_report.h"
@@ -268,6 +269,43 @@ private slots:
         const QString text = QString::fromStdString(sweepText(r));
         QVERIFY(text.contains("this design"));
         QVERIFY(!text.contains(QRegularExpression(" \n")));  // no trailing blanks
+    }
+
+    void aSizeNoLayoutSplitsRunsOnAPowerOfTwoOfIt()
+    {
+        // GB200 NVL72 racks (72 GPUs each) on the DGX H100 preset's Llama 3
+        // 70B: 576 = 64 x 9 and nothing in the model divides by 9, so the
+        // sweep runs each size on the largest power of two of its GPUs, as
+        // the compare view runs the design, instead of finding no size.
+        Design d = loadPreset("gb200-nvl72-8rack.cluster.json");
+        d.workload = runOn(d.workload, loadPreset("dgx-h100-superpod-4su.cluster.json").workload, false);
+        const SweepResult r = sweep(d, Scaling::Strong, 1152);
+        const SweepPoint* own = r.designPoint();
+        QVERIFY(own && own->best);
+        QCOMPARE(own->gpus, std::int64_t(576));
+        QCOMPARE(own->best->gpusUsed, std::int64_t(512));
+        const Layout& l = own->best->layout;
+        QCOMPARE(l.tp * l.pp * l.cp * l.dp, std::int64_t(512));
+        for (const SweepPoint& p : r.points) {
+            QVERIFY2(p.best, p.whyNoBest.c_str());
+            const std::int64_t used = p.best->gpusUsed;
+            QVERIFY(used == p.gpus || (used < p.gpus && 2 * used >= p.gpus && (used & (used - 1)) == 0));
+        }
+        // The figures are those of the design run on that layout.
+        Design run = d;
+        applyLayout(run.workload, own->best->layout);
+        const Analysis a = analyzeDesign(run, Catalog::builtin());
+        QCOMPARE(a.workload.gpusUsed, std::int64_t(512));
+        compareFigures(*own->best, a);
+
+        QCOMPARE(spareGpusNote(*own), std::string("512 of 576 GPUs used: no layout splits all"));
+        QVERIFY(QString::fromStdString(sweepText(r)).contains("512 of 576 GPUs used: no layout splits all"));
+        const Json j = sweepJson(r);
+        for (std::size_t i = 0; i < r.points.size(); ++i)
+            QCOMPARE(j["points"][i]["gpus_used"].get<std::int64_t>(), r.points[i].best->gpusUsed);
+        const QStringList csv = QString::fromStdString(sweepCsv(r)).split('\n', Qt::SkipEmptyParts);
+        QVERIFY(csv.front().endsWith(",gpus_used"));
+        QVERIFY(csv.filter(QRegularExpression("^576,true,.*,512$")).size() == 1);
     }
 
     void errorsAndCancel()

@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "core/scale/sweep_report.h"
 #include "core/text.h"
 #include "widgets/charts/chart_plot.h"
 #include "widgets/charts/chart_style.h"
@@ -242,6 +243,8 @@ void ScaleCharts::showTip(QMouseEvent* event, ChartPlot* plot)
                         q(formatReadable(idealTokensPerS(*r, p.gpus))), percent(f.mfu), q(formatReadable(f.stepS, 4)),
                         q(formatReadable(f.daysToTrain)), f.goodput > 0 ? q(formatReadable(f.wallDays)) : tr("never"),
                         q(formatDuration(f.clusterMtbfH)), percent(f.goodput));
+        if (const std::string spare = spareGpusNote(p); !spare.empty())
+            tip += "\n" + q(spare);
         tip += tr("\nrho (comm / compute): DP %1, TP %2, PP %3, CP %4, EP %5")
                    .arg(q(formatReadable(f.rho.dp)), q(formatReadable(f.rho.tp)), q(formatReadable(f.rho.pp)),
                         q(formatReadable(f.rho.cp)), q(formatReadable(f.rho.ep)));
