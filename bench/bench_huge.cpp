@@ -11,7 +11,8 @@
 //        bench_huge --write FILE [NODES]   (writes the expanded design; for looking at it)
 //        bench_huge --open FILE            (one cold open; run by the first form)
 // For profiling: BENCH_ONLY=WORDS times only the edits whose name holds
-// WORDS ("move", "cable", ...) after one open, nothing else.
+// WORDS ("move a node", "cable", ...) after one open, nothing else; the
+// cable edits go together (the removed cable is the one added before).
 #include <QAction>
 #include <QApplication>
 #include <QElapsedTimer>
