@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <set>
 
 #include "core/catalog/builtin_catalog.h"
@@ -56,9 +57,13 @@ void readFigures(JsonReader& r, const Json& figs, const std::string& ptr, Part& 
         const Json& f = it.value();
         Figure figure;
         const std::optional<double> value = spec
-            ? r.number(f, fptr, "value", true, spec->min, spec->max, spec->minExclusive)
+            ? r.number(f, fptr, "value", true, spec->floor(), spec->max, spec->minExclusive)
             : r.number(f, fptr, "value", true, -1e300, 1e300);
         bool usable = value.has_value();
+        if (usable && spec && spec->belowFloor(*value)) {
+            r.error(pointerAppend(fptr, "value"), figureFloorMessage(*spec, *value), "out_of_range");
+            usable = false;
+        }
         if (usable && spec && spec->integer && *value != static_cast<double>(static_cast<std::int64_t>(*value))) {
             r.error(pointerAppend(fptr, "value"),
                     "must be a whole number of " + std::string(spec->unit) + ", got " + formatValue(*value));
@@ -237,6 +242,31 @@ std::vector<Problem> Catalog::merge(const Json& doc, const std::string& origin, 
                 r.error(aptr,
                         inQuotes(ref) + " is " + std::string(partKindLabel(target->kind)) + ", not " +
                             std::string(partKindLabel(*spec.partRef)));
+        }
+    }
+    // A part the file replaces may be one a part it leaves alone refers to
+    // (a built-in node's DPU): the replacement must stay of the kind that
+    // reference needs, or designs with that node would read here and not
+    // from their own file with the parts embedded (fuzz_catalog).
+    std::map<std::string, std::size_t> inFile;
+    for (std::size_t i = 0; partsIt != doc.end() && partsIt->is_array() && i < partsIt->size(); ++i)
+        if (const Json& pj = (*partsIt)[i]; pj.is_object() && pj.contains("id") && pj["id"].is_string())
+            inFile.emplace(pj["id"].get<std::string>(), i);
+    for (const Part& other : trial.parts_) {
+        if (inFile.count(other.id))
+            continue;
+        for (const auto& spec : attributeSpecs(other.kind)) {
+            if (!spec.partRef)
+                continue;
+            const std::string ref = other.attribute(spec.key);
+            const auto replaced = inFile.find(ref);
+            const Part* target = ref.empty() ? nullptr : trial.find(ref);
+            if (replaced == inFile.end() || !target || target->kind == *spec.partRef)
+                continue;
+            r.error(pointerAppend(pointerAppend("/parts", replaced->second), "kind"),
+                    inQuotes(ref) + " is " + std::string(partKindLabel(target->kind)) + " here, but " +
+                        inQuotes(other.id) + " refers to it as its " + std::string(spec.key) + ", which must be " +
+                        std::string(partKindLabel(*spec.partRef)));
         }
     }
     if (hasErrors(problems))

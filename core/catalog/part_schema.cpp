@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/text.h"
+
 namespace studio {
 namespace {
 
@@ -30,7 +32,8 @@ const F kAccelerator[] = {
     {"int8_tops", "TOP/s", "INT8 tensor peak, dense", false, false, 0, false, 1e6},
     {"hbm_gb", "GB", "HBM capacity", true, false, kLeast, false, 1e5},
     {"hbm_tb_per_s", "TB/s", "HBM bandwidth", true, false, kLeast, false, 1e3},
-    {"scaleup_gb_per_s", "GB/s", "scale-up link bandwidth per GPU, both directions", true, false, 0, false, 1e6},
+    {"scaleup_gb_per_s", "GB/s", "scale-up link bandwidth per GPU, both directions (0: none)", true, false, kLeast,
+     false, 1e6, true},
     {"scaleup_domain_gpus", "GPUs", "GPUs in one scale-up (NVLink) domain", true, true, 1, false, 1e6},
     {"tdp_w", "W", "thermal design power", false, false, 0, false, 1e5},
     {"gemm_efficiency", "fraction", "share of the dense peak a large GEMM sustains", false, false, kLeast, false, 1},
@@ -215,6 +218,11 @@ std::span<const SettingSpec> settingSpecs(PartKind kind)
     case PartKind::Fabric: return span(kFabricSettings);
     default: return {};
     }
+}
+
+std::string figureFloorMessage(const FieldSpec& spec, double value)
+{
+    return "must be 0 (none) or at least " + formatValue(spec.min) + ", got " + formatValue(value);
 }
 
 const FieldSpec* findFieldSpec(PartKind kind, std::string_view key)

@@ -21,6 +21,12 @@ struct FieldSpec {
     double min = 0;
     bool minExclusive = false;  // value must be > min rather than >= min
     double max = 1e9;
+    // 0 means "none" (no scale-up link) and is allowed below min; anything
+    // else between 0 and min is not (a bandwidth of 5e-324 divides to
+    // infinity). belowFloor says so.
+    bool zeroMeansNone = false;
+    double floor() const { return zeroMeansNone ? 0 : min; }
+    bool belowFloor(double v) const { return zeroMeansNone && v > 0 && v < min; }
 };
 
 struct AttributeSpec {
@@ -49,6 +55,9 @@ std::span<const AttributeSpec> attributeSpecs(PartKind kind);
 std::span<const SettingSpec> settingSpecs(PartKind kind);
 
 const FieldSpec* findFieldSpec(PartKind kind, std::string_view key);
+
+// "must be 0 (none) or at least 0.001, got 5e-324": a value belowFloor.
+std::string figureFloorMessage(const FieldSpec& spec, double value);
 const AttributeSpec* findAttributeSpec(PartKind kind, std::string_view key);
 const SettingSpec* findSettingSpec(PartKind kind, std::string_view key);
 

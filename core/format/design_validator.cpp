@@ -40,8 +40,9 @@ void checkProps(JsonReader& r, const Component& c, const Part& part, const std::
         if (const FieldSpec* f = findFieldSpec(part.kind, key)) {
             if (f->integer)
                 r.integerValue(value, ptr, static_cast<std::int64_t>(f->min), static_cast<std::int64_t>(f->max));
-            else
-                r.numberValue(value, ptr, f->min, f->max, f->minExclusive);
+            else if (const auto v = r.numberValue(value, ptr, f->floor(), f->max, f->minExclusive);
+                     v && f->belowFloor(*v))
+                r.error(ptr, figureFloorMessage(*f, *v), "out_of_range");
             continue;
         }
         const SettingSpec* s = findSettingSpec(part.kind, key);

@@ -158,10 +158,17 @@ std::string sweepCsv(const SweepResult& r)
         for (std::int64_t v : {l.tp, l.pp, l.dp, l.cp, l.ep, l.microBatch, l.interleave, l.zero})
             s += std::to_string(v) + ",";
         s += std::string(recomputeName(l.recompute)) + "," + (l.sequenceParallel ? "true" : "false") + ",";
-        for (double v : {f.tokensPerS, idealTokensPerS(r, p.gpus), f.mfu, f.stepS, f.daysToTrain, f.wallDays,
-                         f.clusterMtbfH, f.expectedInterruptions, f.goodput, f.facilityKw, f.trainingRunMwh,
-                         f.runCostUsd, f.rho.tp, f.rho.cp, f.rho.ep, f.rho.pp, f.rho.dp})
-            s += formatValue(v, 8) + ",";
+        // A run that never completes has no wall-clock figures: empty
+        // cells, as the JSON's nulls (its interruptions are 0 / 0).
+        const bool completes = f.goodput > 0;
+        auto cell = [](double v) { return std::isfinite(v) ? formatValue(v, 8) : std::string(); };
+        auto wall = [&](double v) { return completes ? cell(v) : std::string(); };
+        for (const std::string& v :
+             {cell(f.tokensPerS), cell(idealTokensPerS(r, p.gpus)), cell(f.mfu), cell(f.stepS), cell(f.daysToTrain),
+              wall(f.wallDays), cell(f.clusterMtbfH), wall(f.expectedInterruptions), cell(f.goodput),
+              cell(f.facilityKw), wall(f.trainingRunMwh), wall(f.runCostUsd), cell(f.rho.tp), cell(f.rho.cp),
+              cell(f.rho.ep), cell(f.rho.pp), cell(f.rho.dp)})
+            s += v + ",";
         s += std::to_string(p.fabricTiers) + ",," + std::to_string(f.gpusUsed) + "\n";
     }
     return s;

@@ -240,6 +240,32 @@ private slots:
                  std::string("x.json: /parts/0/attributes/nic: 'switch.qm9700' is a switch, not a NIC"));
     }
 
+    void aReplacedPartKeepsTheKindOthersReferTo()
+    {
+        // fuzz_catalog: a catalog that turned the built-in BlueField-3 into
+        // a group was accepted, and a DGX design with its parts embedded
+        // then did not read again (its node's DPU was a group).
+        Catalog c = Catalog::builtin();
+        const Json doc = Json::parse(R"json({"format": "cluster-studio.catalog", "format_version": "1.0", "parts": [
+            {"id": "nic.bluefield-3", "kind": "group", "name": "Not a DPU", "attributes": {"role": "pod"},
+             "figures": {}}]})json");
+        const auto problems = c.merge(doc, "x.json");
+        QCOMPARE(problems.size(), std::size_t(3));  // the three built-in nodes with a BlueField-3 DPU
+        QCOMPARE(formatProblem("x.json", problems[0]),
+                 std::string("x.json: /parts/0/kind: 'nic.bluefield-3' is a group here, but 'node.dgx-h100' refers "
+                             "to it as its dpu, which must be a NIC"));
+        QCOMPARE(c.find("nic.bluefield-3")->kind, PartKind::Nic);  // refused whole: the catalog is as it was
+        // Replaced by a part of the same kind, it is taken.
+        const Json same = Json::parse(R"json({"format": "cluster-studio.catalog", "format_version": "1.0", "parts": [
+            {"id": "nic.bluefield-3", "kind": "nic", "name": "BlueField-3, derated", "attributes": {"protocol": "ethernet"},
+             "figures": {"port_gbps": {"value": 200, "source": "nv-bf3"}, "ports": {"value": 1, "source": "nv-bf3"},
+                         "latency_us": {"value": 10, "source": "nv-bf3"}}}]})json");
+        Catalog d = Catalog::builtin();
+        const auto ok = d.merge(same, "y.json");
+        for (const Problem& p : ok)
+            QVERIFY2(p.severity != Severity::Error, formatProblem("y.json", p).c_str());
+    }
+
     void missingCatalogFileIsReported()
     {
         Catalog c;

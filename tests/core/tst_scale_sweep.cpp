@@ -308,6 +308,31 @@ private slots:
         QVERIFY(csv.filter(QRegularExpression("^576,true,.*,512$")).size() == 1);
     }
 
+    void aRunThatNeverCompletesHasNoWallClockFigures()
+    {
+        // fuzz_search: a sweep whose runs never complete (failures leave no
+        // time to train) printed expected interruptions as NaN in its CSV.
+        Design d = loadPreset(kBudget);
+        d.operations.failure_mttf_h.gpu = 0.01;  // every GPU fails every 36 s
+        const SweepResult r = sweep(d, Scaling::Strong, 256);
+        QVERIFY(!r.points.empty());
+        for (const SweepPoint& p : r.points)
+            if (p.best)
+                QCOMPARE(p.best->goodput, 0.0);
+        const QString csv = QString::fromStdString(sweepCsv(r));
+        QVERIFY2(!csv.contains("nan", Qt::CaseInsensitive) && !csv.contains("inf", Qt::CaseInsensitive),
+                 qPrintable(csv));
+        const QStringList lines = csv.split('\n', Qt::SkipEmptyParts);
+        const QStringList header = lines.front().split(',');
+        for (const QString& key : {"wall_days", "expected_interruptions", "training_run_mwh", "run_cost_usd"}) {
+            const qsizetype column = header.indexOf(key);
+            QVERIFY(column > 0);
+            for (qsizetype i = 1; i < lines.size(); ++i)
+                QCOMPARE(lines[i].split(',').value(column), QString());
+        }
+        QCOMPARE(lines[1].count(','), lines[0].count(','));
+    }
+
     void errorsAndCancel()
     {
         Design d = loadPreset(kBudget);
