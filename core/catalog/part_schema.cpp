@@ -17,19 +17,21 @@ using S = SettingSpec;
 // A figure that must be positive is at least kLeast of its unit (1 GFLOP/s,
 // 1 MB, 1 W, 0.1%), three orders and more below any shipping part: "greater
 // than 0" let 5e-324 through, and quotients by it overflowed to infinity in
-// the step time, storage and serving models (fuzz_set).
+// the step time, storage and serving models (fuzz_set). A figure whose 0
+// means "none" (an FP8 peak the part lacks, no scale-up link) is 0 or at
+// least kLeast, for the same reason (fuzz_serving).
 constexpr double kLeast = 0.001;
 
 const F kAccelerator[] = {
-    {"fp64_tflops", "TFLOP/s", "FP64 vector peak", false, false, 0, false, 1e6},
-    {"fp64_tensor_tflops", "TFLOP/s", "FP64 tensor-core peak", false, false, 0, false, 1e6},
-    {"fp32_tflops", "TFLOP/s", "FP32 vector peak", false, false, 0, false, 1e6},
-    {"tf32_tflops", "TFLOP/s", "TF32 tensor peak, dense", false, false, 0, false, 1e6},
+    {"fp64_tflops", "TFLOP/s", "FP64 vector peak (0: none)", false, false, kLeast, false, 1e6, true},
+    {"fp64_tensor_tflops", "TFLOP/s", "FP64 tensor-core peak (0: none)", false, false, kLeast, false, 1e6, true},
+    {"fp32_tflops", "TFLOP/s", "FP32 vector peak (0: none)", false, false, kLeast, false, 1e6, true},
+    {"tf32_tflops", "TFLOP/s", "TF32 tensor peak, dense (0: none)", false, false, kLeast, false, 1e6, true},
     {"bf16_tflops", "TFLOP/s", "BF16 tensor peak, dense", true, false, kLeast, false, 1e6},
-    {"fp16_tflops", "TFLOP/s", "FP16 tensor peak, dense", false, false, 0, false, 1e6},
-    {"fp8_tflops", "TFLOP/s", "FP8 tensor peak, dense", false, false, 0, false, 1e6},
-    {"fp4_tflops", "TFLOP/s", "FP4 tensor peak, dense", false, false, 0, false, 1e6},
-    {"int8_tops", "TOP/s", "INT8 tensor peak, dense", false, false, 0, false, 1e6},
+    {"fp16_tflops", "TFLOP/s", "FP16 tensor peak, dense (0: none)", false, false, kLeast, false, 1e6, true},
+    {"fp8_tflops", "TFLOP/s", "FP8 tensor peak, dense (0: none)", false, false, kLeast, false, 1e6, true},
+    {"fp4_tflops", "TFLOP/s", "FP4 tensor peak, dense (0: none)", false, false, kLeast, false, 1e6, true},
+    {"int8_tops", "TOP/s", "INT8 tensor peak, dense (0: none)", false, false, kLeast, false, 1e6, true},
     {"hbm_gb", "GB", "HBM capacity", true, false, kLeast, false, 1e5},
     {"hbm_tb_per_s", "TB/s", "HBM bandwidth", true, false, kLeast, false, 1e3},
     {"scaleup_gb_per_s", "GB/s", "scale-up link bandwidth per GPU, both directions (0: none)", true, false, kLeast,
