@@ -225,6 +225,31 @@ private slots:
         QCOMPARE(problems[0].message, std::string("must be at least 0.001, got 4.94066e-324"));
     }
 
+    void aPeakThatMayBeNoneIsZeroOrAboveTheFloor()
+    {
+        // 0: the part has no FP8 (or no scale-up link); 5e-324 divides to
+        // infinity (fuzz_serving).
+        const auto merged = [](const char* fp8, const char* scaleup) {
+            Catalog c = Catalog::builtin();
+            const std::string text = std::string(R"json({"format": "cluster-studio.catalog", "format_version": "1.0",
+              "parts": [{"id": "gpu.h100-sxm", "kind": "accelerator", "name": "H100, edited", "figures": {
+                "bf16_tflops": {"value": 989.4, "source": "nv-h100-ds"}, "hbm_gb": {"value": 80, "source": "nv-h100-ds"},
+                "hbm_tb_per_s": {"value": 3.35, "source": "nv-h100-ds"},
+                "scaleup_domain_gpus": {"value": 8, "source": "nv-h100-ds"},
+                "fp8_tflops": {"value": )json") + fp8 + R"json(, "source": "nv-h100-ds"},
+                "scaleup_gb_per_s": {"value": )json" + scaleup + R"json(, "source": "nv-h100-ds"}}}]})json";
+            return c.merge(Json::parse(text), "gpu.json");
+        };
+        for (const Problem& p : merged("0", "0"))
+            QVERIFY2(p.severity != Severity::Error, formatProblem("gpu.json", p).c_str());
+        const auto tiny = merged("5e-324", "900");
+        QCOMPARE(tiny.size(), std::size_t(1));
+        QCOMPARE(formatProblem("gpu.json", tiny[0]),
+                 std::string("gpu.json: /parts/0/figures/fp8_tflops/value: must be 0 (none) or at least 0.001, got "
+                             "4.94066e-324"));
+        QVERIFY(!merged("1979", "-1").empty());  // below 0 is still out of range
+    }
+
     void referencesBetweenPartsAreChecked()
     {
         Catalog c = Catalog::builtin();

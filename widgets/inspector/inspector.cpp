@@ -303,7 +303,9 @@ void Inspector::buildComponents(const QStringList& ids)
         auto* row = new QWidget(body_);
         auto* h = new QHBoxLayout(row);
         h->setContentsMargins(0, 0, 0, 0);
-        const double min = spec.minExclusive ? spec.min + 1e-9 : spec.min;
+        // floor(): 0 stays typeable where it means "none" (no FP8, no
+        // scale-up link); between it and min the edit's check says why not.
+        const double min = spec.minExclusive ? spec.floor() + 1e-9 : spec.floor();
         // Empty means the catalog's value, which stands beside the field.
         auto* edit = numberEdit(min, spec.max, QString(), row);
         edit->setMinimumWidth(80);
