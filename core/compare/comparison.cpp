@@ -296,8 +296,10 @@ FigureCell cellFor(const KeyFigure& f, std::optional<double> value, std::optiona
     if (!value || !base)
         return cell;
     cell.delta = *value - *base;
-    if (*base != 0)
-        cell.relative = *cell.delta / std::fabs(*base);
+    // No percentage against a baseline of 0, nor against one so small the
+    // quotient overflows (a carbon intensity of 5e-324 g/kWh: fuzz_serving).
+    if (const double relative = *cell.delta / std::fabs(*base); *base != 0 && std::isfinite(relative))
+        cell.relative = relative;
     const double scale = std::max(std::fabs(*base), std::fabs(*value));
     if (scale == 0 || std::fabs(*cell.delta) <= kSameWithin * scale)
         cell.verdict = Verdict::Same;

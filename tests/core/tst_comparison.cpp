@@ -473,6 +473,28 @@ private slots:
         QCOMPARE(top[1].code, std::string("memory_exceeds_hbm"));
         QCOMPARE(top[2].code, std::string("rack_over_cooling_limit"));  // ties keep the analyses' order
     }
+
+    void noPercentageAgainstAVanishingBaseline()
+    {
+        // fuzz_serving: a baseline's carbon intensity of 5e-324 g/kWh made
+        // the other design's CO2 change an infinite percentage.
+        const QString path = test::sourcePath("presets/budget-8node-100gbe.cluster.json");
+        DesignLoad l = loadDesignFile(path.toStdString(), Catalog::builtin());
+        QVERIFY(l.ok());
+        Design clean = *l.design;
+        clean.facility.carbon_g_per_kwh = 5e-324;
+        const Comparison c = compareDesigns({compareEntry(clean, *l.catalog, "clean"),
+                                             compareEntry(*l.design, *l.catalog, path.toStdString())});
+        bool seen = false;
+        for (const FigureComparison& row : c.figures)
+            if (row.figure.key == "power.co2_tonnes_per_year") {
+                seen = true;
+                QVERIFY(row.cells[1].delta && *row.cells[1].delta > 0);
+                QVERIFY(!row.cells[1].relative);
+            }
+        QVERIFY(seen);
+        QVERIFY(!QString::fromStdString(comparisonJson(c).dump()).contains("inf"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestComparison)
