@@ -10,7 +10,8 @@ namespace studio {
 // eight per core, each keeping the memory its thread freed. The scripted
 // session (tests/session, docs/reliability.md) grew from 230 MB resident
 // to 570 MB in ten minutes with 65-75 MB in use all along; with two arenas
-// it stays near 200 MB. Elsewhere than glibc this does nothing.
+// it stayed near 200 MB over six (docs/reliability.md has a longer run,
+// which still rose). Elsewhere than glibc this does nothing.
 void limitMallocArenas();
 
 }  // namespace studio
