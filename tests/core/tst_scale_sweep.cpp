@@ -324,7 +324,7 @@ private slots:
                  qPrintable(csv));
         const QStringList lines = csv.split('\n', Qt::SkipEmptyParts);
         const QStringList header = lines.front().split(',');
-        for (const QString& key : {"wall_days", "expected_interruptions", "training_run_mwh", "run_cost_usd"}) {
+        for (const char* key : {"wall_days", "expected_interruptions", "training_run_mwh", "run_cost_usd"}) {
             const qsizetype column = header.indexOf(key);
             QVERIFY(column > 0);
             for (qsizetype i = 1; i < lines.size(); ++i)
