@@ -9,7 +9,7 @@
 #include "app/cli/command_line.h"
 #include "app/cli/screenshot.h"
 #include "app/main_window.h"
-#include "app/malloc_arenas.h"
+#include "app/malloc_settings.h"
 #include "app/studio_application.h"
 #include "core/version.h"
 #include "widgets/common/settings_keys.h"
@@ -27,7 +27,7 @@ void describeApplication(const char* name = "Cluster Studio")
 
 int main(int argc, char** argv)
 {
-    studio::limitMallocArenas();
+    studio::setUpMalloc();
     QStringList args;
     for (int i = 0; i < argc; ++i)
         args << QString::fromLocal8Bit(argv[i]);

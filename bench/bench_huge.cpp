@@ -30,7 +30,7 @@
 #include <vector>
 
 #include "app/main_window.h"
-#include "app/malloc_arenas.h"
+#include "app/malloc_settings.h"
 #include "bench/expanded_design.h"
 #include "bench/studio_measure.h"
 #include "core/analysis/analysis.h"
@@ -129,7 +129,7 @@ private:
 
 int main(int argc, char** argv)
 {
-    limitMallocArenas();  // as the studio does
+    setUpMalloc();  // as the studio does
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     const QString defaultPreset = QStringLiteral(STUDIO_SOURCE_DIR "/presets/dgx-h100-superpod-4su.cluster.json");

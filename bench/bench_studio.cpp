@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "app/main_window.h"
-#include "app/malloc_arenas.h"
+#include "app/malloc_settings.h"
 #include "bench/studio_measure.h"
 #include "widgets/analysis/analysis_service.h"
 #include "widgets/charts/chart_view.h"
@@ -216,7 +216,7 @@ int startup(const QString& preset, int argc, char** argv)
 
 int main(int argc, char** argv)
 {
-    limitMallocArenas();  // as the studio does
+    setUpMalloc();  // as the studio does
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     if (argc >= 3 && QString(argv[1]) == "--startup")

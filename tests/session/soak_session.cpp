@@ -14,7 +14,6 @@
 // Usage: soak_session [--seconds N | --minutes N] [--seed N]
 // Exit 0 when every action ran without an exception and no unexpected
 // dialog had to be closed; 1 otherwise.
-#include <QAbstractEventDispatcher>
 #include <QAction>
 #include <QApplication>
 #include <QCheckBox>
@@ -35,6 +34,7 @@
 #include <QTimer>
 #include <QUndoStack>
 
+#include <algorithm>
 #include <cstdio>
 #include <malloc.h>
 #include <fstream>
@@ -45,8 +45,9 @@
 #include <vector>
 
 #include "app/main_window.h"
-#include "app/malloc_arenas.h"
+#include "app/malloc_settings.h"
 #include "bench/expanded_design.h"
+#include "bench/studio_measure.h"
 #include "core/catalog/catalog.h"
 #include "core/design/fabric_plan.h"
 #include "core/format/design_reader.h"
@@ -79,27 +80,43 @@ double heapInUseMb()
     return double(m.uordblks + m.hblkhd) / (1024.0 * 1024.0);
 }
 
-double residentMb()
+// What malloc was given back and keeps for reuse instead of returning it:
+// a line that rises while the heap in use stays flat is fragmentation.
+double keptFreeMb()
 {
-    QFile status("/proc/self/status");
-    if (!status.open(QIODevice::ReadOnly))
-        return -1;
-    for (const QByteArray& line : status.readAll().split('\n'))
-        if (line.startsWith("VmRSS:"))
-            return line.mid(6).trimmed().split(' ').front().toDouble() / 1024;
-    return -1;
+    return double(mallinfo2().fordblks) / (1024.0 * 1024.0);
 }
 
+// Every QObject alive, of the application's windows and their children:
+// what is parented and never deleted grows here although no leak checker
+// sees it (it is freed with its parent at exit). With the most numerous
+// classes, for the last sample.
+std::map<QString, int> objectsByClass()
+{
+    std::map<QString, int> n;
+    for (QWidget* top : QApplication::topLevelWidgets()) {
+        ++n[top->metaObject()->className()];
+        for (QObject* o : top->findChildren<QObject*>())
+            ++n[o->metaObject()->className()];
+    }
+    return n;
+}
+
+long objectCount()
+{
+    long total = 0;
+    for (const auto& [name, count] : objectsByClass())
+        total += count;
+    return total;
+}
+
+
 // The event loop run until it is idle, as after a user's gesture: posted
-// recomputes, paints, results of background runs that have arrived.
+// recomputes, paints, results of background runs that have arrived, and
+// what was deleted later (studio_measure.h).
 void settle()
 {
-    QAbstractEventDispatcher* loop = QCoreApplication::eventDispatcher();
-    for (int pass = 0; pass < 100; ++pass) {
-        QCoreApplication::sendPostedEvents();
-        if (!loop->processEvents(QEventLoop::AllEvents) && pass > 2)
-            break;
-    }
+    bench::untilRepainted();
 }
 
 // A user pausing: background runs go on meanwhile and deliver.
@@ -481,7 +498,7 @@ private:
 
 int main(int argc, char** argv)
 {
-    limitMallocArenas();  // as the studio does
+    setUpMalloc();  // as the studio does
     QStandardPaths::setTestModeEnabled(true);  // settings and autosaves in a test location
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
@@ -522,7 +539,8 @@ int main(int argc, char** argv)
         QElapsedTimer clock;
         clock.start();
         struct Sample {
-            double seconds, residentMb, heapMb;
+            double seconds, residentMb, heapMb, keptMb;
+            long objects;
         };
         std::vector<Sample> rss;
         const double every = std::min(60.0, std::max(5.0, seconds / 10));
@@ -530,7 +548,7 @@ int main(int argc, char** argv)
         long actions = 0;
         while (clock.elapsed() < seconds * 1000) {
             if (clock.elapsed() / 1000.0 >= next) {
-                rss.push_back({clock.elapsed() / 1000.0, residentMb(), heapInUseMb()});
+                rss.push_back({clock.elapsed() / 1000.0, bench::residentMb("VmRSS:"), heapInUseMb(), keptFreeMb(), objectCount()});
                 next += every;
             }
             try {
@@ -544,7 +562,7 @@ int main(int argc, char** argv)
         // Leave nothing running or unsaved behind.
         window.waitForBackgroundRuns();
         settle();
-        rss.push_back({clock.elapsed() / 1000.0, residentMb(), heapInUseMb()});
+        rss.push_back({clock.elapsed() / 1000.0, bench::residentMb("VmRSS:"), heapInUseMb(), keptFreeMb(), objectCount()});
         window.document()->undoStack()->setClean();
 
         std::printf("# soak_session: %.0f s, seed %u, %ld actions, %d failures, %d unexpected dialogs\n\n",
@@ -552,14 +570,27 @@ int main(int argc, char** argv)
         std::printf("| action | times |\n|---|---:|\n");
         for (const auto& [kind, n] : session.counts())
             std::printf("| %s | %d |\n", kind.c_str(), n);
-        std::printf("\n| elapsed s | resident MB | heap in use MB |\n|---:|---:|---:|\n");
+        std::printf("\n| elapsed s | resident MB | heap in use MB | freed, kept by malloc MB | objects |\n"
+                    "|---:|---:|---:|---:|---:|\n");
         for (const Sample& at : rss) {
             if (at.heapMb > 0)
-                std::printf("| %.0f | %.0f | %.0f |\n", at.seconds, at.residentMb, at.heapMb);
+                std::printf("| %.0f | %.0f | %.0f | %.0f | %ld |\n", at.seconds, at.residentMb, at.heapMb, at.keptMb,
+                            at.objects);
             else
-                std::printf("| %.0f | %.0f | - |\n", at.seconds, at.residentMb);
+                std::printf("| %.0f | %.0f | - | - | %ld |\n", at.seconds, at.residentMb, at.objects);
         }
+        std::vector<std::pair<int, QString>> classes;
+        for (const auto& [name, count] : objectsByClass())
+            classes.emplace_back(count, name);
+        std::sort(classes.rbegin(), classes.rend());
+        std::printf("\n| most numerous objects at the end | count |\n|---|---:|\n");
+        for (std::size_t i = 0; i < std::min<std::size_t>(12, classes.size()); ++i)
+            std::printf("| %s | %d |\n", qPrintable(classes[i].second), classes[i].first);
         std::fflush(stdout);
+        // For a heap profiler: ended here, what the session holds is what
+        // `heaptrack` lists as never freed (docs/reliability.md).
+        if (qEnvironmentVariableIsSet("SOAK_NO_TEARDOWN"))
+            std::_Exit(0);
     }
     return failures == 0 && dialogs == 0 ? 0 : 1;
 }
