@@ -19,13 +19,27 @@ DesignIndex::DesignIndex(const Design& design, const Catalog& catalog) : design_
         const std::string& part = design.components[i].part;
         parts_[i] = i > 0 && part == design.components[i - 1].part ? parts_[i - 1] : catalog.find(part);
     }
+    // Items of one parent, and links to one end (a fabric), come in runs:
+    // an id equal to the one before is not looked up again.
+    struct LastFound {
+        const std::string* id = nullptr;
+        std::int64_t at = -1;
+    };
+    const auto lookUp = [this](const std::string& id, LastFound& last) {
+        if (!last.id || *last.id != id) {
+            const auto it = byId_.find(id);
+            last = {&id, it == byId_.end() ? -1 : std::int64_t(it->second)};
+        }
+        return last.at;
+    };
+    LastFound lastParent;
     for (std::size_t i = 0; i < n; ++i) {
         const auto& p = design.components[i].parent;
         if (p.empty())
             continue;
-        if (auto it = byId_.find(p); it != byId_.end()) {
-            parents_[i] = static_cast<std::int64_t>(it->second);
-            children_[it->second].push_back(i);
+        if (const std::int64_t at = lookUp(p, lastParent); at >= 0) {
+            parents_[i] = at;
+            children_[std::size_t(at)].push_back(i);
         }
     }
     // Validated designs are forests: resolve each chain once, memoised.
@@ -49,14 +63,15 @@ DesignIndex::DesignIndex(const Design& design, const Catalog& catalog) : design_
     linkTo_.assign(links, -1);
     cables_.assign(links, 0);
     linkParts_.assign(links, nullptr);
+    LastFound lastEnd[2];
     for (std::size_t j = 0; j < links; ++j) {
         const Link& l = design.links[j];
         linkParts_[j] = j > 0 && l.part == design.links[j - 1].part ? linkParts_[j - 1] : catalog.find(l.part);
         std::int64_t ends[2] = {0, 0};
         for (int e = 0; e < 2; ++e)
-            if (const auto it = byId_.find(e == 0 ? l.from : l.to); it != byId_.end()) {
-                (e == 0 ? linkFrom_ : linkTo_)[j] = std::int64_t(it->second);
-                ends[e] = instances_[it->second];
+            if (const std::int64_t at = lookUp(e == 0 ? l.from : l.to, lastEnd[e]); at >= 0) {
+                (e == 0 ? linkFrom_ : linkTo_)[j] = at;
+                ends[e] = instances_[std::size_t(at)];
             }
         // As cablesOf counts them (core/analysis/inventory.h).
         cables_[j] = l.count * std::max(ends[0], ends[1]);

@@ -190,6 +190,44 @@ private slots:
         QCOMPARE(finished.count(), 1);
     }
 
+    // A burst of edits starts one search, once the edits pause, on the
+    // design as the last edit left it; meanwhile the panel says a search is
+    // on its way.
+    void aBurstOfEditsStartsOneSearchOnceTheyPause()
+    {
+        MainWindow w;
+        QVERIFY(openWithLayouts(w, "budget-8node-100gbe.cluster.json"));
+        LayoutSearchService* search = w.layoutSearch();
+        QCOMPARE(search->quietMs(), BackgroundRunner::kQuietMs);
+        // A pause longer than any machine takes between two edits here.
+        search->setQuietMs(3000);
+        const std::uint64_t before = search->runsStarted();
+        QSignalSpy finished(search, &LayoutSearchService::finished);
+        for (const std::int64_t tp : {4, 2, 8, 4}) {
+            QVERIFY(changeTp(w, tp));
+            QCoreApplication::processEvents();  // the recompute, which restarts the search
+            QVERIFY(search->running());
+            QCOMPARE(search->progress(), 0.0);
+        }
+        QCOMPARE(search->runsStarted(), before);
+        QVERIFY(search->result() == nullptr);
+        QVERIFY(w.layouts()->summaryLabel()->text().contains("Searching layouts") ||
+                !w.layouts()->summaryLabel()->isEnabled());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20000);
+        QCOMPARE(search->runsStarted(), before + 1);
+        QCOMPARE(search->result()->current.layout.tp, 4);
+        QCOMPARE(search->result()->current.rank, coreSearch(w).current.rank);
+
+        // A search waiting to start is overtaken by the next restart: a new
+        // design opened meanwhile gets one search, and the edited one none.
+        QVERIFY(changeTp(w, 8));
+        QCoreApplication::processEvents();
+        w.newDesign();
+        QCoreApplication::processEvents();
+        search->waitForIdle();  // starts the one waiting at once
+        QCOMPARE(search->runsStarted(), before + 2);
+    }
+
     void objectiveChoiceSearchesAgain()
     {
         MainWindow w;

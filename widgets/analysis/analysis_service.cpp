@@ -108,6 +108,11 @@ void AnalysisService::recomputeNow()
     emit updated();
 }
 
+bool AnalysisService::current() const
+{
+    return revision_ == doc_->revision();
+}
+
 const Explanation* AnalysisService::explanation(std::string_view key) const
 {
     if (!analysis_)

@@ -31,6 +31,9 @@ public:
     // The last analysis of a valid design (nullptr while the design has
     // validation errors).
     const Analysis* analysis() const { return analysis_ ? &*analysis_ : nullptr; }
+    // Whether the figures are of the design as it is now: false between an
+    // edit and the recompute it asked for.
+    bool current() const;
     // The serving analysis of a valid serving design (nullptr otherwise);
     // its errors are among the problems.
     const Serving* serving() const { return serving_ ? &*serving_ : nullptr; }

@@ -4,6 +4,7 @@
 #include <QThread>
 
 #include <algorithm>
+#include <utility>
 
 #ifdef __linux__
 #include <sys/resource.h>
@@ -32,6 +33,8 @@ BackgroundJob::BackgroundJob(QObject* parent) : QObject(parent)
 {
     progressTimer_.setInterval(33);
     connect(&progressTimer_, &QTimer::timeout, this, [this] { emit progressed(progress()); });
+    soon_.setSingleShot(true);
+    connect(&soon_, &QTimer::timeout, this, &BackgroundJob::startWaiting);
 }
 
 BackgroundJob::~BackgroundJob()
@@ -46,11 +49,13 @@ BackgroundJob::~BackgroundJob()
 
 bool BackgroundJob::running() const
 {
-    return !published_ && !runs_.empty() && runs_.back().generation == generation_;
+    return !published_ && (soon_.isActive() || (!runs_.empty() && runs_.back().generation == generation_));
 }
 
 double BackgroundJob::progress() const
 {
+    if (soon_.isActive())
+        return 0.0;
     return running() ? runs_.back().progress->load() : 1.0;
 }
 
@@ -61,6 +66,27 @@ void BackgroundJob::cancel()
         run.cancel->store(true);
     published_ = false;
     progressTimer_.stop();
+    soon_.stop();
+    prepare_ = nullptr;
+}
+
+void BackgroundJob::startSoon(int delayMs, std::function<Task()> prepare)
+{
+    cancel();
+    prepare_ = std::move(prepare);
+    clock_.start();
+    soon_.start(delayMs);
+    emit started();
+}
+
+void BackgroundJob::startWaiting()
+{
+    soon_.stop();
+    const auto prepare = std::exchange(prepare_, nullptr);
+    if (!prepare)
+        return;
+    if (Task task = prepare())
+        start(std::move(task));
 }
 
 void BackgroundJob::start(Task task)
@@ -87,6 +113,7 @@ void BackgroundJob::start(Task task)
     QThread* thread = run.thread;
     connect(thread, &QThread::finished, this, [this, thread] { forget(thread); });
     runs_.push_back(std::move(run));
+    ++runsStarted_;
     clock_.start();
     thread->start();
     progressTimer_.start();
@@ -115,6 +142,8 @@ void BackgroundJob::forget(QThread* thread)
 
 void BackgroundJob::waitForIdle()
 {
+    if (soon_.isActive())
+        startWaiting();
     for (auto& run : runs_)
         run.thread->wait();
     // The results and the threads' endings are queued to this object.

@@ -35,15 +35,24 @@ public:
 
     // Cancels any run in flight and starts `task`.
     void start(Task task);
+    // Cancels any run in flight and, once `delayMs` pass without another
+    // start, starts the task `prepare` then returns (none: nothing to run).
+    // Meanwhile the run counts as running. A burst of edits starts one run,
+    // and what the task copies is copied after the edit is painted.
+    void startSoon(int delayMs, std::function<Task()> prepare);
     // Cancels any run in flight; nothing of it is published.
     void cancel();
     // The latest run has not published yet.
     bool running() const;
     // Share of the running run done, 0..1.
     double progress() const;
+    // Runs started so far (a startSoon that is yet to start, or was
+    // overtaken before it did, is none).
+    std::uint64_t runsStarted() const { return runsStarted_; }
     // Milliseconds the running run has taken so far.
     qint64 runningMs() const { return running() ? clock_.elapsed() : 0; }
-    // Blocks until no run is left; for tests and the benchmark.
+    // Starts a run waiting to start, then blocks until no run is left; for
+    // tests and the benchmark.
     void waitForIdle();
 
 signals:
@@ -59,12 +68,16 @@ private:
         std::shared_ptr<std::atomic<bool>> cancel;
         std::shared_ptr<std::atomic<double>> progress;
     };
+    void startWaiting();
     void deliver(std::uint64_t generation, const Publish& publish);
     void forget(QThread* thread);
 
     std::uint64_t generation_ = 0;
+    std::uint64_t runsStarted_ = 0;
     bool published_ = false;  // the latest run's result is in
     std::vector<Run> runs_;   // the latest last; earlier ones are cancelled and finishing
+    QTimer soon_;             // a run waiting to start (startSoon)
+    std::function<Task()> prepare_;
     QTimer progressTimer_;
     QElapsedTimer clock_;
 };

@@ -27,13 +27,22 @@ void BackgroundRunner::restart()
         emit finished();
         return;
     }
-    // The thread owns copies: the document may change (or close) while it
-    // runs. The design's copy goes with the run, on the worker: freeing a
-    // design drawn in full is milliseconds the GUI thread need not spend.
-    start([design = std::make_shared<Design>(doc_->design()), catalog = doc_->catalogPtr(),
-           work = work()](const Context& context) mutable {
-        const std::shared_ptr<Design> mine = std::exchange(design, nullptr);
-        return work(*mine, *catalog, context);
+    // Started once the edits pause (quietMs): copying a design drawn in
+    // full is milliseconds, spent after the edit is painted, not before,
+    // and once per burst of edits.
+    startSoon(quietMs_, [this]() -> Task {
+        // An edit since, whose recompute is yet to come, restarts it then.
+        if (!analyses_->current() || !analyses_->analysis())
+            return {};
+        // The thread owns copies: the document may change (or close) while
+        // it runs. The design's copy goes with the run, on the worker:
+        // freeing a design drawn in full is milliseconds the GUI thread need
+        // not spend.
+        return [design = std::make_shared<Design>(doc_->design()), catalog = doc_->catalogPtr(),
+                work = work()](const Context& context) mutable {
+            const std::shared_ptr<Design> mine = std::exchange(design, nullptr);
+            return work(*mine, *catalog, context);
+        };
     });
 }
 

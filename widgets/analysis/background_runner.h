@@ -1,8 +1,8 @@
 #pragma once
 // Runs one long analysis of the open design (a layout search, a scale
 // sweep) off the GUI thread (BackgroundJob): after every recompute of the
-// analyses (so after every burst of edits) it cancels the run in flight and
-// starts one on a copy of the design. A result is published only when it
+// analyses (so after every burst of edits) it cancels the run in flight and,
+// once the edits pause (quietMs), starts one on a copy of the design. A result is published only when it
 // belongs to the design as it is now; edits never wait for a run.
 // Subclasses say what to run (`work`) and keep its result.
 #include <optional>
@@ -21,9 +21,15 @@ class BackgroundRunner : public BackgroundJob {
 public:
     BackgroundRunner(DesignDocument* document, AnalysisService* analyses, QObject* parent = nullptr);
 
-    // Starts a run on the design as it is now (done for you when the
-    // analyses recompute).
+    // Starts a run on the design as it is now, once quietMs() pass without
+    // another restart (done for you when the analyses recompute).
     void restart();
+    // How long edits must pause before a run starts. The default is short
+    // beside any run's length and below what a user notices, long beside
+    // the gap between edits of a burst (a drag, a spin box held).
+    static constexpr int kQuietMs = 100;
+    int quietMs() const { return quietMs_; }
+    void setQuietMs(int ms) { quietMs_ = ms; }
     // Whether anyone shows the result: a run nobody waits for is not
     // started (a hidden panel's sweep); wanting it again runs it then.
     void setWanted(bool wanted);
@@ -57,6 +63,7 @@ protected:
 private:
     DesignDocument* doc_;
     AnalysisService* analyses_;
+    int quietMs_ = kQuietMs;
     bool wanted_ = true;
     bool stale_ = true;  // nothing run for the design as it is (nobody wanted it)
 };

@@ -45,12 +45,18 @@ ComponentItem::ComponentItem(DesignScene* scene, const QString& id)
 int ComponentItem::componentIndex() const
 {
     // Asked on every paint and for every item after each recompute: where
-    // the component was last is checked before the ids are hashed.
-    const auto& components = scene_->document()->design().components;
+    // the component was last holds while no component moved, else it is
+    // checked before the ids are hashed (comparing ten thousand ids after
+    // every edit was a tenth of an edit of a design drawn in full).
+    const DesignDocument* doc = scene_->document();
+    if (hintOrder_ == doc->componentOrder())
+        return indexHint_;
+    hintOrder_ = doc->componentOrder();
+    const auto& components = doc->design().components;
     if (indexHint_ >= 0 && std::size_t(indexHint_) < components.size() &&
         components[std::size_t(indexHint_)].id == componentId_)
         return indexHint_;
-    indexHint_ = scene_->document()->componentIndex(componentId_);
+    indexHint_ = doc->componentIndex(componentId_);
     return indexHint_;
 }
 

@@ -30,6 +30,7 @@ DesignDocument::DesignDocument(QObject* parent)
 void DesignDocument::reset(Design design, std::shared_ptr<const Catalog> catalog, const QString& filePath)
 {
     design_ = std::move(design);
+    ++componentOrder_;
     componentIds_.clear();
     linkIds_.clear();
     catalog_ = std::move(catalog);
@@ -143,6 +144,7 @@ void DesignDocument::insertComponent(int index, const Component& c)
     STUDIO_EXPECTS(index >= 0 && std::size_t(index) <= design_.components.size());
     ++revision_;
     design_.components.insert(design_.components.begin() + index, c);
+    ++componentOrder_;
     componentIds_.inserted(design_.components, std::size_t(index));
     emit componentAdded(q(c.id));
     emit changed();
@@ -154,6 +156,7 @@ Component DesignDocument::takeComponent(int index)
     ++revision_;
     Component c = design_.components[std::size_t(index)];
     design_.components.erase(design_.components.begin() + index);
+    ++componentOrder_;
     componentIds_.erased(c.id, std::size_t(index));
     emit componentRemoved(q(c.id));
     emit changed();
@@ -164,6 +167,8 @@ void DesignDocument::replaceComponent(int index, const Component& c)
 {
     STUDIO_EXPECTS(index >= 0 && std::size_t(index) < design_.components.size());
     ++revision_;
+    if (design_.components[std::size_t(index)].id != c.id)
+        ++componentOrder_;
     componentIds_.replaced(design_.components[std::size_t(index)].id, c.id, std::size_t(index));
     design_.components[std::size_t(index)] = c;
     emit componentChanged(q(c.id));

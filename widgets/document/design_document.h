@@ -62,6 +62,11 @@ public:
     // pushed the edit that made it: not worked out again.
     void setProblems(std::vector<Problem> problems);
 
+    // Changes whenever a component may have moved to another index (one
+    // inserted or removed, an id changed, the design replaced): a view that
+    // remembers where its component was need not check again while this
+    // is unchanged. The editor's previews put back what they change.
+    std::uint64_t componentOrder() const { return componentOrder_; }
     // Lookups by id; -1 when absent.
     int componentIndex(const std::string& id) const;
     int linkIndex(const std::string& id) const;
@@ -106,6 +111,7 @@ private:
     QByteArray diskDigest_;
     QUndoStack undoStack_;
     std::uint64_t revision_ = 0;
+    std::uint64_t componentOrder_ = 0;
     IdIndex<Component> componentIds_;
     IdIndex<Link> linkIds_;
     mutable std::uint64_t problemsRevision_ = ~std::uint64_t{0};
