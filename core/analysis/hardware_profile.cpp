@@ -122,12 +122,15 @@ HardwareProfile profileHardware(const DesignIndex& index, const Inventory& inv, 
         return hw;
     const std::size_t a = *g.component;
     g.name = index.part(a).name;
+    // A peak of 0 (the catalog's "none", part_schema.h; -0 too) is no peak:
+    // taken as one, a precision the GPU lacks ran at 0 FLOP/s, every time
+    // infinite and their quotients NaN (fuzz finding 16).
     for (const char* p : {"fp64", "fp64_tensor", "fp32", "tf32", "bf16", "fp16", "fp8", "fp4"}) {
         const Sourced s = figureOf(index, a, std::string(p) + "_tflops");
-        if (s.known)
+        if (s.known && s.value > 0)
             g.peaksTflops[p] = s;
     }
-    if (const Sourced s = figureOf(index, a, "int8_tops"); s.known)
+    if (const Sourced s = figureOf(index, a, "int8_tops"); s.known && s.value > 0)
         g.peaksTflops["int8"] = s;
     g.trainingPrecision = precision;
     if (!g.peaksTflops.count(precision)) {

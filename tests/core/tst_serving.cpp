@@ -4,6 +4,7 @@
 // why a workload cannot be served, each at its JSON pointer.
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/analysis/analysis.h"
@@ -286,6 +287,38 @@ private slots:
         d.workload.training.global_batch = 8;
         d.workload.training.tokens = 1e9;
         QCOMPARE(analyzeServing(d, Catalog::builtin()).errors.front().code, std::string("not_serving"));
+    }
+
+    // A GPU whose peak in the weights' precision is 0 (the catalog's "none";
+    // -0 reads as 0) has no such peak: serving refuses it as it refuses a
+    // GPU the catalog gives none, instead of serving at 0 FLOP/s into
+    // infinite prompts and a NaN prefill share (fuzz finding 16). Training
+    // falls back to the bf16 peak with its warning.
+    void aPeakOfZeroIsNoPeak()
+    {
+        for (const double zero : {0.0, -0.0}) {
+            Design d = seventyB();
+            d.workload.serving->weight_precision = "fp8";
+            for (Component& c : d.components)
+                if (c.part == "gpu.h100-sxm")
+                    c.props["fp8_tflops"] = zero;
+            const Serving s = serve(d);
+            QVERIFY(!s.ok());
+            QCOMPARE(s.errors.front().pointer, std::string("/workload/serving/weight_precision"));
+            QCOMPARE(s.errors.front().code, std::string("precision_unsupported"));
+            QVERIFY(s.errors.front().message.find("has no fp8 peak") != std::string::npos);
+
+            d.workload.kind.reset();
+            d.workload.training.global_batch = 8;
+            d.workload.training.tokens = 1e9;
+            d.workload.training.precision = "fp8";
+            const Analysis a = analyzeDesign(d, Catalog::builtin());
+            QCOMPARE(a.hardware.gpu.trainingPrecision, std::string("bf16"));
+            QVERIFY(a.hardware.gpu.trainingPeakTflops.value > 0);
+            QVERIFY(std::isfinite(a.step.stepS));
+            QVERIFY(std::any_of(a.warnings.begin(), a.warnings.end(),
+                                [](const Problem& p) { return p.code == "precision_unsupported"; }));
+        }
     }
 
     // The training analyses of a serving design (the step, the sweep, the

@@ -110,6 +110,7 @@ void ComponentItem::syncFromDocument()
     for (QGraphicsItem* child : childItems())
         child->setVisible(!c->collapsed);
     analysisShown_.reset();  // the next analysis sets the tip and badges again
+    scene_->forgetShown(componentIndex());
     relayout();
     // A container whose count or name changed repaints its header strip
     // only: redrawing a large container is most of a rack-count edit's time.

@@ -10,8 +10,11 @@
 #include <QSet>
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
+#include "widgets/canvas/component_item.h"
 #include "widgets/common/posted_call.h"
 #include "widgets/document/design_editor.h"
 
@@ -36,6 +39,9 @@ public:
     void setSnapToGrid(bool on) { snap_ = on; }
 
     ComponentItem* itemFor(const QString& id) const { return items_.value(id); }
+    // The item of the component at this index must show the analysis again
+    // (it was synced from the document): the next showAnalysis tells it.
+    void forgetShown(int componentIndex);
     // The item itself, or its nearest ancestor shown (inside collapsed containers).
     ComponentItem* visibleItemFor(const QString& id) const;
     LinkItem* linkItemFor(const QString& id) const { return links_.value(id); }
@@ -131,6 +137,15 @@ private:
     DesignEditor editor_;
     AnalysisService* analysis_;
     QHash<QString, ComponentItem*> items_;
+    // The items without a parent item, asked on every paint (the view names
+    // them) and after every edit (the drawing's extent): found again only
+    // after an item was added, removed or moved to another container.
+    mutable std::optional<QList<ComponentItem*>> topLevel_;
+    // What each component's item shows of the analysis, by index, while
+    // the document's componentOrder() is shownOrder_ (showAnalysis); none
+    // for an item that must be told again.
+    std::vector<std::optional<ItemAnalysis>> shown_;
+    std::uint64_t shownOrder_ = ~std::uint64_t{0};
     QHash<QString, LinkItem*> links_;
     QMultiHash<QString, LinkItem*> linksAt_;       // by the id of either end
     QMultiHash<QString, ComponentItem*> orphans_;  // by the id of the container they wait for
