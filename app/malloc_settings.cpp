@@ -1,5 +1,8 @@
 #include "app/malloc_settings.h"
 
+// Any C library header defines __GLIBC__ (through <features.h>): tested
+// before one was included, the settings below compiled to nothing.
+#include <cstdlib>
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif

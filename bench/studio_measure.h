@@ -64,8 +64,9 @@ inline double residentMb(const char* field)
 // loop deletes them once the event that asked returns. A benchmark or a
 // session drives the window from main(), outside any event loop, where Qt
 // keeps them until one runs: a dock's layout animation, a closed compare
-// view, a finished run's thread would pile up for the whole run (1,900
-// objects in a 10-minute session) and count as the studio's memory.
+// view, a finished run's thread would pile up for the whole run (about
+// 400 objects in two minutes of the scripted session) and count as the
+// studio's memory.
 inline void untilRepainted()
 {
     QAbstractEventDispatcher* loop = QCoreApplication::eventDispatcher();
