@@ -2,7 +2,8 @@
 # Fuzzes the core (docs/reliability.md): installs clang and libFuzzer when
 # missing, builds the harnesses of tests/fuzz in build-fuzz/ (ASan and
 # UBSan, no Qt), runs each for SECONDS (default 60) on its corpus, two at a
-# time, and exits non-zero on any finding, printing the input that found it.
+# time (FUZZ_JOBS), and exits non-zero on any finding, printing the input
+# that found it.
 #
 #   scripts/run-fuzz.sh [SECONDS] [HARNESS...]
 #
