@@ -30,7 +30,7 @@ void BackgroundRunner::restart()
     // Started once the edits pause (quietMs): copying a design drawn in
     // full is milliseconds, spent after the edit is painted, not before,
     // and once per burst of edits.
-    startSoon(quietMs_, [this]() -> Task {
+    startSoon(quietMs(), [this]() -> Task {
         // An edit since, whose recompute is yet to come, restarts it then.
         if (!analyses_->current() || !analyses_->analysis())
             return {};
@@ -44,6 +44,13 @@ void BackgroundRunner::restart()
             return work(*mine, *catalog, context);
         };
     });
+}
+
+int BackgroundRunner::quietMs() const
+{
+    if (quietMs_ >= 0)
+        return quietMs_;
+    return quietMsFor(doc_->design().components.size() + doc_->design().links.size());
 }
 
 void BackgroundRunner::setWanted(bool wanted)

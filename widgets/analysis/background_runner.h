@@ -2,9 +2,12 @@
 // Runs one long analysis of the open design (a layout search, a scale
 // sweep) off the GUI thread (BackgroundJob): after every recompute of the
 // analyses (so after every burst of edits) it cancels the run in flight and,
-// once the edits pause (quietMs), starts one on a copy of the design. A result is published only when it
-// belongs to the design as it is now; edits never wait for a run.
+// once the edits pause (quietMs), starts one on a copy of the design. A
+// result is published only when it belongs to the design as it is now;
+// edits never wait for a run.
 // Subclasses say what to run (`work`) and keep its result.
+#include <algorithm>
+#include <cstddef>
 #include <optional>
 
 #include "core/catalog/catalog.h"
@@ -24,11 +27,15 @@ public:
     // Starts a run on the design as it is now, once quietMs() pass without
     // another restart (done for you when the analyses recompute).
     void restart();
-    // How long edits must pause before a run starts. The default is short
-    // beside any run's length and below what a user notices, long beside
-    // the gap between edits of a burst (a drag, a spin box held).
+    // How long edits must pause before a run starts: by default, a
+    // millisecond per hundred components and links, at most kQuietMs. A
+    // preset's run starts at once (after the edit's paint), a design drawn
+    // in full waits out a burst of edits (a drag, a spin box held), its
+    // copy being milliseconds; short beside any run's length and below what
+    // a user notices.
     static constexpr int kQuietMs = 100;
-    int quietMs() const { return quietMs_; }
+    static int quietMsFor(std::size_t items) { return int(std::min<std::size_t>(kQuietMs, items / 100)); }
+    int quietMs() const;
     void setQuietMs(int ms) { quietMs_ = ms; }
     // Whether anyone shows the result: a run nobody waits for is not
     // started (a hidden panel's sweep); wanting it again runs it then.
@@ -63,7 +70,7 @@ protected:
 private:
     DesignDocument* doc_;
     AnalysisService* analyses_;
-    int quietMs_ = kQuietMs;
+    int quietMs_ = -1;  // by the design's size
     bool wanted_ = true;
     bool stale_ = true;  // nothing run for the design as it is (nobody wanted it)
 };
