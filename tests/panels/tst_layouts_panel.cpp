@@ -24,6 +24,7 @@
 #include "tests/gui_test_main.h"
 #include "tests/test_support.h"
 #include "widgets/charts/chart_plot.h"
+#include "widgets/analysis/analysis_service.h"
 #include "widgets/common/qt_string.h"
 #include "widgets/document/design_document.h"
 #include "widgets/document/design_editor.h"
@@ -221,14 +222,35 @@ private slots:
         QCOMPARE(search->result()->current.layout.tp, 4);
         QCOMPARE(search->result()->current.rank, coreSearch(w).current.rank);
 
+        // An item moved while the search waits to start (only where it is
+        // drawn changed: no recompute, no restart): the search still starts,
+        // though the edit's own refresh had not run when the pause ended.
+        search->setQuietMs(0);
+        QVERIFY(changeTp(w, 8));
+        QCoreApplication::processEvents();
+        const std::uint64_t beforeMove = search->runsStarted();
+        QVERIFY(search->running());
+        {
+            DesignEditor editor(w.document());
+            QVERIFY(editor.moveBy({"rack"}, Point{10, 0}).applied());
+        }
+        QVERIFY(!w.analysis()->current());
+        search->waitForIdle();  // the pause ends before the move's refresh ran
+        QCOMPARE(search->runsStarted(), beforeMove + 1);
+        QCoreApplication::processEvents();
+        QVERIFY(search->result());
+        QCOMPARE(search->result()->current.layout.tp, 8);
+
         // A search waiting to start is overtaken by the next restart: a new
         // design opened meanwhile gets one search, and the edited one none.
-        QVERIFY(changeTp(w, 8));
+        search->setQuietMs(3000);
+        const std::uint64_t beforeNew = search->runsStarted();
+        QVERIFY(changeTp(w, 2));
         QCoreApplication::processEvents();
         w.newDesign();
         QCoreApplication::processEvents();
         search->waitForIdle();  // starts the one waiting at once
-        QCOMPARE(search->runsStarted(), before + 2);
+        QCOMPARE(search->runsStarted(), beforeNew + 1);
     }
 
     void objectiveChoiceSearchesAgain()

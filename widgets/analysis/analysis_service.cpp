@@ -113,6 +113,14 @@ bool AnalysisService::current() const
     return revision_ == doc_->revision();
 }
 
+void AnalysisService::bringUpToDate()
+{
+    if (current())
+        return;
+    recompute_.cancel();
+    refresh();
+}
+
 const Explanation* AnalysisService::explanation(std::string_view key) const
 {
     if (!analysis_)

@@ -34,6 +34,9 @@ public:
     // Whether the figures are of the design as it is now: false between an
     // edit and the recompute it asked for.
     bool current() const;
+    // Runs that recompute now if one is waiting (it would run before the
+    // next paint): for a caller that must not act on a stale analysis.
+    void bringUpToDate();
     // The serving analysis of a valid serving design (nullptr otherwise);
     // its errors are among the problems.
     const Serving* serving() const { return serving_ ? &*serving_ : nullptr; }

@@ -31,7 +31,11 @@ void BackgroundRunner::restart()
     // full is milliseconds, spent after the edit is painted, not before,
     // and once per burst of edits.
     startSoon(quietMs(), [this]() -> Task {
-        // An edit since, whose recompute is yet to come, restarts it then.
+        // An edit since whose recompute has not run yet: it runs now. An
+        // edit that changed only where items are drawn leaves the figures
+        // as they were (this run goes ahead); any other restarts this
+        // runner, and the run started below supersedes that restart.
+        analyses_->bringUpToDate();
         if (!analyses_->current() || !analyses_->analysis())
             return {};
         // The thread owns copies: the document may change (or close) while
