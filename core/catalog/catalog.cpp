@@ -220,53 +220,40 @@ std::vector<Problem> Catalog::merge(const Json& doc, const std::string& origin, 
         }
     }
     // References between parts are checked once everything is in, so a user
-    // catalog may define a node and its new accelerator in any order.
-    for (std::size_t i = 0; partsIt != doc.end() && partsIt->is_array() && i < partsIt->size(); ++i) {
-        const Json& pj = (*partsIt)[i];
-        if (!pj.is_object() || !pj.contains("id") || !pj["id"].is_string())
-            continue;
-        const Part* part = trial.find(pj["id"].get<std::string>());
-        if (!part || part->json != pj)
-            continue;
-        for (const auto& spec : attributeSpecs(part->kind)) {
+    // catalog may define a node and its new accelerator in any order. A part
+    // the file replaces may also be one a part it leaves alone refers to (a
+    // built-in node's DPU): the replacement must stay of the kind that
+    // reference needs, or designs with that node would read here and not
+    // from their own file with the parts embedded (fuzz_catalog).
+    std::map<std::string, std::size_t> inFile;  // each id's last entry, the one merged
+    for (std::size_t i = 0; partsIt != doc.end() && partsIt->is_array() && i < partsIt->size(); ++i)
+        if (const Json& pj = (*partsIt)[i]; pj.is_object() && pj.contains("id") && pj["id"].is_string())
+            inFile.insert_or_assign(pj["id"].get<std::string>(), i);
+    for (const Part& part : trial.parts_) {
+        const auto own = inFile.find(part.id);
+        for (const auto& spec : attributeSpecs(part.kind)) {
             if (!spec.partRef)
                 continue;
-            const std::string ref = part->attribute(spec.key);
+            const std::string ref = part.attribute(spec.key);
             if (ref.empty())
                 continue;
             const Part* target = trial.find(ref);
-            const std::string aptr = pointerAppend(pointerAppend(pointerAppend("/parts", i), "attributes"), spec.key);
-            if (!target)
-                r.error(aptr, "no part " + inQuotes(ref) + " in the catalog");
-            else if (target->kind != *spec.partRef)
-                r.error(aptr,
-                        inQuotes(ref) + " is " + std::string(partKindLabel(target->kind)) + ", not " +
+            const bool rightKind = target && target->kind == *spec.partRef;
+            if (own != inFile.end()) {
+                const std::string aptr =
+                    pointerAppend(pointerAppend(pointerAppend("/parts", own->second), "attributes"), spec.key);
+                if (!target)
+                    r.error(aptr, "no part " + inQuotes(ref) + " in the catalog");
+                else if (!rightKind)
+                    r.error(aptr,
+                            inQuotes(ref) + " is " + std::string(partKindLabel(target->kind)) + ", not " +
+                                std::string(partKindLabel(*spec.partRef)));
+            } else if (const auto replaced = inFile.find(ref); replaced != inFile.end() && target && !rightKind) {
+                r.error(pointerAppend(pointerAppend("/parts", replaced->second), "kind"),
+                        inQuotes(ref) + " is " + std::string(partKindLabel(target->kind)) + " here, but " +
+                            inQuotes(part.id) + " refers to it as its " + std::string(spec.key) + ", which must be " +
                             std::string(partKindLabel(*spec.partRef)));
-        }
-    }
-    // A part the file replaces may be one a part it leaves alone refers to
-    // (a built-in node's DPU): the replacement must stay of the kind that
-    // reference needs, or designs with that node would read here and not
-    // from their own file with the parts embedded (fuzz_catalog).
-    std::map<std::string, std::size_t> inFile;
-    for (std::size_t i = 0; partsIt != doc.end() && partsIt->is_array() && i < partsIt->size(); ++i)
-        if (const Json& pj = (*partsIt)[i]; pj.is_object() && pj.contains("id") && pj["id"].is_string())
-            inFile.emplace(pj["id"].get<std::string>(), i);
-    for (const Part& other : trial.parts_) {
-        if (inFile.count(other.id))
-            continue;
-        for (const auto& spec : attributeSpecs(other.kind)) {
-            if (!spec.partRef)
-                continue;
-            const std::string ref = other.attribute(spec.key);
-            const auto replaced = inFile.find(ref);
-            const Part* target = ref.empty() ? nullptr : trial.find(ref);
-            if (replaced == inFile.end() || !target || target->kind == *spec.partRef)
-                continue;
-            r.error(pointerAppend(pointerAppend("/parts", replaced->second), "kind"),
-                    inQuotes(ref) + " is " + std::string(partKindLabel(target->kind)) + " here, but " +
-                        inQuotes(other.id) + " refers to it as its " + std::string(spec.key) + ", which must be " +
-                        std::string(partKindLabel(*spec.partRef)));
+            }
         }
     }
     if (hasErrors(problems))

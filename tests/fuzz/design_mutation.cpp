@@ -172,7 +172,8 @@ void mutateFigures(FuzzedDataProvider& in, Json& design, PartKind kind)
             const std::string key(f.key);
             const Json current = props.contains(key) ? props[key] : Json(Json::value_t::discarded);
             putField(props, key,
-                     f.integer ? fuzzedInteger(in, current, f.min, f.max) : fuzzedNumber(in, current, f.floor(), f.max));
+                     f.integer ? fuzzedInteger(in, current, f.min, f.max)
+                               : fuzzedNumber(in, current, f.floor(), f.max));
         }
         if (!props.empty())
             c["props"] = std::move(props);

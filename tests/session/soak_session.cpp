@@ -36,9 +36,9 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <malloc.h>
 #include <fstream>
 #include <functional>
+#include <malloc.h>
 #include <map>
 #include <random>
 #include <string>
@@ -109,7 +109,6 @@ long objectCount()
         total += count;
     return total;
 }
-
 
 // The event loop run until it is idle, as after a user's gesture: posted
 // recomputes, paints, results of background runs that have arrived, and
@@ -498,8 +497,10 @@ private:
 
 int main(int argc, char** argv)
 {
-    setUpMalloc();  // as the studio does
-    QStandardPaths::setTestModeEnabled(true);  // settings and autosaves in a test location
+    // As the studio does.
+    setUpMalloc();
+    // Settings and autosaves in a test location.
+    QStandardPaths::setTestModeEnabled(true);
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     double seconds = 25;
@@ -543,12 +544,16 @@ int main(int argc, char** argv)
             long objects;
         };
         std::vector<Sample> rss;
+        auto sample = [&] {
+            rss.push_back(
+                {clock.elapsed() / 1000.0, bench::residentMb("VmRSS:"), heapInUseMb(), keptFreeMb(), objectCount()});
+        };
         const double every = std::min(60.0, std::max(5.0, seconds / 10));
         double next = 0;
         long actions = 0;
         while (clock.elapsed() < seconds * 1000) {
             if (clock.elapsed() / 1000.0 >= next) {
-                rss.push_back({clock.elapsed() / 1000.0, bench::residentMb("VmRSS:"), heapInUseMb(), keptFreeMb(), objectCount()});
+                sample();
                 next += every;
             }
             try {
@@ -562,7 +567,7 @@ int main(int argc, char** argv)
         // Leave nothing running or unsaved behind.
         window.waitForBackgroundRuns();
         settle();
-        rss.push_back({clock.elapsed() / 1000.0, bench::residentMb("VmRSS:"), heapInUseMb(), keptFreeMb(), objectCount()});
+        sample();
         window.document()->undoStack()->setClean();
 
         std::printf("# soak_session: %.0f s, seed %u, %ld actions, %d failures, %d unexpected dialogs\n\n",
@@ -590,7 +595,7 @@ int main(int argc, char** argv)
         // For a heap profiler: ended here, what the session holds is what
         // `heaptrack` lists as never freed (docs/reliability.md).
         if (qEnvironmentVariableIsSet("SOAK_NO_TEARDOWN"))
-            std::_Exit(0);
+            std::_Exit(failures == 0 && dialogs == 0 ? 0 : 1);
     }
     return failures == 0 && dialogs == 0 ? 0 : 1;
 }

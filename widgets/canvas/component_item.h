@@ -90,7 +90,8 @@ private:
     std::string componentId_;     // id_ as the document spells it: looked up on every paint
     const Part* part_ = nullptr;  // its component's, as last synced
     mutable int indexHint_ = -1;  // where its component was last found
-    mutable std::uint64_t hintOrder_ = ~std::uint64_t{0};  // the document's componentOrder() then
+    // The document's componentOrder() then.
+    mutable std::uint64_t hintOrder_ = ~std::uint64_t{0};
     QSizeF size_;
     bool hover_ = false;
     bool dropHighlight_ = false;
