@@ -12,7 +12,8 @@
 //        bench_huge --open FILE            (one cold open; run by the first form)
 // For profiling: BENCH_ONLY=WORDS times only the edits whose name holds
 // WORDS ("move a node", "cable", ...) after one open, nothing else; the
-// cable edits go together (the removed cable is the one added before).
+// cable edits go together (the removed cable is the one added before). A
+// trailing $ holds the name's end: "count (GPUs)$" is the whole drawing only.
 #include <QAction>
 #include <QApplication>
 #include <QElapsedTimer>
@@ -247,7 +248,9 @@ int main(int argc, char** argv)
     bool recording = false;
     auto timed = [&](std::string what, const std::function<bool()>& edit) {
         what += at;
-        if (!only.isEmpty() && !QString::fromStdString(what).contains(only))
+        if (!only.isEmpty() &&
+            !(only.endsWith('$') ? QString::fromStdString(what).endsWith(only.chopped(1))
+                                 : QString::fromStdString(what).contains(only)))
             return;
         clock.start();
         const bool applied = edit();

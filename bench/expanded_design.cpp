@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -84,7 +85,7 @@ private:
     // Places the blocks of copies of `items` (siblings): columns in the
     // order of their drawn x, blocks in a column in the order of their
     // drawn y, each pushed right or down past what grew before it.
-    Extent layout(const std::vector<std::size_t>& items)
+    Extent layout(std::span<const std::size_t> items)
     {
         std::map<double, std::vector<std::size_t>> byX;
         for (std::size_t i : items)

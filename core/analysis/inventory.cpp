@@ -91,6 +91,29 @@ FabricSizing sizeFabric(const DesignIndex& index, std::size_t f)
     return s;
 }
 
+// Counts by part id, for items that come in runs of one part (a node's
+// NICs, a fabric's cables): the map is searched when the catalog part
+// changes, compared by address (comparing ids read every item's string
+// again, a tenth of an edit of a design drawn in full). Without a catalog
+// part, always.
+class PartTally {
+public:
+    explicit PartTally(std::map<std::string, std::int64_t>& counts) : counts_(counts) {}
+    void add(const Part* catalogPart, const std::string& part, std::int64_t n)
+    {
+        if (!last_ || !catalogPart || catalogPart != lastPart_) {
+            last_ = &counts_[part];
+            lastPart_ = catalogPart;
+        }
+        *last_ += n;
+    }
+
+private:
+    std::map<std::string, std::int64_t>& counts_;
+    std::int64_t* last_ = nullptr;
+    const Part* lastPart_ = nullptr;
+};
+
 }  // namespace
 
 Inventory takeInventory(const DesignIndex& index)
@@ -99,44 +122,37 @@ Inventory takeInventory(const DesignIndex& index)
     inv.switchesByTier = {{"leaf", 0}, {"spine", 0}, {"core", 0}, {"other", 0}};
     std::map<std::string, std::int64_t> byPart;
     std::map<std::string, std::int64_t> gpusByPart;
-    // Items of one part come in runs (a node's NICs, a fabric's cables):
-    // the map is searched when the part changes.
-    std::int64_t* last = nullptr;
-    std::string lastPart;
-    auto add = [&](const std::string& part, std::int64_t n) {
-        if (n <= 0)
-            return;
-        if (!last || lastPart != part) {
-            last = &byPart[part];
-            lastPart = part;
-        }
-        *last += n;
+    PartTally all(byPart), gpus(gpusByPart), cables(inv.cablesByPart);
+    auto add = [&](const Part* catalogPart, const std::string& part, std::int64_t n) {
+        if (n > 0)
+            all.add(catalogPart, part, n);
     };
 
     for (std::size_t i = 0; i < index.size(); ++i) {
         const std::int64_t n = index.instances(i);
         const std::string& part = index.component(i).part;
+        const Part* catalogPart = &index.part(i);
         switch (index.kind(i)) {
         case PartKind::Accelerator:
             inv.gpus += n;
-            gpusByPart[part] += n;
-            add(part, n);
+            gpus.add(catalogPart, part, n);
+            add(catalogPart, part, n);
             break;
         case PartKind::Node:
             inv.nodes += n;
-            add(part, n);
+            add(catalogPart, part, n);
             break;
         case PartKind::Rack:
             inv.racks += n;
-            add(part, n);
+            add(catalogPart, part, n);
             break;
         case PartKind::Nic:
             inv.nics += n;
-            add(part, n);
+            add(catalogPart, part, n);
             break;
         case PartKind::Storage:
             (index.enclosing(i, PartKind::Node) ? inv.localDrives : inv.storageSystems) += n;
-            add(part, n);
+            add(catalogPart, part, n);
             break;
         case PartKind::Switch: {
             std::string tier = "other";
@@ -144,7 +160,7 @@ Inventory takeInventory(const DesignIndex& index)
                 tier = t->get<std::string>();
             inv.switchesByTier[tier] += n;
             inv.switches += n;
-            add(part, n);
+            add(catalogPart, part, n);
             break;
         }
         case PartKind::Fabric: {
@@ -161,14 +177,14 @@ Inventory takeInventory(const DesignIndex& index)
             inv.switchesByTier["spine"] += s.tree.spine;
             inv.switchesByTier["core"] += s.tree.core;
             inv.switches += s.tree.switches();
-            add(s.switchPart, s.tree.switches());
+            add(nullptr, s.switchPart, s.tree.switches());
             const std::int64_t between = s.tree.leafSpineCables + s.tree.spineCoreCables;
             if (between > 0) {
                 const std::string cable = s.cablePart.empty() ? "(unspecified cable)" : s.cablePart;
                 inv.cablesByPart[cable] += between;
                 inv.cables += between;
                 if (!s.cablePart.empty())
-                    add(s.cablePart, between);
+                    add(nullptr, s.cablePart, between);
             }
             inv.fabrics.push_back(std::move(s));
             break;
@@ -179,15 +195,12 @@ Inventory takeInventory(const DesignIndex& index)
     }
     // Placed switches: the cables plugged into one must fit its ports.
     std::vector<std::int64_t> plugged(index.size(), 0);
-    std::int64_t* cablesOfPart = nullptr;
     for (std::size_t j = 0; j < index.design().links.size(); ++j) {
         const Link& l = index.design().links[j];
         const std::int64_t n = index.cables(j);
-        if (j == 0 || l.part != index.design().links[j - 1].part)
-            cablesOfPart = &inv.cablesByPart[l.part];
-        *cablesOfPart += n;
+        cables.add(index.linkPart(j), l.part, n);
         inv.cables += n;
-        add(l.part, n);
+        add(index.linkPart(j), l.part, n);
         const auto from = index.linkFrom(j), to = index.linkTo(j);
         if (from && index.kind(*from) == PartKind::Switch)
             plugged[*from] += n;

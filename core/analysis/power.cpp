@@ -1,7 +1,6 @@
 #include "core/analysis/power.h"
 
 #include <algorithm>
-#include <functional>
 #include <map>
 #include <optional>
 #include <string_view>
@@ -95,16 +94,29 @@ Power modelPower(const DesignIndex& index, const Inventory& inv, const Facility&
         default: break;
         }
     }
-    // Per-instance draw of each subtree, children before parents.
-    std::function<double(std::size_t)> total = [&](std::size_t i) {
-        double w = own[i];
-        for (std::size_t c : index.children(i))
-            w += double(index.component(c).count) * total(c);
-        return subtree[i] = w;
-    };
-    for (std::size_t i = 0; i < n; ++i)
-        if (!index.parent(i))
-            total(i);
+    // Per-instance draw of each subtree, children before parents: each
+    // top-level tree walked depth first, a component summed once its
+    // children are (no recursion through a std::function per component).
+    std::vector<std::pair<std::size_t, bool>> walk;  // component, children summed
+    for (std::size_t root = 0; root < n; ++root) {
+        if (index.parent(root))
+            continue;
+        walk.push_back({root, false});
+        while (!walk.empty()) {
+            auto [i, summed] = walk.back();
+            if (!summed) {
+                walk.back().second = true;
+                for (std::size_t c : index.children(i))
+                    walk.push_back({c, false});
+                continue;
+            }
+            walk.pop_back();
+            double w = own[i];
+            for (std::size_t c : index.children(i))
+                w += double(index.component(c).count) * subtree[c];
+            subtree[i] = w;
+        }
+    }
     pw.componentKw.resize(n);
     for (std::size_t i = 0; i < n; ++i)
         pw.componentKw[i] = subtree[i] / 1000;
@@ -125,6 +137,7 @@ Power modelPower(const DesignIndex& index, const Inventory& inv, const Facility&
     pw.networkKw += cableKw;
     pw.itKw = pw.computeKw + pw.networkKw + pw.storageKw + pw.otherKw;
 
+    std::vector<std::size_t> inside;  // what a rack holds, still to visit
     for (std::size_t i = 0; i < n; ++i) {
         if (index.kind(i) != PartKind::Rack)
             continue;
@@ -139,7 +152,7 @@ Power modelPower(const DesignIndex& index, const Inventory& inv, const Facility&
         // What the rack holds: its subtree, not every component (a design
         // drawn in full has hundreds of racks among thousands of items).
         std::optional<std::size_t> liquidNode;  // the first in file order
-        std::vector<std::size_t> inside(index.children(i).begin(), index.children(i).end());
+        inside.assign(index.children(i).begin(), index.children(i).end());
         while (!inside.empty()) {
             const std::size_t c = inside.back();
             inside.pop_back();
@@ -176,7 +189,7 @@ Power modelPower(const DesignIndex& index, const Inventory& inv, const Facility&
             warnings.push_back({Severity::Warning, pointerAppend("/components", i),
                                 "liquid-cooled rack " + inQuotes(r.name) + " in a facility whose cooling is air only",
                                 "liquid_rack_in_air_facility"});
-        pw.racks.push_back(r);
+        pw.racks.push_back(std::move(r));
     }
     if (unknownTdp)
         warnings.push_back({Severity::Warning, "/components",

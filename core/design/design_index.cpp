@@ -4,16 +4,15 @@
 
 namespace studio {
 
-DesignIndex::DesignIndex(const Design& design, const Catalog& catalog) : design_(design), catalog_(catalog)
+DesignIndex::DesignIndex(const Design& design, const Catalog& catalog)
+    : design_(design), catalog_(catalog), byId_(design.components.size())
 {
     const std::size_t n = design.components.size();
     parts_.resize(n);
     instances_.assign(n, 0);
     parents_.assign(n, -1);
-    children_.resize(n);
-    byId_.reserve(n);
     for (std::size_t i = 0; i < n; ++i) {
-        byId_[design.components[i].id] = i;
+        byId_.insert(design.components[i].id, i);
         // Items of one part come in runs (a node's NICs): look a part up
         // when it changes.
         const std::string& part = design.components[i].part;
@@ -27,8 +26,8 @@ DesignIndex::DesignIndex(const Design& design, const Catalog& catalog) : design_
     };
     const auto lookUp = [this](const std::string& id, LastFound& last) {
         if (!last.id || *last.id != id) {
-            const auto it = byId_.find(id);
-            last = {&id, it == byId_.end() ? -1 : std::int64_t(it->second)};
+            const auto at = byId_.find(id);
+            last = {&id, at ? std::int64_t(*at) : -1};
         }
         return last.at;
     };
@@ -37,11 +36,20 @@ DesignIndex::DesignIndex(const Design& design, const Catalog& catalog) : design_
         const auto& p = design.components[i].parent;
         if (p.empty())
             continue;
-        if (const std::int64_t at = lookUp(p, lastParent); at >= 0) {
+        if (const std::int64_t at = lookUp(p, lastParent); at >= 0)
             parents_[i] = at;
-            children_[std::size_t(at)].push_back(i);
-        }
     }
+    childStart_.assign(n + 1, 0);
+    for (std::size_t i = 0; i < n; ++i)
+        if (parents_[i] >= 0)
+            ++childStart_[std::size_t(parents_[i]) + 1];
+    for (std::size_t i = 0; i < n; ++i)
+        childStart_[i + 1] += childStart_[i];
+    childList_.resize(childStart_[n]);
+    std::vector<std::size_t> next(childStart_.begin(), childStart_.end() - 1);
+    for (std::size_t i = 0; i < n; ++i)
+        if (parents_[i] >= 0)
+            childList_[next[std::size_t(parents_[i])]++] = i;
     // Validated designs are forests: resolve each chain once, memoised.
     std::vector<std::size_t> chain;
     for (std::size_t i = 0; i < n; ++i) {
@@ -87,10 +95,7 @@ std::optional<std::size_t> DesignIndex::parent(std::size_t i) const
 
 std::optional<std::size_t> DesignIndex::find(const std::string& id) const
 {
-    const auto it = byId_.find(id);
-    if (it == byId_.end())
-        return std::nullopt;
-    return it->second;
+    return byId_.find(id);
 }
 
 std::optional<std::size_t> DesignIndex::enclosing(std::size_t i, PartKind kind) const

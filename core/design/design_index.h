@@ -3,15 +3,15 @@
 // part, parent, children and instance count (its count times its ancestors'),
 // and its figures with per-component overrides applied.
 #include <cstdint>
-#include <memory_resource>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "core/catalog/catalog.h"
 #include "core/design/design.h"
+#include "core/design/id_table.h"
 
 namespace studio {
 
@@ -26,7 +26,11 @@ public:
     PartKind kind(std::size_t i) const { return parts_[i]->kind; }
     std::int64_t instances(std::size_t i) const { return instances_[i]; }
     std::optional<std::size_t> parent(std::size_t i) const;
-    const std::vector<std::size_t>& children(std::size_t i) const { return children_[i]; }
+    // In design order.
+    std::span<const std::size_t> children(std::size_t i) const
+    {
+        return {childList_.data() + childStart_[i], childStart_[i + 1] - childStart_[i]};
+    }
     std::optional<std::size_t> find(const std::string& id) const;
     // The components link `link` (its position in design.links) joins;
     // nullopt for an end that names no component. Found once: analyses
@@ -62,12 +66,12 @@ private:
     std::vector<const Part*> parts_;
     std::vector<std::int64_t> instances_;
     std::vector<std::int64_t> parents_;  // -1 at the top level
-    std::vector<std::vector<std::size_t>> children_;
-    // Views of the design's ids, their nodes from one pool freed with the
-    // index (an analysis makes an index; a design drawn in full has tens of
-    // thousands of ids).
-    std::pmr::monotonic_buffer_resource pool_;
-    std::pmr::unordered_map<std::string_view, std::size_t> byId_{&pool_};
+    // Each component's children, one list after another (a vector of
+    // its own for each of tens of thousands of components was a tenth of
+    // an analysis to allocate and free).
+    std::vector<std::size_t> childStart_;  // size() + 1 offsets into childList_
+    std::vector<std::size_t> childList_;
+    IdTable byId_;                                 // views of the design's ids
     std::vector<std::int64_t> linkFrom_, linkTo_;  // -1: no such component
     std::vector<std::int64_t> cables_;
     std::vector<const Part*> linkParts_;

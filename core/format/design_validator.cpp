@@ -2,10 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <memory_resource>
-#include <unordered_map>
 
 #include "core/catalog/part_schema.h"
+#include "core/design/id_table.h"
 #include "core/format/design_fields.h"
 #include "core/format/json_pointer.h"
 #include "core/format/json_reader.h"
@@ -317,12 +316,10 @@ std::vector<Problem> validateDesign(const Design& d, const Catalog& catalog)
     // design read from a file; edits and --set come here without them).
     fields::check(r, d, "", fields::designInfo());
 
-    // Keyed by views of the design's own ids (no copies), their nodes from
-    // one pool freed at once: allocating and freeing a node per item was a
-    // third of validating a design drawn in full.
-    std::pmr::monotonic_buffer_resource pool;
-    std::pmr::unordered_map<std::string_view, std::size_t> byId(&pool);
-    byId.reserve(d.components.size());
+    // Keyed by views of the design's own ids (no copies): allocating and
+    // freeing a node per item was a third of validating a design drawn in
+    // full.
+    IdTable byId(d.components.size());
     std::vector<const Part*> parts(d.components.size(), nullptr);
     for (std::size_t i = 0; i < d.components.size(); ++i) {
         const Component& c = d.components[i];
@@ -332,9 +329,9 @@ std::vector<Problem> validateDesign(const Design& d, const Catalog& catalog)
         } else if (!isValidId(c.id)) {
             r.error(componentPtr(i, "id"),
                     "id " + inQuotes(c.id) + " may only use letters, digits and . _ - :", "invalid_id");
-        } else if (auto [it, fresh] = byId.emplace(c.id, i); !fresh) {
+        } else if (const auto first = byId.insert(c.id, i)) {
             r.error(componentPtr(i, "id"),
-                    "duplicate id " + inQuotes(c.id) + " (also /components/" + std::to_string(it->second) + ")",
+                    "duplicate id " + inQuotes(c.id) + " (also /components/" + std::to_string(*first) + ")",
                     "duplicate_id");
         }
         parts[i] = checkComponentPart(r, c, i, catalog);
@@ -346,8 +343,8 @@ std::vector<Problem> validateDesign(const Design& d, const Catalog& catalog)
     constexpr std::size_t kNone = ~std::size_t{0};
     std::vector<std::size_t> parentOf(d.components.size(), kNone);
     for (std::size_t i = 0; i < d.components.size(); ++i)
-        if (const auto p = byId.find(d.components[i].parent); p != byId.end())
-            parentOf[i] = p->second;
+        if (const auto p = byId.find(d.components[i].parent))
+            parentOf[i] = *p;
     for (std::size_t i = 0; i < d.components.size(); ++i) {
         const Component& c = d.components[i];
         if (!parts[i])
@@ -445,8 +442,7 @@ std::vector<Problem> validateDesign(const Design& d, const Catalog& catalog)
                         formatCount(kMaxInstances),
                     "too_many_instances");
 
-    std::pmr::unordered_map<std::string_view, std::size_t> linkIds(&pool);
-    linkIds.reserve(d.links.size());
+    IdTable linkIds(d.links.size());
     for (std::size_t i = 0; i < d.links.size(); ++i) {
         const Link& l = d.links[i];
         const auto base = [i] { return pointerAppend("/links", i); };
@@ -456,13 +452,13 @@ std::vector<Problem> validateDesign(const Design& d, const Catalog& catalog)
         } else if (!isValidId(l.id)) {
             r.error(pointerAppend(base(), "id"),
                     "id " + inQuotes(l.id) + " may only use letters, digits and . _ - :", "invalid_id");
-        } else if (auto [it, fresh] = linkIds.emplace(l.id, i); !fresh) {
+        } else if (const auto first = linkIds.insert(l.id, i)) {
             r.error(pointerAppend(base(), "id"),
-                    "duplicate link id " + inQuotes(l.id) + " (also /links/" + std::to_string(it->second) + ")",
+                    "duplicate link id " + inQuotes(l.id) + " (also /links/" + std::to_string(*first) + ")",
                     "duplicate_id");
         }
         for (const auto* end : {&l.from, &l.to})
-            if (!end->empty() && !byId.count(*end))
+            if (!end->empty() && !byId.find(*end))
                 r.error(pointerAppend(base(), end == &l.from ? "from" : "to"),
                         "no component with id " + inQuotes(*end) + " (dangling link)", "dangling_link");
         if (l.from == l.to && !l.from.empty())

@@ -244,6 +244,75 @@ private slots:
         QVERIFY(painted.region.intersects(label));
     }
 
+    void containersTellQtTheirChildrenStayInside()
+    {
+        // Qt then skips a container's items when it is not repainted or hit
+        // (a design drawn in full has 12,847 under its pod); a child that
+        // sits outside must still be drawn and found.
+        Studio s;
+        s.drop("rack.air-42u", {0, 0});
+        s.drop("node.dgx-h100", s.inside(s.byPart("rack.air-42u")->id));
+        const std::string rackId = s.byPart("rack.air-42u")->id, nodeId = s.byPart("node.dgx-h100")->id;
+        ComponentItem* rack = s.scene.itemFor(QString::fromStdString(rackId));
+        ComponentItem* node = s.scene.itemFor(QString::fromStdString(nodeId));
+        QCOMPARE(node->parentItem(), rack);
+        const auto contains = [](const QGraphicsItem* item) {
+            return bool(item->flags() & QGraphicsItem::ItemContainsChildrenInShape);
+        };
+        QVERIFY(contains(rack));
+        QVERIFY(contains(node));
+
+        // Nudged left of its rack's frame (the file allows it): the rack no
+        // longer vouches for it, and the node is found where it is.
+        QVERIFY(DesignEditor(&s.doc).moveBy({nodeId}, {-node->x() - 300, 0}).applied());
+        QVERIFY(node->x() < 0);
+        QCOMPARE(node->parentItem(), rack);
+        QVERIFY(!contains(rack));
+        const QPointF onNode = node->mapToScene(node->frameRect().center());
+        QVERIFY(s.scene.items(onNode).contains(node));
+        QVERIFY(DesignEditor(&s.doc).moveBy({nodeId}, {300 + ComponentItem::kPad, 0}).applied());
+        QVERIFY(node->x() >= 0);
+        QVERIFY(contains(rack));
+
+        // Dragged by the mouse, it may leave before the drop decides where
+        // it goes; the drop back in place gives the rack its flag again.
+        s.scene.selectComponents({QString::fromStdString(nodeId)});
+        s.scene.setDragging(true);
+        const QPointF home = node->pos();
+        node->setPos(home + QPointF(-400, 0));
+        QVERIFY(!contains(rack));
+        node->setPos(home);
+        s.scene.commitMove(node->scenePos());
+        QCOMPARE(node->parentItem(), rack);
+        QVERIFY(contains(rack));
+    }
+
+    void largeContainersAreNotKeptAsPixmaps()
+    {
+        // A container's pixmap is megabytes when it is large on screen, and
+        // drawn again whenever its header changes; far out nothing is kept.
+        Studio s;
+        s.drop("rack.air-42u", {0, 0});
+        s.drop("node.dgx-h100", s.inside(s.byPart("rack.air-42u")->id));
+        ComponentItem* rack = s.scene.itemFor(QString::fromStdString(s.byPart("rack.air-42u")->id));
+        ComponentItem* gpu = nullptr;
+        for (QGraphicsItem* item : s.scene.items())
+            if (item->type() == ComponentItem::Type && !static_cast<ComponentItem*>(item)->isContainer())
+                gpu = static_cast<ComponentItem*>(item);
+        QVERIFY(gpu);
+        const double side = std::sqrt(rack->frameRect().width() * rack->frameRect().height());
+        s.scene.setViewZoom(200 / side);  // the rack about 200x200 pixels
+        QCOMPARE(rack->cacheMode(), QGraphicsItem::DeviceCoordinateCache);
+        QCOMPARE(gpu->cacheMode(), QGraphicsItem::DeviceCoordinateCache);
+        s.scene.setViewZoom(1000 / side);  // about 1000x1000
+        QCOMPARE(rack->cacheMode(), QGraphicsItem::NoCache);
+        QCOMPARE(gpu->cacheMode(), QGraphicsItem::DeviceCoordinateCache);
+        s.scene.setViewZoom(ItemMetrics::kDetailZoom / 2);
+        QVERIFY(s.scene.farOut());
+        QCOMPARE(rack->cacheMode(), QGraphicsItem::NoCache);
+        QCOMPARE(gpu->cacheMode(), QGraphicsItem::NoCache);
+    }
+
     void dragsAndTypingMergeIntoOneStep()
     {
         Studio s;

@@ -2,6 +2,7 @@
 #include <QtTest>
 
 #include "core/analysis/inventory.h"
+#include "core/design/id_table.h"
 #include "core/design/resize.h"
 #include "core/format/design_reader.h"
 #include "tests/test_support.h"
@@ -31,6 +32,30 @@ const FabricSizing* fabric(const Inventory& inv, const std::string& id)
 class TestInventory : public QObject {
     Q_OBJECT
 private slots:
+    void idTableFindsWhatItFiledAndNothingElse()
+    {
+        // Grown well past its first size, with ids that differ in one
+        // character and a prefix of another (probing past a neighbour).
+        std::vector<std::string> ids;
+        for (int i = 0; i < 5000; ++i)
+            ids.push_back("node." + std::to_string(i / 100) + "." + std::to_string(i % 100));
+        ids.push_back("node.1");
+        IdTable table(3);
+        for (std::size_t i = 0; i < ids.size(); ++i)
+            QVERIFY(!table.insert(ids[i], i * 7));
+        QCOMPARE(table.size(), ids.size());
+        for (std::size_t i = 0; i < ids.size(); ++i)
+            QCOMPARE(table.find(ids[i]), std::optional<std::size_t>(i * 7));
+        QCOMPARE(table.find("node.50.0"), std::nullopt);
+        QCOMPARE(table.find("node."), std::nullopt);
+        QCOMPARE(table.find(""), std::nullopt);
+        // A second filing keeps the first and says where it is.
+        const std::string again = "node.3.4";
+        QCOMPARE(table.insert(again, 1), std::optional<std::size_t>(304 * 7));
+        QCOMPARE(table.find(again), std::optional<std::size_t>(304 * 7));
+        QCOMPARE(table.size(), ids.size());
+    }
+
     void presets_data()
     {
         QTest::addColumn<QString>("file");

@@ -30,16 +30,32 @@ ComponentItem::ComponentItem(DesignScene* scene, const QString& id)
     : scene_(scene), id_(id), componentId_(id.toStdString())
 {
     // The extended option carries the exposed rect paint() fills within.
-    setFlags(ItemIsSelectable | ItemIsMovable | ItemSendsGeometryChanges | ItemUsesExtendedStyleOption);
+    // Without children it contains them: set now, before it has any, as
+    // Qt tells every descendant when the flag changes (updateContainsChildren).
+    setFlags(ItemIsSelectable | ItemIsMovable | ItemSendsGeometryChanges | ItemUsesExtendedStyleOption |
+             ItemContainsChildrenInShape);
     setAcceptHoverEvents(true);
-    // Painted once into a pixmap at screen resolution and blitted after: an
-    // edit elsewhere on the canvas repaints none of this item's text
-    // (measured by bench_studio: a third off a rack-count edit). Not far
-    // out, where an item is a few fills (DesignScene::setItemsCached).
-    setCacheMode(scene->itemsCached() ? DeviceCoordinateCache : NoCache);
     if (const Component* c = component())
         part_ = scene_->document()->catalog().find(c->part);
     size_ = naturalSize();
+    updateCacheMode();
+}
+
+void ComponentItem::updateCacheMode()
+{
+    // Painted once into a pixmap at screen resolution and blitted after: an
+    // edit elsewhere on the canvas repaints none of this item's text
+    // (measured by bench_studio: a third off a rack-count edit). Not far
+    // out, where an item is a few fills, and not a container large on
+    // screen: its pixmap is megabytes, allocated and drawn again whenever
+    // its header (count, totals) changes (bench_huge at 100%: a rack-count
+    // edit of a design drawn in full 15 -> 12 ms).
+    constexpr double kMaxCachedPixels = 512.0 * 512.0;
+    const double zoom = scene_->viewZoom();
+    const bool cached =
+        !scene_->farOut() && (!isContainer() || size_.width() * zoom * size_.height() * zoom <= kMaxCachedPixels);
+    if (const CacheMode mode = cached ? DeviceCoordinateCache : NoCache; mode != cacheMode())
+        setCacheMode(mode);
 }
 
 int ComponentItem::componentIndex() const
@@ -105,21 +121,29 @@ void ComponentItem::syncFromDocument()
     const Component* c = component();
     if (!c)
         return;
-    part_ = scene_->document()->catalog().find(c->part);
+    if (const Part* p = scene_->document()->catalog().find(c->part); p != part_) {
+        part_ = p;
+        updateCacheMode();  // a tile may have become a container
+    }
     setPos(c->position.x, c->position.y);
     for (QGraphicsItem* child : childItems())
         child->setVisible(!c->collapsed);
-    analysisShown_.reset();  // the next analysis sets the tip and badges again
-    scene_->forgetShown(componentIndex());
     relayout();
+    // Synced for a child's sake (its size, its visibility): nothing it
+    // draws itself changed.
+    if (drawn_ && *drawn_ == *c)
+        return;
+    retell_ = true;  // the next analysis sets the tip and badges again
+    scene_->forgetShown(componentIndex());
     // A container whose count or name changed repaints its header strip
-    // only: redrawing a large container is most of a rack-count edit's time.
+    // only, and far out nothing (the view's nameplate names it): redrawing
+    // a large container is most of a rack-count edit's time.
     const bool headerOnly = drawn_ && isContainer() && !c->collapsed && !drawn_->collapsed && drawn_->part == c->part &&
         drawn_->props == c->props && (drawn_->count > 1) == (c->count > 1);
-    if (headerOnly)
-        update(analysisRect());
-    else
+    if (!headerOnly)
         update();
+    else if (!scene_->farOut())
+        update(analysisRect());
     drawn_ = *c;
 }
 
@@ -136,20 +160,68 @@ void ComponentItem::relayout()
         if (!children.isNull())
             size = size.expandedTo(QSizeF(children.right() + kPad, children.bottom() + kPad));
     }
-    if (size != size_) {
+    const bool resized = size != size_;
+    if (resized) {
         prepareGeometryChange();
         size_ = size;
+    }
+    if (resized)
+        updateCacheMode();
+    const bool containsChanged = updateContainsChildren();
+    if (resized || containsChanged)
         if (auto* p = dynamic_cast<ComponentItem*>(parentItem()))
             p->relayout();
+    if (resized)
         scene_->itemMoved(this);
-    }
+}
+
+bool ComponentItem::updateContainsChildren()
+{
+    // Qt draws and hit-tests everything under a container any part of which
+    // it repaints or hit-tests, unless told its children stay inside it: a
+    // rack-count edit's repaint of the pod's header strip visited all 12,847
+    // items of a design drawn in full (two fifths of the edit). The right
+    // and bottom hold by relayout(); a child at a negative position (a file
+    // or a nudge can put one there) or a descendant outside its own
+    // container does not, and then Qt must look at every item below.
+    // Setting the flag visits every descendant: it changes only when
+    // containment does, never on and off while a design is built.
+    bool inside = true;
+    if (!isCollapsed())  // a collapsed container's children are hidden
+        for (QGraphicsItem* child : childItems())
+            inside = inside && child->type() == Type && child->x() >= 0 && child->y() >= 0 &&
+                (child->flags() & ItemContainsChildrenInShape);
+    if (bool(flags() & ItemContainsChildrenInShape) == inside)
+        return false;
+    setFlag(ItemContainsChildrenInShape, inside);
+    return true;
+}
+
+void ComponentItem::stopContainingChildren()
+{
+    // A child dragged by the mouse may leave its containers before the drop
+    // decides where it goes: until then they draw it wherever it is.
+    for (auto* p = dynamic_cast<ComponentItem*>(parentItem()); p; p = dynamic_cast<ComponentItem*>(p->parentItem()))
+        p->setFlag(ItemContainsChildrenInShape, false);
 }
 
 bool ComponentItem::setAnalysisShown(ItemAnalysis shown)
 {
-    if (analysisShown_ == shown)
+    const bool changed = analysisShown_ != shown;
+    if (!changed && !retell_)
         return false;
-    analysisShown_ = std::move(shown);
+    retell_ = false;
+    if (changed) {
+        // Far out an item draws no totals (the view's nameplate does) and
+        // its problems as its outline's colour, all round: a pod's totals
+        // after a rack-count edit repainted a strip across the whole
+        // drawing, and Qt looked at every item under it.
+        if (!scene_->farOut())
+            update(analysisRect());
+        else if (!analysisShown_ || analysisShown_->problems != shown.problems)
+            update();
+        analysisShown_ = std::move(shown);
+    }
     return true;
 }
 
@@ -451,6 +523,8 @@ QVariant ComponentItem::itemChange(GraphicsItemChange change, const QVariant& va
     if (change == ItemPositionHasChanged) {
         if (auto* p = dynamic_cast<ComponentItem*>(parentItem()); p && !scene_->isDragging())
             p->relayout();
+        else if (p)
+            stopContainingChildren();
         scene_->itemMoved(this);
     }
     if (change == ItemSelectedHasChanged)

@@ -60,9 +60,11 @@ public:
     // Grows a container to hold its children; propagates to ancestors.
     void relayout();
     void setDropHighlight(bool on);
-    // What the item shows from the analysis (totals, problem marks); false
-    // when that is what it already shows.
+    // What the item shows from the analysis (totals, problem marks), and
+    // repaints where that changed; false when that is what it already shows.
     bool setAnalysisShown(ItemAnalysis shown);
+    // Whether it keeps a pixmap of itself, by the view's zoom and its size.
+    void updateCacheMode();
     // Where those are drawn: a container's header strip (a container covers
     // its children, so redrawing all of it redraws the canvas), a whole tile.
     QRectF analysisRect() const;
@@ -83,6 +85,10 @@ protected:
 
 private:
     QSizeF naturalSize() const;
+    // Tells Qt whether every descendant is drawn inside this item (it then
+    // skips them when this item is not exposed); true when that changed.
+    bool updateContainsChildren();
+    void stopContainingChildren();
     QString countText() const;
 
     DesignScene* scene_;
@@ -96,6 +102,7 @@ private:
     bool hover_ = false;
     bool dropHighlight_ = false;
     std::optional<ItemAnalysis> analysisShown_;
+    bool retell_ = false;             // its component changed: the tip is set again
     std::optional<Component> drawn_;  // the component as last synced, to repaint only what changed
 };
 

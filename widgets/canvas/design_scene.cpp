@@ -96,11 +96,14 @@ void DesignScene::showAnalysis()
     // change a few; visiting every item to compare was a tenth of an edit.
     const auto& components = doc_->design().components;
     const std::size_t n = components.size();
-    std::vector<std::optional<ItemAnalysis>> now(n);
+    std::vector<std::optional<ItemAnalysis>>& now = next_;
+    now.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
-        ItemAnalysis& shown = now[i].emplace();
+        ItemAnalysis& shown = now[i] ? *now[i] : now[i].emplace();
+        shown.totals.reset();
         if (const ComponentTotals* t = analysis_->totalsAt(int(i)))
             shown.totals = *t;
+        shown.problems.clear();
         for (const Problem* pr : analysis_->problemsAt(int(i)))
             shown.problems.emplace_back(pr->severity, pr->message);
     }
@@ -115,7 +118,6 @@ void DesignScene::showAnalysis()
             tip << (severity == Severity::Error ? tr("Error: ") : tr("Warning: ")) + q(message).toHtmlEscaped();
         item->setToolTip(tip.join("<br>"));
         item->relayout();
-        item->update(item->analysisRect());
         emit itemRelabelled(item);
         changed = true;
     };
@@ -131,7 +133,7 @@ void DesignScene::showAnalysis()
             show(item, index >= 0 && std::size_t(index) < n ? *now[std::size_t(index)] : ItemAnalysis{});
         }
     }
-    shown_ = std::move(now);
+    shown_.swap(next_);
     shownOrder_ = doc_->componentOrder();
     if (changed)
         emit drawingChanged();
@@ -378,13 +380,13 @@ void DesignScene::updateLinks()
     emit drawingChanged();
 }
 
-void DesignScene::setItemsCached(bool cached)
+void DesignScene::setViewZoom(double zoom)
 {
-    if (cached == itemsCached_)
+    if (zoom == viewZoom_)
         return;
-    itemsCached_ = cached;
+    viewZoom_ = zoom;
     for (ComponentItem* item : std::as_const(items_))
-        item->setCacheMode(cached ? QGraphicsItem::DeviceCoordinateCache : QGraphicsItem::NoCache);
+        item->updateCacheMode();
 }
 
 void DesignScene::setLinksShown(bool shown)
@@ -620,6 +622,11 @@ void DesignScene::commitMove(QPointF)
         for (ComponentItem* item : std::as_const(moving))
             syncItem(item->id());  // put it back where the document has it
     }
+    // The drag stopped its containers containing it (stopContainingChildren):
+    // a drop back where it was changes nothing in the document to say again.
+    for (ComponentItem* item : std::as_const(moving))
+        if (auto* parent = dynamic_cast<ComponentItem*>(item->parentItem()))
+            parent->relayout();
 }
 
 void DesignScene::beginLinkDrag(ComponentItem* from, QPointF scenePos)

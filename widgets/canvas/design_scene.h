@@ -73,11 +73,13 @@ public:
     // A component's count times its containers' (1 for an item of count 1
     // at the top level; 0 when there is no such component).
     std::int64_t instances(const std::string& componentId) const;
-    // Whether component items keep a pixmap of themselves: close in their
-    // text is dear to draw; far out (below ItemMetrics::kDetailZoom) they
-    // are a few fills, cheaper than a pixmap each. The view sets it.
-    bool itemsCached() const { return itemsCached_; }
-    void setItemsCached(bool cached);
+    // The scale the view draws the scene at (1 is 100%), which the view
+    // sets: far out (below ItemMetrics::kDetailZoom) items are a few fills
+    // and need no pixmap, no header repainted; close in, which keep one
+    // (ComponentItem::updateCacheMode).
+    double viewZoom() const { return viewZoom_; }
+    bool farOut() const { return viewZoom_ < ItemMetrics::kDetailZoom; }
+    void setViewZoom(double zoom);
     // Whether link items are shown: not far out (below
     // ItemMetrics::kLinkZoom). The view sets it.
     void setLinksShown(bool shown);
@@ -145,6 +147,9 @@ private:
     // the document's componentOrder() is shownOrder_ (showAnalysis); none
     // for an item that must be told again.
     std::vector<std::optional<ItemAnalysis>> shown_;
+    // The next one, filled in place: a design drawn in full needs a
+    // megabyte, which the C library maps afresh (page by page) if freed.
+    std::vector<std::optional<ItemAnalysis>> next_;
     std::uint64_t shownOrder_ = ~std::uint64_t{0};
     QHash<QString, LinkItem*> links_;
     QMultiHash<QString, LinkItem*> linksAt_;       // by the id of either end
@@ -155,7 +160,7 @@ private:
     QSet<ComponentItem*> moved_;
     QSet<LinkItem*> toRoute_;
     QRectF drawingRect_;
-    bool itemsCached_ = true;
+    double viewZoom_ = 1;
     bool linksShown_ = true;
     PostedCall routeLinks_{this, [this] { updateLinks(); }};
     bool snap_ = true;

@@ -35,7 +35,7 @@ DesignView::DesignView(DesignScene* scene, QWidget* parent) : QGraphicsView(scen
     viewport()->grabGesture(Qt::PinchGesture);
     setFocusPolicy(Qt::StrongFocus);
     connect(this, &DesignView::zoomChanged, this, [this](double zoom) {
-        scene_->setItemsCached(zoom >= ItemMetrics::kDetailZoom);
+        scene_->setViewZoom(zoom);
         scene_->setLinksShown(zoom >= ItemMetrics::kLinkZoom);
         plates_.clear();
     });
