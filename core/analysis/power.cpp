@@ -36,14 +36,21 @@ Power modelPower(const DesignIndex& index, const Inventory& inv, const Facility&
     std::map<const Part*, double> hostByPlatform;
     bool unknownTdp = false;
     // A component without overrides draws what its part does: looked up once
-    // per part and key (a design drawn in full has thousands of one NIC).
+    // per part and key (a design drawn in full has thousands of one NIC),
+    // and the last part's again without a search (they come in runs).
     std::map<std::pair<const Part*, std::string_view>, std::optional<double>> partFigures;
+    const std::pair<const Part*, std::string_view>* lastKey = nullptr;
+    const std::optional<double>* lastFigure = nullptr;
     auto figure = [&](std::size_t i, std::string_view key) {
         if (!index.component(i).props.empty())
             return index.figure(i, key);
+        if (lastKey && lastKey->first == &index.part(i) && lastKey->second == key)
+            return *lastFigure;
         auto [it, fresh] = partFigures.try_emplace({&index.part(i), key});
         if (fresh)
             it->second = index.figure(i, key);
+        lastKey = &it->first;
+        lastFigure = &it->second;
         return it->second;
     };
     for (std::size_t i = 0; i < n; ++i) {

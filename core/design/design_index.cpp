@@ -19,16 +19,23 @@ DesignIndex::DesignIndex(const Design& design, const Catalog& catalog)
         parts_[i] = i > 0 && part == design.components[i - 1].part ? parts_[i - 1] : catalog.find(part);
     }
     // Items of one parent, and links to one end (a fabric), come in runs:
-    // an id equal to the one before is not looked up again.
+    // an id equal to the one before is not looked up again. And the other
+    // ends of such a run (a node's NICs, cabled in turn) follow each other
+    // in the file: the component after the one before is tried first.
     struct LastFound {
         const std::string* id = nullptr;
         std::int64_t at = -1;
     };
-    const auto lookUp = [this](const std::string& id, LastFound& last) {
-        if (!last.id || *last.id != id) {
-            const auto at = byId_.find(id);
-            last = {&id, at ? std::int64_t(*at) : -1};
-        }
+    const auto lookUp = [this, &design, n](const std::string& id, LastFound& last) {
+        if (last.id && *last.id == id)
+            return last.at;
+        if (const std::size_t next = std::size_t(last.at + 1);
+            last.at >= 0 && next < n && design.components[next].id == id)
+            last = {&id, std::int64_t(next)};
+        else if (const auto at = byId_.find(id))
+            last = {&id, std::int64_t(*at)};
+        else
+            last = {&id, -1};
         return last.at;
     };
     LastFound lastParent;
