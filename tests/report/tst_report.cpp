@@ -160,6 +160,13 @@ private slots:
             QVERIFY2(entry.match(cover).hasMatch(), qPrintable(title + " not listed at page " + QString::number(page)));
             previous = page;
         }
+        // The canvas is drawn as lines and text, not pictures of its items:
+        // its names and totals can be searched for and copied.
+        const QString canvas = pdfText(out, pageOf(out, pages, "Canvas")).simplified();
+        for (const Component& c : l.design->components)
+            if (c.parent.empty() && !c.name.empty())
+                QVERIFY2(canvas.contains(QString::fromStdString(c.name).left(12)), c.name.c_str());
+        QVERIFY2(canvas.contains(QStringLiteral(" GPUs \u00b7 ")), qPrintable(canvas.left(400)));
         const QString all = pdfText(out);
         // Searchable as typed, charts included: no ligature glyphs.
         static const QRegularExpression ligature(QStringLiteral("[\\x{FB00}-\\x{FB06}]"));

@@ -76,7 +76,9 @@ public:
     // The scale the view draws the scene at (1 is 100%), which the view
     // sets: far out (below ItemMetrics::kDetailZoom) items are a few fills
     // and need no pixmap, no header repainted; close in, which keep one
-    // (ComponentItem::updateCacheMode).
+    // (ComponentItem::updateCacheMode). A scene without a view (a report's)
+    // is 0, far out: its items keep no pixmap, and a report draws them as
+    // lines and text, not pictures.
     double viewZoom() const { return viewZoom_; }
     bool farOut() const { return viewZoom_ < ItemMetrics::kDetailZoom; }
     void setViewZoom(double zoom);
@@ -160,7 +162,7 @@ private:
     QSet<ComponentItem*> moved_;
     QSet<LinkItem*> toRoute_;
     QRectF drawingRect_;
-    double viewZoom_ = 1;
+    double viewZoom_ = 0;  // no view
     bool linksShown_ = true;
     PostedCall routeLinks_{this, [this] { updateLinks(); }};
     bool snap_ = true;

@@ -34,6 +34,7 @@ DesignView::DesignView(DesignScene* scene, QWidget* parent) : QGraphicsView(scen
     setAcceptDrops(true);
     viewport()->grabGesture(Qt::PinchGesture);
     setFocusPolicy(Qt::StrongFocus);
+    scene_->setViewZoom(zoom());
     connect(this, &DesignView::zoomChanged, this, [this](double zoom) {
         scene_->setViewZoom(zoom);
         scene_->setLinksShown(zoom >= ItemMetrics::kLinkZoom);
