@@ -121,8 +121,10 @@ void ComponentItem::syncFromDocument()
     const Component* c = component();
     if (!c)
         return;
-    if (const Part* p = scene_->document()->catalog().find(c->part); p != part_) {
-        part_ = p;
+    const Part* part = scene_->document()->catalog().find(c->part);
+    const bool partChanged = part != part_;
+    if (partChanged) {
+        part_ = part;
         updateCacheMode();  // a tile may have become a container
     }
     setPos(c->position.x, c->position.y);
@@ -131,7 +133,7 @@ void ComponentItem::syncFromDocument()
     relayout();
     // Synced for a child's sake (its size, its visibility): nothing it
     // draws itself changed.
-    if (drawn_ && *drawn_ == *c)
+    if (drawn_ && *drawn_ == *c && !partChanged)
         return;
     retell_ = true;  // the next analysis sets the tip and badges again
     scene_->forgetShown(componentIndex());
@@ -164,11 +166,9 @@ void ComponentItem::relayout()
     if (resized) {
         prepareGeometryChange();
         size_ = size;
-    }
-    if (resized)
         updateCacheMode();
-    const bool containsChanged = updateContainsChildren();
-    if (resized || containsChanged)
+    }
+    if (updateContainsChildren() || resized)
         if (auto* p = dynamic_cast<ComponentItem*>(parentItem()))
             p->relayout();
     if (resized)
