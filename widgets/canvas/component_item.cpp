@@ -200,9 +200,11 @@ bool ComponentItem::updateContainsChildren()
 void ComponentItem::stopContainingChildren()
 {
     // A child dragged by the mouse may leave its containers before the drop
-    // decides where it goes: until then they draw it wherever it is.
+    // decides where it goes: until then they draw it wherever it is. Once
+    // per drag, not per mouse move (each change visits every descendant).
     for (auto* p = dynamic_cast<ComponentItem*>(parentItem()); p; p = dynamic_cast<ComponentItem*>(p->parentItem()))
-        p->setFlag(ItemContainsChildrenInShape, false);
+        if (p->flags() & ItemContainsChildrenInShape)
+            p->setFlag(ItemContainsChildrenInShape, false);
 }
 
 bool ComponentItem::setAnalysisShown(ItemAnalysis shown)
