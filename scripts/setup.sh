@@ -15,6 +15,7 @@ packages=(
   nlohmann-json3-dev               # every file format
   fonts-dejavu-core                # text in offscreen rendering (tests, screenshots)
   poppler-utils                    # pdftotext/pdftoppm: report tests and review
+  python3                          # tools/collect-kernels.py, tested without a GPU
 )
 
 # shellcheck source=scripts/install-packages.sh

@@ -20,6 +20,7 @@
 #include "core/format/design_writer.h"
 #include "core/format/embedded_parts.h"
 #include "core/format/json_pointer.h"
+#include "core/kernels/kernel_shapes.h"
 #include "core/metrics/metrics.h"
 #include "core/metrics/metrics_text.h"
 #include "core/metrics/validation_runs.h"
@@ -65,6 +66,10 @@ struct Verb {
 
 const QCommandLineOption kCatalogOption(QStringLiteral("catalog"),
                                         "Merge the parts of a catalog FILE over the built-in catalog.", "FILE");
+const QCommandLineOption kKernelsOption(QStringLiteral("kernels"),
+                                        "Use the kernel profile FILE (docs/kernel-profiles.md) for the GPUs it names; "
+                                        "none: no profile, every kernel at the catalog's efficiency factors.",
+                                        "FILE");
 
 // Parses a verb's arguments; prints usage to stderr and returns false on a
 // usage error, so the caller exits 2.
@@ -98,6 +103,17 @@ std::optional<Catalog> catalogFor(const QCommandLineParser& parser)
         if (hasErrors(problems))
             return std::nullopt;
     }
+    // After --catalog: a profile names the parts it applies to, which may be
+    // the catalog file's own.
+    if (parser.isSet(kKernelsOption) && parser.value(kKernelsOption) == QStringLiteral("none")) {
+        catalog.clearKernels();
+    } else if (parser.isSet(kKernelsOption)) {
+        const std::string path = parser.value(kKernelsOption).toStdString();
+        const auto problems = catalog.mergeKernelsFile(path);
+        printProblems(path, problems, false);
+        if (hasErrors(problems))
+            return std::nullopt;
+    }
     return catalog;
 }
 
@@ -123,6 +139,7 @@ int runValidate(const QStringList& args, const Verb& verb)
 {
     QCommandLineParser parser;
     parser.addOption(kCatalogOption);
+    parser.addOption(kKernelsOption);
     parser.addPositionalArgument("FILE", "Design files to check.", "FILE...");
     int code = kExitOk;
     const auto catalog = startFilesVerb(parser, args, verb, &code);
@@ -246,6 +263,7 @@ int runOnOneDesign(QCommandLineParser& parser, const DesignOptions& opts, const 
 {
     opts.addTo(parser);
     parser.addOption(kCatalogOption);
+    parser.addOption(kKernelsOption);
     int code = kExitOk;
     if (!parseVerb(parser, args, verb, &code))
         return code;
@@ -449,6 +467,18 @@ int runSweep(const QStringList& args, const Verb& verb)
         });
 }
 
+int runKernelShapes(const QStringList& args, const Verb& verb)
+{
+    QCommandLineParser parser;
+    parser.addPositionalArgument("FILE", "The design whose kernels to list.");
+    return runOnOneDesign(
+        parser, DesignOptions{}, args, verb, [] { return true; },
+        [&](const DesignLoad& loaded, const QString& file) {
+            out(kernelShapesText(kernelShapesJson(*loaded.design, *loaded.catalog, file.toStdString())));
+            return int(kExitOk);
+        });
+}
+
 int runSensitivity(const QStringList& args, const Verb& verb)
 {
     QCommandLineParser parser;
@@ -581,6 +611,7 @@ int runCompare(const QStringList& args, const Verb& verb)
     for (const auto* o : {&workload, &layout, &objective})
         parser.addOption(*o);
     parser.addOption(kCatalogOption);
+    parser.addOption(kKernelsOption);
     parser.addPositionalArgument("FILE", "2 to 4 designs; the first is the baseline.", "A B [C [D]]");
     int code = kExitOk;
     if (!parseVerb(parser, args, verb, &code))
@@ -676,6 +707,7 @@ int runNormalize(const QStringList& args, const Verb& verb)
 {
     QCommandLineParser parser;
     parser.addOption(kCatalogOption);
+    parser.addOption(kKernelsOption);
     const QCommandLineOption embed(QStringLiteral("embed-parts"),
                                    "Carry the catalog parts the design uses inside the file, so it opens the same "
                                    "on another machine.");
@@ -706,6 +738,7 @@ int runValidationReport(const QStringList& args, const Verb& verb)
 {
     QCommandLineParser parser;
     parser.addOption(kCatalogOption);
+    parser.addOption(kKernelsOption);
     const QCommandLineOption format(QStringLiteral("format"),
                                     "markdown (default: docs/validation.md) or json (resources/validation-errors.json, "
                                     "the error bands' data).",
@@ -734,53 +767,61 @@ int runValidationReport(const QStringList& args, const Verb& verb)
 const std::vector<Verb>& verbs()
 {
     static const std::vector<Verb> list = {
-        {"validate", "validate FILE... [--catalog FILE]",
+        {"validate", "validate FILE... [--catalog FILE] [--kernels FILE]",
          "Check design files. Exits 0 if all are valid; otherwise prints one line per problem "
          "(FILE: /json/pointer: what is wrong) and exits 1.",
          runValidate},
         {"metrics",
          "metrics FILE [--workload OTHER] [--set /json/pointer=VALUE]... [--gpus N] [--format json|text] "
-         "[--catalog FILE]",
+         "[--catalog FILE] [--kernels FILE]",
          "Print a design's inventory and analyses, after taking another design's workload, applying --set edits and "
          "a --gpus resize.",
          runMetrics},
         {"search",
          "search FILE [--top K] [--objective time|energy|days] [--gpus N] [--workload OTHER] "
          "[--set /json/pointer=VALUE]... "
-         "[--batch-range MIN-MAX] [--within AXIS=TIER]... [--exhaustive] [--format json|text|csv] [--catalog FILE]",
+         "[--batch-range MIN-MAX] [--within AXIS=TIER]... [--exhaustive] [--format json|text|csv] [--catalog FILE] "
+         "[--kernels FILE]",
          "Search the parallelism layouts of a design's model on its GPUs: the best K by step time, energy or days, "
          "the current layout's rank, and what was rejected and why.",
          runSearch},
         {"sweep",
          "sweep FILE [--from N] [--to N] [--weak] [--workload OTHER] [--set /json/pointer=VALUE]... [--gpus N] "
-         "[--format json|text|csv] [--catalog FILE]",
+         "[--format json|text|csv] [--catalog FILE] [--kernels FILE]",
          "Resize the design along its growth unit up to 131,072 GPUs: at each size the best layout's tokens/s, MFU, "
          "step time, days, MTBF, goodput, power and energy, rho per axis, and where scaling stops paying.",
          runSweep},
         {"sensitivity",
          "sensitivity FILE [--workload OTHER] [--set /json/pointer=VALUE]... [--gpus N] [--format json|text] "
-         "[--catalog FILE]",
+         "[--catalog FILE] [--kernels FILE]",
          "Change each input (GPU peak, HBM, NVLink, network, efficiency, storage, failures, restart, PUE, price) by "
          "-50%, -10%, +10% and +50% in turn: days to train and run cost, sorted by effect, and the binding "
          "constraint.",
          runSensitivity},
+        {"kernel-shapes",
+         "kernel-shapes FILE [--workload OTHER] [--set /json/pointer=VALUE]... [--gpus N] [--catalog FILE] "
+         "[--kernels FILE]",
+         "Print the kernel shapes a design's step runs on its GPU (every GEMM forward and backward, attention, "
+         "memory-bound kernels, collectives) as JSON, for tools/collect-kernels.py to measure on that GPU.",
+         runKernelShapes},
         {"report",
          "report FILE -o OUT.pdf [--workload OTHER] [--set /json/pointer=VALUE]... [--gpus N] [--page a4|letter] "
-         "[--catalog FILE]",
+         "[--catalog FILE] [--kernels FILE]",
          "Write the design-review PDF of a design: cover, canvas, bill of materials, a page per analysis, "
          "assumptions and sources.",
          runReport},
         {"compare",
          "compare A B [C [D]] [--workload baseline|own|FILE] [--layout best|own] [--objective time|energy|days] "
-         "[-o OUT.pdf | -o OUT.csv] [--format json|text] [--baseline K] [--page a4|letter] [--catalog FILE]",
+         "[-o OUT.pdf | -o OUT.csv] [--format json|text] [--baseline K] [--page a4|letter] [--catalog FILE] [--kernels "
+         "FILE]",
          "Compare 2 to 4 designs with the first (or --baseline K), all running one workload (the baseline's unless "
          "--workload says otherwise), each at the best layout the search finds for it (or --layout own): key "
          "figures with their differences, and the bills of materials. Prints JSON (one object per design: its "
          "metrics, the layout it ran and its deltas) or text; -o writes a PDF or CSV instead.",
          runCompare},
-        {"normalize", "normalize FILE... [--embed-parts] [--catalog FILE]",
+        {"normalize", "normalize FILE... [--embed-parts] [--catalog FILE] [--kernels FILE]",
          "Rewrite design files in canonical form (stable key order), atomically.", runNormalize},
-        {"validation-report", "validation-report RUNS [--format markdown|json] [--catalog FILE]",
+        {"validation-report", "validation-report RUNS [--format markdown|json] [--catalog FILE] [--kernels FILE]",
          "Compare the performance model with published training and serving runs; print docs/validation.md (or, "
          "as json, resources/validation-errors.json: the training runs' errors).",
          runValidationReport},

@@ -17,11 +17,13 @@ struct ExplainInput {
 // How far the model was from the published runs nearest a configuration
 // (core/metrics/error_band.h): the figure's expected error.
 struct ErrorBand {
-    std::vector<std::string> runs;         // the nearest validated runs; empty: none near enough
-    double errorLow = 0, errorHigh = 0;    // the model's step-time error on them, (predicted - measured) / measured
-    double lowFactor = 1, highFactor = 1;  // the real figure over the shown one, from those errors
-    std::string basis;                     // what "nearest" meant: same GPU, scale, layout kind
-    std::string text;                      // the sentence the studio shows
+    std::vector<std::string> runs;           // the nearest validated runs; empty: none near enough
+    double nearestLow = 0, nearestHigh = 0;  // the model's step-time error on them, (predicted - measured) / measured
+    double spread = 0;                       // how far beyond them the band reaches (the check runs' spread)
+    double errorLow = 0, errorHigh = 0;      // the band: the nearest runs' errors widened by the spread
+    double lowFactor = 1, highFactor = 1;    // the real figure over the shown one, from those errors
+    std::string basis;                       // what "nearest" meant: same GPU, scale, layout kind
+    std::string text;                        // the sentence the studio shows
 };
 
 struct Explanation {

@@ -99,6 +99,34 @@ NodeLinks nodeBandwidthInto(const DesignIndex& index, Want want)
     return out;
 }
 
+// The part's kernel profile less the tables of each kind of kernel whose
+// efficiency the design sets on the component: a figure the user typed in
+// is the one the model uses.
+std::shared_ptr<const KernelProfile> withoutOverridden(std::shared_ptr<const KernelProfile> k,
+                                                       const AcceleratorProfile& g)
+{
+    const bool gemm = g.gemmEfficiency.isOverride(), attention = g.attentionEfficiency.isOverride(),
+               hbm = g.hbmEfficiency.isOverride(), scaleup = g.scaleupEfficiency.isOverride();
+    if (!k || !(gemm || attention || hbm || scaleup))
+        return k;
+    auto trimmed = std::make_shared<KernelProfile>(*k);
+    if (gemm)
+        trimmed->gemm.clear();
+    if (attention) {
+        trimmed->attentionForward.reset();
+        trimmed->attentionBackward.reset();
+    }
+    if (hbm) {
+        trimmed->decodeAttention.clear();
+        trimmed->memory.reset();
+        trimmed->ops.clear();
+        trimmed->opsCompiled.clear();
+    }
+    if (scaleup)
+        trimmed->collectives.clear();
+    return trimmed;
+}
+
 }  // namespace
 
 HardwareProfile profileHardware(const DesignIndex& index, const Inventory& inv, const std::string& precision,
@@ -165,6 +193,7 @@ HardwareProfile profileHardware(const DesignIndex& index, const Inventory& inv, 
     g.attentionEfficiency = figureOf(index, a, "attention_efficiency", kDefaultAttentionEfficiency, kModelDefault);
     g.hbmEfficiency = figureOf(index, a, "hbm_efficiency", kDefaultHbmEfficiency, kModelDefault);
     g.scaleupEfficiency = figureOf(index, a, "scaleup_efficiency", kDefaultScaleupEfficiency, kModelDefault);
+    g.kernels = withoutOverridden(index.catalog().sharedKernels(g.part), g);
 
     // GPUs per node, and per NVLink domain: an NVLink-domain group joins its
     // nodes; otherwise the node is the domain, as far as the part allows.

@@ -5,12 +5,14 @@
 // fabric, and what the storage offers. Each value keeps its source.
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/analysis/inventory.h"
 #include "core/analysis/sourced.h"
+#include "core/kernels/kernel_profile.h"
 
 namespace studio {
 
@@ -23,6 +25,11 @@ struct AcceleratorProfile {
     std::string trainingPrecision;               // the peak actually used ("bf16" when fp8 is missing)
     Sourced hbmGb, hbmTbPerS, scaleupGbPerS, scaleupDomainGpus, tdpW;
     Sourced gemmEfficiency, attentionEfficiency, hbmEfficiency, scaleupEfficiency;
+    // The part's measured kernels (docs/kernel-profiles.md), or none: its
+    // tables replace the efficiencies above where they have a measurement.
+    // Shared with the catalog: an analysis may outlive the catalog copy it
+    // was made with (a background run's).
+    std::shared_ptr<const KernelProfile> kernels;
 };
 
 struct ScaleOutProfile {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/analysis/collectives.h"
 #include "core/analysis/log_interpolate.h"
 #include "core/text.h"
 
@@ -23,7 +24,7 @@ std::string scaleupPointer(const HardwareProfile& hw)
     if (!hw.gpu.component)
         return "/components";
     const std::string at = "/components/" + std::to_string(*hw.gpu.component);
-    return hw.gpu.scaleupGbPerS.source.rfind("override", 0) == 0 ? at + "/props/scaleup_gb_per_s" : at;
+    return hw.gpu.scaleupGbPerS.isOverride() ? at + "/props/scaleup_gb_per_s" : at;
 }
 
 }  // namespace
@@ -38,6 +39,27 @@ double scaleupMessageFactor(double bytes)
 double Tier::collectiveBytesPerSAt(double messageBytes) const
 {
     return key == "nvlink" ? collectiveBytesPerS * scaleupMessageFactor(messageBytes) : collectiveBytesPerS;
+}
+
+KernelValue collectiveSeconds(const Tier& tier, Collective op, double bufferBytes, std::int64_t n, double messageBytes)
+{
+    if (n <= 1)
+        return {0, KernelTier::Measured};
+    const double message = messageBytes > 0 ? messageBytes : bufferBytes;
+    static constexpr std::string_view kNames[] = {"all_reduce", "all_gather", "reduce_scatter", "all_to_all"};
+    if (const KernelGrid* g = tier.kernels ? tier.kernels->collective(kNames[int(op)]) : nullptr;
+        g && tier.kernels->scaleupGbPerS > 0 && tier.gbPerSPerGpu > 0) {
+        const KernelValue bus = g->at(double(n), message);
+        const double share = bus.value / (tier.kernels->scaleupGbPerS / 2);
+        const double bytesPerS = tier.gbPerSPerGpu / 2 * 1e9 * share;
+        const double moved = (op == Collective::AllReduce ? 2 : 1) * double(n - 1) / double(n) * bufferBytes;
+        return {moved / bytesPerS, bus.tier};
+    }
+    const double bw = tier.collectiveBytesPerSAt(message);
+    const double s = op == Collective::AllReduce ? ringAllReduceSeconds(bufferBytes, n, bw, tier.alphaS)
+        : op == Collective::AllToAll             ? allToAllSeconds(bufferBytes, n, bw, tier.alphaS)
+                                                 : ringGatherSeconds(bufferBytes, n, bw, tier.alphaS);
+    return {s, KernelTier::CatalogFactor};
 }
 
 const Tier* Hierarchy::tier(const std::string& key) const
@@ -117,6 +139,8 @@ Hierarchy buildHierarchy(const HardwareProfile& hw, const WorkloadShape& w, std:
     {
         Tier t{"nvlink", "NVLink domain", g.scaleupGbPerS.value, kNvlinkLatencyUs, hw.scaleupDomainGpus};
         t.collectiveBytesPerS = g.scaleupGbPerS.value / 2 * 1e9 * g.scaleupEfficiency.value;
+        if (g.kernels && !g.kernels->collectives.empty())
+            t.kernels = g.kernels;
         t.alphaS = kNvlinkLatencyUs * 1e-6;
         t.carriesCollectives = true;
         t.explain = {"scale-up bandwidth per GPU, both directions; collectives get one direction x efficiency",
@@ -124,6 +148,13 @@ Hierarchy buildHierarchy(const HardwareProfile& hw, const WorkloadShape& w, std:
                       g.scaleupEfficiency.as("collective efficiency", ""),
                       {"GPUs in the domain", double(hw.scaleupDomainGpus), "GPUs", "the design"},
                       {"latency", kNvlinkLatencyUs, "us", kNvlinkLatencySource}}};
+        if (t.kernels) {
+            t.explain.formula = "scale-up bandwidth per GPU, both directions; collectives run at the bus bandwidth "
+                                "the GPU's kernel profile measured for each collective, group and message size, as a "
+                                "share of the link it was measured on";
+            t.explain.inputs.push_back(
+                {"link the collectives were measured on", t.kernels->scaleupGbPerS, "GB/s", t.kernels->citation()});
+        }
         h.tiers.push_back(t);
     }
     const auto& so = hw.scaleOut;

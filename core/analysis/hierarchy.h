@@ -9,6 +9,7 @@
 // the ratio is 9. Collectives use one direction (half) times the tier's
 // achievable efficiency. HBM is its total bandwidth; storage its read share.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,6 +31,9 @@ struct Tier {
     double collectiveBytesPerS = 0;   // one direction, achievable, per GPU
     double alphaS = 0;                // per-step latency of a collective on this tier
     bool carriesCollectives = false;  // NVLink and scale-out tiers; not HBM or storage
+    // The scale-up tier's measured collectives (the GPU's kernel profile),
+    // or none.
+    std::shared_ptr<const KernelProfile> kernels;
     Explanation explain;
     // What one collective of `messageBytes` (its whole buffer, as nccl-tests
     // counts size) sustains per GPU: on the scale-up tier, smaller messages
@@ -43,6 +47,18 @@ struct Tier {
 // 1 MB 0.08, 4 MB 0.25, 16 MB 0.45, 64 MB 0.72, 256 MB 0.85, 1 GB 0.97
 // and 4 GB 1 (docs/model.md section 4).
 double scaleupMessageFactor(double messageBytes);
+
+enum class Collective { AllReduce, AllGather, ReduceScatter, AllToAll };
+
+// One collective of `bufferBytes` (the whole buffer, as nccl-tests counts
+// size) over `n` GPUs on `tier`, sent as messages of `messageBytes`
+// (buckets; the buffer when 0). On a scale-up tier whose GPU's kernel
+// profile measured that collective: the bus bandwidth measured at that
+// group and message size, as a share of the link it was measured on, times
+// this design's link; the measurement holds the latency. Else the ring
+// formula at the tier's bandwidth at that message size, and its latency.
+KernelValue collectiveSeconds(const Tier& tier, Collective op, double bufferBytes, std::int64_t n,
+                              double messageBytes = 0);
 
 struct AxisPlacement {
     std::string axis;  // tp, cp, ep, dp, pp

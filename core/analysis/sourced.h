@@ -17,6 +17,8 @@ struct Sourced {
     bool known = true;  // false: the catalog has no figure and no default applies
 
     ExplainInput as(const std::string& name, const std::string& unit) const { return {name, value, unit, source}; }
+    // The design sets it on the component (figureOf's override).
+    bool isOverride() const { return source.rfind("override", 0) == 0; }
 };
 
 // A figure of component i: its override, else the catalog's, else `fallback`.

@@ -31,6 +31,11 @@ constexpr double kOverlapSlowdown = 0.189;
 
 }  // namespace
 
+std::array<GemmPass, 3> gemmPasses(double m, double k, double n, double batch)
+{
+    return {{{"forward", m * batch, n, k}, {"backward data", m * batch, k, n}, {"backward weight", k * batch, n, m}}};
+}
+
 double gemmSizeFactor(double flops)
 {
     static const std::pair<double, double> pts[] = {
@@ -63,22 +68,66 @@ double forwardFlopsPerSequence(const WorkloadShape& w, FlopConvention convention
 namespace {
 
 // docs/model.md §5 "The machine": one GPU's roofline at the training
-// precision, with the part's efficiencies scaled by kernel size.
+// precision. A GEMM, attention or memory-bound kernel runs at the share of
+// peak the GPU's kernel profile measured for its shape
+// (docs/kernel-profiles.md); without a table, at the part's catalog
+// efficiency scaled by kernel size.
 struct Machine {
     double peak;    // FLOP/s for GEMMs at the training precision
     double peak16;  // FLOP/s at 16-bit (attention)
     double gemmEff, attnEff;
     double hbm;  // bytes/s
     double hbmEff;
-    bool fp8;  // GEMMs run in FP8 (Transformer Engine), which casts their operands
+    bool fp8;                                 // GEMMs run in FP8 (Transformer Engine), which casts their operands
+    const KernelGrid* gemmTable = nullptr;    // measured GEMMs at the training precision
+    const KernelGrid* gemm16Table = nullptr;  // at 16 bits (unfused attention's GEMMs)
+    GemmRoofline measuredOn, measuredOn16;    // the GPU the tables were measured on
+    const KernelGrid* attnForward = nullptr;  // measured fused attention
+    const KernelGrid* attnBackward = nullptr;
+    const KernelGrid* memoryTable = nullptr;  // measured memory-bound kernels
 
-    double memS(double bytes) const { return bytes <= 0 ? 0 : bytes / (hbm * hbmEff * memorySizeFactor(bytes)); }
-    // A GEMM on the roofline: the slower of its compute and its memory traffic.
-    double gemmS(double flops, double bytes) const
+    KernelValue memKernel(double bytes) const
+    {
+        if (bytes <= 0)
+            return {0, KernelTier::Measured};
+        if (memoryTable) {
+            const KernelValue e = memoryTable->at(bytes);
+            return {bytes / (hbm * e.value), e.tier};
+        }
+        return {bytes / (hbm * hbmEff * memorySizeFactor(bytes)), KernelTier::CatalogFactor};
+    }
+    double memS(double bytes) const { return memKernel(bytes).value; }
+    // A GEMM on the roofline of the catalog factors: the slower of its
+    // compute and its memory traffic.
+    double factorGemmS(double flops, double bytes) const
     {
         if (flops <= 0)
             return 0;
         return std::max(flops / (peak * gemmEff * gemmSizeFactor(flops)), memS(bytes));
+    }
+    // One GEMM pass of `flops` (gemmPasses). A measured time already holds
+    // the GEMM's own traffic: only `extraBytes` (fp32 main gradients
+    // accumulated in place) can make it memory-bound.
+    KernelValue gemm(const GemmPass& pass, double flops, double bytes, double extraBytes, bool sixteenBit = false) const
+    {
+        const KernelGrid* table = sixteenBit ? gemm16Table : gemmTable;
+        if (flops <= 0)
+            return {0, table ? KernelTier::Measured : KernelTier::CatalogFactor};
+        if (table) {
+            const KernelValue t = measuredGemm(*table, sixteenBit ? measuredOn16 : measuredOn,
+                                               {sixteenBit ? peak16 : peak, hbm}, pass.rows, pass.n, pass.k, bytes);
+            return {extraBytes > 0 ? std::max(t.value, memS(bytes + extraBytes)) : t.value, t.tier};
+        }
+        return {factorGemmS(flops, bytes + extraBytes), KernelTier::CatalogFactor};
+    }
+    // Fused causal attention, forward, executing `flops` over sequences
+    // whose queries see `seq` keys on average in the square of that size.
+    KernelValue attention(double flops, double headDim, double seq, const KernelGrid* table) const
+    {
+        if (!table)
+            return {flops / (peak16 * attnEff * gemmSizeFactor(flops)), KernelTier::CatalogFactor};
+        const KernelValue e = table->at(headDim, seq);
+        return {flops / (peak16 * e.value), e.tier};
     }
 };
 
@@ -92,6 +141,19 @@ Machine machineOf(const AcceleratorProfile& g)
     mc.hbm = g.hbmTbPerS.value * 1e12;
     mc.hbmEff = g.hbmEfficiency.value;
     mc.fp8 = g.trainingPrecision == "fp8";
+    if (const KernelProfile* k = g.kernels.get()) {
+        const auto peakOf = [k](const std::string& p) {
+            const auto it = k->peaksTflops.find(p);
+            return it == k->peaksTflops.end() ? 0 : it->second * 1e12;
+        };
+        mc.gemmTable = k->gemmTable(g.trainingPrecision);
+        mc.gemm16Table = k->gemmTable("bf16");
+        mc.measuredOn = {peakOf(g.trainingPrecision), k->hbmTbPerS * 1e12};
+        mc.measuredOn16 = {peakOf("bf16"), k->hbmTbPerS * 1e12};
+        mc.attnForward = k->attentionForward ? &*k->attentionForward : nullptr;
+        mc.attnBackward = k->attentionBackward ? &*k->attentionBackward : nullptr;
+        mc.memoryTable = k->memory ? &*k->memory : nullptr;
+    }
     return mc;
 }
 
@@ -126,13 +188,15 @@ MicroBatch microBatchOf(const WorkloadShape& w)
     return mb;
 }
 
-// Time of one layer's compute on one GPU for one micro-batch.
+// Time of one layer's compute on one GPU for one micro-batch, and the
+// worst tier each kind of kernel's time came from.
 struct LayerCost {
     double gemmF = 0, gemmB = 0;
     double attnF = 0, attnB = 0;
     double memF = 0, memB = 0;
     double recompute = 0;
     double modelFlops = 0, recomputeFlops = 0;  // forward FLOPs on this GPU
+    KernelTier gemmTier = KernelTier::Measured, attnTier = KernelTier::Measured, memTier = KernelTier::Measured;
 };
 
 // docs/model.md §5 "One transformer block": every operation of the block
@@ -151,34 +215,42 @@ LayerCost modelBlock(const Machine& mc, const WorkloadShape& w, const MicroBatch
     // weight-gradient GEMM, the latter accumulating into fp32 main grads.
     // Attention's batched GEMMs multiply activations by activations: no
     // weights, so no weight gradient to accumulate.
+    // Each at its own shape: forward M x K by K x N; the data gradient
+    // M x N by N x K; the weight gradient K x M by M x N.
     auto gemm = [&](std::string_view name, double M, double K, double N, double batch, bool attention,
                     bool recomputed) {
         const double flops = 2 * M * K * N * batch;
         const double bytes = (M * K + K * N + M * N) * batch * kBytes;
-        const double fw = mc.gemmS(flops, bytes);
         const double accumulate = attention ? 0 : K * N * batch * 2 * kGradBytes;  // read + write fp32 main grads
-        const double bw = mc.gemmS(flops, bytes) + mc.gemmS(flops, bytes + accumulate);
-        (attention ? L.attnF : L.gemmF) += fw;
-        (attention ? L.attnB : L.gemmB) += bw;
+        const auto pass = gemmPasses(M, K, N, batch);
+        const KernelValue fw = mc.gemm(pass[0], flops, bytes, 0, attention);
+        const KernelValue dgrad = mc.gemm(pass[1], flops, bytes, 0, attention);
+        const KernelValue wgrad = mc.gemm(pass[2], flops, bytes, accumulate, attention);
+        (attention ? L.attnF : L.gemmF) += fw.value;
+        (attention ? L.attnB : L.gemmB) += dgrad.value + wgrad.value;
+        KernelTier& tier = attention ? L.attnTier : L.gemmTier;
+        tier = worseTier(tier, worseTier(fw.tier, worseTier(dgrad.tier, wgrad.tier)));
         L.modelFlops += flops;
         if (recomputed) {
-            L.recompute += fw;
+            L.recompute += fw.value;
             L.recomputeFlops += flops;
         }
-        ops.push_back({name, attention ? "attention" : "gemm", flops, bytes, fw});
+        ops.push_back({name, attention ? "attention" : "gemm", flops, bytes, fw.value, fw.tier, M, K, N, batch});
     };
     // A memory-bound kernel over n elements: passes = elements read + written.
     auto elementwise = [&](std::string_view name, double n, double fwPasses, double bwPasses, bool recomputed) {
-        const double fw = mc.memS(n * fwPasses * kBytes), bw = mc.memS(n * bwPasses * kBytes);
+        const KernelValue f = mc.memKernel(n * fwPasses * kBytes), b = mc.memKernel(n * bwPasses * kBytes);
+        const double fw = f.value, bw = b.value;
         L.memF += fw;
         L.memB += bw;
+        L.memTier = worseTier(L.memTier, worseTier(f.tier, b.tier));
         if (recomputed)
             L.recompute += fw;
         // The roofline point is the forward kernel, or the backward one for
         // a cast that only the backward pass runs.
         const bool forward = fwPasses > 0;
         ops.push_back({name, "memory", n * 4 /* a few FLOPs per element */,
-                       n * (forward ? fwPasses : bwPasses) * kBytes, forward ? fw : bw});
+                       n * (forward ? fwPasses : bwPasses) * kBytes, forward ? fw : bw, forward ? f.tier : b.tier});
     };
 
     elementwise("attention norm", r * h, 2, 3, full);
@@ -189,9 +261,18 @@ LayerCost modelBlock(const Machine& mc, const WorkloadShape& w, const MicroBatch
         // model FLOPs count (Megatron's convention).
         const double executed = 4 * attnHeads * (s / c) * s * dh * kCausalShare;
         const double flops = executed;
-        const double fw = executed / (mc.peak16 * mc.attnEff * gemmSizeFactor(executed));
+        // A rank of a context-parallel group runs s/c queries against s
+        // keys: the work of a square of sqrt(s^2 / c).
+        const double square = s / std::sqrt(c);
+        const KernelValue f = mc.attention(executed, dh, square, mc.attnForward);
+        const double fw = f.value;
+        // Backward: measured where the profile has it, else FlashAttention-2's
+        // 2.5x the forward (it recomputes the scores).
+        const KernelValue b = mc.attnBackward ? mc.attention(kFlashBackward * executed, dh, square, mc.attnBackward)
+                                              : KernelValue{kFlashBackward * fw, f.tier};
         L.attnF += fw;
-        L.attnB += kFlashBackward * fw;
+        L.attnB += b.value;
+        L.attnTier = worseTier(L.attnTier, worseTier(f.tier, b.tier));
         L.modelFlops += flops;
         if (full) {
             L.recompute += fw;
@@ -199,7 +280,7 @@ LayerCost modelBlock(const Machine& mc, const WorkloadShape& w, const MicroBatch
         }
         // The roofline point shows what the kernel executes; it reads Q, K, V
         // and writes O once.
-        ops.push_back({"attention (fused)", "attention", executed, 2 * T * (h + kv) / t * kBytes, fw});
+        ops.push_back({"attention (fused)", "attention", executed, 2 * T * (h + kv) / t * kBytes, fw, f.tier});
     } else {
         const double scores = attnHeads * (s / c) * s;
         gemm("attention scores QK^T", s / c, dh, s, attnHeads, true, full || selective);
@@ -262,6 +343,7 @@ struct LayerComm {
     double cpF = 0, cpB = 0;      // exposed: what attention compute does not hide
     double hidden = 0;            // what compute hides, slowing it (kOverlapSlowdown)
     double tpAll = 0, cpAll = 0;  // TP and CP time, hidden or not
+    KernelTier tpTier = KernelTier::Measured, epTier = KernelTier::Measured;  // where their bandwidth came from
 };
 
 // docs/model.md §5 "Communication per layer per micro-batch": each axis on
@@ -282,9 +364,14 @@ LayerComm modelLayerComm(const Hierarchy& hier, const WorkloadShape& w, const Mi
         // volume. Backward, Megatron gathers the input again for the weight
         // gradient but overlaps that with the data-gradient GEMM, so both
         // ways cost two all-reduces' worth per direction.
-        const double bw = tpTier.collectiveBytesPerSAt(tpBuffer);
-        const double one = w.sequenceParallel ? 2 * ringGatherSeconds(tpBuffer, w.tp, bw, tpTier.alphaS)
-                                              : ringAllReduceSeconds(tpBuffer, w.tp, bw, tpTier.alphaS);
+        KernelValue c = collectiveSeconds(tpTier, Collective::AllReduce, tpBuffer, w.tp);
+        if (w.sequenceParallel) {
+            const KernelValue ag = collectiveSeconds(tpTier, Collective::AllGather, tpBuffer, w.tp);
+            const KernelValue rs = collectiveSeconds(tpTier, Collective::ReduceScatter, tpBuffer, w.tp);
+            c = {ag.value + rs.value, worseTier(ag.tier, rs.tier)};
+        }
+        const double one = c.value;
+        comm.tpTier = c.tier;
         comm.tpF = 2 * one;
         comm.tpB = 2 * one;
         comm.tpRe = full ? 2 * one : 0;
@@ -306,7 +393,9 @@ LayerComm modelLayerComm(const Hierarchy& hier, const WorkloadShape& w, const Mi
     if (w.moe() && w.ep > 1) {
         const Tier& epTier = hier.tierForSpan(w.tp * w.cp * w.ep);
         const double buffer = T * k * h * kBytes / t;
-        const double one = allToAllSeconds(buffer, w.ep, epTier.collectiveBytesPerSAt(buffer), epTier.alphaS);
+        const KernelValue c = collectiveSeconds(epTier, Collective::AllToAll, buffer, w.ep);
+        const double one = c.value;
+        comm.epTier = c.tier;
         comm.epF = 2 * one;
         comm.epB = 2 * one + (full ? 2 * one : 0);
     }
@@ -349,6 +438,7 @@ LayerComm modelLayerComm(const Hierarchy& hier, const WorkloadShape& w, const Mi
 struct OutputLayer {
     double seconds = 0;
     OpPoint op;  // its forward GEMM on the roofline
+    KernelTier tier = KernelTier::Measured;
 };
 
 OutputLayer modelOutputLayer(const Machine& mc, const MicroBatch& mb)
@@ -357,18 +447,24 @@ OutputLayer modelOutputLayer(const Machine& mc, const MicroBatch& mb)
     const double logitsFlops = 2 * T * h * V / t;
     const double logitsBytes = (T * h + h * V / t + T * V / t) * kBytes;
     const double logits = T * V / t;
-    const double outF = mc.gemmS(logitsFlops, logitsBytes) + mc.memS(logits * kLossBytesForward);
+    const auto pass = gemmPasses(T, h, V / t, 1);
+    const KernelValue fw = mc.gemm(pass[0], logitsFlops, logitsBytes, 0);
+    const double outF = fw.value + mc.memS(logits * kLossBytesForward);
     // Backward: the data gradient, then the weight gradient, which alone
     // accumulates into the fp32 main grads (as every block GEMM).
-    const double outB = mc.gemmS(logitsFlops, logitsBytes) +
-        mc.gemmS(logitsFlops, logitsBytes + h * V / t * 2 * kGradBytes) + mc.memS(logits * kLossBytesBackward);
+    const KernelValue dgrad = mc.gemm(pass[1], logitsFlops, logitsBytes, 0);
+    const KernelValue wgrad = mc.gemm(pass[2], logitsFlops, logitsBytes, h * V / t * 2 * kGradBytes);
+    const double outB = dgrad.value + wgrad.value + mc.memS(logits * kLossBytesBackward);
     return {outF + outB,
-            {"output layer (logits)", "gemm", logitsFlops, logitsBytes, mc.gemmS(logitsFlops, logitsBytes)}};
+            {"output layer (logits)", "gemm", logitsFlops, logitsBytes, fw.value, fw.tier, T, h, V / t, 1},
+            worseTier(fw.tier, worseTier(dgrad.tier, wgrad.tier))};
 }
 
 // One micro-batch through the slowest stage, forward and backward, by part.
 struct Slot {
     double gemm = 0, attn = 0, mem = 0, re = 0, tp = 0, ep = 0, cp = 0, out = 0;
+    KernelTier gemmTier = KernelTier::Measured, attnTier = KernelTier::Measured, memTier = KernelTier::Measured,
+               outTier = KernelTier::Measured, tpTier = KernelTier::Measured, epTier = KernelTier::Measured;
     double ppSends = 0;
     double hidden = 0;  // communication the slot's compute hides
     double total = 0;
@@ -401,8 +497,14 @@ Slot modelPipeline(const Machine& mc, const Hierarchy& hier, const WorkloadShape
     slot.ep = layers * (comm.epF + comm.epB);
     slot.cp = layers * (comm.cpF + comm.cpB);
     slot.out = out.seconds;
+    slot.gemmTier = L.gemmTier;
+    slot.attnTier = L.attnTier;
+    slot.memTier = L.memTier;
+    slot.outTier = out.tier;
     slot.hidden = layers * comm.hidden;
     slot.tpAll = layers * comm.tpAll;
+    slot.tpTier = comm.tpTier;
+    slot.epTier = comm.epTier;
     slot.cpAll = layers * comm.cpAll;
     slot.total = slot.gemm + slot.attn + slot.mem + slot.re + slot.tp + slot.ep + slot.cp + slot.out + slot.ppSends;
     // Interleaving divides the bubble by v (Narayanan et al. 2021).
@@ -432,6 +534,7 @@ struct StepTotals {
     double beforeStragglers = 0;
     double stragglerFactor = 1;
     double stepS = 0;
+    KernelTier dpTier = KernelTier::Measured;  // where the NVLink part's bandwidth came from
 };
 
 // docs/model.md §5 "Data parallelism, optimizer, stragglers", and the step
@@ -444,6 +547,7 @@ StepTotals modelDataParallel(const Machine& mc, const HardwareProfile& hw, const
     const double paramsPerGpu = w.paramsPerGpu;
     const std::int64_t dpRanks = w.dp * w.cp;
     double dpS = 0, zero3Gather = 0;
+    StepTotals tot;
     if (dpRanks > 1) {
         // Hierarchical: ranks of the group sharing a node reduce over NVLink,
         // then each carries its 1/q share across nodes on its own NIC.
@@ -457,30 +561,39 @@ StepTotals modelDataParallel(const Machine& mc, const HardwareProfile& hw, const
         // Megatron reduces in buckets of max(40M, 1M x dp) parameters, so a
         // collective's message is a bucket, not the whole buffer.
         const double bucketParams = std::max(40e6, 1e6 * double(dpRanks));
-        auto hierarchical = [&](double bytes, bool allReduce) {
+        // An all-reduce is a reduce-scatter and an all-gather.
+        auto hierarchical = [&](double bytes, Collective op) {
+            const bool allReduce = op == Collective::AllReduce;
             const double factor = allReduce ? 2 : 1;
             const double message = std::min(bytes, bucketParams * bytes / std::max(1.0, paramsPerGpu));
             double sec = 0;
-            if (q > 1)
-                sec += factor * ringGatherSeconds(bytes, q, nv.collectiveBytesPerSAt(message), nv.alphaS);
-            if (acrossNodes > 1)
+            if (q > 1) {
+                for (Collective part : {Collective::ReduceScatter, Collective::AllGather})
+                    if (allReduce || op == part) {
+                        const KernelValue c = collectiveSeconds(nv, part, bytes, q, message);
+                        sec += c.value;
+                        tot.dpTier = worseTier(tot.dpTier, c.tier);
+                    }
+            }
+            if (acrossNodes > 1) {
                 sec += factor *
                     ringGatherSeconds(bytes / double(q), acrossNodes, across.collectiveBytesPerS, across.alphaS);
+                tot.dpTier = KernelTier::CatalogFactor;  // the scale-out tier has no measured table
+            }
             return sec;
         };
         if (w.zero == 0)
-            dpS = hierarchical(grads, true);
+            dpS = hierarchical(grads, Collective::AllReduce);
         else if (w.zero <= 2)
-            dpS = hierarchical(grads, false) + hierarchical(weights, false);
+            dpS = hierarchical(grads, Collective::ReduceScatter) + hierarchical(weights, Collective::AllGather);
         else {
             // FSDP gathers the weights for every micro-batch, forward and
             // backward, so no gather follows the optimizer step: only the
             // gradients' reduce-scatter is left for the step's end.
-            dpS = hierarchical(grads, false);
-            zero3Gather = 2 * hierarchical(weights, false);
+            dpS = hierarchical(grads, Collective::ReduceScatter);
+            zero3Gather = 2 * hierarchical(weights, Collective::AllGather);
         }
     }
-    StepTotals tot;
     tot.dpAll = dpS + m * zero3Gather;
     // One micro-batch's compute (its slot less the PP sends) is the window
     // that hides communication. Every micro-batch's window hides that
@@ -512,24 +625,31 @@ StepTotals modelDataParallel(const Machine& mc, const HardwareProfile& hw, const
 // docs/model.md §5 "Breakdown": every micro-batch's share of each slot part,
 // then the once-per-step terms; stragglers take the rest so the parts sum to
 // the step time. `compute` marks what §11 counts as running kernels.
-std::vector<StepPart> breakdownOf(const Slot& slot, double m, const StepTotals& tot, bool tpOverlap)
+std::vector<StepPart> breakdownOf(const Slot& slot, double m, const StepTotals& tot, const WorkloadShape& w)
 {
+    const bool tpOverlap = w.tpCommOverlap;
+    // Communication's tier where the axis communicates at all.
+    const auto tierIf = [](bool active, KernelTier t) { return active ? std::optional(t) : std::nullopt; };
     // Whether TP communication hides behind the GEMMs is a workload choice
     // the user should see next to its cost.
     const std::string_view tpSource = tpOverlap
         ? "what the GEMMs do not hide: /workload/parallelism/tp_comm_overlap is on (docs/model.md)"
         : "none hidden: /workload/parallelism/tp_comm_overlap is off (docs/model.md)";
-    return {{"GEMMs", m * slot.gemm, true},
-            {"attention", m * slot.attn, true},
-            {"memory-bound ops", m * slot.mem, true},
-            {"output layer and loss", m * slot.out, true},
-            {"recompute", m * slot.re},
-            {"TP communication", m * slot.tp, false, tpSource},
+    const KernelTier all = worseTier(worseTier(slot.gemmTier, slot.attnTier), worseTier(slot.memTier, slot.outTier));
+    return {{"GEMMs", m * slot.gemm, true, "each GEMM at its shape, forward and both backward GEMMs (docs/model.md)",
+             slot.gemmTier},
+            {"attention", m * slot.attn, true, "step-time model (docs/model.md)", slot.attnTier},
+            {"memory-bound ops", m * slot.mem, true, "step-time model (docs/model.md)", slot.memTier},
+            {"output layer and loss", m * slot.out, true, "step-time model (docs/model.md)", slot.outTier},
+            {"recompute", m * slot.re, false, "step-time model (docs/model.md)", all},
+            {"TP communication", m * slot.tp, false, tpSource, tierIf(w.tp > 1, slot.tpTier)},
             {"CP communication (exposed)", m * slot.cp},
-            {"EP communication", m * slot.ep},
+            {"EP communication", m * slot.ep, false, "step-time model (docs/model.md)",
+             tierIf(w.moe() && w.ep > 1, slot.epTier)},
             {"PP communication", m * slot.ppSends},
             {"pipeline bubble", slot.bubble},
-            {"DP communication (exposed)", tot.dpExposed},
+            {"DP communication (exposed)", tot.dpExposed, false, "step-time model (docs/model.md)",
+             tierIf(w.dp * w.cp > 1, tot.dpTier)},
             {"overlap contention", tot.contention, false,
              "compute 18.9% slower while hidden communication runs beside it (Lee et al. 2025, docs/model.md)"},
             {"optimizer step", tot.optimizerS},
@@ -562,6 +682,36 @@ void countFlops(StepTime& st, const Machine& mc, const WorkloadShape& w, const M
     st.daysToTrain = w.tokens / st.tokensPerS / 86400;
 }
 
+}  // namespace
+
+std::string kernelTierSource(const AcceleratorProfile& g, const StepPart& part)
+{
+    if (!part.tier)
+        return "";
+    if (*part.tier != KernelTier::CatalogFactor && g.kernels)
+        return std::string(kernelTierName(*part.tier)) + ": " + g.kernels->citation();
+    // The catalog factor each kind of kernel runs at without a table.
+    const Sourced* factor = &g.gemmEfficiency;
+    std::string figure = g.trainingPrecision == "fp8" ? "fp8_gemm_efficiency" : "gemm_efficiency";
+    std::string scaled = " scaled by kernel size";
+    if (part.name == "attention") {
+        factor = &g.attentionEfficiency;
+        figure = "attention_efficiency";
+    } else if (part.name.find("communication") != std::string_view::npos) {
+        // Across nodes the NIC's efficiency applies too (the hierarchy's tiers say which).
+        factor = &g.scaleupEfficiency;
+        figure = "scaleup_efficiency";
+        scaled = " by message size on NVLink, the NIC's efficiency across nodes";
+    } else if (part.name == "memory-bound ops") {
+        factor = &g.hbmEfficiency;
+        figure = "hbm_efficiency";
+    }
+    return "catalog factor: " + figure + " " + formatValue(factor->value) + scaled + " (" + factor->source + ")" +
+        (g.kernels ? "; the kernel profile has no table for it" : "; no kernel profile for " + inQuotes(g.part));
+}
+
+namespace {
+
 void explainStepTime(StepTime& st, const AcceleratorProfile& g, const WorkloadShape& w, const Slot& slot,
                      const StepTotals& tot, double stragglerCv)
 {
@@ -581,6 +731,11 @@ void explainStepTime(StepTime& st, const AcceleratorProfile& g, const WorkloadSh
          {"optimizer step", tot.optimizerS, "s", "18 bytes per parameter at HBM speed"},
          {"straggler cv", stragglerCv, "", "/operations/straggler_cv"},
          {"GPUs", gpus, "", "tp x pp x cp x dp"}}};
+    // Where each kind of kernel's speed came from.
+    for (const StepPart& part : st.breakdown)
+        if (part.compute)
+            st.explainStep.inputs.push_back(
+                {std::string(part.name) + " per step", part.seconds, "s", kernelTierSource(g, part)});
     st.explainMfu = {"MFU = model FLOPs per step / (step time x GPUs x peak)",
                      {{"model FLOPs per step", st.modelFlopsPerStep, "FLOP",
                        "3 x forward FLOPs; attention's causal half (Megatron's num_floating_point_operations)"},
@@ -618,7 +773,7 @@ StepTime modelStepTime(const HardwareProfile& hw, const Hierarchy& hier, const W
     st.slotS = slot.total;
     st.microBatches = m;
     st.bubbleFraction = slot.bubble / (m * slot.total + slot.bubble);
-    st.breakdown = breakdownOf(slot, m, tot, w.tpCommOverlap);
+    st.breakdown = breakdownOf(slot, m, tot, w);
     st.commS = {m * slot.tpAll, m * slot.cpAll, m * slot.ep, m * slot.ppSends, tot.dpAll};
     st.computeS = m * (slot.gemm + slot.attn + slot.mem + slot.out + slot.re);
     countFlops(st, mc, w, mb);

@@ -5,6 +5,8 @@
 // tier its group spans, the pipeline bubble, the exposed data-parallel
 // reduction, the optimizer step and stragglers. The breakdown sums to the
 // step time.
+#include <array>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,6 +15,7 @@
 #include "core/analysis/hardware_profile.h"
 #include "core/analysis/hierarchy.h"
 #include "core/analysis/workload_shape.h"
+#include "core/kernels/kernel_grid.h"
 
 namespace studio {
 
@@ -22,7 +25,9 @@ struct OpPoint {
     std::string_view name;  // literals: building a point allocates nothing
     std::string_view kind;  // gemm, attention, memory, optimizer
     double flops = 0, bytes = 0;
-    double seconds = 0;  // modelled time
+    double seconds = 0;                           // modelled time
+    KernelTier tier = KernelTier::CatalogFactor;  // where its speed came from
+    double m = 0, k = 0, n = 0, batch = 1;        // a GEMM's shape: (m x k) by (k x n), `batch` of them
     double intensity() const { return bytes > 0 ? flops / bytes : 0; }
     double achievedFlopsPerS() const { return seconds > 0 ? flops / seconds : 0; }
 };
@@ -32,6 +37,9 @@ struct StepPart {
     double seconds = 0;
     bool compute = false;  // running kernels (the rest is waiting: communication, bubble, ...)
     std::string_view source = "step-time model (docs/model.md)";  // what its explanation cites
+    // Kernels' time: the worst tier their speeds came from (the GPU's kernel
+    // profile or the catalog's factors); none for waiting.
+    std::optional<KernelTier> tier;
 };
 
 struct StepTime {
@@ -59,6 +67,17 @@ struct StepTime {
     Explanation explainStep, explainMfu, explainTokens;
 };
 
+// The three GEMMs of a layer's (m x k) by (k x n) product, `batch` of them,
+// as a kernel table is looked up (docs/kernel-profiles.md): rows (a batched
+// or grouped GEMM's batches stacked), output columns and the reduction.
+// Forward m x k by k x n; the data gradient m x n by n x k; the weight
+// gradient k x m by m x n.
+struct GemmPass {
+    std::string_view pass;  // "forward", "backward data", "backward weight"
+    double rows, n, k;
+};
+std::array<GemmPass, 3> gemmPasses(double m, double k, double n, double batch);
+
 // GEMM efficiency by size, relative to the part's large-GEMM efficiency
 // (Calculon's A100/H100 profile shape: 0.95 at >= 128 GFLOP, 0.9 at 16, 0.6
 // at 1), log-linear between points.
@@ -76,6 +95,11 @@ enum class FlopConvention { CausalHalf, FullSquare };
 // the whole model with its output layer (docs/model.md section 5).
 double forwardFlopsPerSequenceLayer(const WorkloadShape& w, FlopConvention convention);
 double forwardFlopsPerSequence(const WorkloadShape& w, FlopConvention convention);
+
+// Where a step part's kernel speeds came from, for its explanation: "measured:
+// H100 kernel profile (...)" or "catalog factor: gemm_efficiency 0.65 (...)".
+// `part` is a breakdown part's name; empty for a part with no tier.
+std::string kernelTierSource(const AcceleratorProfile& gpu, const StepPart& part);
 
 // `explain`: also fill the explanations (the studio shows them; a search
 // over layouts does not need them).

@@ -275,6 +275,59 @@ std::vector<Problem> Catalog::mergeFile(const std::string& path)
     return merge(parsed.doc, path, true);
 }
 
+std::vector<Problem> Catalog::mergeKernels(const Json& doc, const std::string& origin)
+{
+    std::vector<Problem> problems;
+    const auto profile = readKernelProfile(
+        doc, origin,
+        [this](std::string_view id) {
+            const Part* part = find(id);
+            return part && part->kind == PartKind::Accelerator;
+        },
+        problems);
+    if (!profile)
+        return problems;
+    const auto shared = std::make_shared<const KernelProfile>(*profile);
+    for (const std::string& id : shared->parts)
+        kernels_[id] = shared;
+    return problems;
+}
+
+std::vector<Problem> Catalog::mergeKernelsFile(const std::string& path)
+{
+    const FileText file = readTextFile(path);
+    if (file.error)
+        return {Problem{Severity::Error, "", *file.error}};
+    ParsedJson parsed = parseJsonText(file.text);
+    if (parsed.error)
+        return {*parsed.error};
+    return mergeKernels(parsed.doc, path);
+}
+
+const KernelProfile* Catalog::kernels(std::string_view partId) const
+{
+    const auto it = kernels_.find(partId);
+    return it == kernels_.end() ? nullptr : it->second.get();
+}
+
+void Catalog::scaleKernelEfficiencies(double factor, double cap)
+{
+    // One scaled copy per profile, however many parts share it.
+    std::map<const KernelProfile*, std::shared_ptr<const KernelProfile>> scaled;
+    for (auto& [id, profile] : kernels_) {
+        auto& copy = scaled[profile.get()];
+        if (!copy)
+            copy = std::make_shared<const KernelProfile>(profile->scaledEfficiencies(factor, cap));
+        profile = copy;
+    }
+}
+
+std::shared_ptr<const KernelProfile> Catalog::sharedKernels(std::string_view partId) const
+{
+    const auto it = kernels_.find(partId);
+    return it == kernels_.end() ? nullptr : it->second;
+}
+
 const Part* Catalog::find(std::string_view id) const
 {
     const auto it = index_.find(id);
@@ -321,6 +374,19 @@ const Catalog& Catalog::builtin()
             for (const auto& p : problems)
                 std::fprintf(stderr, "%s\n", formatProblem("resources/catalog.json", p).c_str());
             std::abort();
+        }
+        const auto names = builtinKernelProfileNames();
+        const auto texts = builtinKernelProfileJsons();
+        for (std::size_t i = 0; i < texts.size(); ++i) {
+            const std::string file = "resources/kernels/" + std::string(names[i]);
+            ParsedJson kernels = parseJsonText(texts[i]);
+            std::vector<Problem> kp =
+                kernels.error ? std::vector<Problem>{*kernels.error} : c.mergeKernels(kernels.doc, "built-in " + file);
+            if (hasErrors(kp)) {
+                for (const auto& p : kp)
+                    std::fprintf(stderr, "%s\n", formatProblem(file, p).c_str());
+                std::abort();
+            }
         }
         return c;
     }();

@@ -4,6 +4,7 @@
 // design's embedded parts are merged on top (same id replaces the part).
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -12,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/catalog/part.h"
+#include "core/kernels/kernel_profile.h"
 #include "core/problem.h"
 
 namespace studio {
@@ -31,6 +33,20 @@ public:
     // Reads and merges a catalog file; problems are about that file.
     std::vector<Problem> mergeFile(const std::string& path);
 
+    // Kernel profiles (docs/kernel-profiles.md): the built-in catalog holds
+    // resources/kernels/; a user's profile replaces the one of each part it
+    // names. Checked whole first: on any error nothing changes.
+    std::vector<Problem> mergeKernels(const nlohmann::ordered_json& doc, const std::string& origin);
+    std::vector<Problem> mergeKernelsFile(const std::string& path);
+    // The profile measured for an accelerator part, or nullptr.
+    const KernelProfile* kernels(std::string_view partId) const;
+    std::shared_ptr<const KernelProfile> sharedKernels(std::string_view partId) const;
+    // No profile at all: every kernel at the catalog's factors (--kernels none).
+    void clearKernels() { kernels_.clear(); }
+    // Every profile's efficiencies times `factor`, at most `cap`: kernels
+    // faster or slower by that much (the sensitivity analysis).
+    void scaleKernelEfficiencies(double factor, double cap);
+
     const Part* find(std::string_view id) const;
     const std::vector<Part>& parts() const { return parts_; }
     std::string sourceText(std::string_view key) const;
@@ -49,6 +65,9 @@ private:
     std::vector<Part> parts_;
     std::unordered_map<std::string, std::size_t, IdHash, std::equal_to<>> index_;
     std::map<std::string, std::string, std::less<>> sources_;
+    // Shared: a catalog is copied with every design loaded and every
+    // background run, and a profile is large and never changes.
+    std::map<std::string, std::shared_ptr<const KernelProfile>, std::less<>> kernels_;
 };
 
 }  // namespace studio

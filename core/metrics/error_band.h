@@ -25,11 +25,41 @@ std::vector<ValidationPoint> parseValidationPoints(std::string_view jsonText);
 
 // How far a run may be from the configuration, in GPUs, and still count.
 constexpr double kErrorBandScaleRange = 4;
+// How far the band reaches beyond the nearest runs' errors, in root mean
+// squares of the check runs' errors: 1.645, the half-width of a normal
+// distribution's central 90%. The central 80% (1.28) left 78% of the runs
+// inside their leave-one-out band, short of the 80% a band must hold: the
+// errors' tails are heavier than a normal's (docs/validation.md prints the
+// coverage).
+constexpr double kErrorBandSpreads = 1.6449;
 
-// The nearest runs and the model's error on them (runs, errors, basis), or
-// a band whose text says why none is near; nullopt for an unrunnable layout.
+// What a band is looked up for: a configuration's GPU and layout.
+struct BandQuery {
+    std::string gpuPart, gpuName, precision;
+    std::int64_t gpus = 1, tp = 1, pp = 1, cp = 1, zero = 0;
+};
+BandQuery bandQueryOf(const Analysis& analysis);
+
+// The root mean square of the check runs' step-time errors: how far the
+// model strays on runs nothing was fit to, bias included (the runs a band
+// is drawn from share some of it, not all).
+double checkRunSpread(const std::vector<ValidationPoint>& points);
+
+// The nearest runs and the model's error on them (runs, errors, basis),
+// widened by the check runs' spread, or a band whose text says why none is
+// near; nullopt for an unrunnable layout.
 std::optional<ErrorBand> nearestValidatedRuns(const Analysis& analysis,
                                               const std::vector<ValidationPoint>& points = builtinValidationPoints());
+ErrorBand nearestValidatedRuns(const BandQuery& query, const std::vector<ValidationPoint>& points);
+
+// Leave-one-out: each run's band from the other runs alone, and whether the
+// run's own error falls inside it.
+struct BandCoverage {
+    std::size_t runs = 0, banded = 0, inside = 0;  // runs; those given a band; those inside theirs
+    std::vector<std::string> outside;              // the runs outside their band
+    double share() const { return banded > 0 ? double(inside) / double(banded) : 0; }
+};
+BandCoverage leaveOneOutCoverage(const std::vector<ValidationPoint>& points);
 // That band for one figure: `timeLike` when the figure grows with the step
 // time (step time, days), else it shrinks with it (tokens/s, TFLOP/s, MFU).
 ErrorBand phrasedFor(ErrorBand nearest, bool timeLike);

@@ -139,10 +139,12 @@ std::vector<ExplainedMetric> explainMetrics(const Analysis& a)
             for (const auto& p : s.breakdown)
                 if (p.name == b.name)
                     part = &p;
+            std::string source(part ? part->source : "step-time model (docs/model.md)");
+            if (const std::string tier = part ? kernelTierSource(g, *part) : ""; !tier.empty())
+                source += "; " + tier;
             add(key,
                 {"time of " + std::string(b.name) + " / step time",
-                 {{std::string(b.name), part ? part->seconds : 0, "s",
-                   std::string(part ? part->source : "step-time model (docs/model.md)")},
+                 {{std::string(b.name), part ? part->seconds : 0, "s", source},
                   {"step time", s.stepS, "s", "this model"}}});
         }
     }

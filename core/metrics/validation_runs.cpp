@@ -13,6 +13,7 @@
 #include "core/format/json_pointer.h"
 #include "core/format/json_reader.h"
 #include "core/format/json_text.h"
+#include "core/metrics/error_band.h"
 #include "core/metrics/metrics.h"
 #include "core/search/layout_search.h"
 #include "core/serving/serving.h"
@@ -80,11 +81,21 @@ std::optional<double> figureOf(const Json& metrics, const std::string& metric, c
 
 // A training run: analyzeDesign's figure, and where the published layout
 // ranks in the layout search. False (with problems) when it gives none.
+// The loaded run's catalog with no kernel profile: every kernel at the
+// catalog's factors, the model before kernel profiles.
+Catalog withoutKernels(const DesignLoad& loaded)
+{
+    Catalog c = *loaded.catalog;
+    c.clearKernels();
+    return c;
+}
+
 bool evaluateTraining(ValidationRow& row, const Json& run, const std::string& ptr, const DesignLoad& loaded,
                       JsonReader& r, std::vector<Problem>& problems)
 {
     const Analysis analysis = analyzeDesign(*loaded.design, *loaded.catalog);
     const Json metrics = metricsJson(*loaded.design, analysis);
+    row.kernels = analysis.hardware.gpu.kernels ? "measured" : "catalog factors";
     // A published TFLOP/s counts FLOPs its own way: turn it back into the
     // step time it was measured as, by that count, and compare step times.
     if (const auto convention = r.choice(run, ptr, "flop_convention", {"causal_half", "full_square"}, false)) {
@@ -108,6 +119,12 @@ bool evaluateTraining(ValidationRow& row, const Json& run, const std::string& pt
     if (!predicted)
         return false;
     row.predicted = *predicted;
+    const Catalog plain = withoutKernels(loaded);
+    const auto factor =
+        figureOf(metricsJson(*loaded.design, analyzeDesign(*loaded.design, plain)), row.metric, row.id, ptr, problems);
+    if (!factor)
+        return false;
+    row.factorPredicted = *factor;
     const auto& w = analysis.workload;
     // A run may use part of the design (64 GPUs of a 72-GPU NVL72 rack).
     row.gpus = w.gpusUsed;
@@ -150,6 +167,12 @@ bool evaluateServing(ServingValidationRow& row, const std::string& ptr, const De
     const auto predicted = figureOf(Json{{"serving", servingJson(s)}}, row.metric, row.id, ptr, problems);
     if (!predicted)
         return false;
+    const Serving plain = analyzeServing(*loaded.design, withoutKernels(loaded));
+    const auto factor = figureOf(Json{{"serving", servingJson(plain)}}, row.metric, row.id, ptr, problems);
+    if (!factor)
+        return false;
+    row.factorPredicted = *factor;
+    row.kernels = s.kernelSource.empty() ? "catalog factors" : "measured";
     const ServingSpec& spec = *loaded.design->workload.serving;
     row.predicted = *predicted;
     row.system = loaded.design->name;
@@ -296,6 +319,92 @@ std::string replicaOf(const ServingValidationRow& r)
     return s + ", " + formatCount(r.promptTokens) + " in / " + formatCount(r.outputTokens) + " out";
 }
 
+// The training rows as the error bands read them (resources/validation-errors.json).
+std::vector<ValidationPoint> pointsOf(const ValidationReport& report)
+{
+    std::vector<ValidationPoint> points;
+    for (const auto& r : report.rows)
+        points.push_back({r.id, r.role, r.gpuPart, r.precision, r.gpus, r.tp, r.pp, r.cp, r.dp, r.zero,
+                          std::round(r.error() * 1e4) / 1e4});
+    return points;
+}
+
+// Each set's errors with the kernel profiles and with the catalog factors
+// alone, by where the kernels' speeds came from: what the measured tables
+// changed.
+std::string kernelsMarkdown(const ValidationReport& report)
+{
+    std::string md =
+        "\n## Measured kernels against the catalog factors\n\n"
+        "The same runs with every kernel at the catalog's one-number-per-GPU factors (`--kernels none`, the model "
+        "before kernel profiles) and with the GPU's kernel profile (`resources/kernels/`, docs/kernel-profiles.md: "
+        "GEMMs at each shape, attention, scale-up collectives measured; what a profile lacks stays at the catalog "
+        "factor). \"Kernels\" says where the prediction's kernel speeds came from. No profile value was fit to any "
+        "run: the tables are NVIDIA AIConfigurator's kernel measurements, converted.\n\n"
+        "| set | kernels | runs | mean error, catalog factors | mean error, kernel profiles | worst, catalog factors | "
+        "worst, kernel profiles |\n|---|---|---|---|---|---|---|\n";
+    auto line = [&](const std::string& set, const std::string& kernels, const std::vector<double>& factors,
+                    const std::vector<double>& profiles) {
+        if (factors.empty())
+            return;
+        const ErrorSummary f = summarizeErrors(factors), p = summarizeErrors(profiles);
+        md += "| " + set + " | " + kernels + " | " + std::to_string(f.runs) + " | " + percent(f.meanAbs).substr(1) +
+            " | " + percent(p.meanAbs).substr(1) + " | " + percent(f.maxAbs).substr(1) + " | " +
+            percent(p.maxAbs).substr(1) + " |\n";
+    };
+    for (const char* role : {"calibration", "check"})
+        for (const char* kernels : {"measured", "catalog factors"}) {
+            std::vector<double> f, p;
+            for (const auto& r : report.rows)
+                if (r.role == role && r.kernels == kernels) {
+                    f.push_back(r.factorError());
+                    p.push_back(r.error());
+                }
+            line(std::string("training, ") + role, kernels, f, p);
+        }
+    for (const char* kernels : {"measured", "catalog factors"}) {
+        std::vector<double> f, p;
+        for (const auto& r : report.serving)
+            if (r.kernels == kernels) {
+                f.push_back(r.factorError());
+                p.push_back(r.error());
+            }
+        line("serving", kernels, f, p);
+    }
+    md += "\n| run | set | kernels | error, catalog factors | error, kernel profiles |\n|---|---|---|---|---|\n";
+    for (const auto& r : report.rows)
+        md += "| " + r.id + " | " + r.role + " | " + r.kernels + " | " + percent(r.factorError()) + " | " +
+            percent(r.error()) + " |\n";
+    for (const auto& r : report.serving)
+        md += "| " + r.id + " | serving | " + r.kernels + " | " + percent(r.factorError()) + " | " +
+            percent(r.error()) + " |\n";
+    return md;
+}
+
+// Whether the error bands hold: each run's band drawn without it.
+std::string bandsMarkdown(const ValidationReport& report)
+{
+    const std::vector<ValidationPoint> points = pointsOf(report);
+    const BandCoverage c = leaveOneOutCoverage(points);
+    std::string outside;
+    for (const auto& id : c.outside)
+        outside += (outside.empty() ? "" : "; ") + id;
+    return "\n## Do the error bands hold?\n\n"
+           "A figure's band (`explain.<key>.error_band`) is the model's error on the published runs nearest the "
+           "configuration (same GPU, within 4x of its GPUs, the most similar layout kind), widened on both sides by "
+           "1.645 x the check runs' root-mean-square error (" +
+        percent(checkRunSpread(points)).substr(1) +
+        " today), a normal distribution's central 90%: no band is narrower than that spread. With the central "
+        "80% (1.28 x) a run the band had not seen fell inside 78% of the time, short of the 80% a band must hold, "
+        "as the errors' tails are heavier than a normal's. Tested leave-one-out: each training run's band drawn "
+        "from the other runs alone (the spread too), and the run's own error inside or not.\n\n"
+        "Of " +
+        std::to_string(c.runs) + " runs, " + std::to_string(c.banded) +
+        " have another run near enough to draw a band; " + std::to_string(c.inside) +
+        " of those fall inside theirs: **" + percent(c.share()).substr(1) + "** coverage (target: at least 80%)." +
+        (outside.empty() ? std::string() : " Outside: " + outside + ".") + "\n";
+}
+
 std::string servingMarkdown(const ValidationReport& report)
 {
     const ErrorSummary& sum = report.servingSummary;
@@ -383,6 +492,7 @@ std::string validationMarkdown(const ValidationReport& report, const std::string
             "\nWhat these runs say about the model, and what is still missing from it, is in docs/model.md, "
             "\"Validation status\".\n";
     }
+    md += kernelsMarkdown(report) + bandsMarkdown(report);
     md += "\n## Where the published layouts rank in the layout search\n\n"
           "Each run's layout ranked among every feasible layout of its model on its GPUs by the layout search "
           "(`cluster-studio search`, docs/model.md \"Layout search\"), by step time, with tp kept inside the "
@@ -415,18 +525,18 @@ std::string validationMarkdown(const ValidationReport& report, const std::string
 Json validationErrorsJson(const ValidationReport& report, const std::string& command)
 {
     Json runs = Json::array();
-    for (const auto& r : report.rows)
-        runs.push_back({{"id", r.id},
-                        {"role", r.role},
-                        {"gpu_part", r.gpuPart},
-                        {"gpus", r.gpus},
-                        {"tp", r.tp},
-                        {"pp", r.pp},
-                        {"cp", r.cp},
-                        {"dp", r.dp},
-                        {"zero", r.zero},
-                        {"precision", r.precision},
-                        {"step_error", std::round(r.error() * 1e4) / 1e4}});
+    for (const ValidationPoint& p : pointsOf(report))
+        runs.push_back({{"id", p.id},
+                        {"role", p.role},
+                        {"gpu_part", p.gpuPart},
+                        {"gpus", p.gpus},
+                        {"tp", p.tp},
+                        {"pp", p.pp},
+                        {"cp", p.cp},
+                        {"dp", p.dp},
+                        {"zero", p.zero},
+                        {"precision", p.precision},
+                        {"step_error", p.stepError}});
     return {{"about",
              "Generated by `" + command +
                  "`; do not edit by hand. The model's step-time error on each published run of "

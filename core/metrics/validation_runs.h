@@ -32,6 +32,11 @@ struct ValidationRow {
     std::string gpuPart, precision;
     std::int64_t tp = 1, pp = 1, cp = 1, ep = 1, dp = 1, zero = 0;
     double measured = 0, predicted = 0;
+    // The same run with every kernel at the catalog's factors (--kernels
+    // none), and where the prediction's kernel speeds came from: "measured"
+    // (the GPU's kernel profile) or "catalog factors".
+    double factorPredicted = 0;
+    std::string kernels;
     // Where the published layout ranks in the layout search on the same
     // GPUs (by step time), and the best layout the model finds there.
     struct Standing {
@@ -41,6 +46,7 @@ struct ValidationRow {
         double gap = 0, bestStepS = 0;
     } standing;
     double error() const { return relativeError(measured, predicted); }
+    double factorError() const { return relativeError(measured, factorPredicted); }
 };
 
 // A published serving measurement (docs/evidence/serving-measurements.md):
@@ -56,7 +62,10 @@ struct ServingValidationRow {
     bool batchChosen = false;  // the run left it at 0: the largest that fits, the model's choice
     std::int64_t promptTokens = 0, outputTokens = 0;
     double measured = 0, predicted = 0;
+    double factorPredicted = 0;  // with every kernel at the catalog's factors
+    std::string kernels;         // "measured" or "catalog factors"
     double error() const { return relativeError(measured, predicted); }
+    double factorError() const { return relativeError(measured, factorPredicted); }
 };
 
 // A published measurement the report lists without modelling it, and why.

@@ -22,6 +22,9 @@ enum class Field { Figures, Pue, Price, Restart, FailureRates };
 struct Scaled {
     PartKind kind;
     std::vector<std::string> keys;
+    // The measured kernel tables scale too: on a GPU with a kernel profile
+    // they, not the catalog's factors, set the kernels' speed.
+    bool kernelTables = false;
 };
 
 struct InputSpec {
@@ -81,7 +84,8 @@ const std::vector<InputSpec>& inputSpecs()
          true,
          Field::Figures,
          {{PartKind::Accelerator,
-           {"gemm_efficiency", "fp8_gemm_efficiency", "attention_efficiency", "hbm_efficiency"}}},
+           {"gemm_efficiency", "fp8_gemm_efficiency", "attention_efficiency", "hbm_efficiency"},
+           true}},
          1.0},
         {"storage_bandwidth",
          "storage read bandwidth",
@@ -146,6 +150,8 @@ std::string scaleFigures(Design& d, Catalog& c, const Scaled& s, double factor, 
     for (const Problem& p : c.merge(doc, "sensitivity", false))
         if (p.severity == Severity::Error)
             return p.pointer + ": " + p.message;
+    if (s.kernelTables)
+        c.scaleKernelEfficiencies(factor, hi);
     for (Component& comp : d.components) {
         const Part* part = c.find(comp.part);
         if (!part || part->kind != s.kind)

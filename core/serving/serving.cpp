@@ -27,6 +27,9 @@ double bytesAt(const std::string& precision)
 }
 
 constexpr double kActivationBytes = 2;  // activations move between GPUs in 16 bits
+// The tokens one engine step runs, prompts' prefill chunks included:
+// TensorRT-LLM's default max_num_tokens (BuildConfig, 8,192).
+constexpr double kEngineStepTokens = 8192;
 
 std::string gb(double bytes)
 {
@@ -64,6 +67,70 @@ struct Replica {
     const Tier* epTier = nullptr;
     const Tier* ppTier = nullptr;
     std::int64_t prompt = 1, output = 1;
+    // The GPU's measured kernels (docs/kernel-profiles.md): GEMMs at the
+    // weight precision, prefill attention, decode attention at the KV
+    // precision. A dense model's steps are timed kernel by kernel from
+    // them; without a GEMM table (or for a mixture of experts, whose
+    // grouped GEMMs the tables do not hold) the step is the roofline of the
+    // catalog factors.
+    const KernelGrid* gemmTable = nullptr;
+    GemmRoofline measuredOn;  // the GPU the GEMM table was measured on
+    const KernelGrid* prefillAttention = nullptr;
+    const KernelGrid* decodeAttention = nullptr;
+    double peak16FlopsPerS = 0;
+    double hbmPeakBytesPerS = 0;  // the bandwidth decode attention's efficiency is a share of
+
+    bool measured() const { return gemmTable && !shape.moe(); }
+
+    // One stage's GEMMs for `tokens` rows, each at its shape on one GPU of
+    // the tensor-parallel group (column-parallel QKV and MLP up split their
+    // outputs, row-parallel attention output and MLP down their inputs);
+    // the LM head, on the last stage, for `headTokens` rows.
+    std::vector<ServingGemm> gemms;  // servingGemms(shape, tp)
+
+    KernelValue stageGemmS(double tokens, double headTokens) const
+    {
+        KernelValue total{0, KernelTier::Measured};
+        for (const ServingGemm& g : gemms) {
+            // The LM head runs on the last stage only; the step time charges
+            // every stage alike, so its share per stage.
+            const double m = g.lmHead ? headTokens : tokens;
+            const double times = g.lmHead ? 1 / double(pp) : layersPerStage();
+            // Weights at their precision, activations in and out at 16 bits.
+            const double bytes = g.k * g.n * weightBytes + m * (g.k + g.n) * kActivationBytes;
+            const KernelValue t =
+                measuredGemm(*gemmTable, measuredOn, {peakFlopsPerS, hbmPeakBytesPerS}, m, g.n, g.k, bytes);
+            total.value += times * t.value;
+            total.tier = worseTier(total.tier, t.tier);
+        }
+        return total;
+    }
+
+    // One stage's decode attention over `batch` sequences of `context`
+    // tokens: reading their KV cache at the measured share of HBM, or (no
+    // table) at least the catalog's achievable bandwidth and the FLOPs at
+    // the attention efficiency.
+    KernelValue stageDecodeAttentionS(double batch, double context) const
+    {
+        const double kvRead = batch * context * kvBytesPerTokenPerGpu;
+        const double flops = batch * 4 * layersPerStage() * context * double(shape.hidden) / double(tp);
+        if (decodeAttention) {
+            const KernelValue e = decodeAttention->at(batch, context);
+            return {std::max(kvRead / (hbmPeakBytesPerS * e.value), flops / attentionFlopsPerS), e.tier};
+        }
+        return {std::max(kvRead / hbmBytesPerS, flops / attentionFlopsPerS), KernelTier::CatalogFactor};
+    }
+
+    // One prompt's causal attention on one stage.
+    KernelValue stagePrefillAttentionS(double n) const
+    {
+        const double flops = 2 * layersPerStage() * n * n * double(shape.hidden) / double(tp);
+        if (prefillAttention) {
+            const KernelValue e = prefillAttention->at(shape.headDim, n);
+            return {flops / (peak16FlopsPerS * e.value), e.tier};
+        }
+        return {flops / attentionFlopsPerS, KernelTier::CatalogFactor};
+    }
 
     double layersPerStage() const { return double(shape.layers) / double(pp); }
 
@@ -75,12 +142,10 @@ struct Replica {
         double s = 0;
         const double buffer = tokens * double(shape.hidden) * kActivationBytes;
         if (tp > 1)
-            s += 2 * layersPerStage() *
-                ringAllReduceSeconds(buffer, tp, tpTier->collectiveBytesPerSAt(buffer), tpTier->alphaS);
+            s += 2 * layersPerStage() * collectiveSeconds(*tpTier, Collective::AllReduce, buffer, tp).value;
         if (ep > 1 && shape.moe()) {
             const double routed = buffer * double(shape.expertsPerToken);
-            s += 2 * layersPerStage() *
-                allToAllSeconds(routed, ep, epTier->collectiveBytesPerSAt(routed), epTier->alphaS);
+            s += 2 * layersPerStage() * collectiveSeconds(*epTier, Collective::AllToAll, routed, ep).value;
         }
         return s;
     }
@@ -116,15 +181,25 @@ struct Replica {
         p.flopsPerGpu = linear + attention;
         p.computeS = linear / linearFlopsPerS + attention / attentionFlopsPerS;
         const double comm = stageCommS(b);
-        p.tpotS = double(pp) * (std::max(p.memoryS, p.computeS) + comm) + double(pp - 1) * hopS(b);
+        // Measured: the step's kernels one after another, each at the speed
+        // measured for its shape (a GEMM's time holds its weight reads);
+        // else the slower of the step's reads and its FLOPs.
+        if (measured()) {
+            p.gemmS = double(pp) * stageGemmS(b, b).value;
+            p.attentionS = double(pp) * stageDecodeAttentionS(b, context).value;
+        }
+        const double stage = measured() ? (p.gemmS + p.attentionS) / double(pp) + lookupBytes(b) / hbmBytesPerS
+                                        : std::max(p.memoryS, p.computeS);
+        p.tpotS = double(pp) * (stage + comm) + double(pp - 1) * hopS(b);
         p.commS = double(pp) * comm + double(pp - 1) * hopS(b);
         // Continuous batching prefills each new request on the same GPUs:
         // a batch's B requests cost B prompts' compute (their weight reads
         // shared with the decode steps) beside its output steps. Each user
         // sees the decode speed.
         const double out = double(output);
-        p.prefillShare = b * double(pp) * prefillComputeS() / (b * double(pp) * prefillComputeS() + out * p.tpotS);
-        p.tokensPerSPerReplica = b * out / (b * double(pp) * prefillComputeS() + out * p.tpotS);
+        const double prefill = prefillPerRequestS(b);
+        p.prefillShare = b * double(pp) * prefill / (b * double(pp) * prefill + out * p.tpotS);
+        p.tokensPerSPerReplica = b * out / (b * double(pp) * prefill + out * p.tpotS);
         p.tokensPerSPerGpu = p.tokensPerSPerReplica / double(gpus);
         p.tokensPerSPerUser = 1 / p.tpotS;
         // Model FLOPs of prompts and outputs alike (2 per active weight per token).
@@ -137,10 +212,27 @@ struct Replica {
     double prefillComputeS() const
     {
         const double n = double(prompt);
+        // Measured: an engine computes the logits of a prompt's last token only.
+        if (measured())
+            return stageGemmS(n, 1).value + stagePrefillAttentionS(n).value;
         const double linear = 2 * gemmParams() * n / double(gpus) / linearFlopsPerS;
         const double attention =
             2 * double(shape.layers) * n * n * double(shape.hidden) / double(gpus) / attentionFlopsPerS;
         return linear + attention;
+    }
+
+    // One request's share of prefilling a batch's prompts. Measured: an
+    // engine prefills many prompts in one step, up to kEngineStepTokens,
+    // so its GEMMs run at that step's rows; each prompt's attention is its
+    // own. Without tables, one prompt's compute (the catalog path).
+    double prefillPerRequestS(double batch) const
+    {
+        if (!measured())
+            return prefillComputeS();
+        const double n = double(prompt);
+        const double tokens = std::max(n, std::min(batch * n, kEngineStepTokens));
+        const double requests = tokens / n;
+        return stageGemmS(tokens, requests).value / requests + stagePrefillAttentionS(n).value;
     }
 
     // One prompt through the replica on its own: compute-bound unless the
@@ -148,11 +240,26 @@ struct Replica {
     double prefillS() const
     {
         const double n = double(prompt);
+        if (measured())  // the GEMMs' measured times hold their weight reads
+            return double(pp) * (prefillComputeS() + lookupBytes(n) / hbmBytesPerS + stageCommS(n)) +
+                double(pp - 1) * hopS(n);
         const double memory =
             ((shape.params - lookupParams) * weightBytes / double(gpus) + lookupBytes(n)) / hbmBytesPerS;
         return double(pp) * (std::max(prefillComputeS(), memory) + stageCommS(n)) + double(pp - 1) * hopS(n);
     }
 };
+
+std::vector<ServingGemm> servingGemms(const WorkloadShape& m, std::int64_t tp)
+{
+    if (m.moe())
+        return {};
+    const double h = double(m.hidden), f = double(m.ffn), t = double(tp);
+    return {{"QKV projection", h, (h + 2 * m.kvDim) / t},
+            {"attention output projection", h / t, h},
+            {m.swiglu ? "MLP gate and up projection" : "MLP up projection", h, (m.swiglu ? 2 : 1) * f / t},
+            {"MLP down projection", f / t, h},
+            {"LM head", h, double(m.vocab) / t, true}};
+}
 
 Problem error(std::string pointer, std::string message, std::string code)
 {
@@ -240,6 +347,17 @@ Serving analyzeServing(const Design& design, const Catalog& catalog)
     r.linearFlopsPerS = r.peakFlopsPerS * hw.gpu.gemmEfficiency.value;
     r.attentionFlopsPerS = hw.gpu.bf16PeakTflops * 1e12 * hw.gpu.attentionEfficiency.value;
     r.hbmBytesPerS = hw.gpu.hbmTbPerS.value * 1e12 * hw.gpu.hbmEfficiency.value;
+    r.hbmPeakBytesPerS = hw.gpu.hbmTbPerS.value * 1e12;
+    r.gemms = s.gemms = servingGemms(m, s.tp);
+    r.peak16FlopsPerS = hw.gpu.bf16PeakTflops * 1e12;
+    if (const KernelProfile* k = hw.gpu.kernels.get()) {
+        r.gemmTable = k->gemmTable(s.weightPrecision);
+        if (const auto peak = k->peaksTflops.find(s.weightPrecision); peak != k->peaksTflops.end())
+            r.measuredOn = {peak->second * 1e12, k->hbmTbPerS * 1e12};
+        r.prefillAttention = k->attentionForward ? &*k->attentionForward : nullptr;
+        const auto d = k->decodeAttention.find(s.kvPrecision);
+        r.decodeAttention = d == k->decodeAttention.end() ? nullptr : &d->second;
+    }
     r.weightBytes = bytesAt(s.weightPrecision);
     r.weightBytesPerGpu = m.params * r.weightBytes / double(r.gpus);
     r.expertParams = m.moe() ? double(m.layers) * m.mlpParamsPerLayer : 0;
@@ -318,6 +436,14 @@ Serving analyzeServing(const Design& design, const Catalog& catalog)
         s.batch = std::max<std::int64_t>(1, largest([&](std::int64_t b) { return meets(r.decode(b)); }));
     s.decode = r.decode(s.batch);
     s.e2eS = e2e(s.decode);
+    if (r.measured()) {
+        const double context = double(spec.prompt_tokens) + double(spec.output_tokens) / 2;
+        const auto tier = [](KernelValue v) { return std::string(kernelTierName(v.tier)); };
+        s.kernelSource = "GEMMs at each shape " + tier(r.stageGemmS(double(s.batch), double(s.batch))) +
+            ", prefill attention " + tier(r.stagePrefillAttentionS(double(spec.prompt_tokens))) +
+            ", decode attention " + tier(r.stageDecodeAttentionS(double(s.batch), context)) + ": " +
+            hw.gpu.kernels->citation();
+    }
     // The first batch whose step is compute-bound (compute grows faster
     // with the batch than the reads do, or never catches up).
     const std::int64_t bound = largest([&](std::int64_t b) { return r.decode(b).bandwidthBound(); });

@@ -19,6 +19,16 @@ namespace studio {
 // CUDA graphs and fragmentation).
 inline constexpr double kServingHbmShare = 0.9;
 
+// One GEMM of a layer as one GPU of a replica runs it: rows (the tokens in
+// flight) by k, by n. Column-parallel layers (QKV, MLP up) split n over tp,
+// row-parallel ones (attention output, MLP down) k; the LM head runs once
+// per step, on the last stage.
+struct ServingGemm {
+    std::string_view name;
+    double k = 0, n = 0;
+    bool lmHead = false;
+};
+
 // One batch size of a replica's decode.
 struct DecodePoint {
     std::int64_t batch = 0;
@@ -26,6 +36,7 @@ struct DecodePoint {
     double memoryS = 0;                       // of which reading weights and KV cache (per stage)
     double computeS = 0;                      // the step's FLOPs at the compute roof (per stage)
     double commS = 0;                         // TP all-reduces, EP all-to-alls and pipeline hops
+    double gemmS = 0, attentionS = 0;         // measured kernels: the stages' GEMMs and attention (else 0)
     double flopsPerGpu = 0, bytesPerGpu = 0;  // one step's, on one GPU: the roofline's decode point
     // Output tokens per second with the prompts' prefill charged to the same
     // GPUs (continuous batching); per user: the decode speed, 1 / TPOT.
@@ -46,12 +57,17 @@ struct Serving {
     double peakTflops = 0;  // one GPU's, at the weight precision
     double hbmTbPerS = 0;   // one GPU's achievable: bandwidth x hbm_efficiency
     std::string hbmSource;  // where the bandwidth and its efficiency come from
+    // Where the kernels' speeds come from: the GPU's kernel profile, tier by
+    // kind of kernel ("GEMMs measured, decode attention interpolated: ..."),
+    // or empty when the step is the roofline of the catalog factors.
+    std::string kernelSource;
     std::int64_t promptTokens = 0, outputTokens = 0;
     double arrivalRatePerS = 0;
     double pricePerKwh = 0;
     double activeParams = 0;  // per token
     std::int64_t tp = 1, pp = 1, ep = 1;
     std::int64_t gpusPerReplica = 1;
+    std::vector<ServingGemm> gemms;     // a dense layer's, on one GPU (none for a mixture of experts)
     std::int64_t replicasInDesign = 0;  // whole replicas the design's GPUs hold
 
     double weightsGbPerGpu = 0;

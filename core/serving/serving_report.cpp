@@ -73,31 +73,49 @@ std::vector<ExplainedMetric> explainServing(const Serving& s)
          {"weights per GPU", s.weightsGbPerGpu, "GB", "parameters x bytes at " + s.weightPrecision + " / GPUs"},
          {"KV cache of one sequence per GPU", s.kvGbPerSequence / double(s.gpusPerReplica), "GB",
           "(prompt + output) x KV bytes per token / GPUs"}});
-    const std::vector<ExplainInput> prefill = {
+    const std::vector<ExplainInput> prefillInputs = {
         {"prompt tokens", double(s.promptTokens), "", "workload.serving.prompt_tokens"},
         {"parameters a token multiplies", s.activeParams, "",
          "workload.model: active, less the input embedding (a lookup)"},
         gpus,
         peak};
-    const std::string prefillFormula =
-        "pp x (max(2 x active parameters x prompt / GPUs at the GEMM roof + causal attention, weights / HBM "
-        "bandwidth) + TP all-reduces) + pipeline hops";
+    const bool measured = !s.kernelSource.empty();
+    const std::string prefillFormula = measured
+        ? "pp x (each GEMM of a layer at its measured speed for the prompt's tokens + causal attention at its measured "
+          "speed + TP all-reduces) + pipeline hops; the LM head for the last token only"
+        : "pp x (max(2 x active parameters x prompt / GPUs at the GEMM roof + causal attention, weights / HBM "
+          "bandwidth) + TP all-reduces) + pipeline hops";
+    std::vector<ExplainInput> prefill = prefillInputs;
+    if (measured)
+        prefill.push_back({"prefill of one prompt", s.prefillS, "s", s.kernelSource});
     add("prefill_s", prefillFormula, prefill);
     add("ttft_s", "prefill of one prompt (no queueing): " + prefillFormula, prefill);
-    add("tpot_s",
-        "pp x (max(reading weights and the batch's KV cache at HBM bandwidth, the step's FLOPs at the compute roof) + "
-        "TP all-reduces and EP all-to-alls) + pipeline hops",
-        {batch,
-         {"reading weights and KV cache", d.memoryS, "s", "bytes per GPU / achievable HBM bandwidth"},
-         {"compute", d.computeS, "s", model},
-         {"communication", d.commS, "s", "the scale-up tier's latency and bandwidth (docs/model.md section 4)"},
-         {"achievable HBM bandwidth", s.hbmTbPerS, "TB/s", s.hbmSource}});
+    if (measured)
+        add("tpot_s",
+            "pp x (the layer's GEMMs at the batch's rows, each at its measured speed + decode attention over the "
+            "batch's KV cache at its measured share of HBM + TP all-reduces) + pipeline hops",
+            {batch,
+             {"GEMMs", d.gemmS, "s", s.kernelSource},
+             {"decode attention", d.attentionS, "s", s.kernelSource},
+             {"communication", d.commS, "s", "the scale-up tier's latency and bandwidth (docs/model.md section 4)"}});
+    else
+        add("tpot_s",
+            "pp x (max(reading weights and the batch's KV cache at HBM bandwidth, the step's FLOPs at the compute "
+            "roof) + TP all-reduces and EP all-to-alls) + pipeline hops",
+            {batch,
+             {"reading weights and KV cache", d.memoryS, "s", "bytes per GPU / achievable HBM bandwidth"},
+             {"compute", d.computeS, "s", model},
+             {"communication", d.commS, "s", "the scale-up tier's latency and bandwidth (docs/model.md section 4)"},
+             {"achievable HBM bandwidth", s.hbmTbPerS, "TB/s", s.hbmSource}});
     add("e2e_s", "time to first token + (output tokens - 1) x time per output token",
         {{"time to first token", s.ttftS, "s", model}, output, tpot});
     add("tokens_per_s_per_user", "1 / time per output token", {tpot});
     add("tokens_per_s_per_replica",
-        "batch x output tokens / (batch x pp x one prompt's prefill compute + output tokens x TPOT): the prompts' "
-        "prefill shares the GPUs (continuous batching)",
+        measured ? "batch x output tokens / (batch x pp x a request's share of a prefill step + output tokens x "
+                   "TPOT): the prompts' prefill shares the GPUs (continuous batching), prompts prefilled together up "
+                   "to 8,192 tokens a step (TensorRT-LLM's default max_num_tokens), each GEMM at that step's rows"
+                 : "batch x output tokens / (batch x pp x one prompt's prefill compute + output tokens x TPOT): the "
+                   "prompts' prefill shares the GPUs (continuous batching)",
         {batch, output, tpot, {"share of the time prefilling", d.prefillShare, "", model}});
     add("tokens_per_s_per_gpu", "tokens/s per replica / GPUs per replica", {perReplica, gpus});
     add("mfu", "tokens/s per replica x (1 + prompt / output) x 2 x active parameters / (GPUs x peak)",

@@ -259,10 +259,80 @@ private slots:
         const auto runs = nlohmann::ordered_json::parse(j.out.toStdString())["runs"];
         QCOMPARE(runs[0]["id"].get<std::string>(), std::string("K1 full recompute"));
         QCOMPARE(runs[0]["gpu_part"].get<std::string>(), std::string("gpu.a100-sxm-80gb"));
-        QCOMPARE(runs[0]["step_error"].get<double>(), 0.0217);
+        // The same error the table prints for the run, to its 0.1%.
+        const QString row = r.out.section("| K1 full recompute |", 1, 1).section('\n', 0, 0);
+        const double printed = row.section('|', -2, -2).trimmed().chopped(1).toDouble();  // "+1.2%"
+        QCOMPARE(std::round(runs[0]["step_error"].get<double>() * 1000) / 10, printed);
         const Run bad = cli({"validation-report", sourcePath("tests/data/published/runs.json"), "--format", "csv"});
         QCOMPARE(bad.code, 2);
         QVERIFY(bad.err.contains("--format csv: expected markdown or json"));
+    }
+
+    void kernelsTakesAProfileOrNone()
+    {
+        // --kernels FILE: the profile tools/collect-kernels.py wrote for an
+        // H100 replaces the published one; none: every kernel at the
+        // catalog's factors, the model before kernel profiles.
+        const QString fixture = sourcePath("tests/data/kernels/collected-fixture.kernels.json");
+        const double published = metricsOf({})["training"]["step_time_s"].get<double>();
+        const double own = metricsOf({"--kernels", fixture})["training"]["step_time_s"].get<double>();
+        const double none = metricsOf({"--kernels", "none"})["training"]["step_time_s"].get<double>();
+        QVERIFY(published != own && published != none && own != none);
+        // The GEMMs' explanation names the profile it used.
+        const auto m = metricsOf({"--kernels", fixture});
+        const auto& inputs = m["explain"]["training.step_time_s"]["inputs"];
+        bool cited = false;
+        for (const auto& in : inputs)
+            if (in["name"] == "GEMMs per step")
+                cited = in["source"].get<std::string>().find("collected-fixture.kernels.json") != std::string::npos;
+        QVERIFY(cited);
+    }
+
+    void kernelsRefusesABadProfileNamingTheField()
+    {
+        QTemporaryDir dir;
+        const QString bad = dir.filePath("my.kernels.json");
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        QByteArray text = QByteArray::fromStdString(
+            studio::test::readBytes(sourcePath("tests/data/kernels/collected-fixture.kernels.json")));
+        text.replace("\"parts\": [\"gpu.h100-sxm\"]", "\"parts\": [\"gpu.h900\"]");
+        f.write(text);
+        f.close();
+        for (const char* verb : {"metrics", "search", "sweep", "sensitivity", "kernel-shapes"}) {
+            const Run r = cli({verb, kH100, "--kernels", bad});
+            QCOMPARE(r.code, 1);
+            QVERIFY2(r.err.contains(bad + ": /parts/0: unknown GPU 'gpu.h900'"), qPrintable(r.err));
+            QVERIFY(r.out.isEmpty());
+        }
+        const Run missing = cli({"metrics", kH100, "--kernels", dir.filePath("nothing.json")});
+        QCOMPARE(missing.code, 1);
+        QVERIFY2(missing.err.contains("nothing.json"), qPrintable(missing.err));
+    }
+
+    void kernelShapesListsEveryGemmForwardAndBackward()
+    {
+        const Run r = cli({"kernel-shapes", kH100});
+        QCOMPARE(r.code, 0);
+        const auto shapes = nlohmann::ordered_json::parse(r.out.toStdString());
+        QCOMPARE(shapes["format"].get<std::string>(), std::string("cluster-studio.kernel-shapes"));
+        QCOMPARE(shapes["gpu_part"].get<std::string>(), std::string("gpu.h100-sxm"));
+        // The preset trains Llama 3 70B (hidden 8,192, 8 KV heads of 128)
+        // with micro-batches of one 8,192-token sequence on tp 8: the QKV
+        // projection's forward is 8,192 x 8,192 by 8,192 x (8,192 + 2 x 1,024) / 8,
+        // and its two backward GEMMs are there at their own shapes.
+        std::map<std::string, std::array<std::int64_t, 3>> qkv;
+        for (const auto& g : shapes["gemm"])
+            if (g["name"] == "QKV projection")
+                qkv[g["pass"].get<std::string>()] = {g["m"].get<std::int64_t>(), g["n"].get<std::int64_t>(),
+                                                     g["k"].get<std::int64_t>()};
+        QCOMPARE(qkv.size(), std::size_t(3));
+        QCOMPARE(qkv["forward"], (std::array<std::int64_t, 3>{8192, 1280, 8192}));
+        QCOMPARE(qkv["backward data"], (std::array<std::int64_t, 3>{8192, 8192, 1280}));
+        QCOMPARE(qkv["backward weight"], (std::array<std::int64_t, 3>{8192, 1280, 8192}));
+        QVERIFY(!shapes["attention"].empty());
+        QVERIFY(!shapes["memory"].empty());
+        QCOMPARE(shapes["collectives"][0]["gpus"].get<int>(), 8);
     }
 
     void setChangesWhatItNames()

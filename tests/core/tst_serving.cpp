@@ -42,11 +42,20 @@ ModelSpec model(const char* id)
     return p->model;
 }
 
-Serving serve(const Design& d)
+Serving serve(const Design& d, const Catalog& catalog = Catalog::builtin())
 {
-    if (hasErrors(validateDesign(d, Catalog::builtin())))
+    if (hasErrors(validateDesign(d, catalog)))
         qFatal("the test design is not valid");
-    return analyzeServing(d, Catalog::builtin());
+    return analyzeServing(d, catalog);
+}
+
+// Every kernel at the catalog's factors (--kernels none): the roofline the
+// seed's formulas are.
+Catalog withoutKernels()
+{
+    Catalog c = Catalog::builtin();
+    c.clearKernels();
+    return c;
 }
 
 }  // namespace
@@ -71,7 +80,8 @@ private slots:
         d.workload.serving->ttft_target_s.reset();
         d.workload.serving->tpot_target_s.reset();
         d.component("dgx.gpu")->props["hbm_efficiency"] = 1.0;  // the seed reads at the full bandwidth
-        const Serving s = serve(d);
+        const Catalog roofline = withoutKernels();
+        const Serving s = serve(d, roofline);
         QVERIFY(s.ok());
         QCOMPARE(s.gpusPerReplica, 1);
         QVERIFY(s.decode.bandwidthBound());
@@ -88,7 +98,7 @@ private slots:
         QVERIFY(s.decode.tokensPerSPerUser > 1.065 * seedBound && s.decode.tokensPerSPerUser < 1.075 * seedBound);
         // At the catalog's achievable share of the bandwidth, that share of it.
         d.component("dgx.gpu")->props.erase("hbm_efficiency");
-        const Serving achievable = serve(d);
+        const Serving achievable = serve(d, roofline);
         QVERIFY(achievable.decode.tokensPerSPerUser < 0.75 * s.decode.tokensPerSPerUser);
     }
 

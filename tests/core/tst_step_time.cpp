@@ -95,6 +95,32 @@ Hierarchy toyHierarchy(std::int64_t nvlinkScope = 8, double nvlinkBw = 100e9, do
     return hi;
 }
 
+// A kernel profile for the toy GPU, built in code (the reader is
+// tst_kernels'): a bf16 GEMM table and, optionally, fused attention.
+std::shared_ptr<const KernelProfile> toyKernels(KernelGrid gemm, std::optional<KernelGrid> attention = {})
+{
+    auto k = std::make_shared<KernelProfile>();
+    k->gpu = "Test GPU";
+    k->origin = "test";
+    k->dataVersion = "test";
+    k->date = "2026-11-27";
+    k->parts = {"test.gpu"};
+    k->peaksTflops["bf16"] = 1000;
+    k->hbmTbPerS = 10;  // measured on the toy GPU itself
+    k->gemm.emplace("bf16", std::move(gemm));
+    k->attentionForward = std::move(attention);
+    return k;
+}
+
+const StepPart& partOf(const StepTime& st, std::string_view name)
+{
+    for (const auto& p : st.breakdown)
+        if (p.name == name)
+            return p;
+    qFatal("no breakdown part %s", std::string(name).c_str());
+    return st.breakdown.front();
+}
+
 double timeOf(const StepTime& st, std::string_view name)
 {
     for (const auto& p : st.breakdown)
@@ -149,6 +175,83 @@ class TestStepTime : public QObject {
     Q_OBJECT
 private slots:
     // ---- step time (docs/model.md section 5) ------------------------------
+
+    // ---- measured kernels (docs/kernel-profiles.md) -----------------------
+
+    void measuredGemmsAndAttentionReplaceTheFactors()
+    {
+        // A profile measured every GEMM at 0.25 of the peak and fused
+        // attention at 0.4: the toy's GEMMs take twice their catalog time
+        // (eta_gemm 0.5), attention 0.5 / 0.4 of it; the memory-bound
+        // kernels keep the catalog's 0.5 (the profile has no memory table).
+        HardwareProfile hw = toyGpu(1);
+        hw.gpu.kernels = toyKernels(KernelGrid({{1024}, {1024}, {1024}}, {0.25}), KernelGrid({{128}, {8192}}, {0.4}));
+        const StepTime st = modelStepTime(hw, toyHierarchy(), shapeOf(toyWorkload(), 1), 0);
+        const double gemmRate = 1e15 * 0.25, attnRate = 1e15 * 0.4;
+        const double executed = 4 * 64 * s * s * 128 * 0.5;
+        // m x layers x (forward + data gradient + weight gradient) x 24 T h^2 FLOPs.
+        COMPARE_REL(timeOf(st, "GEMMs"), 4 * 2 * 3 * 24 * T * h * h / gemmRate, kExact);  // 1.266637395197952
+        COMPARE_REL(timeOf(st, "attention"), 4 * 2 * 3.5 * executed / attnRate, kExact);  // 0.076965813944320
+        COMPARE_REL(timeOf(st, "memory-bound ops"), 4 * 2 * kMemPerLayer, kExact);
+        const double output = 3 * 2 * T * h * V / gemmRate + (38 + 14) * T * V / kMemRate;
+        COMPARE_REL(timeOf(st, "output layer and loss"), 4 * output, kExact);
+        const double slot = 2 * (3 * 24 * T * h * h / gemmRate + 3.5 * executed / attnRate + kMemPerLayer) + output;
+        COMPARE_REL(st.slotS, slot, kExact);
+        COMPARE_REL(st.stepS, 4 * slot + 7.7309411328e-3, kExact);  // 1.6160...
+        // Every GEMM of the toy lies beyond the one-point grid: the edge
+        // value held. Attention's head size and sequence are the table's
+        // point. Memory-bound kernels had no table.
+        QCOMPARE(partOf(st, "GEMMs").tier, std::optional(KernelTier::Edge));
+        QCOMPARE(partOf(st, "attention").tier, std::optional(KernelTier::Measured));
+        QCOMPARE(partOf(st, "memory-bound ops").tier, std::optional(KernelTier::CatalogFactor));
+        QVERIFY(!partOf(st, "pipeline bubble").tier);
+        QCOMPARE(op(st, "QKV projection")->tier, KernelTier::Edge);
+        // The step's explanation names where each kind of kernel came from.
+        bool named = false;
+        for (const auto& in : st.explainStep.inputs)
+            if (in.name == "GEMMs per step") {
+                named = true;
+                QCOMPARE(QString::fromStdString(in.source),
+                         QString("held at the edge of the measured range: Test GPU kernel profile (test; test; "
+                                 "2026-11-27)"));
+            }
+        QVERIFY(named);
+    }
+
+    void eachGemmIsLookedUpAtItsOwnShape()
+    {
+        // Efficiency 0.2 at 1,024 rows and 0.8 at 32,768, log-linear
+        // between: 8,192 rows (3/5 of the way in log2) run at
+        // 0.2^0.4 x 0.8^0.6 = 0.4595. The
+        // forward and data-gradient GEMMs have T = 8,192 rows; the weight
+        // gradient has K rows: h = 8,192 for QKV, attention output and MLP
+        // up, f = 32,768 (0.8) for MLP down.
+        HardwareProfile hw = toyGpu(1);
+        hw.gpu.kernels = toyKernels(KernelGrid({{1024, 32768}, {1024}, {1024}}, {0.2, 0.8}));
+        const StepTime st = modelStepTime(hw, toyHierarchy(), shapeOf(toyWorkload(), 1), 0);
+        const double at8k = 1e15 * std::pow(0.2, 0.4) * std::pow(0.8, 0.6), at32k = 1e15 * 0.8;
+        const double perLayer = 24 * T * h * h / at8k         // forward: QKV 6, output 2, up 8, down 8 T h^2
+            + 24 * T * h * h / at8k                           // data gradients
+            + 16 * T * h * h / at8k + 8 * T * h * h / at32k;  // weight gradients
+        COMPARE_REL(timeOf(st, "GEMMs"), 4 * 2 * perLayer, 1e-12);
+        COMPARE_REL(op(st, "MLP down projection")->seconds, 8 * T * h * h / at8k, 1e-12);
+        // Attention had no table: the catalog's factor, and it says so.
+        COMPARE_REL(timeOf(st, "attention"), 4 * 2 * 3.5 * kAttnFwdPerLayer, kExact);
+        QCOMPARE(partOf(st, "attention").tier, std::optional(KernelTier::CatalogFactor));
+        QVERIFY(
+            kernelTierSource(hw.gpu, partOf(st, "attention")).rfind("catalog factor: attention_efficiency 0.5", 0) ==
+            0);
+    }
+
+    void withoutAProfileTheCatalogFactorsAndTheirTier()
+    {
+        const StepTime st = modelStepTime(toyGpu(1), toyHierarchy(), shapeOf(toyWorkload(), 1), 0);
+        COMPARE_REL(st.slotS, kToySlot, kExact);
+        QCOMPARE(partOf(st, "GEMMs").tier, std::optional(KernelTier::CatalogFactor));
+        QCOMPARE(QString::fromStdString(kernelTierSource(toyGpu(1).gpu, partOf(st, "GEMMs"))),
+                 QString("catalog factor: gemm_efficiency 0.5 scaled by kernel size (test); no kernel profile for "
+                         "'test.gpu'"));
+    }
 
     void sizeFactorsInterpolateInLogSize()
     {

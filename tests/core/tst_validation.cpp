@@ -17,6 +17,7 @@
 #include "core/metrics/error_band.h"
 #include "core/metrics/validation_runs.h"
 #include "core/serving/serving.h"
+#include "tests/core/hand_built.h"
 #include "tests/test_support.h"
 
 using namespace studio;
@@ -35,18 +36,27 @@ const ValidationReport& report()
 // list when the model improves makes checkRunsWithinTenPercent XPASS, so the
 // list cannot go stale.
 const std::map<std::string, const char*> kKnownMisses = {
+    {"L2 Llama 3 405B, 16,384 GPUs (extra check)", "H100 BF16 at measured GEMM speed: too fast (as L1)"},
     {"F1 MPT-7B, FSDP, 8 H100", "no TP: the model runs a small FSDP model too fast"},
     {"F2 MPT-13B, FSDP, 64 H100", "no TP: the model runs a small FSDP model too fast"},
+    {"F3 MPT-70B, FSDP + full recompute, 64 H100", "H100 BF16 at measured GEMM speed, FSDP: too fast"},
     {"L3 Llama 3 405B, 131,072-token context, CP 16", "long context: published FLOP convention unverified"},
     {"N3 Llama 3 8B, FP8, 8 H100, CP 2", "no TP, FP8: too fast"},
     {"M 1.7B GPT, Megatron-LM weak scaling, 48 H100", "no TP: too fast"},
     {"M 7.1B GPT, Megatron-LM weak scaling, 96 H100", "little TP: too fast"},
     {"M 32B GPT, Megatron-LM weak scaling, 384 H100",
      "DP reduction exposed behind one micro-batch of 1 (assumed): too slow"},
-    {"B1 Llama 3 8B, FP8, 8 B200", "no TP, FP8, Blackwell: too fast"},
-    {"B2 Llama 3 70B, MXFP8, 64 GB200", "FP8 on Blackwell: too fast"},
+    {"M 177B GPT, Megatron-LM weak scaling, 2,304 H100", "H100 BF16 at measured GEMM speed: too fast"},
     {"E1 Mixtral 8x7B, FP8, 64 B200, EP 8",
      "mixture of experts: grouped-GEMM efficiency and expert load imbalance not modelled, too fast"},
+};
+
+// The calibration runs beyond 10%: H100's gemm_efficiency (0.65) was fit on
+// L1, and the measured GEMM tables (about 0.78 of peak at L1's shapes)
+// replace it; nothing is refit to L1, so what the 0.65 absorbed shows.
+const std::map<std::string, const char*> kCalibrationMisses = {
+    {"L1 Llama 3 405B, 8,192 GPUs",
+     "H100 BF16 at measured GEMM speed: 13% of the step the factor absorbed is not accounted for"},
 };
 
 // The studio's new-design workload (Llama 3 8B, FSDP) on one DGX H100 of
@@ -157,6 +167,8 @@ private slots:
     {
         QFETCH(int, row);
         const ValidationRow& r = report().rows[std::size_t(row)];
+        if (const auto miss = kCalibrationMisses.find(r.id); miss != kCalibrationMisses.end())
+            QEXPECT_FAIL("", miss->second, Continue);
         QVERIFY2(
             std::fabs(r.error()) <= 0.10,
             qPrintable(QString("%1: measured %2, predicted %3").arg(r.id.c_str()).arg(r.measured).arg(r.predicted)));
@@ -165,7 +177,11 @@ private slots:
     void calibrationSetWithinTarget()
     {
         QVERIFY2(report().meanAbsError <= 0.05, qPrintable(QString::number(report().meanAbsError)));
-        QVERIFY2(report().maxAbsError <= 0.10, qPrintable(QString::number(report().maxAbsError)));
+        double worst = 0;  // of the runs not listed as misses
+        for (const auto* r : rowsOf("calibration"))
+            if (!kCalibrationMisses.count(r->id))
+                worst = std::max(worst, std::fabs(r->error()));
+        QVERIFY2(worst <= 0.10, qPrintable(QString::number(worst)));
     }
 
     // The target is the same for the check runs; the ones the model still
@@ -231,16 +247,68 @@ private slots:
         const auto checks = rowsOf("check");
         const ValidationRow* f1 = *std::find_if(checks.begin(), checks.end(),
                                                 [](const ValidationRow* r) { return r->id.starts_with("F1 "); });
-        QCOMPARE(band->errorLow, std::round(f1->error() * 1e4) / 1e4);
-        // The model ran F1 fast, so the real step time is longer and the
-        // real MFU lower than shown.
-        QVERIFY(band->lowFactor > 1);
-        QCOMPARE(band->lowFactor, 1 / (1 + band->errorLow));
+        QCOMPARE(band->nearestLow, std::round(f1->error() * 1e4) / 1e4);
+        // Widened on both sides by 1.645 x the check runs' RMS error.
+        COMPARE_REL(band->spread, kErrorBandSpreads * checkRunSpread(builtinValidationPoints()), 1e-12);
+        QVERIFY(band->spread > 0.2);
+        COMPARE_REL(band->errorLow, band->nearestLow - band->spread, 1e-12);
+        COMPARE_REL(band->errorHigh, band->nearestHigh + band->spread, 1e-12);
+        // The model ran F1 fast, so the real step time is likely longer and
+        // the real MFU lower than shown: the band leans that way.
+        QCOMPARE(band->highFactor, 1 / (1 + band->errorLow));
+        QCOMPARE(band->lowFactor, 1 / (1 + band->errorHigh));
+        QVERIFY(band->highFactor - 1 > 1 - band->lowFactor);
         const auto rate = errorBandFor(a, false);
         QCOMPARE(rate->lowFactor, 1 + band->errorLow);
         const std::string tooShort = std::to_string(std::lround(-f1->error() * 100)) + "% too short";
         QVERIFY2(band->text.find(tooShort) != std::string::npos, band->text.c_str());
         QVERIFY(band->basis.find("same layout kind") != std::string::npos);
+    }
+
+    void errorBandsHoldLeaveOneOut()
+    {
+        // Each run's band drawn from the other runs alone: the run's own
+        // error falls inside at least 80% of the time, and no band is
+        // narrower than the spread on both sides.
+        const auto& points = builtinValidationPoints();
+        const BandCoverage c = leaveOneOutCoverage(points);
+        QCOMPARE(c.runs, points.size());
+        QVERIFY(c.banded >= c.runs - 4);
+        QVERIFY2(c.share() >= 0.8, qPrintable(QString::number(c.share())));
+        // The spread is the check runs' alone, and the markdown says the coverage.
+        std::vector<ValidationPoint> calibration;
+        for (const auto& p : points)
+            if (p.role == "calibration")
+                calibration.push_back(p);
+        QCOMPARE(checkRunSpread(calibration), 0.0);
+        const std::string md = validationMarkdown(report(), "cmd");
+        QVERIFY(md.find(std::to_string(c.inside) + " of those fall inside theirs") != std::string::npos);
+        for (const auto& p : points) {
+            const ErrorBand b = nearestValidatedRuns(
+                BandQuery{p.gpuPart, p.gpuPart, p.precision, p.gpus, p.tp, p.pp, p.cp, p.zero}, points);
+            if (!b.runs.empty())
+                QVERIFY(b.errorHigh - b.errorLow >= 2 * b.spread - 1e-12);
+        }
+    }
+
+    void measuredKernelsAreReportedBesideTheFactors()
+    {
+        // Every training run is on an NVIDIA GPU with a published kernel
+        // profile; the report gives each run's error both ways.
+        for (const auto& r : report().rows) {
+            QCOMPARE(r.kernels, std::string("measured"));
+            QVERIFY(r.factorPredicted > 0 && r.factorPredicted != r.predicted);
+        }
+        const ServingValidationRow* mi300x = nullptr;
+        for (const auto& r : report().serving)
+            if (r.id.find("MI300X") != std::string::npos)
+                mi300x = &r;
+        QVERIFY(mi300x);
+        QCOMPARE(mi300x->kernels, std::string("catalog factors"));
+        QCOMPARE(mi300x->factorPredicted, mi300x->predicted);
+        const std::string md = validationMarkdown(report(), "cmd");
+        QVERIFY(md.find("## Measured kernels against the catalog factors") != std::string::npos);
+        QVERIFY(md.find("| training, check | measured | ") != std::string::npos);
     }
 
     void errorBandSaysWhenNoRunIsNear()
