@@ -1,6 +1,8 @@
 #include "core/kernels/kernel_grid.h"
 
 #include <algorithm>
+#include <atomic>
+#include <bit>
 #include <cmath>
 
 #include "core/contract.h"
@@ -23,8 +25,37 @@ KernelTier worseTier(KernelTier a, KernelTier b)
     return static_cast<int>(a) > static_cast<int>(b) ? a : b;
 }
 
+namespace {
+
+std::uint64_t nextGridId()
+{
+    static std::atomic<std::uint64_t> next{1};
+    return next.fetch_add(1, std::memory_order_relaxed);
+}
+
+// A layout search looks the same few dozen shapes up for tens of thousands
+// of layouts: each thread keeps its last lookups, direct-mapped by shape
+// (docs/performance.md). Per thread, so no lock; a grid's id, not its
+// address, names it, so a freed grid's entries never answer for another.
+struct CachedLookup {
+    std::uint64_t grid = 0;
+    std::array<double, KernelGrid::kMaxAxes> x{};
+    KernelValue value;
+};
+constexpr std::size_t kCacheSize = 1024;
+
+std::size_t slotOf(std::uint64_t grid, const std::array<double, KernelGrid::kMaxAxes>& x)
+{
+    std::uint64_t h = grid * 0x9E3779B97F4A7C15ull;
+    for (double v : x)
+        h = (h ^ std::bit_cast<std::uint64_t>(v)) * 0xBF58476D1CE4E5B9ull;
+    return std::size_t(h >> 54) % kCacheSize;
+}
+
+}  // namespace
+
 KernelGrid::KernelGrid(std::vector<std::vector<double>> axes, std::vector<double> values)
-    : axes_(std::move(axes)), values_(std::move(values))
+    : axes_(std::move(axes)), values_(std::move(values)), id_(nextGridId())
 {
     STUDIO_EXPECTS(!axes_.empty() && axes_.size() <= kMaxAxes);
     std::size_t size = 1;
@@ -46,13 +77,23 @@ KernelGrid::KernelGrid(std::vector<std::vector<double>> axes, std::vector<double
 
 KernelGrid KernelGrid::scaled(double factor, double cap) const
 {
-    KernelGrid g = *this;
-    for (double& v : g.values_)
+    std::vector<double> values = values_;
+    for (double& v : values)
         v = std::min(cap, v * factor);
-    return g;
+    return KernelGrid(axes_, std::move(values));
 }
 
 KernelValue KernelGrid::at(const std::array<double, kMaxAxes>& x) const
+{
+    thread_local std::array<CachedLookup, kCacheSize> cache;
+    CachedLookup& slot = cache[slotOf(id_, x)];
+    if (slot.grid == id_ && slot.x == x)
+        return slot.value;
+    slot = {id_, x, lookUp(x)};
+    return slot.value;
+}
+
+KernelValue KernelGrid::lookUp(const std::array<double, kMaxAxes>& x) const
 {
     // Per axis: the two neighbouring points and the weight of the upper one.
     std::array<std::size_t, kMaxAxes> lo{}, hi{};

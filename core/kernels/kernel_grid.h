@@ -8,6 +8,7 @@
 // dips between two points it does not dip at.
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <string_view>
 #include <vector>
 
@@ -56,10 +57,15 @@ public:
     KernelValue at(double x0, double x1, double x2) const { return at({x0, x1, x2}); }
 
 private:
+    KernelValue lookUp(const std::array<double, kMaxAxes>& x) const;
+
     std::vector<std::vector<double>> axes_;
     std::vector<std::vector<double>> logAxes_;  // log of each axis, computed once
     std::vector<double> values_;
     std::vector<double> logValues_;
+    // Names this grid's values in the lookup cache: a copy shares it (the
+    // same values), a scaled grid gets its own.
+    std::uint64_t id_ = 0;
     std::array<std::size_t, kMaxAxes> strides_{};
 };
 
