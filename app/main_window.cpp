@@ -318,6 +318,23 @@ void MainWindow::createActions()
     report->setIconText(tr("Report"));
     report->setToolTip(tr("Write the design-review PDF: key figures, canvas, bill of materials, every analysis, "
                           "assumptions and sources (Ctrl+E)"));
+    auto* kernels = file->addMenu(tr("&Kernel Profile"));
+    kernels->setToolTipsVisible(true);
+    action(kernels, tr("&Published Tables (built in)"), [this] {
+        useKernels(QString());
+    })->setToolTip(tr("NVIDIA AIConfigurator's measured kernels for A100, H100, H200, B200 and GB200"));
+    action(kernels, tr("&Measured Profile..."), [this] {
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("Kernel Profile"), QSettings().value(settings::kLastDir).toString(),
+                                         tr("Kernel profiles (*.kernels.json *.json);;All files (*)"));
+        if (path.isEmpty())
+            return;
+        if (const auto problems = useKernels(path); hasErrors(problems))
+            showProblems(tr("Cannot use kernel profile"), path, problems);
+    })->setToolTip(tr("A profile tools/collect-kernels.py measured on your own GPUs"));
+    action(kernels, tr("&Catalog Factors Only"), [this] {
+        useKernels(QStringLiteral("none"));
+    })->setToolTip(tr("Every kernel at the catalog's one efficiency per GPU"));
     auto* pageMenu = file->addMenu(tr("Report &Page Size"));
     auto* pageGroup = new QActionGroup(this);
     for (const QString& name : {QStringLiteral("A4"), QStringLiteral("Letter")}) {
@@ -501,6 +518,12 @@ bool MainWindow::openFile(const QString& path)
         return false;
     }
     palette_->setCatalog(doc_->catalog());
+    // The kernel profile the design was last analysed with; one that no
+    // longer reads is dropped with a word in the status bar.
+    const QString kernels =
+        QSettings().value(settings::kKernelProfiles).toMap().value(QFileInfo(path).absoluteFilePath()).toString();
+    if (!kernels.isEmpty() && hasErrors(useKernels(kernels)))
+        status(tr("The kernel profile %1 no longer reads: the published tables are used").arg(kernels));
     addRecent(path);
     QSettings().setValue(settings::kLastDir, QFileInfo(path).absolutePath());
     updateTitle();
@@ -532,6 +555,34 @@ bool MainWindow::openPreset(const QString& resourcePath)
     QTimer::singleShot(0, view_, &DesignView::zoomToFit);
     showServingIfServing();
     return true;
+}
+
+std::vector<Problem> MainWindow::useKernels(const QString& choice)
+{
+    auto catalog = std::make_shared<Catalog>(doc_->catalog());
+    catalog->useKernelsOf(Catalog::builtin());
+    std::vector<Problem> problems;
+    if (choice == QStringLiteral("none"))
+        catalog->clearKernels();
+    else if (!choice.isEmpty())
+        problems = catalog->mergeKernelsFile(choice.toStdString());
+    if (hasErrors(problems))
+        return problems;
+    doc_->setCatalog(catalog);
+    if (!doc_->filePath().isEmpty() && !doc_->filePath().startsWith(':')) {
+        QSettings store;
+        QVariantMap byDesign = store.value(settings::kKernelProfiles).toMap();
+        const QString design = QFileInfo(doc_->filePath()).absoluteFilePath();
+        if (choice.isEmpty())
+            byDesign.remove(design);
+        else
+            byDesign.insert(design, choice);
+        store.setValue(settings::kKernelProfiles, byDesign);
+    }
+    status(choice.isEmpty()                       ? tr("Kernels at the published measured tables")
+               : choice == QStringLiteral("none") ? tr("Kernels at the catalog's factors")
+                                                  : tr("Kernels at the profile %1").arg(choice));
+    return problems;
 }
 
 void MainWindow::showProblems(const QString& title, const QString& path, const std::vector<Problem>& problems)

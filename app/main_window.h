@@ -51,6 +51,12 @@ public:
 
     bool openFile(const QString& path);
     bool openPreset(const QString& resourcePath);
+    // The kernel speeds the analyses use (File > Kernel Profile): a profile
+    // FILE (docs/kernel-profiles.md), "none" (every kernel at the catalog's
+    // factors) or "" (the published tables built in), remembered for the
+    // design's file. A refused file changes nothing; its problems are
+    // returned.
+    std::vector<struct Problem> useKernels(const QString& choice);
     void newDesign();
     // Restores a design an earlier session autosaved before it died, after asking.
     void offerRecovery();

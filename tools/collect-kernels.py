@@ -1731,12 +1731,7 @@ def run(args):
         date = args.date or (meta["date"] if isinstance(meta.get("date"), str) else today())
         profile, notes = build_profile(records, args.from_timings, peaks, hbm, [part_id], gpu, source,
                                        data_version, date, scaleup)
-        for n in notes:
-            log("warning: " + n)
-        write_text(args.out, dumps(profile) + "\n")
-        if args.out and args.out != "-":
-            log("wrote {}".format(args.out))
-        return 0
+        return write_profile(args, profile, notes)
 
     shapes = load_shapes(args.shapes) if args.shapes else None
     part_id = args.part or (shapes["gpu_part"] if shapes else None)
@@ -1795,6 +1790,11 @@ def run(args):
             write_text(rescue, dump_timings(timings_document(records, meta)))
             log("the timings are saved in {}: convert them with --from-timings once fixed".format(rescue))
         raise
+    return write_profile(args, profile, notes)
+
+
+def write_profile(args, profile, notes):
+    """Writes the profile to --out (stdout for -), saying what it noticed."""
     for n in notes:
         log("warning: " + n)
     write_text(args.out, dumps(profile) + "\n")

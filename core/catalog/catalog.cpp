@@ -264,7 +264,11 @@ std::vector<Problem> Catalog::merge(const Json& doc, const std::string& origin, 
     return problems;
 }
 
-std::vector<Problem> Catalog::mergeFile(const std::string& path)
+namespace {
+
+// A JSON file's document handed to `merge`, or the reason it cannot be read.
+template <typename Merge>
+std::vector<Problem> mergeJsonFile(const std::string& path, Merge merge)
 {
     const FileText file = readTextFile(path);
     if (file.error)
@@ -272,7 +276,14 @@ std::vector<Problem> Catalog::mergeFile(const std::string& path)
     ParsedJson parsed = parseJsonText(file.text);
     if (parsed.error)
         return {*parsed.error};
-    return merge(parsed.doc, path, true);
+    return merge(parsed.doc);
+}
+
+}  // namespace
+
+std::vector<Problem> Catalog::mergeFile(const std::string& path)
+{
+    return mergeJsonFile(path, [&](const Json& doc) { return merge(doc, path, true); });
 }
 
 std::vector<Problem> Catalog::mergeKernels(const Json& doc, const std::string& origin)
@@ -295,13 +306,7 @@ std::vector<Problem> Catalog::mergeKernels(const Json& doc, const std::string& o
 
 std::vector<Problem> Catalog::mergeKernelsFile(const std::string& path)
 {
-    const FileText file = readTextFile(path);
-    if (file.error)
-        return {Problem{Severity::Error, "", *file.error}};
-    ParsedJson parsed = parseJsonText(file.text);
-    if (parsed.error)
-        return {*parsed.error};
-    return mergeKernels(parsed.doc, path);
+    return mergeJsonFile(path, [&](const Json& doc) { return mergeKernels(doc, path); });
 }
 
 const KernelProfile* Catalog::kernels(std::string_view partId) const

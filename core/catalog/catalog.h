@@ -43,6 +43,8 @@ public:
     std::shared_ptr<const KernelProfile> sharedKernels(std::string_view partId) const;
     // No profile at all: every kernel at the catalog's factors (--kernels none).
     void clearKernels() { kernels_.clear(); }
+    // The profiles of `other` instead of these (the built-in ones back).
+    void useKernelsOf(const Catalog& other) { kernels_ = other.kernels_; }
     // Every profile's efficiencies times `factor`, at most `cap`: kernels
     // faster or slower by that much (the sensitivity analysis).
     void scaleKernelEfficiencies(double factor, double cap);

@@ -24,8 +24,10 @@
 #include "app/main_window.h"
 #include "app/malloc_settings.h"
 #include "app/studio_application.h"
+#include "core/analysis/analysis.h"
 #include "tests/gui_test_main.h"
 #include "tests/test_support.h"
+#include "widgets/analysis/analysis_service.h"
 #include "widgets/canvas/component_item.h"
 #include "widgets/canvas/design_scene.h"
 #include "widgets/dialogs/preset_dialog.h"
@@ -91,6 +93,50 @@ private slots:
         QTest::mouseClick(presets->viewport(), Qt::LeftButton, {}, presets->visualItemRect(item).center());
         QCOMPARE(QString::fromStdString(w.document()->design().name), item->text());
         QVERIFY(!start->isVisible());
+    }
+
+    // File > Kernel Profile: a measured profile, the catalog's factors or
+    // the published tables; a refused file changes nothing; the choice is
+    // remembered for the design's file and comes back when it reopens.
+    void theKernelProfileIsChosenPerDesign()
+    {
+        QTemporaryDir dir;
+        const QString design = dir.filePath("h100.cluster.json");
+        QVERIFY(QFile::copy(test::sourcePath("presets/dgx-h100-superpod-4su.cluster.json"), design));
+        const QString profile = test::sourcePath("tests/data/kernels/collected-fixture.kernels.json");
+        double published = 0;
+        {
+            MainWindow w;
+            QVERIFY(w.openFile(design));
+            w.analysis()->bringUpToDate();
+            published = w.analysis()->analysis()->step.stepS;
+            const int undoSteps = w.document()->undoStack()->count();
+            QVERIFY(actionNamed(&w, "Measured Profile..."));
+            QVERIFY(!hasErrors(w.useKernels(profile)));
+            w.analysis()->bringUpToDate();
+            const Analysis* a = w.analysis()->analysis();
+            QVERIFY(a->step.stepS != published);
+            QCOMPARE(QString::fromStdString(a->hardware.gpu.kernels->origin), profile);
+            QCOMPARE(w.document()->undoStack()->count(), undoSteps);  // the design itself did not change
+            // A file that is no profile: refused, the profile in use stays.
+            const auto problems = w.useKernels(design);
+            QVERIFY(hasErrors(problems));
+            QCOMPARE(problems.front().pointer, std::string("/format"));
+            w.analysis()->bringUpToDate();
+            QCOMPARE(QString::fromStdString(w.analysis()->analysis()->hardware.gpu.kernels->origin), profile);
+        }
+        {
+            MainWindow w;  // the file reopens with its profile
+            QVERIFY(w.openFile(design));
+            w.analysis()->bringUpToDate();
+            QCOMPARE(QString::fromStdString(w.analysis()->analysis()->hardware.gpu.kernels->origin), profile);
+            QVERIFY(!hasErrors(w.useKernels(QStringLiteral("none"))));
+            w.analysis()->bringUpToDate();
+            QVERIFY(!w.analysis()->analysis()->hardware.gpu.kernels);
+            QVERIFY(!hasErrors(w.useKernels(QString())));
+            w.analysis()->bringUpToDate();
+            QCOMPARE(w.analysis()->analysis()->step.stepS, published);
+        }
     }
 
     void noTwoActionsShareAShortcut()

@@ -16,5 +16,9 @@ inline constexpr char kTheme[] = "view/theme";                           // "lig
 inline constexpr char kAnalysisLayout[] = "analysis/layout";             // "tabs" or "grid"
 inline constexpr char kAnalysisTab[] = "analysis/tab";                   // key of the analysis last shown in tabs
 inline constexpr char kReportPageSize[] = "report/pageSize";             // "a4" or "letter"
+// The kernel profile each design file was last analysed with: a map from the
+// design's absolute path to a profile file, or "none" (the catalog's
+// factors); absent, the published tables built in.
+inline constexpr char kKernelProfiles[] = "kernels/byDesign";
 
 }  // namespace studio::settings

@@ -45,6 +45,14 @@ void DesignDocument::reset(Design design, std::shared_ptr<const Catalog> catalog
         emit filePathChanged(filePath_);
 }
 
+void DesignDocument::setCatalog(std::shared_ptr<const Catalog> catalog)
+{
+    catalog_ = std::move(catalog);
+    ++revision_;
+    emit settingsChanged();
+    emit changed();
+}
+
 bool DesignDocument::load(const QString& path, const Catalog& base, std::vector<Problem>* problems)
 {
     // One read: the digest is of exactly the text the design came from.

@@ -48,6 +48,9 @@ public:
 
     const Design& design() const { return design_; }
     const Catalog& catalog() const { return *catalog_; }
+    // The analyses read `catalog` from now on: the same parts with another
+    // kernel profile. The design does not change, so its undo history stays.
+    void setCatalog(std::shared_ptr<const Catalog> catalog);
     std::shared_ptr<const Catalog> catalogPtr() const { return catalog_; }
     QString filePath() const { return filePath_; }
     QUndoStack* undoStack() { return &undoStack_; }

@@ -499,6 +499,18 @@ void assumptions(ReportDocument& doc, const Design& design, const Catalog& catal
                sourcedRow(QObject::tr("Scale-up collectives"), g.scaleupEfficiency, ""),
                sourcedRow(QObject::tr("Scale-out NIC"), a.hardware.scaleOut.efficiency, "")},
               {30, 14, 56});
+    // Where the GPU's kernels ran at measured speeds, the factors above are
+    // only the fallback: say which applies.
+    if (const KernelProfile* k = g.kernels.get())
+        doc.paragraph(QObject::tr("Kernel speeds: %1's GEMMs, attention and scale-up collectives run at the speeds "
+                                  "measured for each shape in the %2; the factors above apply only to what it has "
+                                  "no table for (docs/kernel-profiles.md).")
+                          .arg(q(g.name), q(k->citation()).toHtmlEscaped()),
+                      true);
+    else
+        doc.paragraph(QObject::tr("Kernel speeds: no kernel profile for %1; every kernel runs at the factors above.")
+                          .arg(q(g.name)),
+                      true);
 
     doc.heading(QObject::tr("Failure rates"), 2);
     std::vector<ReportRow> failures;
