@@ -80,14 +80,14 @@ struct Replica {
     double peak16FlopsPerS = 0;
     double hbmPeakBytesPerS = 0;  // the bandwidth decode attention's efficiency is a share of
 
+    std::vector<ServingGemm> gemms;  // servingGemms(shape, tp)
+
     bool measured() const { return gemmTable && !shape.moe(); }
 
     // One stage's GEMMs for `tokens` rows, each at its shape on one GPU of
     // the tensor-parallel group (column-parallel QKV and MLP up split their
     // outputs, row-parallel attention output and MLP down their inputs);
     // the LM head, on the last stage, for `headTokens` rows.
-    std::vector<ServingGemm> gemms;  // servingGemms(shape, tp)
-
     KernelValue stageGemmS(double tokens, double headTokens) const
     {
         KernelValue total{0, KernelTier::Measured};
