@@ -266,6 +266,24 @@ private slots:
         QCOMPARE(c.kernels("gpu.a100-sxm-80gb"), a100);
     }
 
+    void theSensitivityScalesTheTablesNotTheCollectives()
+    {
+        // The tornado's "kernel efficiency" input: on a GPU with a profile
+        // the tables set the kernels' speed, so they scale, capped at 1.
+        Catalog c = Catalog::builtin();
+        const KernelProfile* before = c.kernels("gpu.h100-sxm");
+        const double gemm = before->gemmTable("bf16")->at(4096, 8192, 8192).value;
+        const double bus = before->collective("all_reduce")->at(8, 256e6).value;
+        c.scaleKernelEfficiencies(0.5, 1.0);
+        const KernelProfile* half = c.kernels("gpu.h100-sxm");
+        COMPARE_REL(half->gemmTable("bf16")->at(4096, 8192, 8192).value, gemm / 2, 1e-12);
+        QCOMPARE(half->collective("all_reduce")->at(8, 256e6).value, bus);  // links are another input
+        c.scaleKernelEfficiencies(4, 1.0);
+        QCOMPARE(c.kernels("gpu.h100-sxm")->gemmTable("bf16")->at(4096, 8192, 8192).value, 1.0);
+        // The built-in catalog is untouched.
+        QCOMPARE(Catalog::builtin().kernels("gpu.h100-sxm")->gemmTable("bf16")->at(4096, 8192, 8192).value, gemm);
+    }
+
     void aMissingFileSaysWhy()
     {
         Catalog c = Catalog::builtin();
