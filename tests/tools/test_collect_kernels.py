@@ -344,17 +344,22 @@ class FromTimings(Case):
         got = g["efficiency"][g["m"].index(4096)][g["n"].index(4096)][g["k"].index(4096)]
         self.assertTrue(math.isclose(got, 2 * 4096 ** 3 / (t * 1000e12), rel_tol=1e-4))
 
+    def convert_saved(self, doc, *extra):
+        """The profile --from-timings makes of a saved timings document."""
+        timings = self.tmpfile("saved.timings.json", doc)
+        out = self.tmpfile("h200.kernels.json")
+        result = run_script(["--catalog", path("resources", "catalog.json"), "--from-timings", timings, "--out", out]
+                            + list(extra))
+        self.assertOk(result)
+        with open(out) as f:
+            return json.load(f)
+
     def test_saved_timings_carry_their_metadata(self):
         doc = {"format": "cluster-studio.kernel-timings", "format_version": 1, "gpu": "NVIDIA H200",
                "part": "gpu.h200-sxm", "host": "node17", "driver": "550.54.15", "driver_source": "nvidia-smi",
                "cuda": "12.4", "torch": "2.5.1", "date": "2026-02-03",
                "timings": [r for r in fixture_records() if r["table"] in ("gemm", "memory")]}
-        timings = self.tmpfile("saved.timings.json", doc)
-        out = self.tmpfile("h200.kernels.json")
-        result = run_script(["--catalog", path("resources", "catalog.json"), "--from-timings", timings, "--out", out])
-        self.assertOk(result)
-        with open(out) as f:
-            p = json.load(f)
+        p = self.convert_saved(doc)
         self.assertEqual(p["gpu"], "NVIDIA H200")
         self.assertEqual(p["parts"], ["gpu.h200-sxm"])
         self.assertEqual(p["date"], "2026-02-03")
@@ -395,18 +400,9 @@ class FromTimings(Case):
                "part": "gpu.h200-sxm", "date": "2026-02-03", "peaks_tflops": {"bf16": 989.4, "fp8": 1978.9},
                "hbm_tb_per_s": 4.8, "scaleup_gb_per_s": 1234,
                "timings": [r for r in fixture_records() if r["table"] in ("collective", "memory")]}
-        timings = self.tmpfile("saved.timings.json", doc)
-        out = self.tmpfile("h200.kernels.json")
-        result = run_script(["--catalog", path("resources", "catalog.json"), "--from-timings", timings, "--out", out])
-        self.assertOk(result)
-        with open(out) as f:
-            p = json.load(f)
+        p = self.convert_saved(doc)
         self.assertEqual(p["scaleup_gb_per_s"], 1234, "what the timings recorded, over the catalog's 900")
-        result = run_script(["--catalog", path("resources", "catalog.json"), "--from-timings", timings, "--out", out,
-                             "--scaleup-gb-per-s", "1000"])
-        self.assertOk(result)
-        with open(out) as f:
-            p = json.load(f)
+        p = self.convert_saved(doc, "--scaleup-gb-per-s", "1000")
         self.assertEqual(p["scaleup_gb_per_s"], 1000, "the flag over what the timings recorded")
         # the timings document keeps the figure among its metadata
         ck = load_module()
