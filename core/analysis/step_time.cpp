@@ -142,14 +142,10 @@ Machine machineOf(const AcceleratorProfile& g)
     mc.hbmEff = g.hbmEfficiency.value;
     mc.fp8 = g.trainingPrecision == "fp8";
     if (const KernelProfile* k = g.kernels.get()) {
-        const auto peakOf = [k](const std::string& p) {
-            const auto it = k->peaksTflops.find(p);
-            return it == k->peaksTflops.end() ? 0 : it->second * 1e12;
-        };
         mc.gemmTable = k->gemmTable(g.trainingPrecision);
         mc.gemm16Table = k->gemmTable("bf16");
-        mc.measuredOn = {peakOf(g.trainingPrecision), k->hbmTbPerS * 1e12};
-        mc.measuredOn16 = {peakOf("bf16"), k->hbmTbPerS * 1e12};
+        mc.measuredOn = k->measuredOn(g.trainingPrecision);
+        mc.measuredOn16 = k->measuredOn("bf16");
         mc.attnForward = k->attentionForward ? &*k->attentionForward : nullptr;
         mc.attnBackward = k->attentionBackward ? &*k->attentionBackward : nullptr;
         mc.memoryTable = k->memory ? &*k->memory : nullptr;

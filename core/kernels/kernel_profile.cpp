@@ -15,6 +15,12 @@ const KernelGrid* KernelProfile::gemmTable(std::string_view precision) const
     return it == gemm.end() ? nullptr : &it->second;
 }
 
+GemmRoofline KernelProfile::measuredOn(std::string_view precision) const
+{
+    const auto it = peaksTflops.find(precision);
+    return {it == peaksTflops.end() ? 0 : it->second * 1e12, hbmTbPerS * 1e12};
+}
+
 const KernelGrid* KernelProfile::collective(std::string_view op) const
 {
     const auto it = collectives.find(op);
@@ -236,7 +242,6 @@ std::size_t slowToNonDecreasingTime(KernelGrid& g, std::size_t first = 0)
     return count;
 }
 
-constexpr std::string_view kPeakPrecisions[] = {"bf16", "fp16", "fp8", "fp8_block", "fp4", "tf32"};
 constexpr std::string_view kKvPrecisions[] = {"bf16", "fp16", "fp8"};
 
 }  // namespace
@@ -291,8 +296,8 @@ std::optional<KernelProfile> readKernelProfile(const Json& doc, const std::strin
     } else if (r.isObject(*it, "/peaks_tflops")) {
         for (auto e = it->begin(); e != it->end(); ++e) {
             const std::string ptr = pointerAppend("/peaks_tflops", e.key());
-            if (!isOneOf(e.key(), kPeakPrecisions)) {
-                r.error(ptr, "unknown precision " + inQuotes(e.key()) + ": one of " + listOf(kPeakPrecisions),
+            if (!isOneOf(e.key(), kKernelGemmPrecisions)) {
+                r.error(ptr, "unknown precision " + inQuotes(e.key()) + ": one of " + listOf(kKernelGemmPrecisions),
                         "unknown");
                 continue;
             }

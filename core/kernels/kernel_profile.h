@@ -33,6 +33,13 @@ inline constexpr std::string_view kKernelOps[] = {
     "swiglu_backward",       "gelu_forward",           "gelu_backward",     "rotary_forward",     "rotary_backward",
     "cross_entropy_forward", "cross_entropy_backward", "adamw_step"};
 
+// A GPU's roofline for one GEMM: its peak at the GEMM's precision and its
+// HBM bandwidth.
+struct GemmRoofline {
+    double flopsPerS = 0, bytesPerS = 0;
+    double seconds(double flops, double bytes) const { return std::max(flops / flopsPerS, bytes / bytesPerS); }
+};
+
 struct KernelProfile {
     std::string origin;  // the file, or "built-in (resources/kernels/NAME.json)"
     std::string gpu;     // the device the tables were measured on
@@ -57,6 +64,9 @@ struct KernelProfile {
     std::map<std::string, KernelGrid, std::less<>> ops, opsCompiled;  // HBM efficiency over bytes
 
     const KernelGrid* gemmTable(std::string_view precision) const;
+    // The roofline of the GPU the tables were measured on, at `precision`
+    // (a peak of 0 where the profile has none, and then no GEMM table).
+    GemmRoofline measuredOn(std::string_view precision) const;
     // Every efficiency (not the collectives' bandwidths) times `factor`, at
     // most `cap`.
     KernelProfile scaledEfficiencies(double factor, double cap) const;
@@ -64,13 +74,6 @@ struct KernelProfile {
     // "H100 SXM kernels (NVIDIA AIConfigurator, TensorRT-LLM 1.3.0rc20, 2026-11-27)": what an
     // explanation cites.
     std::string citation() const;
-};
-
-// A GPU's roofline for one GEMM: its peak at the GEMM's precision and its
-// HBM bandwidth.
-struct GemmRoofline {
-    double flopsPerS = 0, bytesPerS = 0;
-    double seconds(double flops, double bytes) const { return std::max(flops / flopsPerS, bytes / bytesPerS); }
 };
 
 // A GEMM of `rows` x k by k x n moving `bytes`, from a measured table: the

@@ -352,8 +352,7 @@ Serving analyzeServing(const Design& design, const Catalog& catalog)
     r.peak16FlopsPerS = hw.gpu.bf16PeakTflops * 1e12;
     if (const KernelProfile* k = hw.gpu.kernels.get()) {
         r.gemmTable = k->gemmTable(s.weightPrecision);
-        if (const auto peak = k->peaksTflops.find(s.weightPrecision); peak != k->peaksTflops.end())
-            r.measuredOn = {peak->second * 1e12, k->hbmTbPerS * 1e12};
+        r.measuredOn = k->measuredOn(s.weightPrecision);
         r.prefillAttention = k->attentionForward ? &*k->attentionForward : nullptr;
         const auto d = k->decodeAttention.find(s.kvPrecision);
         r.decodeAttention = d == k->decodeAttention.end() ? nullptr : &d->second;
