@@ -56,10 +56,10 @@ public:
     void keepUnknown(const Json& obj, const std::string& pointer, const std::vector<std::string_view>& known,
                      Json& extra);
 
-private:
     // obj[key], or nullptr (an error at `ptr` when required).
     const Json* member(const Json& obj, const std::string& ptr, std::string_view key, bool required);
 
+private:
     std::vector<Problem>& problems_;
 };
 

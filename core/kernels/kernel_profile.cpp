@@ -35,6 +35,7 @@ KernelProfile KernelProfile::scaledEfficiencies(double factor, double cap) const
             g = g.scaled(factor, cap);
     };
     scale(p.gemm);
+    scale(p.activationScale);
     scale(p.decodeAttention);
     scale(p.ops);
     scale(p.opsCompiled);
@@ -51,6 +52,14 @@ KernelValue measuredGemm(const KernelGrid& table, const GemmRoofline& measuredOn
     const double flops = 2 * rows * n * k;
     const double measured = flops / (measuredOn.flopsPerS * e.value);
     return {measured * runsOn.seconds(flops, bytes) / measuredOn.seconds(flops, bytes), e.tier};
+}
+
+KernelValue withStaticActivationScale(const KernelValue& dynamic, const KernelGrid& scale, const GemmRoofline& runsOn,
+                                      double rows, double n, double k, double bytes)
+{
+    const KernelValue e = scale.at(rows, k);
+    const double scaleS = 2 * rows * k / (runsOn.bytesPerS * e.value);
+    return {std::max(dynamic.value - scaleS, runsOn.seconds(2 * rows * n * k, bytes)), worseTier(dynamic.tier, e.tier)};
 }
 
 std::string KernelProfile::citation() const
@@ -311,6 +320,12 @@ std::optional<KernelProfile> readKernelProfile(const Json& doc, const std::strin
               p.gemm);
     for (auto& [precision, table] : p.gemm)
         p.cellsSlowed += slowToNonDecreasingTime(table);
+    pr.tables(doc, "activation_scale", kKernelGemmPrecisions, "GEMM precision", {"m", "k"}, "hbm_efficiency",
+              kMaxEfficiency, p.activationScale);
+    for (const auto& [precision, table] : p.activationScale)
+        if (!p.gemm.count(precision))
+            r.error("/activation_scale/" + precision,
+                    "the GEMM table " + inQuotes(precision) + " it is part of is missing from /gemm", "missing");
     for (const auto& [precision, table] : p.gemm)
         if (!p.peaksTflops.count(precision))
             r.error("/peaks_tflops/" + precision,
@@ -351,7 +366,8 @@ std::optional<KernelProfile> readKernelProfile(const Json& doc, const std::strin
     Json ignored;
     r.keepUnknown(doc, "",
                   {"format", "format_version", "gpu", "parts", "source", "data_version", "license", "date",
-                   "peaks_tflops", "hbm_tb_per_s", "scaleup_gb_per_s", "gemm", "attention", "decode_attention",
+                   "peaks_tflops", "hbm_tb_per_s", "scaleup_gb_per_s", "gemm", "activation_scale", "attention",
+                   "decode_attention",
                    "collectives", "memory", "ops", "ops_compiled"},
                   ignored);
     if (hasErrors(std::vector<Problem>(problems.begin() + std::ptrdiff_t(before), problems.end())))

@@ -50,6 +50,11 @@ struct KernelProfile {
     double scaleupGbPerS = 0;  // the measured system's scale-up link, both directions (with collectives)
 
     std::map<std::string, KernelGrid, std::less<>> gemm;  // efficiency over (m, n, k)
+    // By GEMM precision: the dynamic per-tensor scale of the GEMM's 16-bit
+    // input (an amax over the m x k activation) that the GEMM table's times
+    // include, as HBM efficiency over (m, k) of its 2 m k bytes. A deployed
+    // checkpoint with calibrated (static) activation scales skips it.
+    std::map<std::string, KernelGrid, std::less<>> activationScale;
     // GEMM, decode-attention and collective cells slowed so that no kernel
     // takes less time than one with a smaller coordinate (fewer rows, a
     // shorter context, a smaller message): the tables' noise, which would
@@ -84,6 +89,13 @@ struct KernelProfile {
 // other (docs/kernel-profiles.md).
 KernelValue measuredGemm(const KernelGrid& table, const GemmRoofline& measuredOn, const GemmRoofline& runsOn,
                          double rows, double n, double k, double bytes);
+
+// The same GEMM with a calibrated (static) activation scale: the measured
+// time `dynamic` less the dynamic scaling step the table includes (`scale`,
+// at `rows` x k), never under the GEMM's roofline on the GPU it runs on
+// (as AIConfigurator derives its fp8_static GEMMs).
+KernelValue withStaticActivationScale(const KernelValue& dynamic, const KernelGrid& scale, const GemmRoofline& runsOn,
+                                      double rows, double n, double k, double bytes);
 
 // Reads a profile document. Every problem names its JSON pointer; on any
 // error nothing is returned. `knownPart` says whether a catalog part id

@@ -15,6 +15,7 @@
 #include "core/format/json_text.h"
 #include "core/metrics/error_band.h"
 #include "core/metrics/metrics.h"
+#include "core/metrics/serving_samples.h"
 #include "core/search/layout_search.h"
 #include "core/serving/serving.h"
 #include "core/serving/serving_report.h"
@@ -28,37 +29,6 @@ std::string percent(double fraction)
     char buf[32];
     std::snprintf(buf, sizeof buf, "%+.1f%%", fraction * 100);
     return buf;
-}
-
-// The run's base design with the run's workload, read and checked like a
-// file and resized to the run's GPUs; nothing (and the problems) when it
-// does not load.
-std::optional<DesignLoad> loadRun(const Json& run, const std::string& ptr, const std::string& id, std::int64_t gpus,
-                                  const std::filesystem::path& dir, const Catalog& catalog, JsonReader& r,
-                                  std::vector<Problem>& problems)
-{
-    const auto designFile = r.string(run, ptr, "design", true);
-    if (!designFile || !run.contains("workload"))
-        return std::nullopt;
-    const ParsedJson base = parseJsonText(readTextFile((dir / *designFile).string()).text);
-    if (base.error) {
-        problems.push_back({Severity::Error, pointerAppend(ptr, "design"), *designFile + ": " + base.error->message});
-        return std::nullopt;
-    }
-    Json doc = base.doc;
-    doc["workload"] = run["workload"];
-    DesignLoad loaded = readDesignJson(doc, catalog);
-    if (!loaded.ok()) {
-        for (const auto& p : loaded.problems)
-            if (p.severity == Severity::Error)
-                problems.push_back({Severity::Error, ptr + p.pointer, id + ": " + p.message});
-        return std::nullopt;
-    }
-    if (auto p = resizeToGpus(*loaded.design, *loaded.catalog, gpus)) {
-        problems.push_back({Severity::Error, pointerAppend(ptr, "gpus"), id + ": " + p->message});
-        return std::nullopt;
-    }
-    return loaded;
 }
 
 // The figure a dotted metric names in `metrics` ("training.step_time_s":
@@ -81,15 +51,6 @@ std::optional<double> figureOf(const Json& metrics, const std::string& metric, c
 
 // A training run: analyzeDesign's figure, and where the published layout
 // ranks in the layout search. False (with problems) when it gives none.
-// The loaded run's catalog with no kernel profile: every kernel at the
-// catalog's factors, the model before kernel profiles.
-Catalog withoutKernels(const DesignLoad& loaded)
-{
-    Catalog c = *loaded.catalog;
-    c.clearKernels();
-    return c;
-}
-
 bool evaluateTraining(ValidationRow& row, const Json& run, const std::string& ptr, const DesignLoad& loaded,
                       JsonReader& r, std::vector<Problem>& problems)
 {
@@ -172,17 +133,10 @@ bool evaluateServing(ServingValidationRow& row, const std::string& ptr, const De
     if (!factor)
         return false;
     row.factorPredicted = *factor;
-    row.kernels = s.kernelSource.empty() ? "catalog factors" : "measured";
+    describeReplica(row, s);
     const ServingSpec& spec = *loaded.design->workload.serving;
     row.predicted = *predicted;
     row.system = loaded.design->name;
-    row.gpus = s.gpusPerReplica;
-    row.tp = s.tp;
-    row.pp = s.pp;
-    row.ep = s.ep;
-    row.weightPrecision = s.weightPrecision;
-    row.kvPrecision = s.kvPrecision;
-    row.batch = s.batch;
     row.batchChosen = spec.batch.value_or(0) == 0;
     row.promptTokens = spec.prompt_tokens;
     row.outputTokens = spec.output_tokens;
@@ -200,6 +154,57 @@ ErrorSummary summarizeRows(const Rows& rows, Keep keep)
 }
 
 }  // namespace
+
+// The run's base design with the run's workload, read and checked like a
+// file and resized to the run's GPUs.
+std::optional<DesignLoad> loadValidationRun(const Json& run, const std::string& ptr, const std::string& id,
+                                            std::int64_t gpus, const std::filesystem::path& dir,
+                                            const Catalog& catalog, std::vector<Problem>& problems)
+{
+    JsonReader r(problems);
+    const auto designFile = r.string(run, ptr, "design", true);
+    if (!designFile || !run.contains("workload"))
+        return std::nullopt;
+    const ParsedJson base = parseJsonText(readTextFile((dir / *designFile).string()).text);
+    if (base.error) {
+        problems.push_back({Severity::Error, pointerAppend(ptr, "design"), *designFile + ": " + base.error->message});
+        return std::nullopt;
+    }
+    Json doc = base.doc;
+    doc["workload"] = run["workload"];
+    DesignLoad loaded = readDesignJson(doc, catalog);
+    if (!loaded.ok()) {
+        for (const auto& p : loaded.problems)
+            if (p.severity == Severity::Error)
+                problems.push_back({Severity::Error, ptr + p.pointer, id + ": " + p.message});
+        return std::nullopt;
+    }
+    if (auto p = resizeToGpus(*loaded.design, *loaded.catalog, gpus)) {
+        problems.push_back({Severity::Error, pointerAppend(ptr, "gpus"), id + ": " + p->message});
+        return std::nullopt;
+    }
+    return loaded;
+}
+
+// Every kernel at the catalog's factors: the model before kernel profiles.
+Catalog withoutKernels(const DesignLoad& loaded)
+{
+    Catalog c = *loaded.catalog;
+    c.clearKernels();
+    return c;
+}
+
+void describeReplica(ServingValidationRow& row, const Serving& s)
+{
+    row.gpus = s.gpusPerReplica;
+    row.tp = s.tp;
+    row.pp = s.pp;
+    row.ep = s.ep;
+    row.weightPrecision = s.weightPrecision;
+    row.kvPrecision = s.kvPrecision;
+    row.batch = s.batch;
+    row.kernels = s.kernelSource.empty() ? "catalog factors" : "measured";
+}
 
 ErrorSummary summarizeErrors(const std::vector<double>& errors)
 {
@@ -246,7 +251,7 @@ ValidationReport runValidation(const std::string& runsPath, const Catalog& catal
         row.role = r.choice(run, ptr, "role", {"calibration", "check"}, true).value_or("check");
         const std::int64_t designGpus = r.integer(run, ptr, "gpus", true, 1, kMaxInstances).value_or(1);
         row.measured = r.number(run, ptr, "measured", true, 0, 1e12, true).value_or(1);
-        const auto loaded = loadRun(run, ptr, row.id, designGpus, dir, catalog, r, report.problems);
+        const auto loaded = loadValidationRun(run, ptr, row.id, designGpus, dir, catalog, report.problems);
         if (!loaded)
             continue;
         if (loaded->design->workload.isServing()) {
@@ -268,6 +273,8 @@ ValidationReport runValidation(const std::string& runsPath, const Catalog& catal
                 report.notModelled.push_back(
                     {r.string(entry, ptr, "id", true).value_or(""), r.string(entry, ptr, "reason", true).value_or("")});
         }
+    if (const auto samples = r.string(parsed.doc, "", "serving_samples", false))
+        report.samples = readServingSamples((dir / *samples).string(), catalog, "/serving_samples", report.problems);
     const auto calibration =
         summarizeRows(report.rows, [](const ValidationRow& row) { return row.role == "calibration"; });
     const auto checks = summarizeRows(report.rows, [](const ValidationRow& row) { return row.role == "check"; });
@@ -362,15 +369,19 @@ std::string kernelsMarkdown(const ValidationReport& report)
                 }
             line(std::string("training, ") + role, kernels, f, p);
         }
-    for (const char* kernels : {"measured", "catalog factors"}) {
-        std::vector<double> f, p;
-        for (const auto& r : report.serving)
-            if (r.kernels == kernels) {
-                f.push_back(r.factorError());
-                p.push_back(r.error());
-            }
-        line("serving", kernels, f, p);
-    }
+    auto servingLines = [&](const std::string& set, const std::vector<ServingValidationRow>& rows) {
+        for (const char* kernels : {"measured", "catalog factors"}) {
+            std::vector<double> f, p;
+            for (const auto& r : rows)
+                if (r.kernels == kernels) {
+                    f.push_back(r.factorError());
+                    p.push_back(r.error());
+                }
+            line(set, kernels, f, p);
+        }
+    };
+    servingLines("serving", report.serving);
+    servingLines("serving, AIConfigurator's measured points", report.samples.rows);
     md += "\n| run | set | kernels | error, catalog factors | error, kernel profiles |\n|---|---|---|---|---|\n";
     for (const auto& r : report.rows)
         md += "| " + r.id + " | " + r.role + " | " + r.kernels + " | " + percent(r.factorError()) + " | " +
@@ -519,6 +530,8 @@ std::string validationMarkdown(const ValidationReport& report, const std::string
         md += "- " + r.id + ": " + r.source + "\n";
     if (!report.serving.empty() || !report.notModelled.empty())
         md += servingMarkdown(report);
+    if (!report.samples.rows.empty() || !report.samples.notServed.empty())
+        md += servingSamplesMarkdown(report.samples);
     return md;
 }
 

@@ -6,13 +6,18 @@
 // from the training figures (its own rows and summary, not in the error
 // bands). Used by the test suite (with a tolerance) and by `cluster-studio
 // validation-report` (docs/validation.md).
+#include <filesystem>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/catalog/catalog.h"
 #include "core/design/design.h"
+#include "core/format/design_reader.h"
 #include "core/problem.h"
 #include "core/search/layout.h"
+#include "core/serving/serving.h"
 
 namespace studio {
 
@@ -64,8 +69,15 @@ struct ServingValidationRow {
     double measured = 0, predicted = 0;
     double factorPredicted = 0;  // with every kernel at the catalog's factors
     std::string kernels;         // "measured" or "catalog factors"
+    // A measured point of a serving sample set (core/metrics/serving_samples.h):
+    // the engine that served it, the requests it kept in flight (the batch
+    // is fewer where fewer fit), and its TPOT beside the model's.
+    std::string engine;
+    std::int64_t concurrency = 0;
+    double measuredTpotS = 0, predictedTpotS = 0;
     double error() const { return relativeError(measured, predicted); }
     double factorError() const { return relativeError(measured, factorPredicted); }
+    double tpotError() const { return relativeError(measuredTpotS, predictedTpotS); }
 };
 
 // A published measurement the report lists without modelling it, and why.
@@ -80,6 +92,17 @@ struct ErrorSummary {
 };
 ErrorSummary summarizeErrors(const std::vector<double>& errors);
 
+// Measured serving points from a sample set (runs.json's "serving_samples",
+// e.g. AIConfigurator's silicon_sample.csv converted by
+// tools/aic-kernels/silicon_sample.py), all checks.
+struct ServingSamples {
+    std::string file, source, license;
+    std::string kvPrecision, kvPrecisionWhy;  // the set's: its rows do not state it
+    std::vector<ServingValidationRow> rows;
+    std::vector<NotModelledRun> notServed;                      // points the model says cannot be served, and why
+    std::vector<std::pair<std::string, std::int64_t>> leftOut;  // rows of the source not converted: why, how many
+};
+
 struct ValidationReport {
     std::vector<ValidationRow> rows;                     // training runs
     double meanAbsError = 0, maxAbsError = 0;            // over the calibration rows
@@ -87,8 +110,20 @@ struct ValidationReport {
     std::vector<ServingValidationRow> serving;           // serving runs: none in the figures above
     ErrorSummary servingSummary;
     std::vector<NotModelledRun> notModelled;
+    ServingSamples samples;  // empty when runs.json names no sample set
     std::vector<Problem> problems;
 };
+
+// Building blocks shared with the sample sets: a run's base design with its
+// workload, resized to `gpus` (nothing, and problems, when it does not
+// load); the loaded design's catalog with no kernel profile.
+std::optional<DesignLoad> loadValidationRun(const Json& run, const std::string& ptr, const std::string& id,
+                                            std::int64_t gpus, const std::filesystem::path& dir,
+                                            const Catalog& catalog, std::vector<Problem>& problems);
+Catalog withoutKernels(const DesignLoad& loaded);
+// The replica `s` served, as a serving row shows it: its GPUs, layout,
+// precisions, batch and where its kernels' speeds came from.
+void describeReplica(ServingValidationRow& row, const Serving& s);
 
 ValidationReport runValidation(const std::string& runsPath, const Catalog& catalog);
 std::string validationMarkdown(const ValidationReport& report, const std::string& command);

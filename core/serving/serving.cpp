@@ -75,6 +75,10 @@ struct Replica {
     // catalog factors.
     const KernelGrid* gemmTable = nullptr;
     GemmRoofline measuredOn;  // the GPU the GEMM table was measured on
+    // A served low-precision checkpoint carries calibrated activation
+    // scales (TensorRT-LLM's and vLLM's FP8 checkpoints): its GEMMs skip
+    // the dynamic scaling step the table's times include.
+    const KernelGrid* activationScale = nullptr;
     const KernelGrid* prefillAttention = nullptr;
     const KernelGrid* decodeAttention = nullptr;
     double peak16FlopsPerS = 0;
@@ -98,8 +102,10 @@ struct Replica {
             const double times = g.lmHead ? 1 / double(pp) : layersPerStage();
             // Weights at their precision, activations in and out at 16 bits.
             const double bytes = g.k * g.n * weightBytes + m * (g.k + g.n) * kActivationBytes;
-            const KernelValue t =
-                measuredGemm(*gemmTable, measuredOn, {peakFlopsPerS, hbmPeakBytesPerS}, m, g.n, g.k, bytes);
+            const GemmRoofline runsOn{peakFlopsPerS, hbmPeakBytesPerS};
+            KernelValue t = measuredGemm(*gemmTable, measuredOn, runsOn, m, g.n, g.k, bytes);
+            if (activationScale)
+                t = withStaticActivationScale(t, *activationScale, runsOn, m, g.n, g.k, bytes);
             total.value += times * t.value;
             total.tier = worseTier(total.tier, t.tier);
         }
@@ -353,6 +359,8 @@ Serving analyzeServing(const Design& design, const Catalog& catalog)
     if (const KernelProfile* k = hw.gpu.kernels.get()) {
         r.gemmTable = k->gemmTable(s.weightPrecision);
         r.measuredOn = k->measuredOn(s.weightPrecision);
+        const auto scale = k->activationScale.find(s.weightPrecision);
+        r.activationScale = scale == k->activationScale.end() ? nullptr : &scale->second;
         r.prefillAttention = k->attentionForward ? &*k->attentionForward : nullptr;
         const auto d = k->decodeAttention.find(s.kvPrecision);
         r.decodeAttention = d == k->decodeAttention.end() ? nullptr : &d->second;
@@ -439,6 +447,7 @@ Serving analyzeServing(const Design& design, const Catalog& catalog)
         const double context = double(spec.prompt_tokens) + double(spec.output_tokens) / 2;
         const auto tier = [](KernelValue v) { return std::string(kernelTierName(v.tier)); };
         s.kernelSource = "GEMMs at each shape " + tier(r.stageGemmS(double(s.batch), double(s.batch))) +
+            (r.activationScale ? " (static activation scales: the table's dynamic scaling step taken off)" : "") +
             ", prefill attention " + tier(r.stagePrefillAttentionS(double(spec.prompt_tokens))) +
             ", decode attention " + tier(r.stageDecodeAttentionS(double(s.batch), context)) + ": " +
             hw.gpu.kernels->citation();

@@ -216,6 +216,11 @@ private slots:
             << ""
             << "/scaleup_gb_per_s: missing: the scale-up link the collectives "
                "were measured on (GB/s, both directions)";
+        QTest::newRow("activation scale of no GEMM table") << "/activation_scale"
+                                                           << "{\"fp8\": {\"m\": [1], \"k\": [1024], "
+                                                              "\"hbm_efficiency\": [[0.01]]}}"
+                                                           << "/activation_scale/fp8: the GEMM table 'fp8' it is "
+                                                              "part of is missing from /gemm";
         QTest::newRow("wrong format") << "/format"
                                       << "\"cluster-studio.catalog\""
                                       << "/format: must be 'cluster-studio.kernels', got 'cluster-studio.catalog'";
@@ -408,6 +413,63 @@ private slots:
                         }
                     }
         }
+    }
+
+    // A GEMM with a calibrated activation scale takes the measured time
+    // less the dynamic scaling step the table includes, floored at its
+    // roofline; hand-worked on one shape.
+    void aStaticActivationScaleTakesTheScalingStepOff()
+    {
+        const KernelGrid scale({{4, 8}, {1024}}, {0.001, 0.002});  // HBM efficiency over (m, k)
+        const GemmRoofline gpu{1e15, 1e12};                          // 1 PFLOP/s, 1 TB/s
+        // m 4, n 4096, k 1024: the scale step reads 2 x 4 x 1024 bytes at
+        // 0.001 of 1 TB/s, 8.192 us; taken off a 20 us GEMM leaves 11.808 us.
+        const double bytes = 4096.0 * 1024;  // fp8 weights
+        const KernelValue t =
+            withStaticActivationScale({20e-6, KernelTier::Measured}, scale, gpu, 4, 4096, 1024, bytes);
+        QCOMPARE_LE(std::fabs(t.value - 11.808e-6), 1e-12);
+        QCOMPARE(t.tier, KernelTier::Measured);
+        // Between the grid's m: interpolated. A GEMM barely slower than its
+        // roofline (bytes / 1 TB/s = 4.19 us) is held there, never less.
+        const KernelValue floor =
+            withStaticActivationScale({5e-6, KernelTier::Measured}, scale, gpu, 6, 4096, 1024, bytes);
+        QCOMPARE_LE(std::fabs(floor.value - bytes / 1e12), 1e-15);
+        QCOMPARE(floor.tier, KernelTier::Interpolated);
+    }
+
+    // The shipped Hopper and Blackwell profiles carry the fp8 GEMMs' dynamic
+    // scale (AIConfigurator's compute_scale, from the GEMMs' own TensorRT-LLM
+    // version); a served FP8 model's decode step is faster for it, and no
+    // faster than its weights can be read.
+    void servedFp8GemmsSkipTheDynamicScale()
+    {
+        for (const char* id : {"gpu.h100-sxm", "gpu.h200-sxm", "gpu.b200", "gpu.gb200"}) {
+            const KernelProfile* k = Catalog::builtin().kernels(id);
+            QVERIFY2(k && k->activationScale.count("fp8"), id);
+            QVERIFY(k->source.find("computescale_perf.parquet") != std::string::npos);
+        }
+        QVERIFY(!Catalog::builtin().kernels("gpu.a100-sxm-80gb")->activationScale.count("fp8"));
+        Design d = test::loadPreset("serving-llama3-70b-dgx-h100.cluster.json");
+        d.workload.serving->weight_precision = "fp8";
+        d.workload.serving->batch = 8;
+        const Serving with = analyzeServing(d, Catalog::builtin());
+        // The same H100 profile without the scale table: every GEMM as measured, dynamic scale included.
+        Catalog dynamic = Catalog::builtin();
+        const auto names = builtinKernelProfileNames();
+        const auto texts = builtinKernelProfileJsons();
+        const auto h100 = std::find(names.begin(), names.end(), "h100-sxm.json");
+        QVERIFY(h100 != names.end());
+        Json doc = parseJsonText(texts[std::size_t(h100 - names.begin())]).doc;
+        doc.erase("activation_scale");
+        QVERIFY(!hasErrors(dynamic.mergeKernels(doc, "h100 without activation_scale")));
+        const Serving without = analyzeServing(d, dynamic);
+        QVERIFY(with.ok());
+        QVERIFY(without.ok());
+        QVERIFY(with.decode.gemmS < without.decode.gemmS * 0.95);
+        // Never faster than reading the weights at the HBM's full bandwidth.
+        QVERIFY(with.decode.gemmS >= with.weightsGbPerGpu * 1e9 / (with.hbmTbPerS * 1e12) * 0.9);
+        QVERIFY(with.kernelSource.find("static activation scales") != std::string::npos);
+        QVERIFY(without.kernelSource.find("static activation scales") == std::string::npos);
     }
 
     void publishedH100GemmsFollowTheirShape()

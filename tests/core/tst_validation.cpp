@@ -116,6 +116,31 @@ ValidationReport validateAlone(const std::vector<std::string>& ids, Edit edit)
     return runValidation(path, Catalog::builtin());
 }
 
+// One replica of `model` at tp on one node of the base design `base`
+// (tests/data/published/), serving `prompt` in / `output` out at `batch`,
+// as analyzeServing sees it: the hand-built counterpart of a serving run.
+Serving serveOnBase(const char* base, const ModelSpec& model, std::int64_t tp, std::int64_t prompt,
+                    std::int64_t output, std::int64_t batch, const char* kvPrecision)
+{
+    DesignLoad loaded = loadDesignFile(
+        test::sourcePath(QString("tests/data/published/") + base).toStdString(), Catalog::builtin());
+    Design d = *loaded.design;
+    d.workload.kind = "serving";
+    d.workload.model = model;
+    ServingSpec spec;
+    spec.prompt_tokens = prompt;
+    spec.output_tokens = output;
+    spec.batch = batch;
+    spec.weight_precision = "fp8";
+    spec.kv_precision = kvPrecision;
+    d.workload.serving = spec;
+    d.workload.parallelism = {};
+    d.workload.parallelism.tp = tp;
+    if (auto p = resizeToGpus(d, *loaded.catalog, 8))
+        qFatal("%s", p->message.c_str());
+    return analyzeServing(d, *loaded.catalog);
+}
+
 std::vector<const ValidationRow*> rowsOf(const std::string& role)
 {
     std::vector<const ValidationRow*> out;
@@ -339,32 +364,17 @@ private slots:
         QVERIFY(report().serving.size() >= 20);
         const ServingValidationRow* row = servingRow("S11 Llama 2 70B FP8, 2 H100, batch 1,024, 128/128");
         QVERIFY(row);
-        DesignLoad loaded = loadDesignFile(
-            test::sourcePath("tests/data/published/llama3-h100.cluster.json").toStdString(), Catalog::builtin());
-        Design d = *loaded.design;
-        d.workload.kind = "serving";
-        d.workload.model = {};
-        d.workload.model.name = "Llama 2 70B";
-        d.workload.model.layers = 80;
-        d.workload.model.hidden = 8192;
-        d.workload.model.heads = 64;
-        d.workload.model.kv_heads = 8;
-        d.workload.model.ffn_hidden = 28672;
-        d.workload.model.ffn_type = "swiglu";
-        d.workload.model.vocab = 32000;
-        d.workload.model.seq_len = 4096;
-        ServingSpec spec;
-        spec.prompt_tokens = 128;
-        spec.output_tokens = 128;
-        spec.batch = 1024;
-        spec.weight_precision = "fp8";
-        spec.kv_precision = "fp8";
-        d.workload.serving = spec;
-        d.workload.parallelism = {};
-        d.workload.parallelism.tp = 2;
-        if (auto p = resizeToGpus(d, *loaded.catalog, 8))
-            qFatal("%s", p->message.c_str());
-        const Serving s = analyzeServing(d, *loaded.catalog);
+        ModelSpec llama2{};
+        llama2.name = "Llama 2 70B";
+        llama2.layers = 80;
+        llama2.hidden = 8192;
+        llama2.heads = 64;
+        llama2.kv_heads = 8;
+        llama2.ffn_hidden = 28672;
+        llama2.ffn_type = "swiglu";
+        llama2.vocab = 32000;
+        llama2.seq_len = 4096;
+        const Serving s = serveOnBase("llama3-h100.cluster.json", llama2, 2, 128, 128, 1024, "fp8");
         QVERIFY(s.ok());
         QCOMPARE(row->predicted, s.decode.tokensPerSPerGpu);
         QCOMPARE(row->measured, 2657.0);
@@ -410,6 +420,122 @@ private slots:
         QCOMPARE(sum.runs, report().serving.size());
         QCOMPARE(sum.meanAbs, summarizeErrors(errors).meanAbs);
         QVERIFY(sum.within10 <= sum.within25 && sum.within25 <= sum.runs);
+    }
+
+    // AIConfigurator's measured serving points (runs.json's serving_samples):
+    // every one evaluated, none with a problem; a point's measured tokens/s
+    // per GPU comes from its TTFT and TPOT by the closed loop, and its
+    // prediction is analyzeServing's for the same replica, built here by hand.
+    void aiconfiguratorPointsAreChecksOfTheServingModel()
+    {
+        const ServingSamples& set = report().samples;
+        QCOMPARE(set.file, std::string("aic-silicon-sample.json"));
+        QVERIFY(set.source.find("silicon_sample.csv") != std::string::npos);
+        QCOMPARE(set.rows.size() + set.notServed.size(), std::size_t(685));
+        QVERIFY(set.notServed.empty());
+        QVERIFY(!set.leftOut.empty());
+        const ServingValidationRow* row = nullptr;
+        for (const auto& r : set.rows)
+            if (r.id == "2026_04_06_llama_3_1_70b_h200_sxm_trtllm_fp8_agg_1024x1024_c4_tp4_ep1_670")
+                row = &r;
+        QVERIFY(row);
+        // 4 requests of 1,024 tokens each in 230.372 ms + 1,023 x 7.9817 ms, over 4 GPUs.
+        QVERIFY(test::relClose(row->measured, 4.0 * 1024 / (0.230372 + 1023 * 0.0079817) / 4, 1e-9));
+        QCOMPARE(row->measuredTpotS, 0.0079817);
+        QCOMPARE(row->engine, std::string("trtllm (version not stated)"));
+        QCOMPARE(row->concurrency, std::int64_t(4));
+        QCOMPARE(row->batch, std::int64_t(4));
+        QVERIFY(!row->batchChosen);
+        // Llama 3.1 70B: Llama 3 70B's shape with the 128K context.
+        ModelSpec llama31 = findModelPreset("llama3-70b")->model;
+        llama31.name = "Llama 3.1 70B";
+        llama31.seq_len = 131072;
+        const Serving s = serveOnBase("hgx-h200.cluster.json", llama31, 4, 1024, 1024, 4, "bf16");
+        QVERIFY(s.ok());
+        QCOMPARE(row->predicted, s.decode.tokensPerSPerGpu);
+        QCOMPARE(row->predictedTpotS, s.decode.tpotS);
+        QCOMPARE(row->kernels, std::string("measured"));
+        // An engine admits no more requests than its KV cache holds: 64 in
+        // flight of 9,216 tokens on one B200 serve as many as fit.
+        for (const auto& r : set.rows)
+            if (r.id == "2026_04_06_llama_3_1_70b_b200_sxm_trtllm_fp8_agg_1024x8192_c64_tp1_ep1_600") {
+                QCOMPARE(r.concurrency, std::int64_t(64));
+                QVERIFY(r.batch < 64 && r.batch > 0);
+                QVERIFY(r.batchChosen);
+            }
+        // The sample points stay out of the runs' serving figures.
+        QCOMPARE(report().servingSummary.runs, report().serving.size());
+        const std::string md = validationMarkdown(report(), "cmd");
+        QVERIFY(md.find("## Measured serving points of AIConfigurator (checks)") != std::string::npos);
+        QVERIFY(md.find("| H200 SXM 141GB | trtllm (version not stated) | fp8 | 72 |") != std::string::npos);
+        QVERIFY(md.find("| serving, AIConfigurator's measured points | measured | 685 |") != std::string::npos);
+    }
+
+    // A bad sample file: a clear problem naming runs.json's entry, the
+    // sample file and the JSON pointer in it; no rows from it.
+    void badServingSamplesNameTheFileAndPointer_data()
+    {
+        QTest::addColumn<QString>("pointer");
+        QTest::addColumn<QString>("value");  // JSON to put there; "" deletes it
+        QTest::addColumn<QString>("error");
+        QTest::newRow("tp of zero") << "/points/0/tp"
+                                    << "0"
+                                    << "samples.json /points/0/tp: must be at least 1, got 0";
+        QTest::newRow("negative TPOT") << "/points/1/tpot_ms"
+                                       << "-3"
+                                       << "samples.json /points/1/tpot_ms: must be greater than 0, got -3";
+        QTest::newRow("missing concurrency") << "/points/0/concurrency"
+                                             << ""
+                                             << "samples.json /points/0/concurrency: missing (required)";
+        QTest::newRow("unknown system") << "/points/0/system"
+                                        << "\"tpu_v5\""
+                                        << "samples.json /points/0/system: no base design for system 'tpu_v5' in "
+                                           "/systems";
+        QTest::newRow("unknown model") << "/points/0/model"
+                                       << "\"acme/llm\""
+                                       << "samples.json /points/0/model: no model 'acme/llm' in /models";
+        QTest::newRow("wrong format") << "/format"
+                                      << "\"cluster-studio.kernels\""
+                                      << "samples.json /format: must be 'cluster-studio.serving-samples', got "
+                                         "'cluster-studio.kernels'";
+    }
+
+    void badServingSamplesNameTheFileAndPointer()
+    {
+        QFETCH(QString, pointer);
+        QFETCH(QString, value);
+        QFETCH(QString, error);
+        const QString published = test::sourcePath("tests/data/published");
+        Json samples = Json::parse(test::readBytes(published + "/aic-silicon-sample.json"));
+        samples["points"] = Json::array({samples["points"][0], samples["points"][1]});
+        for (auto& [system, design] : samples["systems"].items())
+            design = (published + "/").toStdString() + design.get<std::string>();
+        const Json::json_pointer ptr(pointer.toStdString());
+        if (value.isEmpty())
+            samples[ptr.parent_pointer()].erase(ptr.back());
+        else
+            samples[ptr] = Json::parse(value.toStdString());
+        QTemporaryDir dir;
+        std::ofstream(dir.filePath("samples.json").toStdString()) << samples.dump(1);
+        std::ofstream(dir.filePath("runs.json").toStdString())
+            << Json{{"serving_samples", "samples.json"}, {"runs", Json::array()}}.dump();
+        const ValidationReport r = runValidation(dir.filePath("runs.json").toStdString(), Catalog::builtin());
+        QVERIFY(!r.problems.empty());
+        QCOMPARE(r.problems.front().pointer, std::string("/serving_samples"));
+        QCOMPARE(QString::fromStdString(r.problems.front().message), error);
+        QVERIFY(r.samples.rows.size() < 2);
+    }
+
+    void aMissingSampleFileSaysWhich()
+    {
+        QTemporaryDir dir;
+        std::ofstream(dir.filePath("runs.json").toStdString())
+            << Json{{"serving_samples", "nowhere.json"}, {"runs", Json::array()}}.dump();
+        const ValidationReport r = runValidation(dir.filePath("runs.json").toStdString(), Catalog::builtin());
+        QCOMPARE(r.problems.size(), std::size_t(1));
+        QCOMPARE(r.problems.front().pointer, std::string("/serving_samples"));
+        QVERIFY2(r.problems.front().message.find("nowhere.json") != std::string::npos,
+                 r.problems.front().message.c_str());
     }
 
     // A serving run the model cannot give the figure for says which run and why.

@@ -335,6 +335,34 @@ function buildGemm(rows, peaks, ctx, thin) {
   return out
 }
 
+// ---------------------------------------------------------------- activation scale
+// computescale_perf: the dynamic per-tensor scale of an fp8 GEMM's 16-bit
+// input (TRT-LLM's FP8QDQ path: amax over the m x k activation), which the
+// fp8 gemm_perf rows include (collect_gemm.py: the weights carry no
+// input_scale). As a memory-bound kernel: 2*m*k bytes read / (latency x HBM).
+function buildActivationScale(rows, hbm, ctx) {
+  const rs = rows.filter((r) => r.quant_dtype === 'fp8' && r.latency > 0)
+  if (!rs.length) return null
+  const byKey = firstWins(rs, (r) => `${r.m},${r.k}`)
+  const ms = uniq(rs.map((r) => r.m)).filter(isPow2)
+  const ks = uniq(rs.map((r) => r.k))
+  const eff = ms.map((m) => ks.map((k) => {
+    const r = byKey.get(`${m},${k}`)
+    return r ? (2 * m * k) / (r.latency * 1e-3 * hbm * 1e12) : null
+  }))
+  let filled = 0
+  const measured = eff.map((x) => x.slice())
+  for (let b = 0; b < ks.length; b++)
+    for (let a = 0; a < ms.length; a++) {
+      if (eff[a][b] !== null) continue
+      const j = nearestIndex(ms, a, (j) => measured[j][b] !== null)
+      if (j < 0) { log(`  ${ctx}: activation scale: k ${ks[b]} measured at no m; skipped`); return null }
+      eff[a][b] = measured[j][b]
+      filled++
+    }
+  return { m: ms, k: ks, hbm_efficiency: eff.map((x) => x.map(sig4)), _note: { filled, cells: ms.length * ks.length, maxMeasured: maxOf(measured) } }
+}
+
 // ---------------------------------------------------------------- attention
 const isBf16 = (v) => v === 'bfloat16' || v === 'bf16'
 const dense = (r) => (r.window_size ?? 0) === 0 && (r.beam_width ?? 1) === 1
@@ -490,6 +518,11 @@ function checkProfile(p, file) {
     ascending(g.m, `gemm.${k}.m`); ascending(g.n, `gemm.${k}.n`); ascending(g.k, `gemm.${k}.k`)
     values(g.efficiency, `gemm.${k}.efficiency`, 0, 1.5, [g.m.length, g.n.length, g.k.length])
   }
+  for (const [k, g] of Object.entries(p.activation_scale || {})) {
+    if (!p.gemm?.[k]) errs.push(`activation_scale.${k}: no gemm.${k}`)
+    ascending(g.m, `activation_scale.${k}.m`); ascending(g.k, `activation_scale.${k}.k`)
+    values(g.hbm_efficiency, `activation_scale.${k}.hbm_efficiency`, 0, 1.5, [g.m.length, g.k.length])
+  }
   if (p.attention?.forward) {
     const a = p.attention.forward
     ascending(a.head_dim, 'attention.forward.head_dim'); ascending(a.seq, 'attention.forward.seq')
@@ -589,12 +622,36 @@ for (const sys of SYSTEMS) {
     gemm = g
     gemmRows = rows
     rows.forEach((r) => devices.add(r.device))
-    srcLines.push({ gemm: `GEMM from ${describe(gr)}` })
+    srcLines.push({ gemm: `GEMM from ${describe(gr)}`, resolved: gr })
     noteVersion(gr, 'GEMM', rows)
     gemmPlausible = true
     break
   }
   if (!gemmPlausible) log(`  ${ctx}: no usable gemm_perf table`)
+
+  // The fp8 GEMM table's dynamic activation scale, from the same framework
+  // version as the GEMMs (it is what those rows include).
+  let activationScale = null
+  const gemmSource = srcLines.find((l) => typeof l !== 'string')
+  if (gemm.fp8 && gemmSource) {
+    const gr = gemmSource.resolved
+    const file = `${DATA_ROOT}/${sys.system}/quantize/${gr.backend}/${gr.version}/computescale_perf.parquet`
+    if (allFiles.has(file)) {
+      const rows = await readParquet(file)
+      activationScale = buildActivationScale(rows, hbm, ctx)
+      if (activationScale && activationScale._note.maxMeasured > PLAUSIBLE_MAX) {
+        log(`  ${ctx}: ${file}: implausible; not used`)
+        activationScale = null
+      }
+      if (activationScale) {
+        srcLines.push(
+          `activation_scale.fp8 from ${gr.backend} ${gr.version}: ${file} (compute_scale, the dynamic per-tensor scale the fp8 GEMM rows include): ` +
+            `2*m*k bytes / (latency x hbm_tb_per_s); m = the powers of two in the table; ${activationScale._note.filled} of ${activationScale._note.cells} cells filled from the nearest m`,
+        )
+        noteVersion(gr, 'activation scale', rows)
+      }
+    } else log(`  ${ctx}: no ${file}`)
+  }
 
   // Attention (prefill)
   let forward = null
@@ -693,6 +750,7 @@ for (const sys of SYSTEMS) {
       hbm_tb_per_s: hbm,
     }
     if (Object.keys(gemmObj).length) profile.gemm = gemmObj
+    if (activationScale) profile.activation_scale = { fp8: activationScale }
     if (forward) profile.attention = { forward }
     if (Object.keys(decode).length) profile.decode_attention = decode
     if (Object.keys(collectives).length) {

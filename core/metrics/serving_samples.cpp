@@ -1,0 +1,301 @@
+#include "core/metrics/serving_samples.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <tuple>
+
+#include "core/format/json_pointer.h"
+#include "core/format/json_reader.h"
+#include "core/format/json_text.h"
+#include "core/serving/serving.h"
+#include "core/text.h"
+
+namespace studio {
+namespace {
+
+constexpr const char* kFormat = "cluster-studio.serving-samples";
+constexpr std::int64_t kVersion = 1;
+// A sample's replica lives on one node of its base design.
+constexpr std::int64_t kNodeGpus = 8;
+
+// One point read from the set, before the model sees it.
+struct SamplePoint {
+    std::string id, system, engine, model, weightPrecision;
+    std::int64_t tp = 1, prompt = 0, output = 0, concurrency = 0;
+    double ttftMs = 0, tpotMs = 0;
+};
+
+std::optional<SamplePoint> readPoint(const Json& p, const std::string& ptr, JsonReader& r)
+{
+    if (!r.isObject(p, ptr))
+        return std::nullopt;
+    const std::size_t before = r.errorCount();
+    SamplePoint s;
+    s.id = r.string(p, ptr, "id", true).value_or("");
+    s.system = r.string(p, ptr, "system", true).value_or("");
+    s.engine = r.string(p, ptr, "engine", true).value_or("");
+    s.model = r.string(p, ptr, "model", true).value_or("");
+    s.weightPrecision = r.choice(p, ptr, "weight_precision", {"bf16", "fp8", "fp4"}, true).value_or("bf16");
+    s.tp = r.integer(p, ptr, "tp", true, 1, kNodeGpus).value_or(1);
+    s.prompt = r.integer(p, ptr, "prompt_tokens", true, 1, 10'000'000).value_or(1);
+    s.output = r.integer(p, ptr, "output_tokens", true, 1, 10'000'000).value_or(1);
+    s.concurrency = r.integer(p, ptr, "concurrency", true, 1, 1'000'000).value_or(1);
+    s.ttftMs = r.number(p, ptr, "ttft_ms", true, 0, 1e9, true).value_or(1);
+    s.tpotMs = r.number(p, ptr, "tpot_ms", true, 0, 1e9, true).value_or(1);
+    if (r.errorCount() != before)
+        return std::nullopt;
+    return s;
+}
+
+// The point's replica as a validation run: the base design of its GPU with a
+// serving workload of its model, lengths, precisions and tp.
+Json runOf(const SamplePoint& p, const std::string& design, const Json& model, const std::string& kvPrecision)
+{
+    return {{"design", design},
+            {"workload",
+             {{"kind", "serving"},
+              {"model", model},
+              {"serving",
+               {{"prompt_tokens", p.prompt},
+                {"output_tokens", p.output},
+                {"batch", p.concurrency},
+                {"weight_precision", p.weightPrecision},
+                {"kv_precision", kvPrecision}}},
+              {"parallelism", {{"tp", p.tp}, {"pp", 1}}}}}};
+}
+
+// The model at the point: a batch of the requests in flight, or as many as
+// fit when fewer do (an engine admits no more than its KV cache holds).
+Serving serveAdmitted(Design& design, const Catalog& catalog, std::int64_t concurrency)
+{
+    design.workload.serving->batch = concurrency;
+    Serving s = analyzeServing(design, catalog);
+    if (!s.ok() && s.maxBatch >= 1 && s.maxBatch < concurrency) {
+        design.workload.serving->batch = s.maxBatch;
+        s = analyzeServing(design, catalog);
+    }
+    return s;
+}
+
+}  // namespace
+
+ServingSamples readServingSamples(const std::string& path, const Catalog& catalog, const std::string& ptr,
+                                  std::vector<Problem>& problems)
+{
+    ServingSamples set;
+    set.file = std::filesystem::path(path).filename().string();
+    // Problems in the set's own file, re-pointed at runs.json's entry with
+    // the set's file and pointer in the message.
+    std::vector<Problem> own;
+    auto flush = [&] {
+        for (Problem& p : own)
+            if (p.severity == Severity::Error)
+                problems.push_back({Severity::Error, ptr, set.file + " " + (p.pointer.empty() ? "/" : p.pointer) +
+                                                              ": " + p.message,
+                                    p.code});
+        own.clear();
+    };
+    const FileText file = readTextFile(path);
+    if (file.error) {
+        problems.push_back({Severity::Error, ptr, path + ": " + *file.error});
+        return set;
+    }
+    const ParsedJson parsed = parseJsonText(file.text);
+    if (parsed.error) {
+        own.push_back(*parsed.error);
+        flush();
+        return set;
+    }
+    const Json& doc = parsed.doc;
+    JsonReader r(own);
+    if (!r.isObject(doc, "")) {
+        flush();
+        return set;
+    }
+    if (const auto f = r.string(doc, "", "format", true); f && *f != kFormat)
+        r.error("/format", "must be " + inQuotes(kFormat) + ", got " + inQuotes(*f));
+    if (const auto v = r.integer(doc, "", "version", true, 1, 1'000'000); v && *v > kVersion)
+        r.error("/version", "version " + formatCount(*v) + " is newer than this studio reads (" +
+                                formatCount(kVersion) + "): update Cluster Studio");
+    set.source = r.string(doc, "", "source", true).value_or("");
+    set.license = r.string(doc, "", "license", true).value_or("");
+    set.kvPrecision = r.choice(doc, "", "kv_precision", {"bf16", "fp8"}, true).value_or("bf16");
+    set.kvPrecisionWhy = r.string(doc, "", "kv_precision_why", true).value_or("");
+    const Json* systems = r.member(doc, "", "systems", true);
+    const Json* models = r.member(doc, "", "models", true);
+    const Json* points = r.member(doc, "", "points", true);
+    if (const Json* left = r.member(doc, "", "left_out", false); left && r.isObject(*left, "/left_out"))
+        for (const auto& [why, count] : left->items())
+            if (const auto n = r.integerValue(count, pointerAppend("/left_out", why), 0, 1'000'000'000))
+                set.leftOut.emplace_back(why, *n);
+    if (!systems || !models || !points || !r.isObject(*systems, "/systems") || !r.isObject(*models, "/models") ||
+        !r.isArray(*points, "/points") || r.failed()) {
+        flush();
+        return set;
+    }
+    const std::filesystem::path dir = std::filesystem::path(path).parent_path();
+    for (std::size_t i = 0; i < points->size(); ++i) {
+        const std::string pointPtr = pointerAppend("/points", i);
+        const auto p = readPoint((*points)[i], pointPtr, r);
+        if (!p)
+            continue;
+        if (!systems->contains(p->system) || !(*systems)[p->system].is_string()) {
+            r.error(pointerAppend(pointPtr, "system"), "no base design for system " + inQuotes(p->system) +
+                                                           " in /systems");
+            continue;
+        }
+        if (!models->contains(p->model)) {
+            r.error(pointerAppend(pointPtr, "model"), "no model " + inQuotes(p->model) + " in /models");
+            continue;
+        }
+        const Json run = runOf(*p, (*systems)[p->system].get<std::string>(), (*models)[p->model], set.kvPrecision);
+        auto loaded = loadValidationRun(run, pointPtr, p->id, kNodeGpus, dir, catalog, own);
+        if (!loaded)
+            continue;
+        Design& design = *loaded->design;
+        const Serving s = serveAdmitted(design, *loaded->catalog, p->concurrency);
+        if (!s.ok()) {
+            set.notServed.push_back({p->id, s.errors.front().message});
+            continue;
+        }
+        const Serving plain = analyzeServing(design, withoutKernels(*loaded));
+        ServingValidationRow row;
+        row.id = p->id;
+        row.metric = "serving.tokens_per_s_per_gpu";
+        row.source = set.source;
+        describeReplica(row, s);
+        row.system = s.gpuName;
+        row.engine = p->engine;
+        row.batchChosen = s.batch < p->concurrency;
+        row.concurrency = p->concurrency;
+        row.promptTokens = p->prompt;
+        row.outputTokens = p->output;
+        const double e2eS = (p->ttftMs + double(p->output - 1) * p->tpotMs) / 1e3;
+        row.measured = double(p->concurrency) * double(p->output) / e2eS / double(s.gpusPerReplica);
+        row.predicted = s.decode.tokensPerSPerGpu;
+        row.factorPredicted = plain.ok() ? plain.decode.tokensPerSPerGpu : 0;
+        row.measuredTpotS = p->tpotMs / 1e3;
+        row.predictedTpotS = s.decode.tpotS;
+        set.rows.push_back(std::move(row));
+    }
+    flush();
+    return set;
+}
+
+namespace {
+
+std::string pct(double fraction, bool sign = true)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, sign ? "%+.1f%%" : "%.1f%%", fraction * 100);
+    return buf;
+}
+
+double median(std::vector<double> v)
+{
+    if (v.empty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// One line of a summary table: the rows' errors with the catalog factors
+// and the kernel profiles, and the signed median TPOT error.
+std::string summaryCells(const std::vector<const ServingValidationRow*>& rows)
+{
+    std::vector<double> factor, profile, tpot;
+    for (const auto* r : rows) {
+        factor.push_back(r->factorError());
+        profile.push_back(r->error());
+        tpot.push_back(r->tpotError());
+    }
+    const ErrorSummary f = summarizeErrors(factor), p = summarizeErrors(profile);
+    std::vector<double> absProfile;
+    for (const double e : profile)
+        absProfile.push_back(std::fabs(e));
+    return std::to_string(p.runs) + " | " + pct(f.meanAbs, false) + " | " + pct(p.meanAbs, false) + " | " +
+        pct(median(absProfile), false) + " | " + pct(p.maxAbs, false) + " | " + pct(median(profile)) + " | " +
+        pct(median(tpot)) + " |\n";
+}
+
+constexpr const char* kSummaryHeader =
+    " | points | mean error, catalog factors | mean error, kernel profiles | median error | worst | median signed "
+    "error | median TPOT error |\n";
+
+// "4-16" style bands of requests in flight.
+std::string concurrencyBand(std::int64_t c)
+{
+    if (c <= 16)
+        return "1-16";
+    if (c <= 64)
+        return "17-64";
+    if (c <= 256)
+        return "65-256";
+    return "over 256";
+}
+
+}  // namespace
+
+std::string servingSamplesMarkdown(const ServingSamples& samples)
+{
+    std::int64_t leftOut = 0;
+    for (const auto& [why, n] : samples.leftOut)
+        leftOut += n;
+    std::string md =
+        "\n## Measured serving points of AIConfigurator (checks)\n\n"
+        "`tests/data/published/" +
+        samples.file + "`, converted by `tools/aic-kernels/silicon_sample.py` from " + samples.source + " (" +
+        samples.license +
+        "): measured aggregated serving (one engine prefilling and decoding), each point a closed loop holding a "
+        "fixed number of requests in flight, with the median TTFT and TPOT measured. The measured tokens/s per "
+        "GPU is requests in flight x output tokens / (TTFT + (output - 1) x TPOT) / tp: each request in flight "
+        "finishes its output in that time. The model serves a batch of the requests in flight (as many as fit "
+        "beside the weights where fewer do: an engine admits no more), with the prompts' prefill on the same GPUs "
+        "(docs/model.md section 19), on one 8-GPU node of the base design of its GPU, KV cache in " +
+        samples.kvPrecision + " (" + samples.kvPrecisionWhy +
+        "). No factor was fit on these points. The engine is not an input of the model: it is reported to show "
+        "where engines differ. The median TPOT error is for context: the model's TPOT is a decode step on its own, "
+        "while an engine's carries the prompt chunks it batches with the decodes (issue 37 models that).\n\n"
+        "Of the " +
+        formatCount(std::int64_t(samples.rows.size() + samples.notServed.size()) + leftOut) + " rows, " +
+        formatCount(std::int64_t(samples.rows.size())) + " are modelled here";
+    if (!samples.notServed.empty())
+        md += ", " + formatCount(std::int64_t(samples.notServed.size())) +
+            " the model says cannot be served (listed below)";
+    md += "; left out:";
+    for (std::size_t i = 0; i < samples.leftOut.size(); ++i)
+        md += std::string(i ? ";" : "") + " " + samples.leftOut[i].first + " (" +
+            formatCount(samples.leftOut[i].second) + ")";
+    md += ".\n\n| GPU | engine | weights" + std::string(kSummaryHeader) + "|---|---|---|---|---|---|---|---|---|---|\n";
+    std::map<std::tuple<std::string, std::string, std::string>, std::vector<const ServingValidationRow*>> byGroup;
+    std::map<std::pair<std::string, std::string>, std::vector<const ServingValidationRow*>> byLoad;
+    std::vector<const ServingValidationRow*> all;
+    for (const auto& r : samples.rows) {
+        byGroup[{r.system, r.engine, r.weightPrecision}].push_back(&r);
+        byLoad[{r.system, concurrencyBand(r.concurrency)}].push_back(&r);
+        all.push_back(&r);
+    }
+    for (const auto& [key, rows] : byGroup)
+        md += "| " + std::get<0>(key) + " | " + std::get<1>(key) + " | " + std::get<2>(key) + " | " +
+            summaryCells(rows);
+    md += "| all | | | " + summaryCells(all);
+    md += "\nBy requests in flight (\"signed\": positive where the model serves more tokens/s than measured):\n\n"
+          "| GPU | requests in flight" +
+        std::string(kSummaryHeader) + "|---|---|---|---|---|---|---|---|---|\n";
+    for (const char* band : {"1-16", "17-64", "65-256", "over 256"})
+        for (const auto& [key, rows] : byLoad)
+            if (key.second == band)
+                md += "| " + key.first + " | " + key.second + " | " + summaryCells(rows);
+    if (!samples.notServed.empty()) {
+        md += "\n### Points the model says cannot be served\n\n";
+        for (const auto& n : samples.notServed)
+            md += "- " + n.id + ": " + n.reason + "\n";
+    }
+    return md;
+}
+
+}  // namespace studio
