@@ -1,6 +1,7 @@
 #include "core/analysis/hierarchy.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "core/analysis/collectives.h"
 #include "core/analysis/log_interpolate.h"
@@ -41,20 +42,43 @@ double Tier::collectiveBytesPerSAt(double messageBytes) const
     return key == "nvlink" ? collectiveBytesPerS * scaleupMessageFactor(messageBytes) : collectiveBytesPerS;
 }
 
+namespace {
+
+// The collective the tier's kernel profile measured as `table`, or nothing
+// where it has none: the bus bandwidth at that group and message size, as a
+// share of the link it was measured on, times this design's link.
+std::optional<KernelValue> measuredCollective(const Tier& tier, std::string_view table, Collective op,
+                                              double bufferBytes, std::int64_t n, double message)
+{
+    const KernelGrid* g = tier.kernels ? tier.kernels->collective(table) : nullptr;
+    if (!g || tier.kernels->scaleupGbPerS <= 0 || tier.gbPerSPerGpu <= 0)
+        return std::nullopt;
+    const KernelValue bus = g->at(double(n), message);
+    const double share = bus.value / (tier.kernels->scaleupGbPerS / 2);
+    const double bytesPerS = tier.gbPerSPerGpu / 2 * 1e9 * share;
+    const double moved = (op == Collective::AllReduce ? 2 : 1) * double(n - 1) / double(n) * bufferBytes;
+    return KernelValue{moved / bytesPerS, bus.tier};
+}
+
+}  // namespace
+
+KernelValue engineAllReduceSeconds(const Tier& tier, double bufferBytes, std::int64_t n)
+{
+    if (n <= 1)
+        return {0, KernelTier::Measured};
+    if (const auto m = measuredCollective(tier, "engine_all_reduce", Collective::AllReduce, bufferBytes, n, bufferBytes))
+        return *m;
+    return collectiveSeconds(tier, Collective::AllReduce, bufferBytes, n);
+}
+
 KernelValue collectiveSeconds(const Tier& tier, Collective op, double bufferBytes, std::int64_t n, double messageBytes)
 {
     if (n <= 1)
         return {0, KernelTier::Measured};
     const double message = messageBytes > 0 ? messageBytes : bufferBytes;
     static constexpr std::string_view kNames[] = {"all_reduce", "all_gather", "reduce_scatter", "all_to_all"};
-    if (const KernelGrid* g = tier.kernels ? tier.kernels->collective(kNames[int(op)]) : nullptr;
-        g && tier.kernels->scaleupGbPerS > 0 && tier.gbPerSPerGpu > 0) {
-        const KernelValue bus = g->at(double(n), message);
-        const double share = bus.value / (tier.kernels->scaleupGbPerS / 2);
-        const double bytesPerS = tier.gbPerSPerGpu / 2 * 1e9 * share;
-        const double moved = (op == Collective::AllReduce ? 2 : 1) * double(n - 1) / double(n) * bufferBytes;
-        return {moved / bytesPerS, bus.tier};
-    }
+    if (const auto m = measuredCollective(tier, kNames[int(op)], op, bufferBytes, n, message))
+        return *m;
     const double bw = tier.collectiveBytesPerSAt(message);
     const double s = op == Collective::AllReduce ? ringAllReduceSeconds(bufferBytes, n, bw, tier.alphaS)
         : op == Collective::AllToAll             ? allToAllSeconds(bufferBytes, n, bw, tier.alphaS)

@@ -59,6 +59,11 @@ enum class Collective { AllReduce, AllGather, ReduceScatter, AllToAll };
 // formula at the tier's bandwidth at that message size, and its latency.
 KernelValue collectiveSeconds(const Tier& tier, Collective op, double bufferBytes, std::int64_t n,
                               double messageBytes = 0);
+// A serving engine's all-reduce for tensor parallelism: its own kernels
+// (TensorRT-LLM's, vLLM's custom all-reduce, under CUDA graphs) where the
+// tier's profile measured them ("engine_all_reduce"), else NCCL's as
+// collectiveSeconds gives it.
+KernelValue engineAllReduceSeconds(const Tier& tier, double bufferBytes, std::int64_t n);
 
 struct AxisPlacement {
     std::string axis;  // tp, cp, ep, dp, pp

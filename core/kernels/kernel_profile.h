@@ -25,8 +25,11 @@ inline constexpr int kKernelProfileFormatVersion = 1;
 
 // The GEMM precisions a profile may hold (each a key of "gemm").
 inline constexpr std::string_view kKernelGemmPrecisions[] = {"bf16", "fp16", "fp8", "fp8_block", "fp4", "tf32"};
-// The collectives a profile may hold (each a key of "collectives").
-inline constexpr std::string_view kKernelCollectives[] = {"all_reduce", "all_gather", "reduce_scatter", "all_to_all"};
+// The collectives a profile may hold (each a key of "collectives"): NCCL's,
+// and the all-reduce serving engines run for tensor parallelism with their
+// own kernels.
+inline constexpr std::string_view kKernelCollectives[] = {"all_reduce", "all_gather", "reduce_scatter", "all_to_all",
+                                                          "engine_all_reduce"};
 // Named memory-bound kernels ("ops", "ops_compiled").
 inline constexpr std::string_view kKernelOps[] = {
     "rmsnorm_forward",       "rmsnorm_backward",       "layernorm_forward", "layernorm_backward", "swiglu_forward",

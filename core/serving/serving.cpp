@@ -148,7 +148,7 @@ struct Replica {
         double s = 0;
         const double buffer = tokens * double(shape.hidden) * kActivationBytes;
         if (tp > 1)
-            s += 2 * layersPerStage() * collectiveSeconds(*tpTier, Collective::AllReduce, buffer, tp).value;
+            s += 2 * layersPerStage() * engineAllReduceSeconds(*tpTier, buffer, tp).value;
         if (ep > 1 && shape.moe()) {
             const double routed = buffer * double(shape.expertsPerToken);
             s += 2 * layersPerStage() * collectiveSeconds(*epTier, Collective::AllToAll, routed, ep).value;

@@ -8,6 +8,7 @@
 #include <random>
 
 #include "core/analysis/analysis.h"
+#include "core/analysis/hierarchy.h"
 #include "core/catalog/catalog.h"
 #include "core/format/json_text.h"
 #include "core/kernels/kernel_profile.h"
@@ -36,6 +37,23 @@ Json smallProfile()
                                 "efficiency": [[0.3, 0.5], [0.4, 0.6]]}},
       "collectives": {"all_reduce": {"gpus": [8], "bytes": [1e6, 1e9], "bus_gb_per_s": [[50, 400]]}}
     })");
+}
+
+// The built-in catalog with the shipped H100 profile less the table at
+// `pointer` ("/activation_scale").
+Catalog builtinWithout(const std::string& pointer)
+{
+    const auto names = builtinKernelProfileNames();
+    const auto h100 = std::find(names.begin(), names.end(), "h100-sxm.json");
+    if (h100 == names.end())
+        qFatal("no h100-sxm.json among the shipped profiles");
+    Json doc = parseJsonText(builtinKernelProfileJsons()[std::size_t(h100 - names.begin())]).doc;
+    const Json::json_pointer ptr(pointer);
+    doc[ptr.parent_pointer()].erase(ptr.back());
+    Catalog c = Catalog::builtin();
+    if (hasErrors(c.mergeKernels(doc, "h100 without " + pointer)))
+        qFatal("the H100 profile without %s does not read", pointer.c_str());
+    return c;
 }
 
 bool knownAccelerator(std::string_view id)
@@ -198,7 +216,7 @@ private slots:
         QTest::newRow("unknown collective") << "/collectives/broadcast"
                                             << "{}"
                                             << "/collectives/broadcast: unknown collective 'broadcast': one of "
-                                               "all_reduce, all_gather, reduce_scatter, all_to_all";
+                                               "all_reduce, all_gather, reduce_scatter, all_to_all, engine_all_reduce";
         QTest::newRow("grid not ascending") << "/gemm/bf16/m/1"
                                             << "1"
                                             << "/gemm/bf16/m/1: must be larger than the point before it (1): a grid "
@@ -415,6 +433,50 @@ private slots:
         }
     }
 
+    // A serving engine's TP all-reduce comes from the profile's
+    // engine_all_reduce table, scaled to the design's link as NCCL's is;
+    // without that table, NCCL's all_reduce; hand-worked on one message.
+    void engineAllReduceReadsItsOwnTable()
+    {
+        Json doc = smallProfile();
+        doc["collectives"]["engine_all_reduce"] = {{"gpus", {8}}, {"bytes", {1e6, 1e9}}, {"bus_gb_per_s", {{100, 400}}}};
+        std::vector<Problem> problems;
+        const auto p = readKernelProfile(doc, "test.kernels.json", knownAccelerator, problems);
+        QVERIFY(p && !hasErrors(problems));
+        Tier nvlink;
+        nvlink.gbPerSPerGpu = 1800;  // twice the measured system's link: collectives twice as fast
+        nvlink.kernels = std::make_shared<const KernelProfile>(*p);
+        // 1 MB on 8 GPUs: 2 x 7/8 x 1e6 bytes at 100 GB/s of the measured
+        // 450 one way, on a link of 900 one way: 200 GB/s here.
+        const KernelValue engine = engineAllReduceSeconds(nvlink, 1e6, 8);
+        QCOMPARE_LE(std::fabs(engine.value - 2 * 7.0 / 8 * 1e6 / 200e9), 1e-15);
+        QCOMPARE(engine.tier, KernelTier::Measured);
+        const KernelValue nccl = collectiveSeconds(nvlink, Collective::AllReduce, 1e6, 8);
+        QCOMPARE_LE(std::fabs(nccl.value - 2 * 7.0 / 8 * 1e6 / 100e9), 1e-15);  // 50 of 450 measured
+        // No engine table: NCCL's.
+        Tier plain = nvlink;
+        plain.kernels = std::make_shared<const KernelProfile>(*readKernelProfile(smallProfile(), "t", knownAccelerator, problems));
+        QCOMPARE(engineAllReduceSeconds(plain, 1e6, 8).value, collectiveSeconds(plain, Collective::AllReduce, 1e6, 8).value);
+        QCOMPARE(engineAllReduceSeconds(plain, 1e6, 1).value, 0.0);
+    }
+
+    // Serving's TP all-reduces run on the engine's own kernels where the
+    // profile has them: a tp 8 decode step of the 70B preset on H100
+    // spends less in communication than on NCCL's, and the rest is the same.
+    void servingTpAllReduceIsTheEngines()
+    {
+        Design d = test::loadPreset("serving-llama3-70b-dgx-h100.cluster.json");
+        d.workload.serving->batch = 16;
+        QCOMPARE(d.workload.parallelism.tp.value_or(1), std::int64_t(8));
+        const Serving engine = analyzeServing(d, Catalog::builtin());
+        const Serving nccl = analyzeServing(d, builtinWithout("/collectives/engine_all_reduce"));
+        QVERIFY(engine.ok() && nccl.ok());
+        QVERIFY2(engine.decode.commS < 0.6 * nccl.decode.commS,
+                 qPrintable(QString("%1 vs %2").arg(engine.decode.commS).arg(nccl.decode.commS)));
+        QCOMPARE(engine.decode.gemmS, nccl.decode.gemmS);
+        QCOMPARE(engine.decode.attentionS, nccl.decode.attentionS);
+    }
+
     // A GEMM with a calibrated activation scale takes the measured time
     // less the dynamic scaling step the table includes, floored at its
     // roofline; hand-worked on one shape.
@@ -454,15 +516,7 @@ private slots:
         d.workload.serving->batch = 8;
         const Serving with = analyzeServing(d, Catalog::builtin());
         // The same H100 profile without the scale table: every GEMM as measured, dynamic scale included.
-        Catalog dynamic = Catalog::builtin();
-        const auto names = builtinKernelProfileNames();
-        const auto texts = builtinKernelProfileJsons();
-        const auto h100 = std::find(names.begin(), names.end(), "h100-sxm.json");
-        QVERIFY(h100 != names.end());
-        Json doc = parseJsonText(texts[std::size_t(h100 - names.begin())]).doc;
-        doc.erase("activation_scale");
-        QVERIFY(!hasErrors(dynamic.mergeKernels(doc, "h100 without activation_scale")));
-        const Serving without = analyzeServing(d, dynamic);
+        const Serving without = analyzeServing(d, builtinWithout("/activation_scale"));
         QVERIFY(with.ok());
         QVERIFY(without.ok());
         QVERIFY(with.decode.gemmS < without.decode.gemmS * 0.95);

@@ -492,6 +492,30 @@ function buildCollectives(rows, ctx) {
   return out
 }
 
+// custom_allreduce_perf: the all-reduce a serving engine runs for tensor
+// parallelism inside a node (TensorRT-LLM's AllReduce op with its AUTO
+// strategy, vLLM's and SGLang's custom kernels), timed under CUDA graphs
+// (collector/network/slurm/collect_allreduce.py: message_size is the bf16
+// elements of the input). vLLM's table holds eager rows too; the graph ones
+// are what its decode runs.
+function buildEngineAllReduce(rows, ctx) {
+  const rs = rows.filter((r) => r.latency > 0 && (r.allreduce_dtype ?? 'bfloat16') === 'bfloat16' &&
+    !String(r.kernel_source ?? '').endsWith('_eager'))
+  if (!rs.length) return null
+  const byKey = firstWins(rs, (r) => `${r.num_gpus},${r.message_size}`)
+  const gpus = uniq(rs.map((r) => r.num_gpus))
+  let sizes = uniq(rs.map((r) => r.message_size))
+  const all = sizes.length
+  sizes = sizes.filter((s) => gpus.every((g) => byKey.has(`${g},${s}`)))
+  if (sizes.length < all) log(`  ${ctx}: engine all_reduce: kept ${sizes.length} of ${all} message sizes (common to every gpu count)`)
+  if (!sizes.length) return null
+  return {
+    gpus,
+    bytes: sizes.map((s) => s * 2),
+    bus_gb_per_s: gpus.map((g) => sizes.map((s) => sig4((((s * 2) / (byKey.get(`${g},${s}`).latency * 1e-3)) * (2 * (g - 1)) / g) / 1e9))),
+  }
+}
+
 // ---------------------------------------------------------------- output
 function checkProfile(p, file) {
   const errs = []
@@ -710,6 +734,24 @@ for (const sys of SYSTEMS) {
     )
     noteVersion(nr, 'collectives', rows)
   } else log(`  ${ctx}: no nccl_perf table`)
+
+  // The engines' own all-reduce (serving's TP), TensorRT-LLM's first.
+  if (Object.keys(collectives).length) {
+    let engine = null
+    for (const er of candidates(sys.system, 'comm', 'custom_allreduce_perf')) {
+      const rows = await readParquet(er.file)
+      engine = buildEngineAllReduce(rows, ctx)
+      if (!engine) continue
+      collectives.engine_all_reduce = engine
+      srcLines.push(
+        `collectives.engine_all_reduce from ${describe(er)} (the serving engine's own all-reduce for TP in a node, under CUDA graphs; ` +
+          `gpus ${engine.gpus.join('/')}): bytes = message_size (bf16 elements) x 2; busbw = bytes / latency x 2(n-1)/n`,
+      )
+      noteVersion(er, 'engine all-reduce', rows)
+      break
+    }
+    if (!engine) log(`  ${ctx}: no custom_allreduce_perf table`)
+  }
 
   const gpuName = gemmRows?.[0]?.device ?? [...devices][0]
   if (devices.size > 1) log(`  ${ctx}: device names differ between tables: ${[...devices].join(' | ')}`)
