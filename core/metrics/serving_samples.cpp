@@ -251,7 +251,9 @@ std::string servingSamplesMarkdown(const ServingSamples& samples)
         samples.file + "`, converted by `tools/aic-kernels/silicon_sample.py` from " + samples.source + " (" +
         samples.license +
         "): measured aggregated serving (one engine prefilling and decoding), each point a closed loop holding a "
-        "fixed number of requests in flight, with the median TTFT and TPOT measured. The measured tokens/s per "
+        "fixed number of requests in flight, with its TTFT and TPOT as measured (the CSV does not say whether they are "
+        "means or medians: medians of a skewed TPOT, where a few decode steps carry long prompt chunks, would "
+        "understate the time and overstate the throughput below). The measured tokens/s per "
         "GPU is requests in flight x output tokens / (TTFT + (output - 1) x TPOT) / tp: each request in flight "
         "finishes its output in that time. The model serves a batch of the requests in flight (as many as fit "
         "beside the weights where fewer do: an engine admits no more), with the prompts' prefill on the same GPUs "
