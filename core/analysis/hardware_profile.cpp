@@ -110,8 +110,10 @@ std::shared_ptr<const KernelProfile> withoutOverridden(std::shared_ptr<const Ker
     if (!k || !(gemm || attention || hbm || scaleup))
         return k;
     auto trimmed = std::make_shared<KernelProfile>(*k);
-    if (gemm)
+    if (gemm) {
         trimmed->gemm.clear();
+        trimmed->activationScale.clear();
+    }
     if (attention) {
         trimmed->attentionForward.reset();
         trimmed->attentionBackward.reset();
