@@ -16,6 +16,16 @@ constexpr double kGradBytes = 4;        // fp32 main gradients (Megatron default
 constexpr double kOptimizerBytes = 18;  // model-notes: Adam streams ~16-18 bytes per parameter
 constexpr double kOptimizerFlops = 10;  // Adam update FLOPs per parameter
 constexpr double kFlashBackward = 2.5;  // FlashAttention backward: ~2.5x the forward FLOPs (it recomputes scores)
+
+// A fused attention backward's throughput as a share of its forward's at the
+// same sequence length, where a kernel profile measured the forward alone:
+// the mean of FlashAttention-3, FlashAttention-2 and cuDNN on H100 SXM5 at
+// head size 128 (the FA3 paper's forward and backward figures,
+// docs/evidence/factor-measurements.md 3c-3e), which agree within 0.05 from
+// 2k tokens. The backward recomputes the scores and reduces dQ across
+// blocks, so it trails the forward most at short sequences.
+constexpr std::pair<double, double> kAttentionBackwardShare[] = {
+    {512, 0.66}, {1024, 0.73}, {2048, 0.78}, {4096, 0.84}, {8192, 0.86}, {16384, 0.87}};
 constexpr double kCausalShare = 0.5;    // a fused causal kernel skips the masked half
 // Megatron's vocab-parallel cross-entropy (tensor_parallel/cross_entropy.py,
 // the unfused default) runs in fp32 over every logit: forward casts the bf16
@@ -263,9 +273,13 @@ LayerCost modelBlock(const Machine& mc, const WorkloadShape& w, const MicroBatch
         const KernelValue f = mc.attention(executed, dh, square, mc.attnForward);
         const double fw = f.value;
         // Backward: measured where the profile has it, else FlashAttention-2's
-        // 2.5x the forward (it recomputes the scores).
+        // 2.5x the forward (it recomputes the scores), at the forward's
+        // throughput on the catalog's factor (a forward + backward figure),
+        // at the published backward share of a measured forward's.
+        const double share =
+            mc.attnForward && f.tier != KernelTier::CatalogFactor ? logInterpolate(kAttentionBackwardShare, square) : 1;
         const KernelValue b = mc.attnBackward ? mc.attention(kFlashBackward * executed, dh, square, mc.attnBackward)
-                                              : KernelValue{kFlashBackward * fw, f.tier};
+                                              : KernelValue{kFlashBackward * fw / share, f.tier};
         L.attnF += fw;
         L.attnB += b.value;
         L.attnTier = worseTier(L.attnTier, worseTier(f.tier, b.tier));

@@ -46,7 +46,6 @@ const std::map<std::string, const char*> kKnownMisses = {
     {"M 7.1B GPT, Megatron-LM weak scaling, 96 H100", "little TP: too fast"},
     {"M 32B GPT, Megatron-LM weak scaling, 384 H100",
      "DP reduction exposed behind one micro-batch of 1 (assumed): too slow"},
-    {"M 177B GPT, Megatron-LM weak scaling, 2,304 H100", "H100 BF16 at measured GEMM speed: too fast"},
     {"E1 Mixtral 8x7B, FP8, 64 B200, EP 8",
      "mixture of experts: grouped-GEMM efficiency and expert load imbalance not modelled, too fast"},
 };
