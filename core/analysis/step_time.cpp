@@ -698,8 +698,18 @@ std::string kernelTierSource(const AcceleratorProfile& g, const StepPart& part)
 {
     if (!part.tier)
         return "";
-    if (*part.tier != KernelTier::CatalogFactor && g.kernels)
-        return std::string(kernelTierName(*part.tier)) + ": " + g.kernels->citation();
+    if (*part.tier != KernelTier::CatalogFactor && g.kernels) {
+        std::string source = std::string(kernelTierName(*part.tier)) + ": " + g.kernels->citation();
+        if (part.name == "attention" && g.kernels->attentionForward && !g.kernels->attentionBackward)
+            source += "; the profile measured the forward only: the backward at its published share of the "
+                      "forward's throughput, " +
+                formatValue(kAttentionBackwardShare[0].second) + " at " +
+                formatCount(std::int64_t(kAttentionBackwardShare[0].first)) + " tokens to " +
+                formatValue(std::end(kAttentionBackwardShare)[-1].second) + " from " +
+                formatCount(std::int64_t(std::end(kAttentionBackwardShare)[-1].first)) +
+                " (FlashAttention-3, FlashAttention-2, cuDNN on H100; docs/model.md section 5)";
+        return source;
+    }
     // The catalog factor each kind of kernel runs at without a table.
     const Sourced* factor = &g.gemmEfficiency;
     std::string figure = g.trainingPrecision == "fp8" ? "fp8_gemm_efficiency" : "gemm_efficiency";
