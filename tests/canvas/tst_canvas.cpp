@@ -2,6 +2,7 @@
 // the drag-and-drop event path), nesting rules, replication, a link drawn
 // by dragging from a port, hundreds of edits undone and redone exactly,
 // save and open, and the screenshot verb (recovery: tst_durability).
+#include <QSignalSpy>
 #include <QtTest>
 
 #include <QGraphicsSceneDragDropEvent>
@@ -72,6 +73,31 @@ struct Studio {
 class TestCanvas : public QObject {
     Q_OBJECT
 private slots:
+    // Another kernel profile swaps the document's catalog for a copy: every
+    // item moves to the new copy's parts before the old one goes (issue 35;
+    // AddressSanitizer caught an item reading a freed part on the next
+    // analysis), and the analysis that follows draws without it.
+    void aNewCatalogMovesEveryItemToItsParts()
+    {
+        Studio s;
+        QCOMPARE(s.drop("rack.air-42u", {100, 100}), QString());
+        QCOMPARE(s.drop("node.dgx-h100", s.inside(s.byPart("rack.air-42u")->id)), QString());
+        auto replacement = std::make_shared<Catalog>(s.doc.catalog());
+        replacement->clearKernels();
+        const Part* before = s.scene.itemFor(QString::fromStdString(s.byPart("rack.air-42u")->id))->part();
+        QSignalSpy resync(&s.doc, &DesignDocument::catalogChanged);
+        s.doc.setCatalog(replacement);
+        QCOMPARE(resync.count(), 1);
+        for (const auto& c : s.doc.design().components) {
+            const ComponentItem* item = s.scene.itemFor(QString::fromStdString(c.id));
+            QVERIFY(item);
+            QCOMPARE(item->part(), replacement->find(c.part));
+        }
+        QVERIFY(s.scene.itemFor(QString::fromStdString(s.byPart("rack.air-42u")->id))->part() != before);
+        s.analysis.bringUpToDate();
+        QCOMPARE(s.scene.itemFor(QString::fromStdString(s.byPart("rack.air-42u")->id))->kind(), PartKind::Rack);
+    }
+
     void dropsFromThePaletteNestParts()
     {
         Studio s;

@@ -116,17 +116,23 @@ QSizeF ComponentItem::naturalSize() const
     return {260, kHeader + 60};
 }
 
+bool ComponentItem::syncPart()
+{
+    const Component* c = component();
+    const Part* part = c ? scene_->document()->catalog().find(c->part) : nullptr;
+    if (part == part_)
+        return false;
+    part_ = part;
+    updateCacheMode();  // a tile may have become a container
+    return true;
+}
+
 void ComponentItem::syncFromDocument()
 {
     const Component* c = component();
     if (!c)
         return;
-    const Part* part = scene_->document()->catalog().find(c->part);
-    const bool partChanged = part != part_;
-    if (partChanged) {
-        part_ = part;
-        updateCacheMode();  // a tile may have become a container
-    }
+    const bool partChanged = syncPart();
     setPos(c->position.x, c->position.y);
     for (QGraphicsItem* child : childItems())
         child->setVisible(!c->collapsed);

@@ -57,6 +57,9 @@ public:
 
     // Reads position, size and state from the document.
     void syncFromDocument();
+    // Re-reads its component's part from the document's catalog (which may
+    // be another object holding the same parts); true when it changed.
+    bool syncPart();
     // Grows a container to hold its children; propagates to ancestors.
     void relayout();
     void setDropHighlight(bool on);

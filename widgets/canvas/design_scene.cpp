@@ -75,6 +75,10 @@ DesignScene::DesignScene(DesignDocument* document, AnalysisService* analysis, QO
     connect(doc_, &DesignDocument::componentAdded, this, &DesignScene::addItemFor);
     connect(doc_, &DesignDocument::componentRemoved, this, &DesignScene::removeItemFor);
     connect(doc_, &DesignDocument::componentChanged, this, &DesignScene::syncItem);
+    connect(doc_, &DesignDocument::catalogChanged, this, [this] {
+        for (ComponentItem* item : std::as_const(items_))
+            item->syncPart();
+    });
     connect(doc_, &DesignDocument::linkAdded, this, &DesignScene::addLinkItem);
     connect(doc_, &DesignDocument::linkRemoved, this, &DesignScene::removeLinkItem);
     connect(doc_, &DesignDocument::linkChanged, this, [this](const QString& id) {

@@ -1,5 +1,7 @@
 #include "widgets/document/design_document.h"
 
+#include <utility>
+
 #include <QCryptographicHash>
 #include <QFile>
 
@@ -47,8 +49,10 @@ void DesignDocument::reset(Design design, std::shared_ptr<const Catalog> catalog
 
 void DesignDocument::setCatalog(std::shared_ptr<const Catalog> catalog)
 {
-    catalog_ = std::move(catalog);
+    // Kept until every view has moved to the new catalog's parts.
+    const std::shared_ptr<const Catalog> previous = std::exchange(catalog_, std::move(catalog));
     ++revision_;
+    emit catalogChanged();
     emit settingsChanged();
     emit changed();
 }

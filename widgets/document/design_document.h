@@ -50,6 +50,8 @@ public:
     const Catalog& catalog() const { return *catalog_; }
     // The analyses read `catalog` from now on: the same parts with another
     // kernel profile. The design does not change, so its undo history stays.
+    // Views holding a part of the old catalog let go of it on catalogChanged,
+    // which comes while the old catalog is still alive.
     void setCatalog(std::shared_ptr<const Catalog> catalog);
     std::shared_ptr<const Catalog> catalogPtr() const { return catalog_; }
     QString filePath() const { return filePath_; }
@@ -99,6 +101,7 @@ signals:
     void linkRemoved(const QString& id);
     void linkChanged(const QString& id);
     void settingsChanged();  // workload, facility, operations, name
+    void catalogChanged();   // the same parts in another catalog object: re-read any held part
     void changed();          // after any of the above: analyses recompute
     void filePathChanged(const QString& path);
 
