@@ -87,6 +87,13 @@ std::string formatPowerKw(double kw)
     return std::fabs(kw) >= 1000 ? formatReadable(kw / 1000) + " MW" : formatReadable(kw) + " kW";
 }
 
+std::string formatPercent(double fraction, bool sign)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, sign ? "%+.1f%%" : "%.1f%%", fraction * 100);
+    return buf;
+}
+
 std::string inQuotes(std::string_view s)
 {
     return "'" + std::string(s) + "'";

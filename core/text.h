@@ -21,6 +21,9 @@ std::string formatQuantity(double v, std::string_view unit);
 std::string formatDuration(double hours);
 // kW as "20.4 kW", or "1.47 MW" from 1,000 kW.
 std::string formatPowerKw(double kw);
+// A share as a percentage to one decimal: 0.0312 -> "+3.1%" (signed, for an
+// error whose direction matters) or "3.1%".
+std::string formatPercent(double fraction, bool sign = true);
 std::string inQuotes(std::string_view s);  // 'text'
 // Rows as aligned columns two spaces apart, widths in characters (UTF-8
 // aware): the columns in `leftAligned` (text) to the left, the rest

@@ -27,6 +27,21 @@ std::string typeName(const Json& v)
 
 }  // namespace
 
+bool JsonReader::fileHeader(const Json& doc, std::string_view format, std::string_view versionKey,
+                            std::int64_t newest)
+{
+    if (const auto f = string(doc, "", "format", true); f && *f != format) {
+        error("/format", "must be " + inQuotes(format) + ", got " + inQuotes(*f));
+        return false;
+    }
+    if (const auto v = integer(doc, "", versionKey, true, 1, 1000000); v && *v > newest)
+        error("/" + std::string(versionKey),
+              "version " + formatCount(*v) + " is newer than this studio reads (" + formatCount(newest) +
+                  "): update Cluster Studio",
+              "out_of_range");
+    return true;
+}
+
 void JsonReader::error(const std::string& pointer, std::string message, std::string code)
 {
     problems_.push_back({Severity::Error, pointer, std::move(message), std::move(code)});

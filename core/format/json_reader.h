@@ -56,6 +56,11 @@ public:
     void keepUnknown(const Json& obj, const std::string& pointer, const std::vector<std::string_view>& known,
                      Json& extra);
 
+    // A standalone file's header: "format" must be `format` (false, with an
+    // error, when it is another kind of file), and the version under
+    // `versionKey` no newer than `newest`.
+    bool fileHeader(const Json& doc, std::string_view format, std::string_view versionKey, std::int64_t newest);
+
     // obj[key], or nullptr (an error at `ptr` when required).
     const Json* member(const Json& obj, const std::string& ptr, std::string_view key, bool required);
 

@@ -268,15 +268,8 @@ std::optional<KernelProfile> readKernelProfile(const Json& doc, const std::strin
     p.origin = origin;
     // Another kind of file (a design, a catalog, kernel shapes): that is all
     // there is to say about it.
-    if (const auto f = r.string(doc, "", "format", true); f && *f != kKernelProfileFormat) {
-        r.error("/format", "must be " + inQuotes(std::string(kKernelProfileFormat)) + ", got " + inQuotes(*f));
+    if (!r.fileHeader(doc, kKernelProfileFormat, "format_version", kKernelProfileFormatVersion))
         return std::nullopt;
-    }
-    if (const auto v = r.integer(doc, "", "format_version", true, 1, 1000000); v && *v > kKernelProfileFormatVersion)
-        r.error("/format_version",
-                "version " + formatCount(*v) + " is newer than this studio reads (" +
-                    formatCount(kKernelProfileFormatVersion) + "): update Cluster Studio",
-                "out_of_range");
     p.gpu = r.string(doc, "", "gpu", true).value_or("");
     p.source = r.string(doc, "", "source", true).value_or("");
     p.dataVersion = r.string(doc, "", "data_version", true).value_or("");

@@ -115,11 +115,10 @@ ServingSamples readServingSamples(const std::string& path, const Catalog& catalo
         flush();
         return set;
     }
-    if (const auto f = r.string(doc, "", "format", true); f && *f != kFormat)
-        r.error("/format", "must be " + inQuotes(kFormat) + ", got " + inQuotes(*f));
-    if (const auto v = r.integer(doc, "", "version", true, 1, 1'000'000); v && *v > kVersion)
-        r.error("/version", "version " + formatCount(*v) + " is newer than this studio reads (" +
-                                formatCount(kVersion) + "): update Cluster Studio");
+    if (!r.fileHeader(doc, kFormat, "version", kVersion)) {
+        flush();
+        return set;
+    }
     set.source = r.string(doc, "", "source", true).value_or("");
     set.license = r.string(doc, "", "license", true).value_or("");
     set.kvPrecision = r.choice(doc, "", "kv_precision", {"bf16", "fp8"}, true).value_or("bf16");
@@ -187,13 +186,6 @@ ServingSamples readServingSamples(const std::string& path, const Catalog& catalo
 
 namespace {
 
-std::string pct(double fraction, bool sign = true)
-{
-    char buf[32];
-    std::snprintf(buf, sizeof buf, sign ? "%+.1f%%" : "%.1f%%", fraction * 100);
-    return buf;
-}
-
 double median(std::vector<double> v)
 {
     if (v.empty())
@@ -217,9 +209,9 @@ std::string summaryCells(const std::vector<const ServingValidationRow*>& rows)
     std::vector<double> absProfile;
     for (const double e : profile)
         absProfile.push_back(std::fabs(e));
-    return std::to_string(p.runs) + " | " + pct(f.meanAbs, false) + " | " + pct(p.meanAbs, false) + " | " +
-        pct(median(absProfile), false) + " | " + pct(p.maxAbs, false) + " | " + pct(median(profile)) + " | " +
-        pct(median(tpot)) + " |\n";
+    return std::to_string(p.runs) + " | " + formatPercent(f.meanAbs, false) + " | " + formatPercent(p.meanAbs, false) + " | " +
+        formatPercent(median(absProfile), false) + " | " + formatPercent(p.maxAbs, false) + " | " + formatPercent(median(profile)) + " | " +
+        formatPercent(median(tpot)) + " |\n";
 }
 
 constexpr const char* kSummaryHeader =

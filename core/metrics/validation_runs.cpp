@@ -24,13 +24,6 @@
 namespace studio {
 namespace {
 
-std::string percent(double fraction)
-{
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%+.1f%%", fraction * 100);
-    return buf;
-}
-
 // The figure a dotted metric names in `metrics` ("training.step_time_s":
 // /training/step_time_s), or a problem naming the run.
 std::optional<double> figureOf(const Json& metrics, const std::string& metric, const std::string& id,
@@ -303,8 +296,8 @@ std::string layoutOf(const ValidationRow& r)
 
 std::string summaryLine(std::size_t runs, double mean, double worst, const std::string& target)
 {
-    return "\nOver these " + std::to_string(runs) + " runs: mean absolute error **" + percent(mean).substr(1) +
-        "**, worst **" + percent(worst).substr(1) + "** (" + target + ").\n";
+    return "\nOver these " + std::to_string(runs) + " runs: mean absolute error **" + formatPercent(mean, false) +
+        "**, worst **" + formatPercent(worst, false) + "** (" + target + ").\n";
 }
 
 // A measured or predicted serving figure: thousands grouped, small ones to
@@ -355,9 +348,9 @@ std::string kernelsMarkdown(const ValidationReport& report)
         if (factors.empty())
             return;
         const ErrorSummary f = summarizeErrors(factors), p = summarizeErrors(profiles);
-        md += "| " + set + " | " + kernels + " | " + std::to_string(f.runs) + " | " + percent(f.meanAbs).substr(1) +
-            " | " + percent(p.meanAbs).substr(1) + " | " + percent(f.maxAbs).substr(1) + " | " +
-            percent(p.maxAbs).substr(1) + " |\n";
+        md += "| " + set + " | " + kernels + " | " + std::to_string(f.runs) + " | " + formatPercent(f.meanAbs, false) +
+            " | " + formatPercent(p.meanAbs, false) + " | " + formatPercent(f.maxAbs, false) + " | " +
+            formatPercent(p.maxAbs, false) + " |\n";
     };
     for (const char* role : {"calibration", "check"})
         for (const char* kernels : {"measured", "catalog factors"}) {
@@ -384,11 +377,11 @@ std::string kernelsMarkdown(const ValidationReport& report)
     servingLines("serving, AIConfigurator's measured points", report.samples.rows);
     md += "\n| run | set | kernels | error, catalog factors | error, kernel profiles |\n|---|---|---|---|---|\n";
     for (const auto& r : report.rows)
-        md += "| " + r.id + " | " + r.role + " | " + r.kernels + " | " + percent(r.factorError()) + " | " +
-            percent(r.error()) + " |\n";
+        md += "| " + r.id + " | " + r.role + " | " + r.kernels + " | " + formatPercent(r.factorError()) + " | " +
+            formatPercent(r.error()) + " |\n";
     for (const auto& r : report.serving)
-        md += "| " + r.id + " | serving | " + r.kernels + " | " + percent(r.factorError()) + " | " +
-            percent(r.error()) + " |\n";
+        md += "| " + r.id + " | serving | " + r.kernels + " | " + formatPercent(r.factorError()) + " | " +
+            formatPercent(r.error()) + " |\n";
     return md;
 }
 
@@ -404,7 +397,7 @@ std::string bandsMarkdown(const ValidationReport& report)
            "A figure's band (`explain.<key>.error_band`) is the model's error on the published runs nearest the "
            "configuration (same GPU, within 4x of its GPUs, the most similar layout kind), widened on both sides by "
            "1.645 x the check runs' root-mean-square error (" +
-        percent(checkRunSpread(points)).substr(1) +
+        formatPercent(checkRunSpread(points), false) +
         " today), a normal distribution's central 90%: no band is narrower than that spread. With the central "
         "80% (1.28 x) a run the band had not seen fell inside 78% of the time, short of the 80% a band must hold, "
         "as the errors' tails are heavier than a normal's. Tested leave-one-out: each training run's band drawn "
@@ -412,7 +405,7 @@ std::string bandsMarkdown(const ValidationReport& report)
         "Of " +
         std::to_string(c.runs) + " runs, " + std::to_string(c.banded) +
         " have another run near enough to draw a band; " + std::to_string(c.inside) +
-        " of those fall inside theirs: **" + percent(c.share()).substr(1) + "** coverage (target: at least 80%)." +
+        " of those fall inside theirs: **" + formatPercent(c.share(), false) + "** coverage (target: at least 80%)." +
         (outside.empty() ? std::string() : " Outside: " + outside + ".") + "\n";
 }
 
@@ -437,7 +430,7 @@ std::string servingMarkdown(const ValidationReport& report)
         "|---|---|---|---|---|---|---|---|\n";
     for (const auto& r : report.serving)
         md += "| " + r.id + " | " + r.system + " | " + formatCount(r.gpus) + " | " + replicaOf(r) + " | " + r.metric +
-            " | " + figure(r.measured) + " | " + figure(r.predicted) + " | " + percent(r.error()) + " |\n";
+            " | " + figure(r.measured) + " | " + figure(r.predicted) + " | " + formatPercent(r.error()) + " |\n";
     md += summaryLine(sum.runs, sum.meanAbs, sum.maxAbs,
                       std::to_string(sum.within10) + " of " + std::to_string(sum.runs) + " within 10%, " +
                           std::to_string(sum.within25) + " within 25%; no target is set for serving yet");
@@ -484,7 +477,7 @@ std::string validationMarkdown(const ValidationReport& report, const std::string
                 ++n;
                 t += "| " + r.id + " | " + r.system + " | " + formatCount(r.gpus) + " | " + layoutOf(r) + " | " +
                     (r.published.empty() ? "step time" : r.published) + " | " + formatValue(r.measured, 4) + " | " +
-                    formatValue(r.predicted, 4) + " | " + percent(r.error()) + " |\n";
+                    formatValue(r.predicted, 4) + " | " + formatPercent(r.error()) + " |\n";
             }
         return std::make_pair(t, n);
     };
@@ -517,7 +510,7 @@ std::string validationMarkdown(const ValidationReport& report, const std::string
         md += "| " + r.id + " | " + formatCount(r.gpus) + " | " +
             (s.whyNot.empty() ? "#" + formatCount(s.rank) + " of " + formatCount(s.feasible)
                               : "not ranked: " + s.whyNot) +
-            " | " + (s.whyNot.empty() ? percent(s.gap).substr(1) : "-") + " | " +
+            " | " + (s.whyNot.empty() ? formatPercent(s.gap, false) : "-") + " | " +
             (s.feasible > 0 ? describeLayout(s.best) : "none fits") + " | " +
             (s.feasible > 0 ? formatValue(s.bestStepS, 4) : "-") + " | " +
             (s.feasible == 0                       ? std::string("-")
