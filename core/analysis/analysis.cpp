@@ -45,8 +45,14 @@ Analysis analyzeDesign(const Design& design, const Catalog& catalog)
     a.roofline = buildRoofline(a.hardware, a.hierarchy, a.step, a.workload.params, a.workload.tp);
     // Serving has no training step to place: its operations are the decode
     // steps, one point per batch of the curve.
+    // A serving-only design's hardware is profiled at the serving weights'
+    // precision (above): the serving analysis reuses it.
+    if (design.workload.isServing())
+        a.served = std::make_shared<const Serving>(
+            servingOnly ? analyzeServing(design, index, a.inventory, a.hardware, a.power)
+                        : analyzeServing(design, catalog));
     if (servingOnly)
-        a.roofline.points = decodeRooflinePoints(analyzeServing(design, catalog), a.hardware.gpu.hbmTbPerS.value);
+        a.roofline.points = decodeRooflinePoints(*a.served, a.hardware.gpu.hbmTbPerS.value);
     a.trainingRunMwh = a.power.facilityKw * a.reliability.wallDays * 24 / 1000;
     // The inventory's errors are about the drawing (a fabric too large for
     // its switch); the analyses' errors (no GPUs included) say the layout

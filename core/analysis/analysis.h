@@ -2,6 +2,7 @@
 // Every analysis of a design, computed together: a pure function of the
 // design (and the catalog it resolves against). metrics/ turns it into the
 // one metrics object the CLI, panels, compare view and report share.
+#include <memory>
 #include <vector>
 
 #include "core/analysis/data_pipeline.h"
@@ -15,6 +16,7 @@
 #include "core/analysis/step_time.h"
 #include "core/analysis/utilization.h"
 #include "core/analysis/workload_shape.h"
+#include "core/serving/serving.h"
 
 namespace studio {
 
@@ -40,6 +42,10 @@ struct Analysis {
     Reliability reliability;
     Utilization utilization;
     Roofline roofline;
+    // A serving workload's analysis (analyzeServing), computed once with the
+    // rest: the roofline draws its decode steps, the Serving panel its
+    // figures. Null unless the workload is serving.
+    std::shared_ptr<const Serving> served;
     double clusterPeakPflops = 0;         // at the training precision
     double trainingRunMwh = 0;            // facility energy over the run's wall time
     std::vector<ComponentTotals> totals;  // per component, in design order

@@ -163,7 +163,10 @@ struct Replica {
             : 0;
     }
 
-    DecodePoint decode(std::int64_t batch) const
+    // A decode step's reads and FLOPs and their times at the catalog's
+    // achievable bandwidth and compute: whether the step is bandwidth- or
+    // compute-bound, without the measured kernels' times.
+    DecodePoint roofline(std::int64_t batch) const
     {
         DecodePoint p;
         p.batch = batch;
@@ -186,6 +189,14 @@ struct Replica {
         const double attention = b * 4 * double(shape.layers) * context * double(shape.hidden) / double(gpus);
         p.flopsPerGpu = linear + attention;
         p.computeS = linear / linearFlopsPerS + attention / attentionFlopsPerS;
+        return p;
+    }
+
+    DecodePoint decode(std::int64_t batch) const
+    {
+        DecodePoint p = roofline(batch);
+        const double b = double(batch);
+        const double context = double(prompt) + double(output) / 2;  // the average over the generation
         const double comm = stageCommS(b);
         // Measured: the step's kernels one after another, each at the speed
         // measured for its shape (a GEMM's time holds its weight reads);
@@ -237,9 +248,17 @@ struct Replica {
             return prefillComputeS();
         const double n = double(prompt);
         const double tokens = std::max(n, std::min(batch * n, kEngineStepTokens));
-        const double requests = tokens / n;
-        return stageGemmS(tokens, requests).value / requests + stagePrefillAttentionS(n).value;
+        // From a few requests up, every batch fills the same step: the
+        // batch searches ask for it again and again.
+        if (tokens != prefillStep.tokens) {
+            const double requests = tokens / n;
+            prefillStep = {tokens, stageGemmS(tokens, requests).value / requests + stagePrefillAttentionS(n).value};
+        }
+        return prefillStep.perRequestS;
     }
+    mutable struct {
+        double tokens = -1, perRequestS = 0;
+    } prefillStep;
 
     // One prompt through the replica on its own: compute-bound unless the
     // prompt is short enough that reading the weights takes longer.
@@ -272,9 +291,17 @@ Problem error(std::string pointer, std::string message, std::string code)
     return {Severity::Error, std::move(pointer), std::move(message), std::move(code)};
 }
 
-}  // namespace
+// What a serving analysis reads of the design beyond its workload: given
+// by analyzeDesign, else worked out here (hardware and power only when
+// the design can serve at all).
+struct DesignFacts {
+    const DesignIndex& index;
+    const Inventory& inv;
+    const HardwareProfile* hardware = nullptr;
+    const Power* power = nullptr;
+};
 
-Serving analyzeServing(const Design& design, const Catalog& catalog)
+Serving serve(const Design& design, const DesignFacts& facts)
 {
     Serving s;
     const Workload& w = design.workload;
@@ -283,8 +310,8 @@ Serving analyzeServing(const Design& design, const Catalog& catalog)
         return s;
     }
     const ServingSpec& spec = *w.serving;
-    const DesignIndex index(design, catalog);
-    const Inventory inv = takeInventory(index);
+    const DesignIndex& index = facts.index;
+    const Inventory& inv = facts.inv;
     if (inv.gpus == 0) {
         s.errors.push_back(error("/components", "the design has no GPUs: add accelerators inside nodes", "no_gpus"));
         return s;
@@ -330,7 +357,10 @@ Serving analyzeServing(const Design& design, const Catalog& catalog)
         s.errors.push_back(std::move(p));
     std::vector<Problem> warnings;
     r.shape = shapeWorkload(replica, s.gpusPerReplica, warnings);
-    const HardwareProfile hw = profileHardware(index, inv, s.weightPrecision, warnings);
+    std::optional<HardwareProfile> profiled;
+    if (!facts.hardware)
+        profiled = profileHardware(index, inv, s.weightPrecision, warnings);
+    const HardwareProfile& hw = facts.hardware ? *facts.hardware : *profiled;
     if (hw.gpu.trainingPrecision != s.weightPrecision)
         s.errors.push_back(error("/workload/serving/weight_precision",
                                  inQuotes(hw.gpu.name) + " has no " + s.weightPrecision +
@@ -454,7 +484,7 @@ Serving analyzeServing(const Design& design, const Catalog& catalog)
     }
     // The first batch whose step is compute-bound (compute grows faster
     // with the batch than the reads do, or never catches up).
-    const std::int64_t bound = largest([&](std::int64_t b) { return r.decode(b).bandwidthBound(); });
+    const std::int64_t bound = largest([&](std::int64_t b) { return r.roofline(b).bandwidthBound(); });
     s.ridgeBatch = bound < s.maxBatch ? bound + 1 : 0;
     s.kvCacheGbPerReplica = double(s.batch) * s.kvGbPerSequence;
 
@@ -500,7 +530,10 @@ Serving analyzeServing(const Design& design, const Catalog& catalog)
     s.gpusNeeded = s.replicasNeeded * r.gpus;
 
     // Energy: the replica's GPUs' share of the design's facility power.
-    const Power power = modelPower(index, inv, design.facility, warnings);
+    std::optional<Power> modelled;
+    if (!facts.power)
+        modelled = modelPower(index, inv, design.facility, warnings);
+    const Power& power = facts.power ? *facts.power : *modelled;
     s.kwPerReplica = power.facilityKw / double(inv.gpus) * double(r.gpus);
     s.kwhPerMillionTokens = s.kwPerReplica / (d.tokensPerSPerReplica * 3600) * 1e6;
     s.pricePerKwh = power.pricePerKwh.value;
@@ -512,6 +545,21 @@ Serving analyzeServing(const Design& design, const Catalog& catalog)
             break;
     }
     return s;
+}
+
+}  // namespace
+
+Serving analyzeServing(const Design& design, const Catalog& catalog)
+{
+    const DesignIndex index(design, catalog);
+    const Inventory inv = takeInventory(index);
+    return serve(design, {index, inv});
+}
+
+Serving analyzeServing(const Design& design, const DesignIndex& index, const Inventory& inventory,
+                       const HardwareProfile& hardware, const Power& power)
+{
+    return serve(design, {index, inventory, &hardware, &power});
 }
 
 std::vector<Problem> servingProblems(const Design& design, const Catalog& catalog)

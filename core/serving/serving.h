@@ -7,6 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "core/analysis/hardware_profile.h"
+#include "core/analysis/inventory.h"
+#include "core/analysis/power.h"
 #include "core/analysis/roofline.h"
 #include "core/catalog/catalog.h"
 #include "core/design/design.h"
@@ -99,6 +102,12 @@ struct Serving {
 // The serving analysis of a design whose workload is serving (errors when
 // it is not). The design must be valid (validateDesign) against `catalog`.
 Serving analyzeServing(const Design& design, const Catalog& catalog);
+
+// The same from what analyzeDesign has already worked out for the design:
+// its index and inventory, its power, and its hardware profiled at the
+// serving weights' precision.
+Serving analyzeServing(const Design& design, const DesignIndex& index, const Inventory& inventory,
+                       const HardwareProfile& hardware, const Power& power);
 
 // What stops a design that reads from being served, each at its pointer:
 // analyzeServing's errors for a serving design, none for a training one.

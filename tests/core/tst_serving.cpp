@@ -279,6 +279,35 @@ private slots:
         QVERIFY(a.roofline.points.front().intensity > 1.9 && a.roofline.points.front().intensity < 2.1);
     }
 
+    // The design's analysis carries its serving analysis, worked out from
+    // the index, hardware and power it already has: the same figures as
+    // analysing the serving on its own, with and without kernel profiles.
+    void theDesignsAnalysisCarriesTheSameServing()
+    {
+        for (const char* preset : {"serving-llama3-70b-dgx-h100", "serving-grok1-moe-gb200-nvl72"}) {
+            const DesignLoad l = loadDesignFile(
+                test::sourcePath(QString("presets/%1.cluster.json").arg(preset)).toStdString(), Catalog::builtin());
+            QVERIFY2(l.ok(), preset);
+            const Serving alone = analyzeServing(*l.design, *l.catalog);
+            const Analysis a = analyzeDesign(*l.design, *l.catalog);
+            QVERIFY(a.served && a.served->ok() && alone.ok());
+            QCOMPARE(a.served->batch, alone.batch);
+            QCOMPARE(a.served->ridgeBatch, alone.ridgeBatch);
+            QCOMPARE(a.served->ttftS, alone.ttftS);
+            QCOMPARE(a.served->decode.tpotS, alone.decode.tpotS);
+            QCOMPARE(a.served->kwhPerMillionTokens, alone.kwhPerMillionTokens);
+            QCOMPARE(a.served->kernelSource, alone.kernelSource);
+            QCOMPARE(a.served->curve.size(), alone.curve.size());
+            for (std::size_t i = 0; i < alone.curve.size(); ++i)
+                QCOMPARE(a.served->curve[i].tokensPerSPerGpu, alone.curve[i].tokensPerSPerGpu);
+        }
+        // A training design has none.
+        const DesignLoad training = loadDesignFile(
+            test::sourcePath("presets/dgx-h100-superpod-4su.cluster.json").toStdString(), Catalog::builtin());
+        QVERIFY(training.ok());
+        QVERIFY(!analyzeDesign(*training.design, *training.catalog).served);
+    }
+
     void whatCannotBeServedSaysWhere()
     {
         Design d = seventyB();

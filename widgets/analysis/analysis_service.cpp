@@ -88,18 +88,15 @@ void AnalysisService::recomputeNow()
     problems_ = doc_->problems();
     validationClean_ = problems_.empty();
     revision_ = doc_->revision();
-    serving_.reset();
     if (hasErrors(problems_)) {
         analysis_.reset();
     } else {
         analysis_ = analyzeDesign(d, doc_->catalog());
         problems_.insert(problems_.end(), analysis_->warnings.begin(), analysis_->warnings.end());
-        // A few microseconds: computed with the rest, its errors shown as
-        // the file's are (a batch that does not fit, at its pointer).
-        if (d.workload.isServing()) {
-            serving_ = analyzeServing(d, doc_->catalog());
-            problems_.insert(problems_.end(), serving_->errors.begin(), serving_->errors.end());
-        }
+        // Computed with the rest, its errors shown as the file's are (a
+        // batch that does not fit, at its pointer).
+        if (const Serving* s = serving())
+            problems_.insert(problems_.end(), s->errors.begin(), s->errors.end());
     }
     problemsAt_.clear();
     for (const Problem& p : problems_)

@@ -39,7 +39,7 @@ public:
     void bringUpToDate();
     // The serving analysis of a valid serving design (nullptr otherwise);
     // its errors are among the problems.
-    const Serving* serving() const { return serving_ ? &*serving_ : nullptr; }
+    const Serving* serving() const { return analysis_ ? analysis_->served.get() : nullptr; }
     // Validation problems, then analysis warnings.
     const std::vector<Problem>& problems() const { return problems_; }
     // Problems that point at a component ("/components/N/...").
@@ -84,7 +84,6 @@ private:
     bool relevant_ = true;          // something the analyses read changed since they ran
     bool validationClean_ = false;  // the design had no validation problems when they ran
     std::optional<Analysis> analysis_;
-    std::optional<Serving> serving_;
     std::vector<Problem> problems_;
     std::uint64_t revision_ = ~std::uint64_t{0};    // the document's, when last recomputed
     QHash<int, QList<const Problem*>> problemsAt_;  // by component index at that revision
