@@ -111,6 +111,10 @@ struct ServingSpec {
     std::optional<double> ttft_target_s, tpot_target_s, e2e_target_s;  // [no target]
     std::optional<std::string> weight_precision;                       // "bf16" | "fp8" | "fp4" [bf16]
     std::optional<std::string> kv_precision;                           // "bf16" | "fp8" [bf16]
+    // The engine and its scheduler's limits (core/serving/engine.h).
+    std::optional<std::string> engine;          // "trtllm" | "vllm" | "sglang" [trtllm]
+    std::optional<std::int64_t> step_tokens;    // tokens per engine step [the engine's default]
+    std::optional<std::int64_t> max_requests;   // requests in flight [the engine's default]
     Json extra = Json::object();
     bool operator==(const ServingSpec&) const = default;
 };
@@ -164,7 +168,7 @@ struct Operations {
 };
 
 struct Design {
-    std::string format_version = "1.3";  // as read; saved as the newer of this and the app's
+    std::string format_version = "1.4";  // as read; saved as the newer of this and the app's
     std::string app_version;             // as read; saved as the writing app's
     std::string name;
     std::string description;

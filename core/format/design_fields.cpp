@@ -161,7 +161,10 @@ const Table<ServingSpec>& serving()
                             number("tpot_target_s", &S::tpot_target_s, 0, limits::kLatencyTargetMax, true),
                             number("e2e_target_s", &S::e2e_target_s, 0, limits::kLatencyTargetMax, true),
                             choice("weight_precision", &S::weight_precision, {"bf16", "fp8", "fp4"}),
-                            choice("kv_precision", &S::kv_precision, {"bf16", "fp8"})};
+                            choice("kv_precision", &S::kv_precision, {"bf16", "fp8"}),
+                            choice("engine", &S::engine, {"trtllm", "vllm", "sglang"}),
+                            integer("step_tokens", &S::step_tokens, limits::kEngineStepTokens),
+                            integer("max_requests", &S::max_requests, limits::kEngineMaxRequests)};
     return t;
 }
 

@@ -146,6 +146,9 @@ Json workloadJson(const Workload& w)
         putOpt(serving, "e2e_target_s", s.e2e_target_s);
         putOpt(serving, "weight_precision", s.weight_precision);
         putOpt(serving, "kv_precision", s.kv_precision);
+        putOpt(serving, "engine", s.engine);
+        putOpt(serving, "step_tokens", s.step_tokens);
+        putOpt(serving, "max_requests", s.max_requests);
         putExtra(serving, s.extra);
         j["serving"] = std::move(serving);
     }

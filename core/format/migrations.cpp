@@ -9,7 +9,12 @@ std::span<const Migration> designMigrations()
     static const Migration chain[] = {
         {{1, 0}, {1, 1}, "workload.parallelism.cp_comm added (default p2p, 1.0's meaning)", [](Json&) {}},
         {{1, 1}, {1, 2}, "workload.parallelism.tp_comm_overlap added (default false, 1.1's meaning)", [](Json&) {}},
-        {{1, 2}, {1, 3}, "workload.kind and workload.serving added (default training, 1.2's meaning)", [](Json&) {}}};
+        {{1, 2}, {1, 3}, "workload.kind and workload.serving added (default training, 1.2's meaning)", [](Json&) {}},
+        {{1, 3},
+         {1, 4},
+         "workload.serving.engine, step_tokens and max_requests added (default TensorRT-LLM's, whose 8,192 tokens a "
+         "step 1.3's model took)",
+         [](Json&) {}}};
     return chain;
 }
 

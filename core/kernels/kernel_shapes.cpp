@@ -115,9 +115,15 @@ void trainingShapes(const Analysis& a, Shapes& out)
 
 void servingShapes(const Serving& s, Shapes& out)
 {
+    // An engine step that carries prompt tokens beside decodes runs its
+    // GEMMs at both together (docs/model.md section 19).
+    const EngineRun& e = s.decode.engine;
+    const double mixedRows = e.decodesPerMixStep + e.prefillTokensPerMixStep;
     for (const ServingGemm& g : s.gemms) {
         out.gemm(g.name, "prefill", g.lmHead ? 1 : double(s.promptTokens), g.n, g.k, s.weightPrecision);
         out.gemm(g.name, "decode", double(s.batch), g.n, g.k, s.weightPrecision);
+        if (!g.lmHead && mixedRows != double(s.promptTokens))
+            out.gemm(g.name, "engine step", mixedRows, g.n, g.k, s.weightPrecision);
     }
 }
 
@@ -148,8 +154,8 @@ Json kernelShapesJson(const Design& design, const Catalog& catalog, const std::s
     Shapes shapes;
     const Analysis a = analyzeDesign(design, catalog);
     doc["gpu_part"] = a.hardware.gpu.part;
-    if (design.workload.isServing()) {
-        const Serving s = analyzeServing(design, catalog);
+    if (a.served) {
+        const Serving& s = *a.served;
         doc["precision"] = s.weightPrecision;
         if (s.ok())
             servingShapes(s, shapes);

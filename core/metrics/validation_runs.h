@@ -75,9 +75,11 @@ struct ServingValidationRow {
     std::string engine;
     std::int64_t concurrency = 0;
     double measuredTpotS = 0, predictedTpotS = 0;
+    double measuredTtftS = 0, predictedTtftS = 0;
     double error() const { return relativeError(measured, predicted); }
     double factorError() const { return relativeError(measured, factorPredicted); }
     double tpotError() const { return relativeError(measuredTpotS, predictedTpotS); }
+    double ttftError() const { return relativeError(measuredTtftS, predictedTtftS); }
 };
 
 // A published measurement the report lists without modelling it, and why.

@@ -27,9 +27,6 @@ double bytesAt(const std::string& precision)
 }
 
 constexpr double kActivationBytes = 2;  // activations move between GPUs in 16 bits
-// The tokens one engine step runs, prompts' prefill chunks included:
-// TensorRT-LLM's default max_num_tokens (BuildConfig, 8,192).
-constexpr double kEngineStepTokens = 8192;
 
 std::string gb(double bytes)
 {
@@ -39,6 +36,27 @@ std::string gb(double bytes)
 std::string seconds(double s)
 {
     return formatValue(s, 3) + " s";  // "0.001 s", not "0.00100 s"
+}
+
+// How a prompt reaches its first token in an engine run, for messages.
+std::string prefillStory(const EngineRun& e)
+{
+    std::string story = formatCount(std::int64_t(e.promptSteps)) + " step" + (e.promptSteps > 1 ? "s" : "") +
+        " of " + formatCount(std::int64_t(std::round(e.prefillTokensPerMixStep))) + " prompt tokens, " +
+        seconds(e.mixStepS) + " each";
+    if (e.ttftS - e.promptSteps * e.mixStepS > 0)
+        story += ", after " + seconds(e.ttftS - e.promptSteps * e.mixStepS) + " waiting for the step in flight" +
+            (e.ttftS - e.promptSteps * e.mixStepS > e.arrivalWaitS * 1.000001 ? " and the other users' prompts" : "");
+    return story;
+}
+
+// What the other users' prompts add to a decode, for messages.
+std::string decodeStory(const EngineRun& e)
+{
+    if (e.mixStepsPerCycle <= e.promptSteps)
+        return "";
+    return "; the other users' prompt chunks make " + formatValue(e.mixStepsPerCycle - e.promptSteps, 3) +
+        " of its steps " + seconds(e.mixStepS) + " long";
 }
 
 // What one replica's GPUs have and the model needs: fixed for a design, so
@@ -85,6 +103,7 @@ struct Replica {
     double hbmPeakBytesPerS = 0;  // the bandwidth decode attention's efficiency is a share of
 
     std::vector<ServingGemm> gemms;  // servingGemms(shape, tp)
+    double engineStepTokens = 0;     // the engine's budget of tokens per step
 
     bool measured() const { return gemmTable && !shape.moe(); }
 
@@ -163,115 +182,140 @@ struct Replica {
             : 0;
     }
 
-    // A decode step's reads and FLOPs and their times at the catalog's
-    // achievable bandwidth and compute: whether the step is bandwidth- or
-    // compute-bound, without the measured kernels' times.
-    DecodePoint roofline(std::int64_t batch) const
+    // The average context a decode attends over during the generation.
+    double decodeContext() const { return double(prompt) + double(output) / 2; }
+
+    // A step's reads and FLOPs and their times at the catalog's achievable
+    // bandwidth and compute: `decodes` requests' next tokens and `prefill`
+    // prompt tokens (chunks) in one batch. Whether the step is bandwidth-
+    // or compute-bound, without the measured kernels' times.
+    DecodePoint roofline(double decodes, double prefill = 0) const
     {
         DecodePoint p;
-        p.batch = batch;
-        const double b = double(batch);
-        const double context = double(prompt) + double(output) / 2;  // the average over the generation
-        // MoE: the batch's tokens route to k of E experts each; the experts
+        p.batch = std::int64_t(decodes);
+        const double rows = decodes + prefill;
+        const double context = decodeContext();
+        // MoE: the step's tokens route to k of E experts each; the experts
         // at least one token picks are read, E (1 - (1 - k/E)^B) per layer.
         double touched = 1;
         if (shape.moe())
-            touched = 1 - std::pow(1 - double(shape.expertsPerToken) / double(shape.experts), b);
+            touched = 1 - std::pow(1 - double(shape.expertsPerToken) / double(shape.experts), rows);
         const double weightRead =
             (shape.params - lookupParams - expertParams + expertParams * touched) * weightBytes / double(gpus) +
-            lookupBytes(b);
-        const double kvRead = b * context * kvBytesPerTokenPerGpu;
+            lookupBytes(rows);
+        const double kvRead = decodes * context * kvBytesPerTokenPerGpu;
         p.bytesPerGpu = weightRead + kvRead;
         p.memoryS = p.bytesPerGpu / hbmBytesPerS;
-        // 2 FLOPs per active weight per token; attention over the context,
-        // QK^T and AV: 4 x context x hidden per layer per token.
-        const double linear = b * 2 * gemmParams() / double(gpus);
-        const double attention = b * 4 * double(shape.layers) * context * double(shape.hidden) / double(gpus);
+        // 2 FLOPs per active weight per token; attention, QK^T and AV: a
+        // decode 4 x context x hidden per layer, a prompt token 2 x prompt
+        // x hidden (causal: half the prompt on average).
+        const double linear = rows * 2 * gemmParams() / double(gpus);
+        const double attention = (decodes * 4 * context + prefill * 2 * double(prompt)) * double(shape.layers) *
+            double(shape.hidden) / double(gpus);
         p.flopsPerGpu = linear + attention;
         p.computeS = linear / linearFlopsPerS + attention / attentionFlopsPerS;
         return p;
     }
 
+    // The step's time on one stage, its compute and reads as `roof` has
+    // them. Measured: its kernels one after another, each at the speed
+    // measured for its shape (a GEMM's time holds its weight reads); the
+    // LM head runs for the decodes and the prompts a chunk completes. Else
+    // the slower of the step's reads and its FLOPs.
+    double stageS(const DecodePoint& roof, double decodes, double prefill, double* gemmS = nullptr,
+                  double* attentionS = nullptr) const
+    {
+        if (!measured())
+            return std::max(roof.memoryS, roof.computeS);
+        const double rows = decodes + prefill;
+        const double prompts = prefill / double(prompt);
+        const double gemm = stageGemmS(rows, decodes + prompts).value;
+        const double attention = (decodes > 0 ? stageDecodeAttentionS(decodes, decodeContext()).value : 0) +
+            (prefill > 0 ? prompts * stagePrefillAttentionS(double(prompt)).value : 0);
+        if (gemmS)
+            *gemmS = gemm;
+        if (attentionS)
+            *attentionS = attention;
+        return gemm + attention + lookupBytes(rows) / hbmBytesPerS;
+    }
+
+    // One engine step through every stage: the stages' kernels and
+    // collectives, and the hops between stages.
+    double stepS(double decodes, double prefill) const
+    {
+        const double rows = decodes + prefill;
+        return double(pp) * (stageS(roofline(decodes, prefill), decodes, prefill) + stageCommS(rows)) +
+            double(pp - 1) * hopS(rows);
+    }
+
+    // `users` requests in a closed loop as an engine with a budget of
+    // `stepTokens` per step serves them (EngineRun). The prompts of a
+    // cohort fill a step's budget less the decodes sharing it; every user's
+    // prompt once is the cycle's prefill, spread over that many mix steps.
+    // A prompt longer than the budget takes several steps. When the mix
+    // steps outnumber a user's own decode steps, the engine is all mix
+    // steps and a new prompt waits for the others'.
+    EngineRun closedLoop(double users, double decodeStepS) const
+    {
+        EngineRun r;
+        r.users = users;
+        const double n = double(prompt);
+        const double cohortTokens = users * n;
+        double decodes = std::max(0.0, users - std::ceil(std::min(engineStepTokens, cohortTokens) / n));
+        const double chunk = std::min(std::max(1.0, engineStepTokens - decodes), cohortTokens);
+        decodes = std::max(0.0, users - std::ceil(chunk / n));
+        r.prefillTokensPerMixStep = chunk;
+        r.decodesPerMixStep = decodes;
+        r.mixStepsPerCycle = cohortTokens / chunk;
+        r.promptSteps = std::ceil(n / chunk);
+        r.mixStepS = stepS(decodes, chunk);
+        r.decodeStepS = decodeStepS;
+        const double decodeSteps = std::max(0.0, double(output) - 1);
+        const double others = std::max(0.0, r.mixStepsPerCycle - r.promptSteps);
+        const double mixed = std::min(decodeSteps, others);
+        // A single output token has no TPOT of its own: the decode step it would take.
+        r.tpotS = decodeSteps > 0 ? (mixed * r.mixStepS + (decodeSteps - mixed) * r.decodeStepS) / decodeSteps
+                                  : r.decodeStepS;
+        // A new request comes as a step has begun (the engine schedules the
+        // next step while one runs): when other users' prompts have steps
+        // of their own (not one lockstep cohort), it waits for that step,
+        // an average one of a user's output.
+        r.arrivalWaitS = others > 0 ? (decodeSteps > 0 ? r.tpotS : r.mixStepS) : 0;
+        r.ttftS = r.arrivalWaitS + (std::max(0.0, others - decodeSteps) + r.promptSteps) * r.mixStepS;
+        r.tokensPerSPerReplica = users * double(output) / (r.ttftS + decodeSteps * r.tpotS);
+        return r;
+    }
+
+    // A batch of `batch` users: its decode step on its own (the roofline's
+    // point) and the batch as the engine serves it (EngineRun).
     DecodePoint decode(std::int64_t batch) const
     {
-        DecodePoint p = roofline(batch);
         const double b = double(batch);
-        const double context = double(prompt) + double(output) / 2;  // the average over the generation
+        DecodePoint p = roofline(b);
         const double comm = stageCommS(b);
-        // Measured: the step's kernels one after another, each at the speed
-        // measured for its shape (a GEMM's time holds its weight reads);
-        // else the slower of the step's reads and its FLOPs.
-        if (measured()) {
-            p.gemmS = double(pp) * stageGemmS(b, b).value;
-            p.attentionS = double(pp) * stageDecodeAttentionS(b, context).value;
-        }
-        const double stage = measured() ? (p.gemmS + p.attentionS) / double(pp) + lookupBytes(b) / hbmBytesPerS
-                                        : std::max(p.memoryS, p.computeS);
-        p.tpotS = double(pp) * (stage + comm) + double(pp - 1) * hopS(b);
+        const double stage = stageS(p, b, 0, &p.gemmS, &p.attentionS);
+        p.gemmS *= double(pp);
+        p.attentionS *= double(pp);
+        p.stepS = double(pp) * (stage + comm) + double(pp - 1) * hopS(b);
         p.commS = double(pp) * comm + double(pp - 1) * hopS(b);
-        // Continuous batching prefills each new request on the same GPUs:
-        // a batch's B requests cost B prompts' compute (their weight reads
-        // shared with the decode steps) beside its output steps. Each user
-        // sees the decode speed.
-        const double out = double(output);
-        const double prefill = prefillPerRequestS(b);
-        p.prefillShare = b * double(pp) * prefill / (b * double(pp) * prefill + out * p.tpotS);
-        p.tokensPerSPerReplica = b * out / (b * double(pp) * prefill + out * p.tpotS);
+        p.engine = closedLoop(b, p.stepS);
+        p.tpotS = p.engine.tpotS;
+        p.ttftS = p.engine.ttftS;
+        p.e2eS = p.ttftS + std::max(0.0, double(output) - 1) * p.tpotS;
+        // Of a user's request, the time the engine spends in steps that
+        // carry prompt chunks.
+        p.prefillShare = std::min(1.0, p.engine.mixStepsPerCycle * p.engine.mixStepS / p.e2eS);
+        p.tokensPerSPerReplica = p.engine.tokensPerSPerReplica;
         p.tokensPerSPerGpu = p.tokensPerSPerReplica / double(gpus);
         p.tokensPerSPerUser = 1 / p.tpotS;
         // Model FLOPs of prompts and outputs alike (2 per active weight per token).
-        p.mfu = p.tokensPerSPerReplica * (1 + double(prompt) / out) * 2 * gemmParams() / (double(gpus) * peakFlopsPerS);
+        p.mfu = p.tokensPerSPerReplica * (1 + double(prompt) / double(output)) * 2 * gemmParams() /
+            (double(gpus) * peakFlopsPerS);
         return p;
     }
 
-    // One prompt's FLOPs on the replica, per stage: its linear layers and
-    // causal attention (half of the 4 n^2 hidden FLOPs per layer).
-    double prefillComputeS() const
-    {
-        const double n = double(prompt);
-        // Measured: an engine computes the logits of a prompt's last token only.
-        if (measured())
-            return stageGemmS(n, 1).value + stagePrefillAttentionS(n).value;
-        const double linear = 2 * gemmParams() * n / double(gpus) / linearFlopsPerS;
-        const double attention =
-            2 * double(shape.layers) * n * n * double(shape.hidden) / double(gpus) / attentionFlopsPerS;
-        return linear + attention;
-    }
-
-    // One request's share of prefilling a batch's prompts. Measured: an
-    // engine prefills many prompts in one step, up to kEngineStepTokens,
-    // so its GEMMs run at that step's rows; each prompt's attention is its
-    // own. Without tables, one prompt's compute (the catalog path).
-    double prefillPerRequestS(double batch) const
-    {
-        if (!measured())
-            return prefillComputeS();
-        const double n = double(prompt);
-        const double tokens = std::max(n, std::min(batch * n, kEngineStepTokens));
-        // From a few requests up, every batch fills the same step: the
-        // batch searches ask for it again and again.
-        if (tokens != prefillStep.tokens) {
-            const double requests = tokens / n;
-            prefillStep = {tokens, stageGemmS(tokens, requests).value / requests + stagePrefillAttentionS(n).value};
-        }
-        return prefillStep.perRequestS;
-    }
-    mutable struct {
-        double tokens = -1, perRequestS = 0;
-    } prefillStep;
-
-    // One prompt through the replica on its own: compute-bound unless the
-    // prompt is short enough that reading the weights takes longer.
-    double prefillS() const
-    {
-        const double n = double(prompt);
-        if (measured())  // the GEMMs' measured times hold their weight reads
-            return double(pp) * (prefillComputeS() + lookupBytes(n) / hbmBytesPerS + stageCommS(n)) +
-                double(pp - 1) * hopS(n);
-        const double memory =
-            ((shape.params - lookupParams) * weightBytes / double(gpus) + lookupBytes(n)) / hbmBytesPerS;
-        return double(pp) * (std::max(prefillComputeS(), memory) + stageCommS(n)) + double(pp - 1) * hopS(n);
-    }
+    // One prompt through the replica on its own (no other request).
+    double prefillS() const { return stepS(0, double(prompt)); }
 };
 
 std::vector<ServingGemm> servingGemms(const WorkloadShape& m, std::int64_t tp)
@@ -435,6 +479,18 @@ Serving serve(const Design& design, const DesignFacts& facts)
                                  "out_of_memory"));
         return s;
     }
+    // The engine: its step budget and the requests it keeps in flight,
+    // its defaults unless the design sets them.
+    s.engine = engineDefaults(spec.engine.value_or(std::string(kDefaultServingEngine)), hw.gpu.hbmGb.value,
+                              inv.gpuPart.find("a100") != std::string::npos);
+    if (spec.step_tokens) {
+        s.engine.stepTokens = double(*spec.step_tokens);
+        s.engine.stepTokensSource = "workload.serving.step_tokens";
+    }
+    if (spec.max_requests) {
+        s.engine.maxRequests = *spec.max_requests;
+        s.engine.maxRequestsSource = "workload.serving.max_requests";
+    }
     const std::int64_t asked = spec.batch.value_or(0);
     if (asked > s.maxBatch) {
         s.errors.push_back(error("/workload/serving/batch",
@@ -446,15 +502,25 @@ Serving serve(const Design& design, const DesignFacts& facts)
                                  "out_of_memory"));
         return s;
     }
+    if (s.engine.maxRequests > 0 && asked > s.engine.maxRequests) {
+        s.errors.push_back(error("/workload/serving/batch",
+                                 "a batch of " + formatCount(asked) + " is more than the " +
+                                     formatCount(s.engine.maxRequests) + " requests the engine keeps in flight (" +
+                                     s.engine.maxRequestsSource + "): lower the batch or raise max_requests",
+                                 "too_many"));
+        return s;
+    }
+    if (s.engine.maxRequests > 0)
+        s.maxBatch = std::min(s.maxBatch, s.engine.maxRequests);
 
+    r.engineStepTokens = s.engine.stepTokens;
     s.prefillS = r.prefillS();
-    s.ttftS = s.prefillS;
-    auto e2e = [&](const DecodePoint& p) { return s.ttftS + double(spec.output_tokens - 1) * p.tpotS; };
     auto meets = [&](const DecodePoint& p) {
-        return (!spec.tpot_target_s || p.tpotS <= *spec.tpot_target_s) &&
-            (!spec.e2e_target_s || e2e(p) <= *spec.e2e_target_s);
+        return (!spec.ttft_target_s || p.ttftS <= *spec.ttft_target_s) &&
+            (!spec.tpot_target_s || p.tpotS <= *spec.tpot_target_s) &&
+            (!spec.e2e_target_s || p.e2eS <= *spec.e2e_target_s);
     };
-    // The step time grows with the batch, so the batches that meet the
+    // The latencies grow with the batch, so the batches that meet the
     // targets are 1 up to some largest: found by bisection.
     auto largest = [&](auto ok) {
         std::int64_t lo = 0, hi = s.maxBatch;
@@ -472,7 +538,8 @@ Serving serve(const Design& design, const DesignFacts& facts)
     else
         s.batch = std::max<std::int64_t>(1, largest([&](std::int64_t b) { return meets(r.decode(b)); }));
     s.decode = r.decode(s.batch);
-    s.e2eS = e2e(s.decode);
+    s.ttftS = s.decode.ttftS;
+    s.e2eS = s.decode.e2eS;
     if (r.measured()) {
         const double context = double(spec.prompt_tokens) + double(spec.output_tokens) / 2;
         const auto tier = [](KernelValue v) { return std::string(kernelTierName(v.tier)); };
@@ -484,7 +551,7 @@ Serving serve(const Design& design, const DesignFacts& facts)
     }
     // The first batch whose step is compute-bound (compute grows faster
     // with the batch than the reads do, or never catches up).
-    const std::int64_t bound = largest([&](std::int64_t b) { return r.roofline(b).bandwidthBound(); });
+    const std::int64_t bound = largest([&](std::int64_t b) { return r.roofline(double(b)).bandwidthBound(); });
     s.ridgeBatch = bound < s.maxBatch ? bound + 1 : 0;
     s.kvCacheGbPerReplica = double(s.batch) * s.kvGbPerSequence;
 
@@ -493,14 +560,15 @@ Serving serve(const Design& design, const DesignFacts& facts)
     const std::string bottleneck = d.bandwidthBound()
         ? "bandwidth-bound: " + gb((d.memoryS) * r.hbmBytesPerS) + " of weights and KV cache read per GPU per step"
         : "compute-bound at batch " + formatCount(d.batch);
+    const std::string atBatch = asked == 0 ? "even at batch 1 " : "at batch " + formatCount(d.batch) + " ";
     if (spec.ttft_target_s && s.ttftS > *spec.ttft_target_s)
-        s.whyNotMet = "the time-to-first-token target of " + seconds(*spec.ttft_target_s) + " is missed: a prompt of " +
-            formatCount(spec.prompt_tokens) + " tokens takes " + seconds(s.ttftS) + " to prefill on " +
-            formatCount(r.gpus) + " GPUs";
+        s.whyNotMet = "the time-to-first-token target of " + seconds(*spec.ttft_target_s) + " is missed: " + atBatch +
+            "a prompt of " + formatCount(spec.prompt_tokens) + " tokens reaches its first token after " +
+            seconds(s.ttftS) + " on " + formatCount(r.gpus) + " GPUs (" + prefillStory(d.engine) + ")";
     else if (spec.tpot_target_s && d.tpotS > *spec.tpot_target_s)
-        s.whyNotMet = "the time-per-output-token target of " + seconds(*spec.tpot_target_s) +
-            " is missed: " + (asked == 0 ? "even at batch 1 " : "at batch " + formatCount(d.batch) + " ") +
-            "a decode step takes " + seconds(d.tpotS) + " (" + bottleneck + ")";
+        s.whyNotMet = "the time-per-output-token target of " + seconds(*spec.tpot_target_s) + " is missed: " +
+            atBatch + "an output token takes " + seconds(d.tpotS) + ": a decode step alone " + seconds(d.stepS) +
+            " (" + bottleneck + ")" + decodeStory(d.engine);
     else if (spec.e2e_target_s && s.e2eS > *spec.e2e_target_s)
         s.whyNotMet = "the end-to-end target of " + seconds(*spec.e2e_target_s) +
             " is missed: " + formatCount(spec.output_tokens) + " tokens take " + seconds(s.e2eS) + " at batch " +
@@ -577,7 +645,7 @@ std::vector<RooflinePoint> decodeRooflinePoints(const Serving& s, double hbmTbPe
     for (const DecodePoint& d : s.curve) {
         RooflinePoint p{"decode, batch " + formatCount(d.batch), "decode", d.flopsPerGpu / d.bytesPerGpu};
         p.attainableTflops = fleet::attainableFlopsPerS(p.intensity, s.peakTflops * 1e12, hbmTbPerS * 1e12) / 1e12;
-        p.achievedTflops = d.flopsPerGpu / d.tpotS / 1e12;
+        p.achievedTflops = d.flopsPerGpu / d.stepS / 1e12;
         p.bound = d.bandwidthBound() ? "memory" : "compute";
         points.push_back(std::move(p));
     }

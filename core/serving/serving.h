@@ -14,6 +14,7 @@
 #include "core/catalog/catalog.h"
 #include "core/design/design.h"
 #include "core/problem.h"
+#include "core/serving/engine.h"
 
 namespace studio {
 
@@ -32,19 +33,40 @@ struct ServingGemm {
     bool lmHead = false;
 };
 
+// A batch of users as an engine serves them (docs/model.md section 19, "The
+// engine's scheduler"): each user sends its next request when the last
+// ends, and every step carries the decodes and as many prompt tokens as
+// its budget allows. The users' prompts come in cohorts that fill a step;
+// the other cohorts' prompts share the steps of a user's decode.
+struct EngineRun {
+    double users = 0;
+    double ttftS = 0;  // its prompt's chunks, after any wait for the steps the others' prompts take
+    double tpotS = 0;  // mean step over its decode: the steps with others' prompt chunks and those without
+    double mixStepS = 0, decodeStepS = 0;   // a step with a cohort's prompt tokens, a step of decodes alone
+    double prefillTokensPerMixStep = 0;     // the budget less the decodes sharing the step, at most the whole cohort
+    double decodesPerMixStep = 0;
+    double mixStepsPerCycle = 0;            // every user's prompt once: users x prompt / tokens per mix step
+    double promptSteps = 0;                 // the steps one prompt's chunks take
+    double arrivalWaitS = 0;                // the step in flight when a request comes
+    double tokensPerSPerReplica = 0;        // users x output / (ttft + (output - 1) x tpot)
+};
+
 // One batch size of a replica's decode.
 struct DecodePoint {
     std::int64_t batch = 0;
-    double tpotS = 0;                         // time per output token: one decode step
-    double memoryS = 0;                       // of which reading weights and KV cache (per stage)
+    double stepS = 0;                         // one decode step of the batch on its own
+    EngineRun engine;                         // the batch's users as the engine serves them
+    double tpotS = 0, ttftS = 0;              // as the engine serves them (engine.tpotS, engine.ttftS)
+    double e2eS = 0;                          // ttft + (output - 1) x tpot
+    double memoryS = 0;                       // of the step alone: reading weights and KV cache (per stage)
     double computeS = 0;                      // the step's FLOPs at the compute roof (per stage)
     double commS = 0;                         // TP all-reduces, EP all-to-alls and pipeline hops
     double gemmS = 0, attentionS = 0;         // measured kernels: the stages' GEMMs and attention (else 0)
     double flopsPerGpu = 0, bytesPerGpu = 0;  // one step's, on one GPU: the roofline's decode point
-    // Output tokens per second with the prompts' prefill charged to the same
-    // GPUs (continuous batching); per user: the decode speed, 1 / TPOT.
+    // Output tokens per second of the engine run (prompts prefilled on the
+    // same GPUs); per user: 1 / TPOT.
     double tokensPerSPerReplica = 0, tokensPerSPerGpu = 0, tokensPerSPerUser = 0;
-    double prefillShare = 0;  // of the replica's time, prefilling the batch's prompts
+    double prefillShare = 0;  // of a request's time, steps carrying prompt chunks
     double mfu = 0;           // model FLOPs (prompts and outputs) over the replica's peak at the weight precision
     bool bandwidthBound() const { return memoryS >= computeS; }
 };
@@ -81,11 +103,12 @@ struct Serving {
     std::int64_t maxBatch = 0;       // sequences that fit beside the weights
     std::int64_t ridgeBatch = 0;     // the first batch whose decode is compute-bound; 0 if none fits
 
-    double prefillS = 0;  // one prompt on one replica
-    double ttftS = 0;     // = prefill (no queueing)
+    double prefillS = 0;  // one prompt on one replica, no other request
+    EngineLimits engine;
     std::int64_t batch = 0;
     DecodePoint decode;  // at `batch`
-    double e2eS = 0;     // ttft + (output - 1) x tpot
+    double ttftS = 0;    // decode.ttftS: as the engine serves the batch
+    double e2eS = 0;     // decode.e2eS
 
     double concurrentRequests = 0;  // Little: arrival rate x e2e
     std::int64_t replicasNeeded = 0, gpusNeeded = 0;

@@ -13,13 +13,21 @@ Json servingJson(const Serving& s)
                          {"tokens_per_s_per_gpu", finiteOrNull(p.tokensPerSPerGpu)},
                          {"tokens_per_s_per_user", finiteOrNull(p.tokensPerSPerUser)},
                          {"tpot_s", finiteOrNull(p.tpotS)},
+                         {"ttft_s", finiteOrNull(p.ttftS)},
+                         {"decode_step_s", finiteOrNull(p.stepS)},
                          {"bandwidth_bound", p.bandwidthBound()}});
     const DecodePoint& d = s.decode;
     return {{"weight_precision", s.weightPrecision},
             {"kv_precision", s.kvPrecision},
             {"gpus_per_replica", s.gpusPerReplica},
             {"replicas_in_design", s.replicasInDesign},
+            {"engine", s.engine.engine},
+            {"step_tokens", finiteOrNull(s.engine.stepTokens)},
+            {"max_requests", s.engine.maxRequests > 0 ? Json(s.engine.maxRequests) : Json(nullptr)},
             {"prefill_s", finiteOrNull(s.prefillS)},
+            {"decode_step_s", finiteOrNull(d.stepS)},
+            {"mix_step_s", finiteOrNull(d.engine.mixStepS)},
+            {"mix_steps_per_cycle", finiteOrNull(d.engine.mixStepsPerCycle)},
             {"ttft_s", finiteOrNull(s.ttftS)},
             {"tpot_s", finiteOrNull(d.tpotS)},
             {"e2e_s", finiteOrNull(s.e2eS)},
@@ -63,16 +71,25 @@ std::vector<ExplainedMetric> explainServing(const Serving& s)
     auto add = [&out](std::string key, std::string formula, std::vector<ExplainInput> inputs) {
         out.emplace_back("serving." + std::move(key), Explanation{std::move(formula), std::move(inputs), {}, {}});
     };
+    const ExplainInput stepTokens{"tokens one engine step carries", s.engine.stepTokens, "",
+                                  s.engine.engine + ": " + s.engine.stepTokensSource};
     add("batch",
-        "workload.serving.batch; with 0, the largest batch up to the largest that fits whose decode step meets "
-        "the TPOT and end-to-end targets",
-        {{"largest batch that fits", double(s.maxBatch), "", model},
+        "workload.serving.batch; with 0, the largest batch up to the largest the engine holds whose latencies, "
+        "as the engine serves it, meet the TTFT, TPOT and end-to-end targets",
+        {{"largest batch the engine holds", double(s.maxBatch), "", model},
          {"TPOT target", s.tpotTargetS, "s", "workload.serving.tpot_target_s (0: none)"}});
-    add("max_batch", "(HBM x 0.9 - weights per GPU) / KV cache of one sequence per GPU, rounded down",
-        {{"HBM a serving engine uses", s.usableHbmGbPerGpu, "GB", "catalog HBM x 0.9 (vLLM's gpu_memory_utilization)"},
-         {"weights per GPU", s.weightsGbPerGpu, "GB", "parameters x bytes at " + s.weightPrecision + " / GPUs"},
-         {"KV cache of one sequence per GPU", s.kvGbPerSequence / double(s.gpusPerReplica), "GB",
-          "(prompt + output) x KV bytes per token / GPUs"}});
+    std::vector<ExplainInput> fits = {
+        {"HBM a serving engine uses", s.usableHbmGbPerGpu, "GB", "catalog HBM x 0.9 (vLLM's gpu_memory_utilization)"},
+        {"weights per GPU", s.weightsGbPerGpu, "GB", "parameters x bytes at " + s.weightPrecision + " / GPUs"},
+        {"KV cache of one sequence per GPU", s.kvGbPerSequence / double(s.gpusPerReplica), "GB",
+         "(prompt + output) x KV bytes per token / GPUs"}};
+    if (s.engine.maxRequests > 0)
+        fits.push_back({"requests the engine keeps in flight", double(s.engine.maxRequests), "",
+                        s.engine.engine + ": " + s.engine.maxRequestsSource});
+    add("max_batch",
+        std::string("(HBM x 0.9 - weights per GPU) / KV cache of one sequence per GPU, rounded down") +
+            (s.engine.maxRequests > 0 ? ", at most the requests the engine keeps in flight" : ""),
+        fits);
     const std::vector<ExplainInput> prefillInputs = {
         {"prompt tokens", double(s.promptTokens), "", "workload.serving.prompt_tokens"},
         {"parameters a token multiplies", s.activeParams, "",
@@ -89,34 +106,56 @@ std::vector<ExplainedMetric> explainServing(const Serving& s)
     if (measured)
         prefill.push_back({"prefill of one prompt", s.prefillS, "s", s.kernelSource});
     add("prefill_s", prefillFormula, prefill);
-    add("ttft_s", "prefill of one prompt (no queueing): " + prefillFormula, prefill);
+    const EngineRun& e = d.engine;
+    add("mix_step_s",
+        "one engine step of the decodes sharing it and a cohort's prompt tokens (the step budget less the "
+        "decodes, at most every user's prompt), as the decode step's formula prices its rows",
+        {batch, stepTokens,
+         {"prompt tokens in the step", e.prefillTokensPerMixStep, "", model},
+         {"decodes in the step", e.decodesPerMixStep, "", model}});
+    const std::string stepFormula = measured
+        ? "pp x (the layer's GEMMs at the batch's rows, each at its measured speed + decode attention over the "
+          "batch's KV cache at its measured share of HBM + TP all-reduces) + pipeline hops"
+        : "pp x (max(reading weights and the batch's KV cache at HBM bandwidth, the step's FLOPs at the compute "
+          "roof) + TP all-reduces and EP all-to-alls) + pipeline hops";
     if (measured)
-        add("tpot_s",
-            "pp x (the layer's GEMMs at the batch's rows, each at its measured speed + decode attention over the "
-            "batch's KV cache at its measured share of HBM + TP all-reduces) + pipeline hops",
+        add("decode_step_s", stepFormula,
             {batch,
              {"GEMMs", d.gemmS, "s", s.kernelSource},
              {"decode attention", d.attentionS, "s", s.kernelSource},
              {"communication", d.commS, "s", "the scale-up tier's latency and bandwidth (docs/model.md section 4)"}});
     else
-        add("tpot_s",
-            "pp x (max(reading weights and the batch's KV cache at HBM bandwidth, the step's FLOPs at the compute "
-            "roof) + TP all-reduces and EP all-to-alls) + pipeline hops",
+        add("decode_step_s", stepFormula,
             {batch,
              {"reading weights and KV cache", d.memoryS, "s", "bytes per GPU / achievable HBM bandwidth"},
              {"compute", d.computeS, "s", model},
              {"communication", d.commS, "s", "the scale-up tier's latency and bandwidth (docs/model.md section 4)"},
              {"achievable HBM bandwidth", s.hbmTbPerS, "TB/s", s.hbmSource}});
+    const ExplainInput decodeStep{"decode step alone", d.stepS, "s", stepFormula};
+    const ExplainInput mixStep{"step with a cohort's prompt tokens", e.mixStepS, "s", model};
+    const ExplainInput mixSteps{"steps with prompt tokens, every user's prompt once", e.mixStepsPerCycle, "",
+                                "batch x prompt tokens / prompt tokens per such step"};
+    add("tpot_s",
+        "(the other users' steps with prompt tokens during one's output x such a step + the other output steps x "
+        "the decode step alone) / (output tokens - 1): the batch's users as the engine serves them, each sending "
+        "its next request when the last ends",
+        {batch, output, decodeStep, mixStep, mixSteps,
+         {"steps one prompt takes", e.promptSteps, "", "prompt tokens / prompt tokens per step, rounded up"}});
+    add("ttft_s",
+        "the step in flight when the request comes (an average output step; none when the whole batch's prompts "
+        "fit one step) + the steps its prompt takes x a step with prompt tokens (+ the others' such steps that "
+        "outnumber a user's output steps, when prompts are the engine's bottleneck)",
+        {{"the step in flight", e.arrivalWaitS, "s", model},
+         {"steps one prompt takes", e.promptSteps, "", "prompt tokens / prompt tokens per step, rounded up"},
+         mixStep, mixSteps, stepTokens});
     add("e2e_s", "time to first token + (output tokens - 1) x time per output token",
         {{"time to first token", s.ttftS, "s", model}, output, tpot});
     add("tokens_per_s_per_user", "1 / time per output token", {tpot});
     add("tokens_per_s_per_replica",
-        measured ? "batch x output tokens / (batch x pp x a request's share of a prefill step + output tokens x "
-                   "TPOT): the prompts' prefill shares the GPUs (continuous batching), prompts prefilled together up "
-                   "to 8,192 tokens a step (TensorRT-LLM's default max_num_tokens), each GEMM at that step's rows"
-                 : "batch x output tokens / (batch x pp x one prompt's prefill compute + output tokens x TPOT): the "
-                   "prompts' prefill shares the GPUs (continuous batching)",
-        {batch, output, tpot, {"share of the time prefilling", d.prefillShare, "", model}});
+        "batch x output tokens / (time to first token + (output tokens - 1) x time per output token): each of the "
+        "batch's users finishes its output in its request's time, the prompts prefilled on the same GPUs",
+        {batch, output, tpot, {"time to first token", s.ttftS, "s", model},
+         {"share of a request's time in steps with prompt tokens", d.prefillShare, "", model}});
     add("tokens_per_s_per_gpu", "tokens/s per replica / GPUs per replica", {perReplica, gpus});
     add("mfu", "tokens/s per replica x (1 + prompt / output) x 2 x active parameters / (GPUs x peak)",
         {perReplica,

@@ -146,9 +146,19 @@ private slots:
         const double freeGb = 80 * kServingHbmShare - s.weightsGbPerGpu;
         const double perSequenceGb = 1280 * s.kvBytesPerToken / 8 / 1e9;  // tp 8 splits the 8 KV heads
         QCOMPARE(s.maxBatch, std::int64_t(std::floor(freeGb / perSequenceGb)));
-        // FP8 KV cache holds twice the sequences (less the rounding).
+        // FP8 KV cache holds twice the sequences (less the rounding), as
+        // many as an engine that takes them all keeps in flight.
         d.workload.serving->kv_precision = "fp8";
+        d.workload.serving->max_requests = 1'000'000;
         QVERIFY(std::abs(double(serve(d).maxBatch) / double(s.maxBatch) - 2) < 0.01);
+        // TensorRT-LLM's default keeps at most 2,048 (BuildConfig.max_batch_size).
+        d.workload.serving->max_requests.reset();
+        QCOMPARE(serve(d).maxBatch, 2048);
+        d.workload.serving->batch = 2049;
+        QCOMPARE(serve(d).errors.front().message,
+                 std::string("a batch of 2,049 is more than the 2,048 requests the engine keeps in flight "
+                             "(TensorRT-LLM BuildConfig.max_batch_size, 2,048): lower the batch or raise max_requests"));
+        d.workload.serving->batch.reset();
         // A batch beyond it is refused at its pointer, with the numbers.
         d.workload.serving->kv_precision.reset();
         d.workload.serving->batch = s.maxBatch + 1;
@@ -174,15 +184,101 @@ private slots:
             QVERIFY(s.curve[i].tokensPerSPerUser < s.curve[i - 1].tokensPerSPerUser);
         }
         // Continuous batching: the batch's prompts are prefilled on the same
-        // GPUs, so output tokens/s are B / TPOT less the prefill's share.
+        // GPUs, and each of the B users finishes its output tokens in its
+        // request's time: B x output / (TTFT + (output - 1) x TPOT).
         for (const DecodePoint& p : s.curve) {
             QVERIFY(p.prefillShare > 0 && p.prefillShare < 1);
-            QVERIFY(std::abs(p.tokensPerSPerReplica / (double(p.batch) / p.tpotS * (1 - p.prefillShare)) - 1) < 1e-12);
+            QCOMPARE(p.e2eS, p.ttftS + 255 * p.tpotS);
+            QVERIFY(std::abs(p.tokensPerSPerReplica / (double(p.batch) * 256 / p.e2eS) - 1) < 1e-12);
+            QVERIFY(p.tpotS >= p.stepS);  // the others' prompt chunks only lengthen a decode
         }
         QVERIFY(s.curve.front().bandwidthBound());
         QVERIFY(s.ridgeBatch > 1 && s.ridgeBatch <= s.maxBatch);
         // MFU of serving at batch 1 is tiny (seed 004: under 5%).
         QVERIFY(s.curve.front().mfu < 0.05);
+    }
+
+    // The engine's scheduler (docs/model.md section 19), hand-worked on the
+    // 70B design (1,024-token prompts, 256 output tokens, TensorRT-LLM's
+    // 8,192 tokens per step). 8 users: their prompts fill one step, so
+    // they move in lockstep: the first token after that step, then decode
+    // steps alone. 64 users: a cohort's prompts fill the budget less the
+    // 56 decodes sharing the step, 8,136 tokens; every user's prompt once
+    // takes 65,536 / 8,136 = 8.06 such steps, 7.06 of them during another
+    // user's 255 decode steps; a new request waits for the step in flight.
+    void theEngineServesUsersInCohorts()
+    {
+        Design d = seventyB();
+        d.workload.serving->ttft_target_s.reset();
+        d.workload.serving->tpot_target_s.reset();
+        const Catalog roofline = withoutKernels();
+        d.workload.serving->batch = 8;
+        const Serving lockstep = serve(d, roofline);
+        QVERIFY(lockstep.ok());
+        QCOMPARE(lockstep.engine.stepTokens, 8192.0);
+        const EngineRun& l = lockstep.decode.engine;
+        QCOMPARE(l.prefillTokensPerMixStep, 8192.0);
+        QCOMPARE(l.decodesPerMixStep, 0.0);
+        QCOMPARE(l.mixStepsPerCycle, 1.0);
+        QCOMPARE(l.arrivalWaitS, 0.0);
+        QCOMPARE(lockstep.ttftS, l.mixStepS);
+        QCOMPARE(lockstep.decode.tpotS, lockstep.decode.stepS);
+        // One user: its prompt alone, the idle prefill.
+        d.workload.serving->batch = 1;
+        const Serving one = serve(d, roofline);
+        QCOMPARE(one.ttftS, one.prefillS);
+        QCOMPARE(one.decode.tpotS, one.decode.stepS);
+
+        d.workload.serving->batch = 64;
+        const Serving s = serve(d, roofline);
+        const EngineRun& e = s.decode.engine;
+        QCOMPARE(e.decodesPerMixStep, 56.0);
+        QCOMPARE(e.prefillTokensPerMixStep, 8136.0);
+        QCOMPARE(e.mixStepsPerCycle, 65536.0 / 8136);
+        QCOMPARE(e.promptSteps, 1.0);
+        QCOMPARE(e.decodeStepS, s.decode.stepS);
+        QVERIFY(e.mixStepS > 5 * e.decodeStepS);  // 8,136 prompt tokens against 64 decodes
+        const double others = 65536.0 / 8136 - 1;
+        const double tpot = (others * e.mixStepS + (255 - others) * e.decodeStepS) / 255;
+        QVERIFY(std::abs(s.decode.tpotS / tpot - 1) < 1e-12);
+        QCOMPARE(e.arrivalWaitS, s.decode.tpotS);
+        QVERIFY(std::abs(s.ttftS / (s.decode.tpotS + e.mixStepS) - 1) < 1e-12);
+        QVERIFY(std::abs(s.decode.tokensPerSPerReplica / (64.0 * 256 / (s.ttftS + 255 * s.decode.tpotS)) - 1) < 1e-12);
+
+        // A smaller budget: more, shorter mix steps; a prompt longer than it
+        // takes several.
+        d.workload.serving->step_tokens = 512;
+        const Serving small = serve(d, roofline);
+        QCOMPARE(small.engine.stepTokensSource, std::string("workload.serving.step_tokens"));
+        QCOMPARE(small.decode.engine.prefillTokensPerMixStep, 512.0 - 63);
+        QCOMPARE(small.decode.engine.promptSteps, std::ceil(1024.0 / 449));
+    }
+
+    // Each engine's defaults, with their sources (core/serving/engine.cpp).
+    void eachEngineHasItsDefaults()
+    {
+        const EngineLimits trt = engineDefaults("trtllm", 80, false);
+        QCOMPARE(trt.stepTokens, 8192.0);
+        QCOMPARE(trt.maxRequests, 2048);
+        const EngineLimits vllm = engineDefaults("vllm", 80, false);  // 74.5 GiB
+        QCOMPARE(vllm.stepTokens, 8192.0);
+        QCOMPARE(vllm.maxRequests, 1024);
+        const EngineLimits vllmA100 = engineDefaults("vllm", 80, true);
+        QCOMPARE(vllmA100.stepTokens, 2048.0);
+        QCOMPARE(vllmA100.maxRequests, 256);
+        QCOMPARE(engineDefaults("vllm", 48, false).stepTokens, 2048.0);
+        QCOMPARE(engineDefaults("sglang", 80, false).stepTokens, 8192.0);
+        QCOMPARE(engineDefaults("sglang", 141, false).stepTokens, 8192.0);  // 131 GiB
+        QCOMPARE(engineDefaults("sglang", 180, false).stepTokens, 16384.0);  // 168 GiB
+        QCOMPARE(engineDefaults("sglang", 48, false).stepTokens, 4096.0);
+        QCOMPARE(engineDefaults("sglang", 180, false).maxRequests, 0);
+        for (const EngineLimits& e : {trt, vllm, engineDefaults("sglang", 80, false)})
+            QVERIFY(!e.stepTokensSource.empty() && !e.maxRequestsSource.empty());
+        // A design's engine is TensorRT-LLM's unless it names another.
+        Design d = seventyB();
+        QCOMPARE(serve(d).engine.engine, std::string("trtllm"));
+        d.workload.serving->engine = "vllm";
+        QCOMPARE(serve(d).engine.maxRequests, 1024);
     }
 
     // With no batch given, the largest that meets the per-token target.
@@ -269,7 +365,7 @@ private slots:
             QCOMPARE(p.kind, std::string_view("decode"));
             QCOMPARE(p.name, "decode, batch " + formatCount(c.batch));
             QCOMPARE(p.intensity, c.flopsPerGpu / c.bytesPerGpu);
-            QCOMPARE(p.achievedTflops, c.flopsPerGpu / c.tpotS / 1e12);
+            QCOMPARE(p.achievedTflops, c.flopsPerGpu / c.stepS / 1e12);
             QVERIFY(p.achievedTflops <= p.attainableTflops);
             QCOMPARE(p.bound, std::string(c.bandwidthBound() ? "memory" : "compute"));
             if (i > 0)

@@ -155,6 +155,23 @@ private slots:
                  toString(kDesignFormatVersion));
     }
 
+    // Format 1.4 added the serving engine; a 1.3 serving file is served by
+    // TensorRT-LLM's defaults (the 8,192 tokens a step 1.3's model took) and
+    // saved at the current version.
+    void aFormat13ServingFileIsServedByTensorRtLlm()
+    {
+        Json doc = Json::parse(test::readBytes(test::sourcePath("tests/data/good/serving-70b-h100-node.cluster.json")));
+        doc["format_version"] = "1.3";
+        const DesignLoad loaded = readDesignJson(doc, Catalog::builtin());
+        QVERIFY(loaded.ok());
+        QVERIFY(loaded.problems.empty());
+        QVERIFY(!loaded.design->workload.serving->engine);
+        const Serving s = analyzeServing(*loaded.design, *loaded.catalog);
+        QCOMPARE(s.engine.engine, std::string("trtllm"));
+        QCOMPARE(s.engine.stepTokens, 8192.0);
+        QCOMPARE(Json::parse(writeDesignText(*loaded.design))["format_version"].get<std::string>(), std::string("1.4"));
+    }
+
     // A serving workload (format 1.3): its serving section instead of the
     // training one, read, checked and written back as it was.
     void servingWorkloadsRoundTripWithoutATrainingSection()

@@ -73,7 +73,10 @@ private slots:
         QVERIFY(t->rowCount() >= 10);
         for (int r = 0; r < t->rowCount(); ++r)
             QVERIFY(!t->item(r, 1)->toolTip().isEmpty());
-        QCOMPARE(t->item(3, 0)->text(), QString("Time per output token"));
+        QCOMPARE(t->item(2, 0)->text(), QString("Engine"));
+        QCOMPARE(t->item(2, 1)->text(), QString("TensorRT-LLM"));
+        QVERIFY(t->item(2, 1)->toolTip().contains("8,192 tokens one step carries"));
+        QCOMPARE(t->item(4, 0)->text(), QString("Time per output token"));
         // The status bar's headline figures are the serving ones.
         QCOMPARE(w.kpis()->text("mfu"),
                  "Tokens/s per GPU served " + QString::fromStdString(formatReadable(expected.decode.tokensPerSPerGpu)));

@@ -28,6 +28,13 @@ QString num(double v, int significant = 3)
     return q(formatReadable(v, significant));
 }
 
+// The engine as its users know it.
+QString engineName(const std::string& engine)
+{
+    return engine == "vllm" ? QStringLiteral("vLLM") : engine == "sglang" ? QStringLiteral("SGLang")
+                                                                          : QStringLiteral("TensorRT-LLM");
+}
+
 QString secs(double s)
 {
     return s < 1 ? num(1000 * s) + " ms" : num(s) + " s";
@@ -48,20 +55,31 @@ std::vector<Row> rowsOf(const Serving& s)
          QObject::tr("workload.serving.batch, or with 0 the largest of at most %1 that meets the latency targets "
                      "(docs/model.md section 19)")
              .arg(q(formatCount(s.maxBatch)))},
+        {QObject::tr("Engine"),
+         engineName(s.engine.engine),
+         QObject::tr("workload.serving.engine; %1 tokens one step carries (prompt chunks and decodes): %2; "
+                     "requests in flight: %3")
+             .arg(q(formatCount(std::int64_t(s.engine.stepTokens))), q(s.engine.stepTokensSource),
+                  q(s.engine.maxRequestsSource))},
         {q(figureName("serving.ttft_s")), secs(s.ttftS),
-         QObject::tr("prefill of one prompt: max(2 x active params x prompt / GPUs at the GEMM roof + causal "
-                     "attention, weights / HBM) + TP all-reduces, per pipeline stage")},
+         QObject::tr("the step in flight when the request comes (%1) + %2 step(s) of %3 prompt tokens, %4 each; "
+                     "one prompt on its own: %5")
+             .arg(secs(d.engine.arrivalWaitS), num(d.engine.promptSteps),
+                  q(formatCount(std::int64_t(std::round(d.engine.prefillTokensPerMixStep)))), secs(d.engine.mixStepS),
+                  secs(s.prefillS))},
         {q(figureName("serving.tpot_s")), secs(d.tpotS),
-         QObject::tr("pp x (max(memory %1, compute %2) + communication) = one decode step at batch %3; %4")
-             .arg(secs(d.memoryS), secs(d.computeS), q(formatCount(d.batch)),
-                  d.bandwidthBound() ? QObject::tr("bandwidth-bound") : QObject::tr("compute-bound"))},
+         QObject::tr("a decode step alone, %1 (pp x (max(memory %2, compute %3) + communication) at batch %4, %5), "
+                     "and the other users' prompt chunks in %6 of a request's %7 output steps, %8 each")
+             .arg(secs(d.stepS), secs(d.memoryS), secs(d.computeS), q(formatCount(d.batch)),
+                  d.bandwidthBound() ? QObject::tr("bandwidth-bound") : QObject::tr("compute-bound"),
+                  num(std::max(0.0, d.engine.mixStepsPerCycle - d.engine.promptSteps)),
+                  q(formatCount(std::max<std::int64_t>(0, s.outputTokens - 1))), secs(d.engine.mixStepS))},
         {QObject::tr("End to end"), secs(s.e2eS), QObject::tr("time to first token + (output tokens - 1) x TPOT")},
         {q(figureName("serving.tokens_per_s_per_user")), num(d.tokensPerSPerUser),
          QObject::tr("1 / time per output token")},
         {q(figureName("serving.tokens_per_s_per_gpu")), num(d.tokensPerSPerGpu),
-         QObject::tr("batch x output tokens / (batch x the prompts' prefill compute + output tokens x TPOT) / GPUs "
-                     "per replica = %1 / %2; prefilling the batch's prompts takes %3% of the replica's time "
-                     "(continuous batching)")
+         QObject::tr("batch x output tokens / (TTFT + (output tokens - 1) x TPOT) / GPUs per replica = %1 / %2; "
+                     "steps carrying prompt chunks take %3% of a request's time (continuous batching)")
              .arg(num(d.tokensPerSPerReplica))
              .arg(s.gpusPerReplica)
              .arg(num(100 * d.prefillShare))},
@@ -152,11 +170,11 @@ void ServingPanel::refresh()
         return;
     }
     const DecodePoint& d = s->decode;
-    QString text = tr("<b>Batch %1 per replica of %2 GPUs: %3 tokens/s per GPU, %4 per user</b>; first token in %5, "
-                      "%6 per token after it (%7).")
+    QString text = tr("<b>Batch %1 per replica of %2 GPUs: %3 tokens/s per GPU, %4 per user</b>; as %5 serves "
+                      "them, first token in %6, %7 per token after it (a decode step alone %8, %9).")
                        .arg(q(formatCount(s->batch)), QString::number(s->gpusPerReplica), num(d.tokensPerSPerGpu),
-                            num(d.tokensPerSPerUser), secs(s->ttftS), secs(d.tpotS),
-                            d.bandwidthBound() ? tr("bandwidth-bound") : tr("compute-bound"));
+                            num(d.tokensPerSPerUser), engineName(s->engine.engine), secs(s->ttftS), secs(d.tpotS),
+                            secs(d.stepS), d.bandwidthBound() ? tr("bandwidth-bound") : tr("compute-bound"));
     if (s->replicasNeeded > 0)
         text += " " +
             (s->replicasNeeded == 1 ? tr("%1 requests in flight need %2 replica, %3 GPUs.")
@@ -280,13 +298,14 @@ void ServingPanel::showTip(QMouseEvent* event)
     }
     const DecodePoint& p = s->curve[std::size_t(nearest)];
     QToolTip::showText(event->globalPosition().toPoint(),
-                       tr("batch %1: %2 tokens/s per GPU, %3 per user\nTPOT %4 = pp x (max(memory %5, compute %6) + "
-                          "communication %7)\n%8; MFU %9%")
+                       tr("batch %1: %2 tokens/s per GPU, %3 per user\nTTFT %4, TPOT %5 (a decode step alone %6 = "
+                          "pp x (max(memory %7, compute %8) + communication %9))\n%10; MFU %11%")
                            .arg(q(formatCount(p.batch)), num(p.tokensPerSPerGpu), num(p.tokensPerSPerUser),
-                                secs(p.tpotS), secs(p.memoryS), secs(p.computeS), secs(p.commS),
-                                p.bandwidthBound() ? tr("bandwidth-bound: the weights and KV cache read each step")
-                                                   : tr("compute-bound"))
-                           .arg(num(100 * p.mfu)),
+                                secs(p.ttftS), secs(p.tpotS), secs(p.stepS), secs(p.memoryS), secs(p.computeS),
+                                secs(p.commS))
+                           .arg(p.bandwidthBound() ? tr("bandwidth-bound: the weights and KV cache read each step")
+                                                   : tr("compute-bound"),
+                                num(100 * p.mfu)),
                        curve_);
 }
 

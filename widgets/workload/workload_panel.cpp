@@ -19,6 +19,7 @@
 #include "core/format/design_validator.h"
 #include "core/format/workload_limits.h"
 #include "core/search/search_report.h"
+#include "core/serving/engine.h"
 #include "core/text.h"
 #include "widgets/analysis/analysis_service.h"
 #include "widgets/common/qt_string.h"
@@ -248,6 +249,33 @@ WorkloadPanel::WorkloadPanel(DesignDocument* document, AnalysisService* service,
         [=](const W& w) { return q(servingOf(w).kv_precision.value_or("bf16")); },
         [=](W& w, const QString& v) { serving(w).kv_precision = v.toStdString(); },
         tr("Precision of the KV cache; FP8 holds twice the sequences. Default BF16"));
+    choiceField(
+        tr("Engine"), "/workload/serving/engine",
+        {{"trtllm", "TensorRT-LLM"}, {"vllm", "vLLM"}, {"sglang", "SGLang"}},
+        [=](const W& w) { return q(servingOf(w).engine.value_or(std::string(kDefaultServingEngine))); },
+        [=](W& w, const QString& v) { serving(w).engine = v.toStdString(); },
+        tr("The serving engine: its defaults set the tokens one step carries and the requests it keeps in flight. "
+           "Default TensorRT-LLM"));
+    // The engine's limits: 0 shows its default.
+    auto engineLimit = [&](const QString& label, const char* key, std::optional<std::int64_t> ServingSpec::*member,
+                           limits::IntRange range, const QString& help) {
+        intField(
+            label, QString("/workload/serving/") + key, 0, range.max,
+            [=](const W& w) { return (servingOf(w).*member).value_or(0); },
+            [=](W& w, I v) {
+                if (v > 0)
+                    serving(w).*member = v;
+                else
+                    (serving(w).*member).reset();
+            },
+            help, tr("engine default"));
+    };
+    engineLimit(tr("Tokens per step"), "step_tokens", &ServingSpec::step_tokens, L::kEngineStepTokens,
+                tr("Prompt and decode tokens one engine step carries at most (max_num_tokens, "
+                   "max_num_batched_tokens, chunked_prefill_size)"));
+    engineLimit(tr("Requests in flight"), "max_requests", &ServingSpec::max_requests, L::kEngineMaxRequests,
+                tr("Requests the engine keeps in flight at most (max_batch_size, max_num_seqs, "
+                   "max_running_requests)"));
 
     addSection(tr("Parallelism"));
     intField(
