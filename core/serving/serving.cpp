@@ -597,6 +597,28 @@ Serving serve(const Design& design, const DesignFacts& facts)
     s.replicasNeeded = std::int64_t(replicas);
     s.gpusNeeded = s.replicasNeeded * r.gpus;
 
+    // Operation at the arrival rate: the load spread over the design's
+    // replicas (over the replicas it needs, when it holds fewer), each
+    // holding the requests Little's law gives at the latencies they cause:
+    // the fewest N with arrival per replica x e2e(N) <= N. The batch the
+    // replicas were sized at holds its share (replicas needed rounds up),
+    // so N is found between 1 and it.
+    if (arrival > 0) {
+        ServingOperation& o = s.operation;
+        o.replicas = std::max(s.replicasInDesign, s.replicasNeeded);
+        o.designHoldsLoad = s.replicasInDesign >= s.replicasNeeded;
+        o.arrivalPerReplica = arrival / double(o.replicas);
+        const auto settles = [&](std::int64_t n) { return o.arrivalPerReplica * r.decode(n).e2eS <= double(n); };
+        std::int64_t lo = 0, hi = s.batch;
+        while (hi - lo > 1) {
+            const std::int64_t mid = lo + (hi - lo) / 2;
+            (settles(mid) ? hi : lo) = mid;
+        }
+        o.at = r.decode(hi);
+        o.inFlightPerReplica = o.arrivalPerReplica * o.at.e2eS;
+        o.tokensPerSPerGpu = o.arrivalPerReplica * double(spec.output_tokens) / double(r.gpus);
+    }
+
     // Energy: the replica's GPUs' share of the design's facility power.
     std::optional<Power> modelled;
     if (!facts.power)

@@ -71,6 +71,18 @@ struct DecodePoint {
     bool bandwidthBound() const { return memoryS >= computeS; }
 };
 
+// A serving design at its arrival rate: the load over its replicas, each
+// holding the requests Little's law gives at the latencies they cause.
+struct ServingOperation {
+    std::int64_t replicas = 0;     // the design's, or the replicas needed when it holds fewer
+    bool designHoldsLoad = true;   // the design holds the replicas the load needs
+    double arrivalPerReplica = 0;  // requests/s
+    double inFlightPerReplica = 0; // arrival per replica x e2e at that load
+    DecodePoint at;                // the engine serving that many users (at.batch: the fewest that keep up)
+    double tokensPerSPerGpu = 0;   // delivered: arrival per replica x output / GPUs per replica
+    bool set() const { return replicas > 0; }
+};
+
 struct Serving {
     // Why the workload cannot be served as laid out ("a batch of 512 does not
     // fit ..."), with its pointer; the figures below are then not set.
@@ -115,6 +127,8 @@ struct Serving {
     double tpotTargetS = 0;  // the workload's, 0 when it sets none
     bool meetsLatencyTargets = true;
     std::string whyNotMet;  // the first target missed, and why
+
+    ServingOperation operation;  // at the arrival rate; not set without one
 
     double kwPerReplica = 0;  // facility power of its GPUs' share of the design
     double kwhPerMillionTokens = 0, usdPerMillionTokens = 0;

@@ -2,8 +2,27 @@
 
 #include "core/analysis/analysis.h"
 #include "core/json_number.h"
+#include "core/text.h"
 
 namespace studio {
+
+namespace {
+
+// The design at its arrival rate; null without one.
+Json operationJson(const ServingOperation& o)
+{
+    if (!o.set())
+        return nullptr;
+    return {{"replicas", o.replicas},
+            {"design_holds_load", o.designHoldsLoad},
+            {"requests_in_flight_per_replica", finiteOrNull(o.inFlightPerReplica)},
+            {"ttft_s", finiteOrNull(o.at.ttftS)},
+            {"tpot_s", finiteOrNull(o.at.tpotS)},
+            {"e2e_s", finiteOrNull(o.at.e2eS)},
+            {"tokens_per_s_per_gpu", finiteOrNull(o.tokensPerSPerGpu)}};
+}
+
+}  // namespace
 
 Json servingJson(const Serving& s)
 {
@@ -48,6 +67,7 @@ Json servingJson(const Serving& s)
             {"gpus_needed", s.gpusNeeded},
             {"meets_latency_targets", s.meetsLatencyTargets},
             {"why_not_met", s.whyNotMet.empty() ? Json(nullptr) : Json(s.whyNotMet)},
+            {"operation", operationJson(s.operation)},
             {"kw_per_replica", finiteOrNull(s.kwPerReplica)},
             {"kwh_per_million_tokens", finiteOrNull(s.kwhPerMillionTokens)},
             {"usd_per_million_tokens", finiteOrNull(s.usdPerMillionTokens)},
@@ -178,6 +198,27 @@ std::vector<ExplainedMetric> explainServing(const Serving& s)
         {{"requests in flight", s.concurrentRequests, "", "Little's law"}, batch});
     add("gpus_needed", "replicas needed x GPUs per replica",
         {{"replicas needed", double(s.replicasNeeded), "", model}, gpus});
+    if (const ServingOperation& o = s.operation; o.set()) {
+        const ExplainInput replicas{"replicas serving the load", double(o.replicas), "",
+                                    o.designHoldsLoad ? "the design's whole replicas"
+                                                      : "the replicas needed (the design holds fewer)"};
+        const ExplainInput perReplica{"arrival rate per replica", o.arrivalPerReplica, "requests/s",
+                                      "workload.serving.arrival_rate_per_s / replicas serving the load"};
+        const std::string atLoad = "as the engine serves the requests in flight (" + formatCount(o.at.batch) +
+            " users, the fewest whose end-to-end latency x the arrival rate per replica they hold)";
+        add("operation.requests_in_flight_per_replica",
+            "arrival rate per replica x end-to-end latency at that load (Little's law, solved with the latencies "
+            "the load gives)",
+            {perReplica, replicas, {"end-to-end latency at that load", o.at.e2eS, "s", atLoad}});
+        add("operation.ttft_s", "time to first token " + atLoad,
+            {{"requests in flight per replica", o.inFlightPerReplica, "", "Little's law"}, perReplica});
+        add("operation.tpot_s", "time per output token " + atLoad,
+            {{"requests in flight per replica", o.inFlightPerReplica, "", "Little's law"}, perReplica});
+        add("operation.e2e_s", "TTFT + (output tokens - 1) x TPOT " + atLoad,
+            {{"time to first token", o.at.ttftS, "s", atLoad}, output, {"time per output token", o.at.tpotS, "s", atLoad}});
+        add("operation.tokens_per_s_per_gpu", "arrival rate per replica x output tokens / GPUs per replica",
+            {perReplica, output, gpus});
+    }
     const ExplainInput kw{"replica's facility power", s.kwPerReplica, "kW",
                           "the design's facility power x GPUs per replica / its GPUs"};
     add("kwh_per_million_tokens", "replica's facility kW / (tokens/s per replica x 3,600) x 10^6", {kw, perReplica});

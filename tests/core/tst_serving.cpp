@@ -136,6 +136,41 @@ private slots:
         QCOMPARE(busy.gpusNeeded, busy.replicasNeeded * 8);
     }
 
+    // At the arrival rate the replicas hold what Little's law gives at the
+    // latencies that load causes: the fewest users N with arrival per
+    // replica x e2e(N) <= N, below the batch the replicas were sized at.
+    void theLoadSettlesWhereLittlesLawHolds()
+    {
+        Design d = seventyB();
+        const Serving s = serve(d);
+        QVERIFY(s.ok() && s.arrivalRatePerS == 10);
+        const ServingOperation& o = s.operation;
+        QVERIFY(o.set());
+        QCOMPARE(o.replicas, 1);
+        QVERIFY(o.designHoldsLoad);
+        QCOMPARE(o.arrivalPerReplica, 10.0);
+        const std::int64_t n = o.at.batch;
+        QVERIFY(n >= 1 && n < s.batch);
+        QVERIFY(10 * o.at.e2eS <= double(n));  // N users keep up
+        d.workload.serving->batch = n - 1;
+        QVERIFY(10 * serve(d).decode.e2eS > double(n - 1));  // one fewer does not
+        d.workload.serving->batch.reset();
+        QCOMPARE(o.inFlightPerReplica, 10 * o.at.e2eS);
+        QCOMPARE(o.tokensPerSPerGpu, 10.0 * 256 / 8);
+        // A lighter load is served faster than the capacity's batch.
+        QVERIFY(o.at.tpotS < s.decode.tpotS && o.at.ttftS <= s.ttftS);
+        // A load the design cannot hold: the replicas it needs, said so.
+        d.workload.serving->arrival_rate_per_s = 200;
+        const Serving busy = serve(d);
+        QVERIFY(busy.replicasNeeded > 1);
+        QCOMPARE(busy.operation.replicas, busy.replicasNeeded);
+        QVERIFY(!busy.operation.designHoldsLoad);
+        QVERIFY(busy.operation.arrivalPerReplica * busy.operation.at.e2eS <= double(busy.operation.at.batch));
+        // No arrival rate, no operation.
+        d.workload.serving->arrival_rate_per_s.reset();
+        QVERIFY(!serve(d).operation.set());
+    }
+
     // The KV cache (2 x layers x kv_heads x head_dim x bytes per token)
     // fills what the weights leave of 90% of HBM.
     void whatFitsBesideTheWeights()

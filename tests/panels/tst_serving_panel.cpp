@@ -52,7 +52,10 @@ private slots:
             qPrintable(summary));
         QVERIFY(summary.contains(QString::fromStdString(formatReadable(expected.decode.tokensPerSPerGpu)) +
                                  " tokens/s per GPU"));
-        QVERIFY(summary.contains("need 1 replica, 8 GPUs"));
+        QVERIFY2(summary.contains("the load needs 1 replica, 8 GPUs; over the design's 1, each holds " +
+                                  QString::fromStdString(formatReadable(expected.operation.inFlightPerReplica)) +
+                                  " requests in flight"),
+                 qPrintable(summary));
         // The curve is the core's, point for point; the served batch starred.
         const QCPGraph* curve = p->curvePlot()->graph(0);
         QCOMPARE(curve->dataCount(), int(expected.curve.size()));
@@ -132,6 +135,23 @@ private slots:
         QCOMPARE(prompt->value(), 1024);
         prompt->setValue(4096);
         QCOMPARE(w.document()->design().workload.serving->prompt_tokens, std::int64_t(4096));
+        // The engine and its limits: a choice sets it, 0 takes the engine's default back.
+        auto* engine = qobject_cast<QComboBox*>(w.workload()->field("/workload/serving/engine"));
+        QVERIFY(engine);
+        QCOMPARE(engine->currentData().toString(), QString("trtllm"));
+        engine->setCurrentIndex(engine->findData("vllm"));
+        emit engine->activated(engine->currentIndex());
+        QCOMPARE(w.document()->design().workload.serving->engine, std::optional<std::string>("vllm"));
+        auto* step = qobject_cast<QSpinBox*>(w.workload()->field("/workload/serving/step_tokens"));
+        QVERIFY(step);
+        QCOMPARE(step->specialValueText(), QString("engine default"));
+        step->setValue(2048);
+        QCOMPARE(w.document()->design().workload.serving->step_tokens, std::optional<std::int64_t>(2048));
+        w.analysis()->recomputeNow();
+        QCOMPARE(w.analysis()->serving()->engine.stepTokens, 2048.0);
+        QCOMPARE(w.analysis()->serving()->engine.maxRequests, 1024);  // vLLM's on an 80 GB H100
+        step->setValue(0);
+        QVERIFY(!w.document()->design().workload.serving->step_tokens);
     }
 
     void aTrainingDesignSaysWhereServingFiguresComeFrom()

@@ -48,7 +48,7 @@ struct Row {
 std::vector<Row> rowsOf(const Serving& s)
 {
     const DecodePoint& d = s.decode;
-    return {
+    std::vector<Row> rows{
         {QObject::tr("Replica"), QObject::tr("tp %1 x pp %2 = %3 GPUs").arg(s.tp).arg(s.pp).arg(s.gpusPerReplica),
          QObject::tr("workload.parallelism's tp x pp; the design holds %1 replicas").arg(s.replicasInDesign)},
         {q(figureName("serving.batch")), q(formatCount(s.batch)),
@@ -93,7 +93,8 @@ std::vector<Row> rowsOf(const Serving& s)
                      "%2)")
              .arg(q(formatCount(std::int64_t(s.kvBytesPerToken))), q(s.kvPrecision))},
         {QObject::tr("Requests in flight"), num(s.concurrentRequests),
-         QObject::tr("arrival rate x end-to-end latency (Little's law, seed 002)")},
+         QObject::tr("arrival rate x end-to-end latency at the batch served (Little's law, seed 002): what sizes "
+                     "the replicas")},
         {q(figureName("serving.replicas_needed")),
          QObject::tr("%1 (%2 GPUs)").arg(q(formatCount(s.replicasNeeded)), q(formatCount(s.gpusNeeded))),
          QObject::tr("requests in flight / batch, rounded up; x GPUs per replica")},
@@ -103,6 +104,23 @@ std::vector<Row> rowsOf(const Serving& s)
                      "price")
              .arg(num(s.kwPerReplica))},
     };
+    // At the arrival rate: the load over the replicas, at the latencies it
+    // gives (Little's law solved with them).
+    if (const ServingOperation& o = s.operation; o.set()) {
+        const QString how = QObject::tr("%1 requests/s over %2 replicas (%3): each holds the requests in flight "
+                                        "Little's law gives at the latencies they cause, served as the engine "
+                                        "serves %4 users")
+                                .arg(num(s.arrivalRatePerS), q(formatCount(o.replicas)),
+                                     o.designHoldsLoad ? QObject::tr("the design's")
+                                                       : QObject::tr("needed; the design holds fewer"),
+                                     q(formatCount(o.at.batch)));
+        rows.push_back({QObject::tr("In flight at the load"), num(o.inFlightPerReplica), how});
+        rows.push_back({QObject::tr("TTFT at the load"), secs(o.at.ttftS), how});
+        rows.push_back({QObject::tr("TPOT at the load"), secs(o.at.tpotS), how});
+        rows.push_back({QObject::tr("Tokens/s/GPU at the load"), num(o.tokensPerSPerGpu),
+                        QObject::tr("arrival rate per replica x output tokens / GPUs per replica; ") + how});
+    }
+    return rows;
 }
 
 }  // namespace
@@ -175,11 +193,20 @@ void ServingPanel::refresh()
                        .arg(q(formatCount(s->batch)), QString::number(s->gpusPerReplica), num(d.tokensPerSPerGpu),
                             num(d.tokensPerSPerUser), engineName(s->engine.engine), secs(s->ttftS), secs(d.tpotS),
                             secs(d.stepS), d.bandwidthBound() ? tr("bandwidth-bound") : tr("compute-bound"));
-    if (s->replicasNeeded > 0)
+    if (const ServingOperation& o = s->operation; o.set()) {
         text += " " +
-            (s->replicasNeeded == 1 ? tr("%1 requests in flight need %2 replica, %3 GPUs.")
-                                    : tr("%1 requests in flight need %2 replicas, %3 GPUs."))
-                .arg(num(s->concurrentRequests), q(formatCount(s->replicasNeeded)), q(formatCount(s->gpusNeeded)));
+            (s->replicasNeeded == 1 ? tr("At %1 requests/s the load needs %2 replica, %3 GPUs")
+                                    : tr("At %1 requests/s the load needs %2 replicas, %3 GPUs"))
+                .arg(num(s->arrivalRatePerS), q(formatCount(s->replicasNeeded)), q(formatCount(s->gpusNeeded)));
+        text += o.designHoldsLoad ? tr("; over the design's %1, each holds %2 requests in flight: first token in %3, "
+                                       "%4 per token, %5 tokens/s per GPU.")
+                                        .arg(q(formatCount(o.replicas)), num(o.inFlightPerReplica), secs(o.at.ttftS),
+                                             secs(o.at.tpotS), num(o.tokensPerSPerGpu))
+                                  : tr("; the design holds %1. With %2, each would hold %3 requests in flight: first "
+                                       "token in %4, %5 per token.")
+                                        .arg(q(formatCount(s->replicasInDesign)), q(formatCount(o.replicas)),
+                                             num(o.inFlightPerReplica), secs(o.at.ttftS), secs(o.at.tpotS));
+    }
     if (!s->meetsLatencyTargets)
         text += " <span style=\"color:" + sceneColors().error.name() + "\">" +
             capitalized(s->whyNotMet).toHtmlEscaped() + ".</span>";

@@ -222,19 +222,22 @@ WorkloadPanel::WorkloadPanel(DesignDocument* document, AnalysisService* service,
         [=](const W& w) { return servingOf(w).arrival_rate_per_s.value_or(0); },
         [=](W& w, double v) { serving(w).arrival_rate_per_s = v; },
         tr("Requests per second the fleet serves: sets the replicas (Little's law)"));
+    // An optional serving field a 0 shows and clears: its getter and setter.
+    auto zeroIsUnset = [=](auto member) {
+        return std::pair{[=](const W& w) { return (servingOf(w).*member).value_or(0); },
+                         [=](W& w, auto v) {
+                             if (v > 0)
+                                 serving(w).*member = v;
+                             else
+                                 (serving(w).*member).reset();
+                         }};
+    };
     // Targets: 0 shows and means none.
     auto target = [&](const QString& label, const char* key, std::optional<double> ServingSpec::*member,
                       const QString& help) {
-        doubleField(
-            label, QString("/workload/serving/") + key, 0, L::kLatencyTargetMax * 1000, 1, 0.001, tr(" ms"),
-            [=](const W& w) { return (servingOf(w).*member).value_or(0); },
-            [=](W& w, double v) {
-                if (v > 0)
-                    serving(w).*member = v;
-                else
-                    (serving(w).*member).reset();
-            },
-            help + tr("; 0: no target"));
+        const auto [get, set] = zeroIsUnset(member);
+        doubleField(label, QString("/workload/serving/") + key, 0, L::kLatencyTargetMax * 1000, 1, 0.001, tr(" ms"),
+                    get, set, help + tr("; 0: no target"));
     };
     target(tr("TTFT target"), "ttft_target_s", &ServingSpec::ttft_target_s, tr("Time to first token"));
     target(tr("TPOT target"), "tpot_target_s", &ServingSpec::tpot_target_s, tr("Time per output token"));
@@ -259,16 +262,8 @@ WorkloadPanel::WorkloadPanel(DesignDocument* document, AnalysisService* service,
     // The engine's limits: 0 shows its default.
     auto engineLimit = [&](const QString& label, const char* key, std::optional<std::int64_t> ServingSpec::*member,
                            limits::IntRange range, const QString& help) {
-        intField(
-            label, QString("/workload/serving/") + key, 0, range.max,
-            [=](const W& w) { return (servingOf(w).*member).value_or(0); },
-            [=](W& w, I v) {
-                if (v > 0)
-                    serving(w).*member = v;
-                else
-                    (serving(w).*member).reset();
-            },
-            help, tr("engine default"));
+        const auto [get, set] = zeroIsUnset(member);
+        intField(label, QString("/workload/serving/") + key, 0, range.max, get, set, help, tr("engine default"));
     };
     engineLimit(tr("Tokens per step"), "step_tokens", &ServingSpec::step_tokens, L::kEngineStepTokens,
                 tr("Prompt and decode tokens one engine step carries at most (max_num_tokens, "
