@@ -52,7 +52,7 @@ private slots:
             qPrintable(summary));
         QVERIFY(summary.contains(QString::fromStdString(formatReadable(expected.decode.tokensPerSPerGpu)) +
                                  " tokens/s per GPU"));
-        QVERIFY2(summary.contains("the load needs 1 replica, 8 GPUs; over the design's 1, each holds " +
+        QVERIFY2(summary.contains("the load needs 1 replica, 8 GPUs; over the design's 1 replica, it holds " +
                                   QString::fromStdString(formatReadable(expected.operation.inFlightPerReplica)) +
                                   " requests in flight"),
                  qPrintable(summary));

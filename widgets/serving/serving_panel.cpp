@@ -64,7 +64,7 @@ std::vector<Row> rowsOf(const Serving& s)
         {q(figureName("serving.ttft_s")), secs(s.ttftS),
          QObject::tr("the step in flight when the request comes (%1) + %2 step(s) of %3 prompt tokens, %4 each; "
                      "one prompt on its own: %5")
-             .arg(secs(d.engine.arrivalWaitS), num(d.engine.promptSteps),
+             .arg(secs(d.engine.arrivalWaitS), q(formatCount(std::int64_t(d.engine.promptSteps))),
                   q(formatCount(std::int64_t(std::round(d.engine.prefillTokensPerMixStep)))), secs(d.engine.mixStepS),
                   secs(s.prefillS))},
         {q(figureName("serving.tpot_s")), secs(d.tpotS),
@@ -107,9 +107,12 @@ std::vector<Row> rowsOf(const Serving& s)
     // At the arrival rate: the load over the replicas, at the latencies it
     // gives (Little's law solved with them).
     if (const ServingOperation& o = s.operation; o.set()) {
-        const QString how = QObject::tr("%1 requests/s over %2 replicas (%3): each holds the requests in flight "
-                                        "Little's law gives at the latencies they cause, served as the engine "
-                                        "serves %4 users")
+        const QString how = (o.replicas == 1 ? QObject::tr("%1 requests/s over %2 replica (%3): it holds the "
+                                                           "requests in flight Little's law gives at the latencies "
+                                                           "they cause, served as the engine serves %4 users")
+                                             : QObject::tr("%1 requests/s over %2 replicas (%3): each holds the "
+                                                           "requests in flight Little's law gives at the latencies "
+                                                           "they cause, served as the engine serves %4 users"))
                                 .arg(num(s.arrivalRatePerS), q(formatCount(o.replicas)),
                                      o.designHoldsLoad ? QObject::tr("the design's")
                                                        : QObject::tr("needed; the design holds fewer"),
@@ -198,10 +201,12 @@ void ServingPanel::refresh()
             (s->replicasNeeded == 1 ? tr("At %1 requests/s the load needs %2 replica, %3 GPUs")
                                     : tr("At %1 requests/s the load needs %2 replicas, %3 GPUs"))
                 .arg(num(s->arrivalRatePerS), q(formatCount(s->replicasNeeded)), q(formatCount(s->gpusNeeded)));
-        text += o.designHoldsLoad ? tr("; over the design's %1, each holds %2 requests in flight: first token in %3, "
-                                       "%4 per token, %5 tokens/s per GPU.")
-                                        .arg(q(formatCount(o.replicas)), num(o.inFlightPerReplica), secs(o.at.ttftS),
-                                             secs(o.at.tpotS), num(o.tokensPerSPerGpu))
+        const QString replicas = o.replicas == 1 ? tr("1 replica, it holds")
+                                                 : tr("%1 replicas, each holds").arg(q(formatCount(o.replicas)));
+        text += o.designHoldsLoad ? tr("; over the design's %1 %2 requests in flight: first token in %3, %4 per "
+                                       "token, %5 tokens/s per GPU.")
+                                        .arg(replicas, num(o.inFlightPerReplica), secs(o.at.ttftS), secs(o.at.tpotS),
+                                             num(o.tokensPerSPerGpu))
                                   : tr("; the design holds %1. With %2, each would hold %3 requests in flight: first "
                                        "token in %4, %5 per token.")
                                         .arg(q(formatCount(s->replicasInDesign)), q(formatCount(o.replicas)),
