@@ -249,7 +249,8 @@ struct Replica {
     }
 
     // `users` requests in a closed loop as an engine with a budget of
-    // `stepTokens` per step serves them (EngineRun). The prompts of a
+    // engineStepTokens per step serves them (EngineRun), `decodeStepS`
+    // the step of their decodes alone. The prompts of a
     // cohort fill a step's budget less the decodes sharing it; every user's
     // prompt once is the cycle's prefill, spread over that many mix steps.
     // A prompt longer than the budget takes several steps. When the mix
