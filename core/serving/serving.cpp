@@ -521,10 +521,10 @@ Serving serve(const Design& design, const DesignFacts& facts)
             (!spec.tpot_target_s || p.tpotS <= *spec.tpot_target_s) &&
             (!spec.e2e_target_s || p.e2eS <= *spec.e2e_target_s);
     };
-    // The latencies grow with the batch, so the batches that meet the
-    // targets are 1 up to some largest: found by bisection.
-    auto largest = [&](auto ok) {
-        std::int64_t lo = 0, hi = s.maxBatch;
+    // The largest batch in [lo, hi] where `ok` holds, by bisection: `ok`
+    // holds from batch 1 up to some largest (the latencies grow with the
+    // batch) and is known to hold at lo (lo 0: nothing known).
+    auto largest = [&](auto ok, std::int64_t lo, std::int64_t hi) {
         while (lo < hi) {
             const std::int64_t mid = lo + (hi - lo + 1) / 2;
             if (ok(mid))
@@ -534,10 +534,27 @@ Serving serve(const Design& design, const DesignFacts& facts)
         }
         return lo;
     };
-    if (asked > 0)
+    // The curve: batch 1, 2, 4, ... up to the largest the engine holds. Its
+    // batches bracket where the targets stop being met and where the load
+    // settles, so each search below bisects one octave of it.
+    for (std::int64_t b = 1;; b *= 2) {
+        s.curve.push_back(r.decode(std::min(b, s.maxBatch)));
+        if (b >= s.maxBatch)
+            break;
+    }
+    if (asked > 0) {
         s.batch = asked;
-    else
-        s.batch = std::max<std::int64_t>(1, largest([&](std::int64_t b) { return meets(r.decode(b)); }));
+    } else {
+        std::int64_t lo = 0, hi = s.maxBatch;
+        for (const DecodePoint& p : s.curve) {
+            if (!meets(p)) {
+                hi = p.batch - 1;
+                break;
+            }
+            lo = p.batch;
+        }
+        s.batch = std::max<std::int64_t>(1, largest([&](std::int64_t b) { return meets(r.decode(b)); }, lo, hi));
+    }
     s.decode = r.decode(s.batch);
     s.ttftS = s.decode.ttftS;
     s.e2eS = s.decode.e2eS;
@@ -552,7 +569,8 @@ Serving serve(const Design& design, const DesignFacts& facts)
     }
     // The first batch whose step is compute-bound (compute grows faster
     // with the batch than the reads do, or never catches up).
-    const std::int64_t bound = largest([&](std::int64_t b) { return r.roofline(double(b)).bandwidthBound(); });
+    const std::int64_t bound =
+        largest([&](std::int64_t b) { return r.roofline(double(b)).bandwidthBound(); }, 0, s.maxBatch);
     s.ridgeBatch = bound < s.maxBatch ? bound + 1 : 0;
     s.kvCacheGbPerReplica = double(s.batch) * s.kvGbPerSequence;
 
@@ -609,11 +627,20 @@ Serving serve(const Design& design, const DesignFacts& facts)
         o.replicas = std::max(s.replicasInDesign, s.replicasNeeded);
         o.designHoldsLoad = s.replicasInDesign >= s.replicasNeeded;
         o.arrivalPerReplica = arrival / double(o.replicas);
-        const auto settles = [&](std::int64_t n) { return o.arrivalPerReplica * r.decode(n).e2eS <= double(n); };
-        std::int64_t lo = 0, hi = s.batch;
+        const auto settles = [&](const DecodePoint& p) { return o.arrivalPerReplica * p.e2eS <= double(p.batch); };
+        std::int64_t lo = 0, hi = s.batch;  // settles at hi, not at lo
+        for (const DecodePoint& p : s.curve) {
+            if (p.batch >= hi)
+                break;
+            if (settles(p)) {
+                hi = p.batch;
+                break;
+            }
+            lo = p.batch;
+        }
         while (hi - lo > 1) {
             const std::int64_t mid = lo + (hi - lo) / 2;
-            (settles(mid) ? hi : lo) = mid;
+            (settles(r.decode(mid)) ? hi : lo) = mid;
         }
         o.at = r.decode(hi);
         o.inFlightPerReplica = o.arrivalPerReplica * o.at.e2eS;
@@ -630,11 +657,6 @@ Serving serve(const Design& design, const DesignFacts& facts)
     s.pricePerKwh = power.pricePerKwh.value;
     s.usdPerMillionTokens = s.kwhPerMillionTokens * s.pricePerKwh;
 
-    for (std::int64_t b = 1;; b *= 2) {
-        s.curve.push_back(r.decode(std::min(b, s.maxBatch)));
-        if (b >= s.maxBatch)
-            break;
-    }
     return s;
 }
 
