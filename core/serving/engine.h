@@ -9,7 +9,8 @@
 
 namespace studio {
 
-inline constexpr std::string_view kServingEngines[] = {"trtllm", "vllm", "sglang"};
+// The engines are named where the file format lists them
+// (core/format/design_fields.cpp, workload.serving.engine).
 inline constexpr std::string_view kDefaultServingEngine = "trtllm";
 
 struct EngineLimits {

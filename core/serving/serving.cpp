@@ -44,9 +44,10 @@ std::string prefillStory(const EngineRun& e)
     std::string story = formatCount(std::int64_t(e.promptSteps)) + " step" + (e.promptSteps > 1 ? "s" : "") +
         " of " + formatCount(std::int64_t(std::round(e.prefillTokensPerMixStep))) + " prompt tokens, " +
         seconds(e.mixStepS) + " each";
-    if (e.ttftS - e.promptSteps * e.mixStepS > 0)
-        story += ", after " + seconds(e.ttftS - e.promptSteps * e.mixStepS) + " waiting for the step in flight" +
-            (e.ttftS - e.promptSteps * e.mixStepS > e.arrivalWaitS * 1.000001 ? " and the other users' prompts" : "");
+    const double queuedS = e.ttftS - e.arrivalWaitS - e.promptSteps * e.mixStepS;  // behind the others' prompts
+    if (e.arrivalWaitS > 0)
+        story += ", after " + seconds(e.arrivalWaitS + std::max(0.0, queuedS)) + " waiting for the step in flight" +
+            (queuedS > 0 ? " and the other users' prompts" : "");
     return story;
 }
 

@@ -155,19 +155,19 @@ std::vector<ExplainedMetric> explainServing(const Serving& s)
     const ExplainInput mixStep{"step with a cohort's prompt tokens", e.mixStepS, "s", model};
     const ExplainInput mixSteps{"steps with prompt tokens, every user's prompt once", e.mixStepsPerCycle, "",
                                 "batch x prompt tokens / prompt tokens per such step"};
+    const ExplainInput promptSteps{"steps one prompt takes", e.promptSteps, "",
+                                   "prompt tokens / prompt tokens per step, rounded up"};
     add("tpot_s",
         "(the other users' steps with prompt tokens during one's output x such a step + the other output steps x "
         "the decode step alone) / (output tokens - 1): the batch's users as the engine serves them, each sending "
         "its next request when the last ends",
-        {batch, output, decodeStep, mixStep, mixSteps,
-         {"steps one prompt takes", e.promptSteps, "", "prompt tokens / prompt tokens per step, rounded up"}});
+        {batch, output, decodeStep, mixStep, mixSteps, promptSteps});
     add("ttft_s",
-        "the step in flight when the request comes (an average output step; none when the whole batch's prompts "
-        "fit one step) + the steps its prompt takes x a step with prompt tokens (+ the others' such steps that "
-        "outnumber a user's output steps, when prompts are the engine's bottleneck)",
-        {{"the step in flight", e.arrivalWaitS, "s", model},
-         {"steps one prompt takes", e.promptSteps, "", "prompt tokens / prompt tokens per step, rounded up"},
-         mixStep, mixSteps, stepTokens});
+        "the step in flight when the request comes (an average output step; none when no other user's prompt "
+        "has a step of its own: the users move in lockstep) + the steps its prompt takes x a step with prompt "
+        "tokens (+ the others' such steps that outnumber a user's output steps, when prompts are the engine's "
+        "bottleneck)",
+        {{"the step in flight", e.arrivalWaitS, "s", model}, promptSteps, mixStep, mixSteps, stepTokens});
     add("e2e_s", "time to first token + (output tokens - 1) x time per output token",
         {{"time to first token", s.ttftS, "s", model}, output, tpot});
     add("tokens_per_s_per_user", "1 / time per output token", {tpot});
