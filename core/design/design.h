@@ -101,9 +101,30 @@ struct DataSpec {
     bool operator==(const DataSpec&) const = default;
 };
 
+// One kind of worker of a disaggregated serving layout: `workers` of them,
+// each tp x pp GPUs (ep spreads a mixture-of-experts model's experts over
+// them). (1.5)
+struct ServingWorkers {
+    std::int64_t workers = 1;
+    std::optional<std::int64_t> tp, pp, ep;  // [1, 1, 1]
+    Json extra = Json::object();
+    bool operator==(const ServingWorkers&) const = default;
+};
+
+// Prefill and decode on separate workers (DistServe, Splitwise): prompts on
+// the prefill workers, their KV cache moved to a decode worker, the output
+// tokens there. The layout repeats as many times as the design's GPUs hold
+// it, prefill workers first in the design's GPU order. (1.5)
+struct DisaggregatedSpec {
+    ServingWorkers prefill, decode;
+    Json extra = Json::object();
+    bool operator==(const DisaggregatedSpec&) const = default;
+};
+
 // A serving workload (workload.kind "serving"): requests of prompt_tokens in
 // and output_tokens out, served by replicas of the parallelism section's
-// tp x pp GPUs (ep spreads a mixture-of-experts model's experts over them).
+// tp x pp GPUs (ep spreads a mixture-of-experts model's experts over them),
+// or by the disaggregated section's workers when it has one.
 struct ServingSpec {
     std::int64_t prompt_tokens = 0, output_tokens = 0;
     std::optional<std::int64_t> batch;                                 // sequences per replica [0 = as many as fit]
@@ -115,6 +136,7 @@ struct ServingSpec {
     std::optional<std::string> engine;          // "trtllm" | "vllm" | "sglang" [trtllm]
     std::optional<std::int64_t> step_tokens;    // tokens per engine step [the engine's default]
     std::optional<std::int64_t> max_requests;   // requests in flight [the engine's default]
+    std::optional<DisaggregatedSpec> disaggregated;  // [aggregated: every replica prefills and decodes] (1.5)
     Json extra = Json::object();
     bool operator==(const ServingSpec&) const = default;
 };
@@ -168,7 +190,7 @@ struct Operations {
 };
 
 struct Design {
-    std::string format_version = "1.4";  // as read; saved as the newer of this and the app's
+    std::string format_version = "1.5";  // as read; saved as the newer of this and the app's
     std::string app_version;             // as read; saved as the writing app's
     std::string name;
     std::string description;

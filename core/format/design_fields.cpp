@@ -168,6 +168,15 @@ const Table<ServingSpec>& serving()
     return t;
 }
 
+const Table<ServingWorkers>& servingWorkers()
+{
+    using W = ServingWorkers;
+    static const Table<W> t{integer("workers", &W::workers, limits::kServingWorkers, true),
+                            integer("tp", &W::tp, limits::kParallel), integer("pp", &W::pp, limits::kParallel),
+                            integer("ep", &W::ep, limits::kParallel)};
+    return t;
+}
+
 const Table<Facility>& facility()
 {
     using F = Facility;
@@ -370,6 +379,7 @@ STUDIO_FIELD_TABLE(ParallelismSpec)
 STUDIO_FIELD_TABLE(DataSpec)
 STUDIO_FIELD_TABLE(Workload)
 STUDIO_FIELD_TABLE(ServingSpec)
+STUDIO_FIELD_TABLE(ServingWorkers)
 STUDIO_FIELD_TABLE(Facility)
 STUDIO_FIELD_TABLE(FailureMttf)
 STUDIO_FIELD_TABLE(CheckpointSpec)

@@ -51,6 +51,7 @@ const Table<ParallelismSpec>& parallelism();
 const Table<DataSpec>& data();
 const Table<Workload>& workloadInfo();  // kind
 const Table<ServingSpec>& serving();
+const Table<ServingWorkers>& servingWorkers();  // a disaggregated layout's prefill or decode workers
 const Table<Facility>& facility();
 const Table<FailureMttf>& failureMttf();
 const Table<CheckpointSpec>& checkpoint();

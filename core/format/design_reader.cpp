@@ -59,7 +59,10 @@ public:
         readSection(j, ptr, "training", !serving, w.training, fields::training());
         if (serving || j.contains("serving")) {
             ServingSpec spec;
-            readSection(j, ptr, "serving", serving, spec, fields::serving());
+            readSection(j, ptr, "serving", serving, spec, fields::serving(), {"disaggregated"});
+            if (const auto s = j.find("serving"); s != j.end() && s->is_object() && s->contains("disaggregated"))
+                readDisaggregated((*s)["disaggregated"], pointerAppend(pointerAppend(ptr, "serving"), "disaggregated"),
+                                  spec);
             if (j.contains("serving"))
                 w.serving = std::move(spec);
         }
@@ -68,6 +71,17 @@ public:
         r_.keepUnknown(j, ptr,
                        fields::keys(fields::workloadInfo(), {"model", "training", "serving", "parallelism", "data"}),
                        w.extra);
+    }
+
+    void readDisaggregated(const Json& j, const std::string& ptr, ServingSpec& spec)
+    {
+        if (!r_.isObject(j, ptr))
+            return;
+        DisaggregatedSpec d;
+        readSection(j, ptr, "prefill", true, d.prefill, fields::servingWorkers());
+        readSection(j, ptr, "decode", true, d.decode, fields::servingWorkers());
+        r_.keepUnknown(j, ptr, {"prefill", "decode"}, d.extra);
+        spec.disaggregated = std::move(d);
     }
 
     void readFacility(const Json& j, const std::string& ptr, Facility& f)
@@ -94,7 +108,7 @@ private:
     // A nested object of scalar fields, its unknown keys kept in its `extra`.
     template <typename S>
     void readSection(const Json& parent, const std::string& ptr, std::string_view key, bool required, S& out,
-                     const fields::Table<S>& table)
+                     const fields::Table<S>& table, std::initializer_list<std::string_view> nested = {})
     {
         const auto it = parent.find(key);
         const std::string p = pointerAppend(ptr, key);
@@ -106,7 +120,7 @@ private:
         if (!r_.isObject(*it, p))
             return;
         fields::read(r_, *it, p, out, table);
-        r_.keepUnknown(*it, p, fields::keys(table), out.extra);
+        r_.keepUnknown(*it, p, fields::keys(table, nested), out.extra);
     }
 
     JsonReader r_;

@@ -124,9 +124,13 @@ void checkWorkload(JsonReader& r, const Workload& w)
     const bool training = !(w.isServing() && w.training == TrainingSpec{});
     if (training)
         fields::check(r, w.training, "/workload/training", fields::training());
-    if (w.serving)
+    if (w.serving) {
         fields::check(r, *w.serving, "/workload/serving", fields::serving());
-    else if (w.isServing())
+        if (const auto& d = w.serving->disaggregated) {
+            fields::check(r, d->prefill, "/workload/serving/disaggregated/prefill", fields::servingWorkers());
+            fields::check(r, d->decode, "/workload/serving/disaggregated/decode", fields::servingWorkers());
+        }
+    } else if (w.isServing())
         r.error("/workload/serving", "missing (required for a serving workload)", "missing");
     fields::check(r, w.parallelism, "/workload/parallelism", fields::parallelism());
     fields::check(r, w.data, "/workload/data", fields::data());
@@ -156,14 +160,30 @@ void checkWorkload(JsonReader& r, const Workload& w)
         r.error("/workload/model/experts_per_token",
                 formatCount(active) + " experts per token is more than the " + formatCount(experts) + " experts",
                 "too_many");
-    const std::int64_t ep = w.parallelism.ep.value_or(1);
-    if (ep > 1 && experts == 0)
-        r.error("/workload/parallelism/ep",
-                "expert parallelism of " + formatCount(ep) + " needs a mixture-of-experts model (experts > 0)",
-                "dense_model");
-    else if (ep > 1 && experts % ep != 0)
-        r.error("/workload/parallelism/ep",
-                formatCount(ep) + " does not divide the " + formatCount(experts) + " experts", "indivisible");
+    const auto checkEp = [&](std::int64_t ep, const std::string& ptr) {
+        if (ep > 1 && experts == 0)
+            r.error(ptr, "expert parallelism of " + formatCount(ep) + " needs a mixture-of-experts model (experts > 0)",
+                    "dense_model");
+        else if (ep > 1 && experts % ep != 0)
+            r.error(ptr, formatCount(ep) + " does not divide the " + formatCount(experts) + " experts", "indivisible");
+    };
+    checkEp(w.parallelism.ep.value_or(1), "/workload/parallelism/ep");
+    // A disaggregated layout's workers: the same rules for their experts,
+    // and no more GPUs than a design can hold.
+    if (w.serving && w.serving->disaggregated) {
+        double gpus = 0;
+        for (const auto& [kind, k] : {std::pair{"prefill", &w.serving->disaggregated->prefill},
+                                      std::pair{"decode", &w.serving->disaggregated->decode}}) {
+            const std::string ptr = std::string("/workload/serving/disaggregated/") + kind;
+            checkEp(k->ep.value_or(1), ptr + "/ep");
+            gpus += double(k->workers) * double(k->tp.value_or(1)) * double(k->pp.value_or(1));
+        }
+        if (gpus > double(kMaxInstances))
+            r.error("/workload/serving/disaggregated",
+                    "the prefill and decode workers take " + formatValue(gpus, 3) + " GPUs, more than the " +
+                        formatCount(kMaxInstances) + " a design can hold",
+                    "too_many");
+    }
     // A layout spans tp x pp x cp x dp GPUs: more than a design can hold is
     // no layout, and overflowed the products the analyses take (fuzz_serving:
     // tp 6,052,957 x pp 6,057,328 x dp 1,048,576).

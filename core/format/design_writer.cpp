@@ -149,6 +149,20 @@ Json workloadJson(const Workload& w)
         putOpt(serving, "engine", s.engine);
         putOpt(serving, "step_tokens", s.step_tokens);
         putOpt(serving, "max_requests", s.max_requests);
+        if (s.disaggregated) {
+            const auto workers = [](const ServingWorkers& k) {
+                Json one = Json::object();
+                one["workers"] = k.workers;
+                putOpt(one, "tp", k.tp);
+                putOpt(one, "pp", k.pp);
+                putOpt(one, "ep", k.ep);
+                putExtra(one, k.extra);
+                return one;
+            };
+            Json d = {{"prefill", workers(s.disaggregated->prefill)}, {"decode", workers(s.disaggregated->decode)}};
+            putExtra(d, s.disaggregated->extra);
+            serving["disaggregated"] = std::move(d);
+        }
         putExtra(serving, s.extra);
         j["serving"] = std::move(serving);
     }

@@ -14,6 +14,10 @@ std::span<const Migration> designMigrations()
          {1, 4},
          "workload.serving.engine, step_tokens and max_requests added (default TensorRT-LLM's, whose 8,192 tokens a "
          "step 1.3's model took)",
+         [](Json&) {}},
+        {{1, 4},
+         {1, 5},
+         "workload.serving.disaggregated added (default aggregated: every replica prefills and decodes, 1.4's meaning)",
          [](Json&) {}}};
     return chain;
 }

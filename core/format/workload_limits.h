@@ -30,6 +30,7 @@ inline constexpr double kBytesPerTokenMax = 1e6;
 inline constexpr double kFileMbMax = 1e9;
 inline constexpr IntRange kServingTokens{1, 100'000'000};  // prompt and output lengths
 inline constexpr IntRange kServingBatch{0, 1'000'000};     // 0 fits as many as it can
+inline constexpr IntRange kServingWorkers{1, kMaxCount};   // a disaggregated layout's workers of one kind
 inline constexpr IntRange kEngineStepTokens{1, 10'000'000};  // an engine step's token budget
 inline constexpr IntRange kEngineMaxRequests{1, 1'000'000};  // an engine's requests in flight
 inline constexpr double kArrivalRateMax = 1e9;

@@ -4,6 +4,7 @@
 // arrival rate needs within the latency targets (Little's law). A pure
 // function of the design and its catalog, as every analysis is.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -83,12 +84,43 @@ struct ServingOperation {
     bool set() const { return replicas > 0; }
 };
 
+// One kind of worker of a disaggregated layout.
+struct ServingWorker {
+    std::int64_t workers = 0;                // in one copy of the layout
+    std::int64_t tp = 1, pp = 1, ep = 1, gpus = 1;  // gpus: one worker's, tp x pp
+    double weightsGbPerGpu = 0;
+    std::int64_t maxBatch = 0;               // sequences whose KV cache fits beside the weights
+    double requestsPerS = 0;                 // one worker's most within the targets
+    double utilization = 0;                  // of that, at the layout's matched rate
+};
+
+// Prefill and decode on separate workers (docs/model.md section 19,
+// "Disaggregated serving"): the prompts on the prefill workers, their KV
+// cache moved over the tier each pair of workers spans, the output tokens
+// on the decode workers; the layout's rate the slowest of the three.
+struct Disaggregation {
+    ServingWorker prefill, decode;
+    std::int64_t copies = 0;           // of the layout the design's GPUs hold
+    std::int64_t gpusPerCopy = 0;      // prefill and decode workers' GPUs
+    double promptsPerStep = 0;         // a prefill step's prompts at the matched rate
+    std::int64_t promptsPerStepMax = 0; // the most the TTFT target (and the step budget) allow
+    double prefillStepS = 0;           // a prefill step of promptsPerStep prompts
+    double kvBytesPerRequest = 0;      // the prompt's KV cache, whole model
+    double kvTransferS = 0;            // mean over the copy's prefill-decode pairs, latency included
+    double kvLinkShare = 0;            // of the senders' and receivers' link time the moves take
+    std::vector<std::pair<std::string, double>> kvTiers;  // tier key, share of the pairs that cross it
+    double requestsPerS = 0;           // one copy's: min(prefill, decode, links)
+    std::string limitedBy;             // "prefill", "decode" or "kv_links"
+};
+
 struct Serving {
     // Why the workload cannot be served as laid out ("a batch of 512 does not
     // fit ..."), with its pointer; the figures below are then not set.
     std::vector<Problem> errors;
     bool ok() const { return errors.empty(); }
 
+    std::string mode = "aggregated";  // or "disaggregated" (workload.serving.disaggregated)
+    std::optional<Disaggregation> disaggregation;  // its workers and KV moves, when disaggregated
     std::string weightPrecision, kvPrecision;
     std::string gpuName;
     double peakTflops = 0;  // one GPU's, at the weight precision
@@ -102,10 +134,10 @@ struct Serving {
     double arrivalRatePerS = 0;
     double pricePerKwh = 0;
     double activeParams = 0;  // per token
-    std::int64_t tp = 1, pp = 1, ep = 1;
-    std::int64_t gpusPerReplica = 1;
+    std::int64_t tp = 1, pp = 1, ep = 1;  // a replica's, or (disaggregated) a decode worker's
+    std::int64_t gpusPerReplica = 1;      // disaggregated: one copy of the layout
     std::vector<ServingGemm> gemms;     // a dense layer's, on one GPU (none for a mixture of experts)
-    std::int64_t replicasInDesign = 0;  // whole replicas the design's GPUs hold
+    std::int64_t replicasInDesign = 0;  // whole replicas (copies of the layout) the design's GPUs hold
 
     double weightsGbPerGpu = 0;
     double kvBytesPerToken = 0;      // whole model: 2 x layers x kv_heads x head_dim x bytes

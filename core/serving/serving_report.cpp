@@ -22,6 +22,38 @@ Json operationJson(const ServingOperation& o)
             {"tokens_per_s_per_gpu", finiteOrNull(o.tokensPerSPerGpu)}};
 }
 
+Json workerJson(const ServingWorker& k)
+{
+    return {{"workers", k.workers},
+            {"tp", k.tp},
+            {"pp", k.pp},
+            {"ep", k.ep},
+            {"gpus_per_worker", k.gpus},
+            {"weights_gb_per_gpu", finiteOrNull(k.weightsGbPerGpu)},
+            {"max_batch", k.maxBatch},
+            {"requests_per_s_per_worker", finiteOrNull(k.requestsPerS)},
+            {"utilization", finiteOrNull(k.utilization)}};
+}
+
+Json disaggregationJson(const std::optional<Disaggregation>& d)
+{
+    if (!d)
+        return nullptr;
+    Json tiers = Json::object();
+    for (const auto& [key, share] : d->kvTiers)
+        tiers[key] = finiteOrNull(share);
+    return {{"prefill", workerJson(d->prefill)},
+            {"decode", workerJson(d->decode)},
+            {"copies", d->copies},
+            {"requests_per_s_per_copy", finiteOrNull(d->requestsPerS)},
+            {"limited_by", d->limitedBy},
+            {"prompts_per_prefill_step", finiteOrNull(d->promptsPerStep)},
+            {"prefill_step_s", finiteOrNull(d->prefillStepS)},
+            {"kv_bytes_per_request", finiteOrNull(d->kvBytesPerRequest)},
+            {"kv_link_share", finiteOrNull(d->kvLinkShare)},
+            {"kv_tiers", std::move(tiers)}};
+}
+
 }  // namespace
 
 Json servingJson(const Serving& s)
@@ -36,7 +68,8 @@ Json servingJson(const Serving& s)
                          {"decode_step_s", finiteOrNull(p.stepS)},
                          {"bandwidth_bound", p.bandwidthBound()}});
     const DecodePoint& d = s.decode;
-    return {{"weight_precision", s.weightPrecision},
+    return {{"mode", s.mode},
+            {"weight_precision", s.weightPrecision},
             {"kv_precision", s.kvPrecision},
             {"gpus_per_replica", s.gpusPerReplica},
             {"replicas_in_design", s.replicasInDesign},
@@ -68,6 +101,8 @@ Json servingJson(const Serving& s)
             {"meets_latency_targets", s.meetsLatencyTargets},
             {"why_not_met", s.whyNotMet.empty() ? Json(nullptr) : Json(s.whyNotMet)},
             {"operation", operationJson(s.operation)},
+            {"kv_transfer_s", finiteOrNull(s.disaggregation ? s.disaggregation->kvTransferS : 0.0)},
+            {"disaggregated", disaggregationJson(s.disaggregation)},
             {"kw_per_replica", finiteOrNull(s.kwPerReplica)},
             {"kwh_per_million_tokens", finiteOrNull(s.kwhPerMillionTokens)},
             {"usd_per_million_tokens", finiteOrNull(s.usdPerMillionTokens)},

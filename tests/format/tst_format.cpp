@@ -169,7 +169,7 @@ private slots:
         const Serving s = analyzeServing(*loaded.design, *loaded.catalog);
         QCOMPARE(s.engine.engine, std::string("trtllm"));
         QCOMPARE(s.engine.stepTokens, 8192.0);
-        QCOMPARE(Json::parse(writeDesignText(*loaded.design))["format_version"].get<std::string>(), std::string("1.4"));
+        QCOMPARE(Json::parse(writeDesignText(*loaded.design))["format_version"].get<std::string>(), toString(kDesignFormatVersion));
     }
 
     // A serving workload (format 1.3): its serving section instead of the

@@ -1,0 +1,170 @@
+#include "core/serving/disaggregation.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace studio {
+namespace {
+
+// GPUs of a replica that hold a distinct shard of the KV cache and send or
+// receive it in parallel: tp splits the KV heads (a rank beyond kv_heads
+// holds a copy), pp the layers.
+double kvShards(const Replica& r)
+{
+    return double(std::min(r.tp, r.shape.kvHeads) * r.pp);
+}
+
+}  // namespace
+
+WorkerGroup::WorkerGroup(const Replica& prefill, const Replica& decode, std::int64_t prefillWorkers,
+                         std::int64_t decodeWorkers, const Hierarchy& h, double kvBytesPerToken, double ttftTargetS)
+    : prefill_(prefill), decode_(decode), p_(prefillWorkers), d_(decodeWorkers)
+{
+    // A prefill step carries whole prompts up to the engine's budget (a
+    // longer prompt goes in chunks of the budget, one prompt at a time).
+    const double prompt = double(prefill.prompt);
+    const std::int64_t fit = std::max<std::int64_t>(1, std::int64_t(std::floor(prefill.engineStepTokens / prompt)));
+    for (std::int64_t k = 1; k <= fit; ++k)
+        prefillSteps_.push_back(prefill.stepS(0, tokensPerStep(k)));
+
+    // The KV cache of a prompt moves from its prefill worker's shards to a
+    // decode worker's, as many streams at once as the smaller side has
+    // shards, over the fastest tier whose block holds both workers. The
+    // copy is laid out from the design's first GPU, prefill workers first;
+    // requests spread evenly over the pairs.
+    kvBytes_ = prompt * kvBytesPerToken;
+    const double streams = std::min(kvShards(prefill), kvShards(decode));
+    const double pairs = double(p_ * d_);
+    double covered = 0;
+    std::vector<const Tier*> tiers;
+    for (const Tier& t : h.tiers)
+        if (t.carriesCollectives)
+            tiers.push_back(&t);
+    for (std::size_t i = 0; i < tiers.size(); ++i) {
+        const Tier& t = *tiers[i];
+        const bool last = i + 1 == tiers.size();
+        double within = pairs;
+        if (!last && t.scopeGpus > 0) {
+            within = 0;
+            const std::int64_t block = t.scopeGpus;
+            const std::int64_t decodeStart = p_ * prefill.gpus;
+            for (std::int64_t w = 0; w < p_; ++w) {
+                const std::int64_t start = w * prefill.gpus, b = start / block;
+                if ((start + prefill.gpus - 1) / block != b)
+                    continue;  // the worker straddles two blocks: its pairs cross this tier's boundary
+                // Decode workers j that end inside block b: decodeStart + (j + 1) x gpus <= (b + 1) x block.
+                const std::int64_t room = (b + 1) * block - decodeStart;
+                within += double(std::clamp<std::int64_t>(room / decode.gpus, 0, d_));
+            }
+        }
+        const double share = (within - covered) / pairs;
+        if (share > 0) {
+            const double pure = kvBytes_ / (streams * t.collectiveBytesPerS);
+            kvPureS_ += share * pure;
+            kvS_ += share * (pure + t.alphaS);
+            kvTiers_.emplace_back(t.key, share);
+        }
+        covered = within;
+        if (covered >= pairs)
+            break;
+    }
+    // Each request's move keeps its sender's and its receiver's links busy
+    // for the transfer: the prefill workers send R / P each, the decode
+    // workers receive R / D.
+    linkRate_ = kvPureS_ > 0 ? double(std::min(p_, d_)) / kvPureS_ : INFINITY;
+
+    // The most prompts a step may carry: as many as the budget holds, while
+    // a prompt that waits for the step in flight and runs in the next
+    // reaches its first token, moved, within the target.
+    kMax_ = fit;
+    if (ttftTargetS > 0) {
+        kMax_ = 1;
+        for (std::int64_t k = fit; k >= 1; --k)
+            if ((1 + promptSteps(k)) * stepS(k) + kvS_ <= ttftTargetS) {
+                kMax_ = k;
+                break;
+            }
+    }
+    prefillRate_ = workerRate(kMax_);
+}
+
+double WorkerGroup::tokensPerStep(std::int64_t k) const
+{
+    const double prompt = double(prefill_.prompt);
+    return prompt <= prefill_.engineStepTokens ? double(k) * prompt : prefill_.engineStepTokens;
+}
+
+double WorkerGroup::promptSteps(std::int64_t k) const
+{
+    return std::ceil(double(prefill_.prompt) / tokensPerStep(k));
+}
+
+double WorkerGroup::decodeRate(std::int64_t batch, double stepSeconds) const
+{
+    // The first token comes from the prefill worker: a request spends
+    // output - 1 steps on a decode worker.
+    return double(d_) * double(batch) / (std::max(1.0, double(decode_.output - 1)) * stepSeconds);
+}
+
+double WorkerGroup::kvLinkShare(double requestsPerS) const
+{
+    return requestsPerS * kvPureS_ / double(std::min(p_, d_));
+}
+
+std::int64_t WorkerGroup::matchedBatch(std::int64_t maxBatch) const
+{
+    const double cap = std::min(double(p_) * prefillRate_, linkRate_);
+    if (decodeRate(maxBatch, decode_.decodeStep(maxBatch).stepS) <= cap)
+        return maxBatch;
+    std::int64_t lo = 0, hi = maxBatch;  // short of the cap at lo (0: nothing known), there at hi
+    while (hi - lo > 1) {
+        const std::int64_t mid = lo + (hi - lo) / 2;
+        (decodeRate(mid, decode_.decodeStep(mid).stepS) >= cap ? hi : lo) = mid;
+    }
+    return hi;
+}
+
+GroupPoint WorkerGroup::at(std::int64_t batch) const
+{
+    GroupPoint g;
+    DecodePoint& p = g.point;
+    p = decode_.decodeStep(batch);
+    const double decodeRateNow = decodeRate(batch, p.stepS);
+    const double prefillCap = double(p_) * prefillRate_;
+    const double r = std::min({decodeRateNow, prefillCap, linkRate_});
+    g.requestsPerS = r;
+    g.limitedBy = decodeRateNow <= std::min(prefillCap, linkRate_) ? "decode"
+        : prefillCap <= linkRate_                                  ? "prefill"
+                                                                   : "kv_links";
+    // The prefill workers batch the fewest prompts per step that keep up
+    // with the rate; a prompt waits for the step in flight as often as the
+    // workers are busy.
+    std::int64_t k = 1;
+    while (k < kMax_ && double(p_) * workerRate(k) < r)
+        ++k;
+    g.prefillUtilization = r / (double(p_) * workerRate(k));
+    g.decodeUtilization = r / decodeRateNow;
+    g.promptsPerStep = std::min(double(k), tokensPerStep(k) / double(prefill_.prompt));
+    g.prefillStepS = stepS(k);
+    EngineRun& e = p.engine;
+    e.users = double(batch);
+    e.decodeStepS = p.stepS;
+    e.mixStepS = stepS(k);
+    e.prefillTokensPerMixStep = tokensPerStep(k);
+    e.promptSteps = promptSteps(k);
+    e.arrivalWaitS = std::min(1.0, g.prefillUtilization) * stepS(k);
+    e.ttftS = e.arrivalWaitS + e.promptSteps * stepS(k) + kvS_;
+    e.tpotS = p.stepS;
+    e.tokensPerSPerReplica = r * double(decode_.output);
+    p.ttftS = e.ttftS;
+    p.tpotS = e.tpotS;
+    p.e2eS = p.ttftS + std::max(0.0, double(decode_.output) - 1) * p.tpotS;
+    p.tokensPerSPerReplica = e.tokensPerSPerReplica;
+    p.tokensPerSPerGpu = p.tokensPerSPerReplica / double(gpus());
+    p.tokensPerSPerUser = 1 / p.tpotS;
+    p.prefillShare = 0;  // no decode shares a step with a prompt
+    p.mfu = decode_.mfuAt(r, double(gpus()));
+    return g;
+}
+
+}  // namespace studio
