@@ -399,12 +399,25 @@ int runSearch(const QStringList& args, const Verb& verb)
             return true;
         },
         [&](const DesignLoad& loaded, const QString& file) {
+            const QString fmt = parser.value(format);
+            if (loaded.design->workload.isServing()) {
+                ServingSearchOptions serving;
+                serving.top = options.top;
+                const ServingSearchResult result = searchServing(*loaded.design, *loaded.catalog, serving);
+                if (!result.error.empty()) {
+                    err(file.toStdString() + ": " + result.error + "\n");
+                    return int(kExitInvalid);
+                }
+                out(fmt == "json"      ? servingSearchJson(result).dump(2) + "\n"
+                        : fmt == "csv" ? servingSearchCsv(result)
+                                       : servingSearchText(result));
+                return int(kExitOk);
+            }
             const SearchResult result = searchLayouts(*loaded.design, *loaded.catalog, options);
             if (!result.error.empty()) {
                 err(file.toStdString() + ": " + result.error + "\n");
                 return int(kExitInvalid);
             }
-            const QString fmt = parser.value(format);
             out(fmt == "json"      ? searchJson(result).dump(2) + "\n"
                     : fmt == "csv" ? searchCsv(result)
                                    : searchText(result));

@@ -123,4 +123,127 @@ std::string searchCsv(const SearchResult& r)
     return s;
 }
 
+namespace {
+
+Json workersJson(const ServingWorkers& k)
+{
+    return {{"workers", k.workers}, {"tp", k.tp.value_or(1)}, {"pp", k.pp.value_or(1)}, {"ep", k.ep.value_or(1)}};
+}
+
+Json servingCandidateJson(const ServingCandidate& c)
+{
+    const bool split = c.mode == "disaggregated";
+    Json layout = split ? Json{{"prefill", workersJson(c.prefill)}, {"decode", workersJson(c.decode)}}
+                        : Json{{"tp", c.tp}, {"pp", c.pp}, {"ep", c.ep}};
+    return {{"mode", c.mode},
+            {"layout", std::move(layout)},
+            {"weight_precision", c.weightPrecision},
+            {"kv_precision", c.kvPrecision},
+            {"batch", c.batch},
+            {"gpus_per_replica", c.gpusPerReplica},
+            {"replicas", c.replicas},
+            {"ttft_s", finiteOrNull(c.ttftS)},
+            {"tpot_s", finiteOrNull(c.tpotS)},
+            {"e2e_s", finiteOrNull(c.e2eS)},
+            {"tokens_per_s_per_user", finiteOrNull(c.tokensPerSPerUser)},
+            {"tokens_per_s_per_gpu", finiteOrNull(c.tokensPerSPerGpu)},
+            {"kv_transfer_s", finiteOrNull(c.kvTransferS)},
+            {"objective_value", finiteOrNull(c.tokensPerSPerGpu)}};
+}
+
+// Both kinds' candidates, best first.
+std::vector<ServingCandidate> ranked(const ServingSearchResult& r)
+{
+    std::vector<ServingCandidate> all = r.aggregated;
+    all.insert(all.end(), r.disaggregated.begin(), r.disaggregated.end());
+    std::stable_sort(all.begin(), all.end(), [](const ServingCandidate& a, const ServingCandidate& b) {
+        return a.tokensPerSPerGpu > b.tokensPerSPerGpu;
+    });
+    return all;
+}
+
+}  // namespace
+
+Json servingSearchJson(const ServingSearchResult& r)
+{
+    const std::vector<ServingCandidate> all = ranked(r);
+    Json current = r.currentFeasible ? servingCandidateJson(r.current) : Json::object();
+    if (!r.currentFeasible && r.current.gpusPerReplica > 0)
+        current = servingCandidateJson(r.current);
+    current["feasible"] = r.currentFeasible;
+    current["why_not"] = r.currentFeasible ? Json(nullptr) : Json(r.currentWhyNot);
+    std::int64_t rank = 1;
+    for (const ServingCandidate& c : all)
+        rank += c.tokensPerSPerGpu > r.current.tokensPerSPerGpu;
+    current["rank"] = r.currentFeasible ? Json(rank) : Json(nullptr);
+    current["gap"] = r.currentFeasible && !all.empty() && all.front().tokensPerSPerGpu > 0
+        ? finiteOrNull(1 - r.current.tokensPerSPerGpu / all.front().tokensPerSPerGpu)
+        : Json(nullptr);
+    Json candidates = Json::array();
+    int n = 1;
+    for (const ServingCandidate& c : all) {
+        Json one = {{"rank", n++}};
+        one.update(servingCandidateJson(c));
+        candidates.push_back(std::move(one));
+    }
+    const auto best = [](const std::vector<ServingCandidate>& v) {
+        return v.empty() ? Json(nullptr) : servingCandidateJson(v.front());
+    };
+    Json j = {{"objective", "tokens_per_s_per_gpu"},
+              {"objective_unit", "tokens/s/GPU"},
+              {"gpus", r.gpus},
+              {"space", r.space},
+              {"evaluated", r.modelled},
+              {"feasible", r.feasible},
+              {"pruned", 0},
+              {"never_complete", 0},
+              {"rejected", {{"does_not_fit", r.unfit}, {"misses_targets", r.missTargets}}},
+              {"current", std::move(current)},
+              {"candidates", std::move(candidates)},
+              {"best_aggregated", best(r.aggregated)},
+              {"best_disaggregated", best(r.disaggregated)},
+              {"verdict", r.verdict}};
+    return j;
+}
+
+std::string servingSearchText(const ServingSearchResult& r)
+{
+    std::string s = "Searched " + formatCount(r.space) + " serving configurations on " + formatCount(r.gpus) +
+        " GPUs: " + formatCount(r.feasible) + " meet the targets (" + formatCount(r.modelled) + " modelled; " +
+        formatCount(r.unfit) + " do not fit, " + formatCount(r.missTargets) + " miss the targets)\n";
+    s += "Current: " + (r.current.gpusPerReplica > 0 ? describeServingCandidate(r.current) : std::string("-")) +
+        (r.currentFeasible ? " - " + formatReadable(r.current.tokensPerSPerGpu) + " tokens/s per GPU"
+                           : " - not ranked: " + r.currentWhyNot) +
+        "\n" + r.verdict + "\n\n";
+    std::vector<std::vector<std::string>> rows = {
+        {"#", "mode", "configuration", "batch", "TTFT s", "TPOT s", "KV move s", "tok/s/user", "tok/s/GPU"}};
+    int n = 1;
+    for (const ServingCandidate& c : ranked(r))
+        rows.push_back({formatCount(n++), c.mode, describeServingCandidate(c), formatCount(c.batch),
+                        formatReadable(c.ttftS, 4), formatReadable(c.tpotS, 4), formatReadable(c.kvTransferS, 4),
+                        formatReadable(c.tokensPerSPerUser), formatReadable(c.tokensPerSPerGpu)});
+    return s + alignedColumns(rows, {1, 2});
+}
+
+std::string servingSearchCsv(const ServingSearchResult& r)
+{
+    std::string s = "rank,mode,weight_precision,kv_precision,tp,pp,ep,prefill_workers,prefill_tp,prefill_pp,"
+                    "decode_workers,decode_tp,decode_pp,batch,ttft_s,tpot_s,e2e_s,kv_transfer_s,tokens_per_s_per_user,"
+                    "tokens_per_s_per_gpu\n";
+    int n = 1;
+    for (const ServingCandidate& c : ranked(r)) {
+        const bool split = c.mode == "disaggregated";
+        const auto count = [&](std::int64_t v) { return split ? std::to_string(v) : std::string(); };
+        s += std::to_string(n++) + "," + c.mode + "," + c.weightPrecision + "," + c.kvPrecision + "," +
+            (split ? "" : std::to_string(c.tp)) + "," + (split ? "" : std::to_string(c.pp)) + "," +
+            (split ? "" : std::to_string(c.ep)) + "," + count(c.prefill.workers) + "," +
+            count(c.prefill.tp.value_or(1)) + "," + count(c.prefill.pp.value_or(1)) + "," +
+            count(c.decode.workers) + "," + count(c.decode.tp.value_or(1)) + "," + count(c.decode.pp.value_or(1)) +
+            "," + std::to_string(c.batch) + "," + formatValue(c.ttftS, 8) + "," + formatValue(c.tpotS, 8) + "," +
+            formatValue(c.e2eS, 8) + "," + formatValue(c.kvTransferS, 8) + "," + formatValue(c.tokensPerSPerUser, 8) +
+            "," + formatValue(c.tokensPerSPerGpu, 8) + "\n";
+    }
+    return s;
+}
+
 }  // namespace studio

@@ -14,18 +14,31 @@ double kvShards(const Replica& r)
     return double(std::min(r.tp, r.shape.kvHeads) * r.pp);
 }
 
+// Tokens a prefill step with k prompts carries: the prompts, or one
+// prompt's chunk of the budget.
+double promptTokensPerStep(const Replica& prefill, std::int64_t k)
+{
+    const double prompt = double(prefill.prompt);
+    return prompt <= prefill.engineStepTokens ? double(k) * prompt : prefill.engineStepTokens;
+}
+
 }  // namespace
 
-WorkerGroup::WorkerGroup(const Replica& prefill, const Replica& decode, std::int64_t prefillWorkers,
-                         std::int64_t decodeWorkers, const Hierarchy& h, double kvBytesPerToken, double ttftTargetS)
-    : prefill_(prefill), decode_(decode), p_(prefillWorkers), d_(decodeWorkers)
+PrefillSteps::PrefillSteps(const Replica& prefill)
 {
-    // A prefill step carries whole prompts up to the engine's budget (a
-    // longer prompt goes in chunks of the budget, one prompt at a time).
     const double prompt = double(prefill.prompt);
     const std::int64_t fit = std::max<std::int64_t>(1, std::int64_t(std::floor(prefill.engineStepTokens / prompt)));
     for (std::int64_t k = 1; k <= fit; ++k)
-        prefillSteps_.push_back(prefill.stepS(0, tokensPerStep(k)));
+        stepS.push_back(prefill.stepS(0, promptTokensPerStep(prefill, k)));
+}
+
+WorkerGroup::WorkerGroup(const Replica& prefill, const PrefillSteps& steps, const Replica& decode,
+                         std::int64_t prefillWorkers, std::int64_t decodeWorkers, const Hierarchy& h,
+                         double kvBytesPerToken, double ttftTargetS)
+    : prefill_(prefill), decode_(decode), p_(prefillWorkers), d_(decodeWorkers), steps_(steps)
+{
+    const double prompt = double(prefill.prompt);
+    const std::int64_t fit = std::int64_t(steps.stepS.size());
 
     // The KV cache of a prompt moves from its prefill worker's shards to a
     // decode worker's, as many streams at once as the smaller side has
@@ -79,9 +92,11 @@ WorkerGroup::WorkerGroup(const Replica& prefill, const Replica& decode, std::int
     kMax_ = fit;
     if (ttftTargetS > 0) {
         kMax_ = 1;
+        ttftReachable_ = false;
         for (std::int64_t k = fit; k >= 1; --k)
             if ((1 + promptSteps(k)) * stepS(k) + kvS_ <= ttftTargetS) {
                 kMax_ = k;
+                ttftReachable_ = true;
                 break;
             }
     }
@@ -90,8 +105,7 @@ WorkerGroup::WorkerGroup(const Replica& prefill, const Replica& decode, std::int
 
 double WorkerGroup::tokensPerStep(std::int64_t k) const
 {
-    const double prompt = double(prefill_.prompt);
-    return prompt <= prefill_.engineStepTokens ? double(k) * prompt : prefill_.engineStepTokens;
+    return promptTokensPerStep(prefill_, k);
 }
 
 double WorkerGroup::promptSteps(std::int64_t k) const

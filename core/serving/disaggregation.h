@@ -24,12 +24,21 @@ struct GroupPoint {
     const char* limitedBy = "decode";
 };
 
+// A prefill worker's step with k = 1, 2, ... whole prompts, as many as the
+// engine's budget holds (a longer prompt goes in chunks of the budget, one
+// prompt at a time): what every copy with that worker shares.
+struct PrefillSteps {
+    explicit PrefillSteps(const Replica& prefill);
+    std::vector<double> stepS;  // [k - 1]
+};
+
 class WorkerGroup {
 public:
     // `prefill` and `decode` set up (prepareReplica) on the design's GPUs,
     // `workers` of each in one copy laid out from the first GPU, prefill
-    // workers first; `h` the design's tiers; `ttftTargetS` 0 when none.
-    WorkerGroup(const Replica& prefill, const Replica& decode, std::int64_t prefillWorkers,
+    // workers first; `steps` the prefill worker's; `h` the design's tiers;
+    // `ttftTargetS` 0 when none.
+    WorkerGroup(const Replica& prefill, const PrefillSteps& steps, const Replica& decode, std::int64_t prefillWorkers,
                 std::int64_t decodeWorkers, const Hierarchy& h, double kvBytesPerToken, double ttftTargetS);
 
     // The copy with its decode workers at `batch` sequences each (at most
@@ -41,6 +50,9 @@ public:
     std::int64_t matchedBatch(std::int64_t maxBatch) const;
 
     std::int64_t promptsPerStepMax() const { return kMax_; }
+    // Whether one prompt, waiting for a step in flight, meets the TTFT
+    // target at all (always, without one).
+    bool ttftReachable() const { return ttftReachable_; }
     double prefillRatePerWorker() const { return prefillRate_; }  // requests/s at promptsPerStepMax
     double linkRate() const { return linkRate_; }                 // requests/s the KV moves allow
     double kvBytesPerRequest() const { return kvBytes_; }
@@ -53,7 +65,7 @@ public:
 private:
     double tokensPerStep(std::int64_t k) const;  // k prompts, or one prompt's chunk
     double promptSteps(std::int64_t k) const;    // the steps one prompt takes
-    double stepS(std::int64_t k) const { return prefillSteps_[std::size_t(k - 1)]; }
+    double stepS(std::int64_t k) const { return steps_.stepS[std::size_t(k - 1)]; }
     double workerRate(std::int64_t k) const { return double(k) / (promptSteps(k) * stepS(k)); }
     double decodeRate(std::int64_t batch, double stepSeconds) const;
 
@@ -61,7 +73,8 @@ private:
     const Replica& decode_;
     std::int64_t p_ = 1, d_ = 1;
     std::int64_t kMax_ = 1;
-    std::vector<double> prefillSteps_;  // k = 1 .. the budget's prompts
+    bool ttftReachable_ = true;
+    const PrefillSteps& steps_;
     double kvBytes_ = 0, kvS_ = 0, kvPureS_ = 0;
     std::vector<std::pair<std::string, double>> kvTiers_;
     double prefillRate_ = 0, linkRate_ = 0;

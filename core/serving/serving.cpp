@@ -92,6 +92,7 @@ Serving serve(const Design& design, const DesignFacts& facts)
     std::optional<Hierarchy> h;
     Replica r;  // the replica, or (disaggregated) a decode worker
     Replica prefillWorker;
+    std::optional<PrefillSteps> prefillSteps;
     std::optional<WorkerGroup> group;
     if (const auto& split = spec.disaggregated) {
         s.mode = "disaggregated";
@@ -141,7 +142,8 @@ Serving serve(const Design& design, const DesignFacts& facts)
         d.copies = inv.gpus / d.gpusPerCopy;
         s.gpusPerReplica = d.gpusPerCopy;
         s.replicasInDesign = d.copies;
-        group.emplace(prefillWorker, r, d.prefill.workers, d.decode.workers, *h, s.kvBytesPerToken,
+        prefillSteps.emplace(prefillWorker);
+        group.emplace(prefillWorker, *prefillSteps, r, d.prefill.workers, d.decode.workers, *h, s.kvBytesPerToken,
                       spec.ttft_target_s.value_or(0));
         // Past the batch the prefill workers (or the links) keep full, a
         // decode worker serves no more.

@@ -60,18 +60,19 @@ bool hasNonFiniteWord(std::string_view text)
 
 // A servable design's serving figures are all numbers: servingJson prints
 // an infinite one as null, which says nothing about why. Null says
-// something for three: no target missed, no arrival rate (no operation),
-// an engine that keeps as many requests as the KV cache holds.
+// something for four: no target missed, no arrival rate (no operation),
+// an engine that keeps as many requests as the KV cache holds, an
+// aggregated layout (no disaggregated workers).
 void requireServingFigures(const Json& serving)
 {
     for (auto it = serving.begin(); it != serving.end(); ++it) {
         if (it.value().is_null() && it.key() != "why_not_met" && it.key() != "operation" &&
-            it.key() != "max_requests")
+            it.key() != "max_requests" && it.key() != "disaggregated")
             finding("metrics: serving." + it.key() + " is null for a servable design");
-        if (it.key() == "operation" && it.value().is_object())
+        if ((it.key() == "operation" || it.key() == "disaggregated") && it.value().is_object())
             for (auto o = it.value().begin(); o != it.value().end(); ++o)
                 if (o.value().is_null())
-                    finding("metrics: serving.operation." + o.key() + " is null for a servable design");
+                    finding("metrics: serving." + it.key() + "." + o.key() + " is null for a servable design");
         if (it.key() == "curve")
             for (const Json& point : it.value())
                 for (auto p = point.begin(); p != point.end(); ++p)

@@ -1,0 +1,381 @@
+#include "core/serving/serving_search.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <memory>
+#include <tuple>
+
+#include "core/analysis/hardware_profile.h"
+#include "core/analysis/inventory.h"
+#include "core/analysis/power.h"
+#include "core/design/design_index.h"
+#include "core/serving/disaggregation.h"
+#include "core/serving/replica.h"
+#include "core/serving/serving.h"
+#include "core/text.h"
+
+namespace studio {
+namespace {
+
+struct Shape {
+    std::int64_t tp = 1, pp = 1, ep = 1;
+    std::int64_t gpus() const { return tp * pp; }
+};
+
+// A replica's or a worker's layouts: tp in powers of two within the NVLink
+// domain (tensor parallelism's all-reduces stay on the scale-up tier), pp in
+// powers of two, ep (a mixture of experts) in powers of two dividing the
+// experts and the worker's GPUs. The analysis rejects what does not split
+// the model's heads or layers.
+std::vector<Shape> shapesOn(std::int64_t gpus, std::int64_t domain, const ModelSpec& m)
+{
+    std::vector<Shape> out;
+    const std::int64_t experts = m.experts.value_or(0);
+    for (std::int64_t tp = 1; tp <= std::min(gpus, domain); tp *= 2)
+        for (std::int64_t pp = 1; tp * pp <= gpus && pp <= m.layers; pp *= 2)
+            for (std::int64_t ep = 1; ep == 1 || (ep <= experts && ep <= tp * pp); ep *= 2) {
+                if (ep == 1 || (experts % ep == 0 && (tp * pp) % ep == 0))
+                    out.push_back({tp, pp, ep});
+                if (experts == 0)
+                    break;
+            }
+    return out;
+}
+
+int precisionRank(const std::string& p)
+{
+    return p == "bf16" ? 0 : p == "fp8" ? 1 : 2;
+}
+
+// Ties go to the simpler configuration: fewer GPUs per replica (or copy),
+// fewer pipeline stages, fewer workers, the wider precision.
+auto simplicity(const ServingCandidate& c)
+{
+    return std::make_tuple(c.gpusPerReplica, c.pp + c.prefill.pp.value_or(1) + c.decode.pp.value_or(1),
+                           c.prefill.workers + c.decode.workers, precisionRank(c.weightPrecision),
+                           precisionRank(c.kvPrecision), c.tp, c.ep, c.prefill.tp.value_or(1),
+                           c.decode.tp.value_or(1));
+}
+
+bool better(const ServingCandidate& a, const ServingCandidate& b)
+{
+    if (a.tokensPerSPerGpu != b.tokensPerSPerGpu)
+        return a.tokensPerSPerGpu > b.tokensPerSPerGpu;
+    return simplicity(a) < simplicity(b);
+}
+
+ServingCandidate candidateOf(const Serving& s, const std::int64_t designGpus)
+{
+    ServingCandidate c;
+    c.mode = s.mode;
+    c.weightPrecision = s.weightPrecision;
+    c.kvPrecision = s.kvPrecision;
+    if (const auto& d = s.disaggregation) {
+        c.prefill = {d->prefill.workers, d->prefill.tp, d->prefill.pp, d->prefill.ep};
+        c.decode = {d->decode.workers, d->decode.tp, d->decode.pp, d->decode.ep};
+        c.kvTransferS = d->kvTransferS;
+    } else {
+        c.tp = s.tp;
+        c.pp = s.pp;
+        c.ep = s.ep;
+    }
+    c.batch = s.batch;
+    c.gpusPerReplica = s.gpusPerReplica;
+    c.replicas = s.replicasInDesign;
+    c.ttftS = s.ttftS;
+    c.tpotS = s.decode.tpotS;
+    c.e2eS = s.e2eS;
+    c.tokensPerSPerUser = s.decode.tokensPerSPerUser;
+    c.tokensPerSPerGpu = double(s.replicasInDesign) * s.decode.tokensPerSPerReplica / double(designGpus);
+    return c;
+}
+
+std::string times(double ratio)
+{
+    return formatValue(ratio, 3) + "x";
+}
+
+std::string secondsText(double s)
+{
+    return formatValue(s, 3) + " s";
+}
+
+// Which kind wins, and why: the aggregated replica's prompts sharing its
+// steps, the batch each runs, what limits the disaggregated copy and what
+// its KV moves cost.
+std::string verdictOf(const Serving& agg, const ServingCandidate& a, const Serving& dis, const ServingCandidate& d)
+{
+    const Disaggregation& x = *dis.disaggregation;
+    const bool splitWins = better(d, a);
+    const ServingCandidate& w = splitWins ? d : a;
+    const ServingCandidate& l = splitWins ? a : d;
+    std::string s = std::string(splitWins ? "Disaggregated" : "Aggregated") + " wins here: " +
+        describeServingCandidate(w) + " serves " + times(w.tokensPerSPerGpu / l.tokensPerSPerGpu) +
+        " the tokens/s per GPU of the best " + (splitWins ? "aggregated" : "disaggregated") + " layout (" +
+        describeServingCandidate(l) + "). ";
+    s += "Aggregated, steps carrying prompt chunks take " + formatPercent(agg.decode.prefillShare, false) +
+        " of a request's time at batch " + formatCount(agg.batch) + "; disaggregated, the decode workers run batch " +
+        formatCount(dis.batch) + " on decode steps alone, the copy is limited by " +
+        (x.limitedBy == "kv_links" ? std::string("the links moving the KV cache") : "its " + x.limitedBy + " workers") +
+        " (prefill " + formatPercent(x.prefill.utilization, false) + " busy, decode " + formatPercent(x.decode.utilization, false) +
+        "), and moving a prompt's KV cache adds " + secondsText(x.kvTransferS) + " (" +
+        formatPercent(x.kvTransferS / dis.ttftS, false) + " of its TTFT).";
+    return s;
+}
+
+}  // namespace
+
+std::string describeServingCandidate(const ServingCandidate& c)
+{
+    const auto layout = [](std::int64_t tp, std::int64_t pp, std::int64_t ep) {
+        std::string t = "tp " + formatCount(tp);
+        if (pp > 1)
+            t += " pp " + formatCount(pp);
+        if (ep > 1)
+            t += " ep " + formatCount(ep);
+        return t;
+    };
+    const std::string precision = c.weightPrecision + "/" + c.kvPrecision;
+    if (c.mode != "disaggregated")
+        return layout(c.tp, c.pp, c.ep) + " · " + precision;
+    const auto workers = [&](const ServingWorkers& k, const char* kind) {
+        return formatCount(k.workers) + " " + kind + " " + layout(k.tp.value_or(1), k.pp.value_or(1), k.ep.value_or(1));
+    };
+    return workers(c.prefill, "prefill") + " + " + workers(c.decode, "decode") + " · " + precision;
+}
+
+void applyServingCandidate(Workload& w, const ServingCandidate& c)
+{
+    ServingSpec& s = *w.serving;
+    s.weight_precision = c.weightPrecision;
+    s.kv_precision = c.kvPrecision;
+    if (s.batch.value_or(0) > 0)
+        s.batch = c.batch;
+    if (c.mode == "disaggregated") {
+        DisaggregatedSpec d;
+        d.prefill = c.prefill;
+        d.decode = c.decode;
+        s.disaggregated = std::move(d);
+    } else {
+        s.disaggregated.reset();
+        w.parallelism.tp = c.tp;
+        w.parallelism.pp = c.pp;
+        w.parallelism.ep = c.ep;
+    }
+}
+
+ServingSearchResult searchServing(const Design& design, const Catalog& catalog, const ServingSearchOptions& o)
+{
+    ServingSearchResult res;
+    const Workload& w = design.workload;
+    if (!w.isServing() || !w.serving) {
+        res.error = "the workload is not serving (workload.kind): the layout search ranks training layouts";
+        return res;
+    }
+    const DesignIndex index(design, catalog);
+    const Inventory inv = takeInventory(index);
+    res.gpus = inv.gpus;
+    if (inv.gpus == 0) {
+        res.error = "the design has no GPUs: add accelerators inside nodes";
+        return res;
+    }
+    const ServingSpec& spec = *w.serving;
+    std::vector<Problem> warnings;
+    const Power power = modelPower(index, inv, design.facility, warnings);
+    const std::string ownWeights = spec.weight_precision.value_or("bf16");
+    const std::string ownKv = spec.kv_precision.value_or("bf16");
+
+    // The precisions the GPU has a peak for (the design's own always).
+    std::map<std::string, std::unique_ptr<HardwareProfile>> hardware;
+    for (const char* p : {"bf16", "fp8", "fp4"}) {
+        if (!o.varyPrecision && p != ownWeights)
+            continue;
+        auto hw = std::make_unique<HardwareProfile>(profileHardware(index, inv, p, warnings));
+        if (hw->gpu.trainingPrecision == p)
+            hardware[p] = std::move(hw);
+    }
+    std::vector<std::pair<std::string, std::string>> precisions;
+    for (const auto& [weights, hw] : hardware)
+        for (const char* kv : {"bf16", "fp8"})
+            if (o.varyPrecision ? (std::string(kv) == "bf16" || hardware.count("fp8")) : kv == ownKv)
+                precisions.emplace_back(weights, kv);
+    const std::int64_t domain = hardware.empty() ? 1 : hardware.begin()->second->scaleupDomainGpus;
+    const std::vector<Shape> shapes = shapesOn(inv.gpus, std::max<std::int64_t>(1, domain), w.model);
+
+    const auto evaluate = [&](const Design& d, const HardwareProfile& hw) {
+        ++res.modelled;
+        return analyzeServing(d, index, inv, hw, power);
+    };
+    Design trial = design;
+    ServingSpec& trialSpec = *trial.workload.serving;
+    trialSpec.batch = 0;
+    const double total = double(precisions.size()) * (o.aggregated ? 1 : 0) + double(precisions.size()) *
+        (o.disaggregated ? 1 : 0);
+    double done = 0;
+    const auto step = [&] {
+        done += 1;
+        if (o.progress && total > 0)
+            o.progress(done / total);
+        return o.cancel && o.cancel->load();
+    };
+    std::optional<Serving> bestAggregated, bestDisaggregated;
+    const auto keep = [&](const Serving& s, std::vector<ServingCandidate>& into, std::optional<Serving>& best) {
+        if (!s.ok()) {
+            ++res.unfit;
+            return;
+        }
+        if (!s.meetsLatencyTargets) {
+            ++res.missTargets;
+            return;
+        }
+        ++res.feasible;
+        ServingCandidate c = candidateOf(s, inv.gpus);
+        if (!best || better(c, candidateOf(*best, inv.gpus)))
+            best = s;
+        into.push_back(std::move(c));
+    };
+
+    // Aggregated: every replica layout at every precision, its batch the
+    // largest the targets allow.
+    if (o.aggregated)
+        for (const auto& [weights, kv] : precisions) {
+            trialSpec.weight_precision = weights;
+            trialSpec.kv_precision = kv;
+            trialSpec.disaggregated.reset();
+            for (const Shape& sh : shapes) {
+                ++res.space;
+                trial.workload.parallelism.tp = sh.tp;
+                trial.workload.parallelism.pp = sh.pp;
+                trial.workload.parallelism.ep = sh.ep;
+                keep(evaluate(trial, *hardware[weights]), res.aggregated, bestAggregated);
+            }
+            if (step()) {
+                res.cancelled = true;
+                return res;
+            }
+        }
+
+    // Disaggregated: each worker layout set up once per precision; for a
+    // pair of layouts, the counts whose copy serves the design the most
+    // (the analysis's own rate: the slowest of the prefill workers at the
+    // TTFT target, the links and the decode workers at the TPOT target),
+    // then that configuration modelled by the analysis.
+    if (o.disaggregated && spec.output_tokens >= 2)
+        for (const auto& [weights, kv] : precisions) {
+            const HardwareProfile& hw = *hardware[weights];
+            trialSpec.weight_precision = weights;
+            trialSpec.kv_precision = kv;
+            std::optional<Hierarchy> h;
+            struct Worker {
+                Shape shape;
+                Replica prefill, decode;
+                Serving prefillSide, decodeSide;
+                std::unique_ptr<PrefillSteps> steps;
+                bool prefillFits = false, decodeFits = false;
+                double decodeRate = 0;  // requests/s one decode worker completes at the TPOT target
+            };
+            std::vector<std::unique_ptr<Worker>> workers;
+            const DesignFacts facts{index, inv, &hw, &power};
+            const double output = double(spec.output_tokens);
+            for (const Shape& sh : shapes) {
+                auto k = std::make_unique<Worker>();
+                k->shape = sh;
+                k->prefillSide.weightPrecision = k->decodeSide.weightPrecision = weights;
+                k->prefillSide.kvPrecision = k->decodeSide.kvPrecision = kv;
+                const std::string at = "/workload/serving/disaggregated/";
+                k->prefillFits = prepareReplica(trial, facts, hw,
+                                                {sh.tp, sh.pp, sh.ep, at + "prefill", double(spec.prompt_tokens), 0},
+                                                h, k->prefillSide, k->prefill);
+                k->decodeFits = prepareReplica(
+                    trial, facts, hw,
+                    {sh.tp, sh.pp, sh.ep, at + "decode", double(spec.prompt_tokens + spec.output_tokens), 0}, h,
+                    k->decodeSide, k->decode);
+                if (k->prefillFits)
+                    k->steps = std::make_unique<PrefillSteps>(k->prefill);
+                if (k->decodeFits) {
+                    // The largest batch whose decode step meets the TPOT target.
+                    const auto stepAt = [&](std::int64_t b) { return k->decode.decodeStep(b).stepS; };
+                    const double target = spec.tpot_target_s.value_or(0);
+                    std::int64_t lo = 0, hi = k->decodeSide.maxBatch;
+                    while (lo < hi) {
+                        const std::int64_t mid = lo + (hi - lo + 1) / 2;
+                        if (target <= 0 || stepAt(mid) <= target)
+                            lo = mid;
+                        else
+                            hi = mid - 1;
+                    }
+                    k->decodeFits = lo >= 1;
+                    if (lo >= 1)
+                        k->decodeRate = double(lo) / ((output - 1) * stepAt(lo));
+                }
+                workers.push_back(std::move(k));
+            }
+            const double ttftTarget = spec.ttft_target_s.value_or(0);
+            for (const auto& pw : workers) {
+                if (!pw->prefillFits)
+                    continue;
+                for (const auto& dw : workers) {
+                    if (!dw->decodeFits)
+                        continue;
+                    const std::int64_t gp = pw->shape.gpus(), gd = dw->shape.gpus();
+                    double bestRate = 0;
+                    std::int64_t bestP = 0, bestD = 0, bestCopyGpus = 0;
+                    for (std::int64_t p = 1; p * gp + gd <= inv.gpus; ++p)
+                        for (std::int64_t d = 1; p * gp + d * gd <= inv.gpus; ++d) {
+                            ++res.space;
+                            const WorkerGroup g(pw->prefill, *pw->steps, dw->decode, p, d, *h,
+                                                dw->decodeSide.kvBytesPerToken, ttftTarget);
+                            if (!g.ttftReachable())
+                                continue;
+                            const std::int64_t copyGpus = p * gp + d * gd;
+                            const double r = std::min(
+                                {double(p) * g.prefillRatePerWorker(), g.linkRate(), double(d) * dw->decodeRate});
+                            const double designRate = double(inv.gpus / copyGpus) * r;
+                            if (designRate > bestRate * (1 + 1e-12) ||
+                                (designRate >= bestRate * (1 - 1e-12) && copyGpus < bestCopyGpus)) {
+                                bestRate = std::max(bestRate, designRate);
+                                bestP = p;
+                                bestD = d;
+                                bestCopyGpus = copyGpus;
+                            }
+                        }
+                    if (bestP == 0) {
+                        ++res.missTargets;
+                        continue;
+                    }
+                    DisaggregatedSpec split;
+                    split.prefill = {bestP, pw->shape.tp, pw->shape.pp, pw->shape.ep};
+                    split.decode = {bestD, dw->shape.tp, dw->shape.pp, dw->shape.ep};
+                    trialSpec.disaggregated = split;
+                    keep(evaluate(trial, hw), res.disaggregated, bestDisaggregated);
+                }
+            }
+            if (step()) {
+                res.cancelled = true;
+                return res;
+            }
+        }
+
+    for (auto* list : {&res.aggregated, &res.disaggregated}) {
+        std::sort(list->begin(), list->end(), better);
+        if (list->size() > std::size_t(o.top))
+            list->resize(std::size_t(o.top));
+    }
+    const Serving own = evaluate(design, *std::make_unique<HardwareProfile>(
+                                             profileHardware(index, inv, ownWeights, warnings)));
+    res.currentFeasible = own.ok() && own.meetsLatencyTargets;
+    res.currentWhyNot = own.ok() ? own.whyNotMet : own.errors.front().message;
+    if (own.ok())
+        res.current = candidateOf(own, inv.gpus);
+    if (bestAggregated && bestDisaggregated)
+        res.verdict = verdictOf(*bestAggregated, res.aggregated.front(), *bestDisaggregated, res.disaggregated.front());
+    else if (bestAggregated || bestDisaggregated)
+        res.verdict = std::string(bestAggregated ? "Only aggregated" : "Only disaggregated") +
+            " layouts meet the targets here.";
+    else
+        res.verdict = "No layout meets the targets on these GPUs.";
+    return res;
+}
+
+}  // namespace studio
