@@ -18,6 +18,11 @@
 namespace studio {
 namespace {
 
+// The most GPUs one copy of a disaggregated layout takes: the counts of
+// its workers range up to it (AIConfigurator's replicas are of this order),
+// and a larger design holds several copies.
+constexpr std::int64_t kMaxCopyGpus = 128;
+
 struct Shape {
     std::int64_t tp = 1, pp = 1, ep = 1;
     std::int64_t gpus() const { return tp * pp; }
@@ -321,8 +326,9 @@ ServingSearchResult searchServing(const Design& design, const Catalog& catalog, 
                     const std::int64_t gp = pw->shape.gpus(), gd = dw->shape.gpus();
                     double bestRate = 0;
                     std::int64_t bestP = 0, bestD = 0, bestCopyGpus = 0;
-                    for (std::int64_t p = 1; p * gp + gd <= inv.gpus; ++p)
-                        for (std::int64_t d = 1; p * gp + d * gd <= inv.gpus; ++d) {
+                    const std::int64_t room = std::min(inv.gpus, kMaxCopyGpus);
+                    for (std::int64_t p = 1; p * gp + gd <= room; ++p)
+                        for (std::int64_t d = 1; p * gp + d * gd <= room; ++d) {
                             ++res.space;
                             const WorkerGroup g(pw->prefill, *pw->steps, dw->decode, p, d, *h,
                                                 dw->decodeSide.kvBytesPerToken, ttftTarget);
