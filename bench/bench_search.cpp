@@ -2,7 +2,8 @@
 // models per second, and the whole search for Llama 3 405B on the
 // 16,384-GPU preset and for GPT-3 175B on 1,024 A100 (Calculon's
 // optimal-execution case), pruned (the CLI), exhaustive, and keeping every
-// feasible point (the studio's Layouts panel). Not a test: results go to
+// feasible point (the studio's Layouts panel), and the serving search of
+// the two serving presets (aggregated and disaggregated). Not a test: results go to
 // docs/performance.md. Usage: bench_search PRESET_DIR
 #include <algorithm>
 #include <chrono>
@@ -13,6 +14,7 @@
 #include "core/design/model_presets.h"
 #include "core/format/design_reader.h"
 #include "core/search/layout_search.h"
+#include "core/serving/serving_search.h"
 
 using namespace studio;
 using Clock = std::chrono::steady_clock;
@@ -111,5 +113,28 @@ int main(int argc, char** argv)
     std::printf("\nLlama 3 405B exhaustive: %.3f us per modelled layout (memory, step time, objective, ranking), "
                 "%.1f ns per combination of the space\n",
                 t.medianMs * 1000 / double(r.evaluated), t.medianMs * 1e6 / double(r.space));
+
+    // The serving search of each serving preset (issue 37's target: under
+    // 100 ms on one core).
+    std::printf("\n| serving search | configurations | modelled | skipped by the rate bound | p50 ms | min ms |\n");
+    std::printf("|---|---|---|---|---|---|\n");
+    for (const char* preset : {"serving-llama3-70b-dgx-h100", "serving-grok1-moe-gb200-nvl72"}) {
+        const Design d = load(dir + "/" + preset + ".cluster.json", &catalog);
+        std::vector<double> ms;
+        ServingSearchResult sr;
+        for (int i = 0; i < 7; ++i) {
+            const auto t0 = Clock::now();
+            sr = searchServing(d, *catalog, {});
+            ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+        }
+        std::sort(ms.begin(), ms.end());
+        if (!sr.ok()) {
+            std::fprintf(stderr, "%s: %s\n", preset, sr.error.c_str());
+            return 1;
+        }
+        std::printf("| %s | %lld | %lld | %lld | %.1f | %.1f |\n", d.name.c_str(), static_cast<long long>(sr.space),
+                    static_cast<long long>(sr.modelled), static_cast<long long>(sr.pruned), ms[ms.size() / 2],
+                    ms.front());
+    }
     return 0;
 }

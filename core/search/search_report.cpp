@@ -195,7 +195,7 @@ Json servingSearchJson(const ServingSearchResult& r)
               {"space", r.space},
               {"evaluated", r.modelled},
               {"feasible", r.feasible},
-              {"pruned", 0},
+              {"pruned", r.pruned},
               {"never_complete", 0},
               {"rejected", {{"does_not_fit", r.unfit}, {"misses_targets", r.missTargets}}},
               {"current", std::move(current)},
@@ -209,7 +209,8 @@ Json servingSearchJson(const ServingSearchResult& r)
 std::string servingSearchText(const ServingSearchResult& r)
 {
     std::string s = "Searched " + formatCount(r.space) + " serving configurations on " + formatCount(r.gpus) +
-        " GPUs: " + formatCount(r.feasible) + " meet the targets (" + formatCount(r.modelled) + " modelled; " +
+        " GPUs: " + formatCount(r.feasible) + " meet the targets (" + formatCount(r.modelled) + " modelled, " +
+        formatCount(r.pruned) + " skipped by the rate bound; " +
         formatCount(r.unfit) + " do not fit, " + formatCount(r.missTargets) + " miss the targets)\n";
     s += "Current: " + (r.current.gpusPerReplica > 0 ? describeServingCandidate(r.current) : std::string("-")) +
         (r.currentFeasible ? " - " + formatReadable(r.current.tokensPerSPerGpu) + " tokens/s per GPU"

@@ -28,8 +28,11 @@ PrefillSteps::PrefillSteps(const Replica& prefill)
 {
     const double prompt = double(prefill.prompt);
     const std::int64_t fit = std::max<std::int64_t>(1, std::int64_t(std::floor(prefill.engineStepTokens / prompt)));
-    for (std::int64_t k = 1; k <= fit; ++k)
-        stepS.push_back(prefill.stepS(0, promptTokensPerStep(prefill, k)));
+    for (std::int64_t k = 1; k <= fit; ++k) {
+        const double tokens = promptTokensPerStep(prefill, k);
+        stepS.push_back(prefill.stepS(0, tokens));
+        maxRequestsPerS = std::max(maxRequestsPerS, double(k) / (std::ceil(prompt / tokens) * stepS.back()));
+    }
 }
 
 WorkerGroup::WorkerGroup(const Replica& prefill, const PrefillSteps& steps, const Replica& decode,
@@ -49,13 +52,15 @@ WorkerGroup::WorkerGroup(const Replica& prefill, const PrefillSteps& steps, cons
     const double streams = std::min(kvShards(prefill), kvShards(decode));
     const double pairs = double(p_ * d_);
     double covered = 0;
-    std::vector<const Tier*> tiers;
-    for (const Tier& t : h.tiers)
-        if (t.carriesCollectives)
-            tiers.push_back(&t);
-    for (std::size_t i = 0; i < tiers.size(); ++i) {
-        const Tier& t = *tiers[i];
-        const bool last = i + 1 == tiers.size();
+    std::size_t lastLink = 0;
+    for (std::size_t i = 0; i < h.tiers.size(); ++i)
+        if (h.tiers[i].carriesCollectives)
+            lastLink = i;
+    for (std::size_t i = 0; i < h.tiers.size() && kvTierCount_ < kMaxTiers; ++i) {
+        const Tier& t = h.tiers[i];
+        if (!t.carriesCollectives)
+            continue;
+        const bool last = i == lastLink;
         double within = pairs;
         if (!last && t.scopeGpus > 0) {
             within = 0;
@@ -75,7 +80,7 @@ WorkerGroup::WorkerGroup(const Replica& prefill, const PrefillSteps& steps, cons
             const double pure = kvBytes_ / (streams * t.collectiveBytesPerS);
             kvPureS_ += share * pure;
             kvS_ += share * (pure + t.alphaS);
-            kvTiers_.emplace_back(t.key, share);
+            kvTiers_[kvTierCount_++] = {&t, share};
         }
         covered = within;
         if (covered >= pairs)
@@ -118,6 +123,14 @@ double WorkerGroup::decodeRate(std::int64_t batch, double stepSeconds) const
     // The first token comes from the prefill worker: a request spends
     // output - 1 steps on a decode worker.
     return double(d_) * double(batch) / (std::max(1.0, double(decode_.output - 1)) * stepSeconds);
+}
+
+std::vector<std::pair<std::string, double>> WorkerGroup::kvTiers() const
+{
+    std::vector<std::pair<std::string, double>> out;
+    for (std::size_t i = 0; i < kvTierCount_; ++i)
+        out.emplace_back(kvTiers_[i].first->key, kvTiers_[i].second);
+    return out;
 }
 
 double WorkerGroup::kvLinkShare(double requestsPerS) const

@@ -4,7 +4,9 @@
 // prompts per step, its decode workers' steps, and the KV cache moves
 // between them over the tiers the pairs span. Shared by the serving
 // analysis and the serving search; not part of the analyses' interface.
+#include <array>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/analysis/hierarchy.h"
@@ -30,6 +32,7 @@ struct GroupPoint {
 struct PrefillSteps {
     explicit PrefillSteps(const Replica& prefill);
     std::vector<double> stepS;  // [k - 1]
+    double maxRequestsPerS = 0; // one worker's most at any k, no target: a bound for the search
 };
 
 class WorkerGroup {
@@ -58,7 +61,8 @@ public:
     double kvBytesPerRequest() const { return kvBytes_; }
     double kvTransferS() const { return kvS_; }
     double kvLinkShare(double requestsPerS) const;
-    const std::vector<std::pair<std::string, double>>& kvTiers() const { return kvTiers_; }
+    // Tier key, share of the copy's pairs whose move crosses it.
+    std::vector<std::pair<std::string, double>> kvTiers() const;
     std::int64_t gpus() const { return p_ * prefill_.gpus + d_ * decode_.gpus; }
     double prefillS() const { return promptSteps(1) * stepS(1); }  // one prompt on an idle prefill worker
 
@@ -76,7 +80,11 @@ private:
     bool ttftReachable_ = true;
     const PrefillSteps& steps_;
     double kvBytes_ = 0, kvS_ = 0, kvPureS_ = 0;
-    std::vector<std::pair<std::string, double>> kvTiers_;
+    // The tiers the moves cross with their shares, without allocating: the
+    // search builds a group for every count of workers.
+    static constexpr std::size_t kMaxTiers = 8;
+    std::array<std::pair<const Tier*, double>, kMaxTiers> kvTiers_{};
+    std::size_t kvTierCount_ = 0;
     double prefillRate_ = 0, linkRate_ = 0;
 };
 

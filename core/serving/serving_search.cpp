@@ -264,8 +264,16 @@ ServingSearchResult searchServing(const Design& design, const Catalog& catalog, 
     // Disaggregated: each worker layout set up once per precision; for a
     // pair of layouts, the counts whose copy serves the design the most
     // (the analysis's own rate: the slowest of the prefill workers at the
-    // TTFT target, the links and the decode workers at the TPOT target),
-    // then that configuration modelled by the analysis.
+    // TTFT target, the links and the decode workers at the TPOT target).
+    // That rate is what the analysis gives the configuration, or more (an
+    // end-to-end target can only lower it): the plans are modelled best
+    // first until the next cannot enter the top K.
+    struct Plan {
+        std::string weights, kv;
+        DisaggregatedSpec split;
+        double bound = 0;  // tokens/s per GPU of the design, at most
+    };
+    std::vector<Plan> plans;
     if (o.disaggregated && spec.output_tokens >= 2)
         for (const auto& [weights, kv] : precisions) {
             const HardwareProfile& hw = *hardware[weights];
@@ -327,14 +335,28 @@ ServingSearchResult searchServing(const Design& design, const Catalog& catalog, 
                     double bestRate = 0;
                     std::int64_t bestP = 0, bestD = 0, bestCopyGpus = 0;
                     const std::int64_t room = std::min(inv.gpus, kMaxCopyGpus);
-                    for (std::int64_t p = 1; p * gp + gd <= room; ++p)
-                        for (std::int64_t d = 1; p * gp + d * gd <= room; ++d) {
+                    for (std::int64_t p = 1; p * gp + gd <= room; ++p) {
+                        // Past the decode workers that outpace the prefill
+                        // workers' best (and past P, where the links stop
+                        // gaining), more decode workers serve no more: the
+                        // moves only reach farther, and copies only grow.
+                        const double matched = std::ceil(double(p) * pw->steps->maxRequestsPerS / dw->decodeRate);
+                        const std::int64_t enough = std::max<std::int64_t>(p, std::int64_t(std::min(matched, 1e9)));
+                        for (std::int64_t d = 1; d <= enough && p * gp + d * gd <= room; ++d) {
                             ++res.space;
+                            // At most the prefill workers' best rate with no
+                            // target and no move: a copy that cannot beat the
+                            // counts kept is not built.
+                            const std::int64_t copyGpus = p * gp + d * gd;
+                            const double bound = double(inv.gpus / copyGpus) *
+                                std::min(double(p) * pw->steps->maxRequestsPerS, double(d) * dw->decodeRate);
+                            if (bound < bestRate * (1 - 1e-12) ||
+                                (bound <= bestRate * (1 + 1e-12) && copyGpus >= bestCopyGpus))
+                                continue;
                             const WorkerGroup g(pw->prefill, *pw->steps, dw->decode, p, d, *h,
                                                 dw->decodeSide.kvBytesPerToken, ttftTarget);
                             if (!g.ttftReachable())
                                 continue;
-                            const std::int64_t copyGpus = p * gp + d * gd;
                             const double r = std::min(
                                 {double(p) * g.prefillRatePerWorker(), g.linkRate(), double(d) * dw->decodeRate});
                             const double designRate = double(inv.gpus / copyGpus) * r;
@@ -346,15 +368,15 @@ ServingSearchResult searchServing(const Design& design, const Catalog& catalog, 
                                 bestCopyGpus = copyGpus;
                             }
                         }
+                    }
                     if (bestP == 0) {
                         ++res.missTargets;
                         continue;
                     }
-                    DisaggregatedSpec split;
-                    split.prefill = {bestP, pw->shape.tp, pw->shape.pp, pw->shape.ep};
-                    split.decode = {bestD, dw->shape.tp, dw->shape.pp, dw->shape.ep};
-                    trialSpec.disaggregated = split;
-                    keep(evaluate(trial, hw), res.disaggregated, bestDisaggregated);
+                    Plan plan{weights, kv, {}, bestRate * output / double(inv.gpus)};
+                    plan.split.prefill = {bestP, pw->shape.tp, pw->shape.pp, pw->shape.ep};
+                    plan.split.decode = {bestD, dw->shape.tp, dw->shape.pp, dw->shape.ep};
+                    plans.push_back(std::move(plan));
                 }
             }
             if (step()) {
@@ -362,6 +384,28 @@ ServingSearchResult searchServing(const Design& design, const Catalog& catalog, 
                 return res;
             }
         }
+
+    std::stable_sort(plans.begin(), plans.end(), [](const Plan& a, const Plan& b) { return a.bound > b.bound; });
+    std::vector<double> kept;  // the modelled candidates' objectives, a min-heap of the best K
+    for (const Plan& plan : plans) {
+        if (std::int64_t(kept.size()) >= o.top && plan.bound < kept.front() * (1 - 1e-9)) {
+            ++res.pruned;
+            continue;
+        }
+        trialSpec.weight_precision = plan.weights;
+        trialSpec.kv_precision = plan.kv;
+        trialSpec.disaggregated = plan.split;
+        const std::size_t before = res.disaggregated.size();
+        keep(evaluate(trial, *hardware[plan.weights]), res.disaggregated, bestDisaggregated);
+        if (res.disaggregated.size() > before) {
+            kept.push_back(res.disaggregated.back().tokensPerSPerGpu);
+            std::push_heap(kept.begin(), kept.end(), std::greater<>());
+            if (std::int64_t(kept.size()) > o.top) {
+                std::pop_heap(kept.begin(), kept.end(), std::greater<>());
+                kept.pop_back();
+            }
+        }
+    }
 
     for (auto* list : {&res.aggregated, &res.disaggregated}) {
         std::sort(list->begin(), list->end(), better);

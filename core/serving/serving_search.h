@@ -45,7 +45,8 @@ struct ServingSearchResult {
     std::int64_t gpus = 0;
     std::int64_t space = 0;      // layouts and precisions tried, each kind's counts included
     std::int64_t modelled = 0;   // serving analyses run
-    std::int64_t feasible = 0;   // fit, and meet the targets
+    std::int64_t feasible = 0;   // fit, and meet the targets (of those modelled)
+    std::int64_t pruned = 0;     // disaggregated configurations whose rate bound cannot enter the top K
     std::int64_t unfit = 0;      // do not fit or do not split (the analysis's errors)
     std::int64_t missTargets = 0;
     std::vector<ServingCandidate> aggregated, disaggregated;  // best first
