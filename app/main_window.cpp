@@ -60,6 +60,7 @@
 #include "widgets/search/layout_search_service.h"
 #include "widgets/search/layouts_panel.h"
 #include "widgets/serving/serving_panel.h"
+#include "widgets/serving/serving_search_service.h"
 #include "widgets/style/theme.h"
 #include "widgets/warnings/warnings_panel.h"
 #include "widgets/workload/workload_panel.h"
@@ -243,6 +244,9 @@ void MainWindow::createDocks()
     connect(sensitivityDock, &QDockWidget::visibilityChanged, sensitivity_, &SensitivityPanel::setShown);
     // Serving figures beside the analyses; brought forward for a serving design.
     serving_ = new ServingPanel(analysis_, this);
+    servingSearch_ = new ServingSearchService(doc_, analysis_, this);
+    serving_->setSearch(doc_, servingSearch_);
+    connect(serving_, &ServingPanel::message, this, &MainWindow::status);
     auto* servingDock = dock(tr("Serving"), "serving", serving_, Qt::BottomDockWidgetArea);
     tabifyDockWidget(sensitivityDock, servingDock);
     analysisDock->raise();
@@ -505,6 +509,7 @@ void MainWindow::newDesign()
 void MainWindow::waitForBackgroundRuns()
 {
     search_->waitForIdle();
+    servingSearch_->waitForIdle();
     sweep_->waitForIdle();
     tornado_->waitForIdle();
     upgrades_->waitForIdle();

@@ -27,6 +27,7 @@ class SensitivityPanel;
 class SensitivityService;
 class UpgradesService;
 class ServingPanel;
+class ServingSearchService;
 class LayoutsPanel;
 class Minimap;
 class PartPalette;
@@ -143,6 +144,7 @@ private:
     SensitivityService* tornado_;
     UpgradesService* upgrades_;
     ServingPanel* serving_;
+    ServingSearchService* servingSearch_;
     SensitivityPanel* sensitivity_;
     AnalysisArea* analysisArea_;
     KpiStrip* kpis_;

@@ -10,6 +10,7 @@
 
 #include "app/cli/command_line.h"
 #include "app/main_window.h"
+#include "widgets/serving/serving_panel.h"
 #include "widgets/canvas/design_scene.h"
 #include "widgets/canvas/design_view.h"
 #include "widgets/charts/analysis_registry.h"
@@ -40,7 +41,8 @@ int runScreenshot(const QStringList& args)
     parser.addOption(panel);
     const QCommandLineOption raise(
         QStringLiteral("raise"),
-        "Bring a tabbed dock to the front: inspector, workload, history, warnings, layouts, scale, sensitivity.",
+        "Bring a tabbed dock to the front: inspector, workload, history, warnings, layouts, scale, sensitivity, "
+        "serving, or serving-search (the Serving dock at its best way to serve).",
         "DOCK");
     parser.addOption(raise);
     parser.addPositionalArgument("FILE", "The design to show.");
@@ -79,12 +81,16 @@ int runScreenshot(const QStringList& args)
         QApplication::processEvents();
     window.view()->zoomToFit();
     window.scene()->selectComponents(parser.values(select));
-    for (const QString& name : parser.values(raise)) {
+    for (QString name : parser.values(raise)) {
+        if (name == "serving-search") {
+            window.serving()->tabs()->setCurrentIndex(1);
+            name = "serving";
+        }
         auto* dock = window.findChild<QDockWidget*>(name);
         if (!dock) {
             std::fprintf(stderr,
                          "screenshot: no dock '%s' (inspector, workload, history, warnings, analysis, layouts, "
-                         "scale, sensitivity, parts, overview)\n",
+                         "scale, sensitivity, serving, serving-search, parts, overview)\n",
                          qPrintable(name));
             return kExitUsage;
         }

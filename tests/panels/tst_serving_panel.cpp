@@ -16,6 +16,7 @@
 
 #include "app/main_window.h"
 #include "core/serving/serving.h"
+#include "core/serving/serving_search.h"
 #include "core/text.h"
 #include "tests/gui_test_main.h"
 #include "tests/test_support.h"
@@ -25,6 +26,7 @@
 #include "widgets/document/design_editor.h"
 #include "widgets/panels/kpi_strip.h"
 #include "widgets/serving/serving_panel.h"
+#include "widgets/serving/serving_search_service.h"
 #include "widgets/workload/workload_panel.h"
 
 using namespace studio;
@@ -152,6 +154,52 @@ private slots:
         QCOMPARE(w.analysis()->serving()->engine.maxRequests, 1024);  // vLLM's on an 80 GB H100
         step->setValue(0);
         QVERIFY(!w.document()->design().workload.serving->step_tokens);
+    }
+
+    // The best way to serve: the search's verdict and candidates, both
+    // kinds on the frontier; Apply makes a disaggregated row the design's in
+    // one undo step, and the figures become the split layout's.
+    void theSearchTabAppliesADisaggregatedLayout()
+    {
+        MainWindow w;
+        w.resize(1400, 900);
+        QVERIFY(w.openFile(test::sourcePath("tests/data/good/serving-70b-h100-node.cluster.json")));
+        w.show();
+        QCoreApplication::processEvents();
+        w.waitForBackgroundRuns();
+        QCoreApplication::processEvents();
+        ServingPanel* p = w.serving();
+        ServingSearchOptions options;
+        options.top = ServingSearchService::kTop;
+        const ServingSearchResult expected = searchServing(w.document()->design(), w.document()->catalog(), options);
+        QCOMPARE(p->verdictLabel()->text(), QString::fromStdString(expected.verdict));
+        QCOMPARE(p->frontierPlot()->graph(0)->dataCount(), int(expected.aggregated.size()));
+        QCOMPARE(p->frontierPlot()->graph(1)->dataCount(), int(expected.disaggregated.size()));
+        QTableWidget* t = p->candidateTable();
+        QCOMPARE(t->rowCount(), int(expected.aggregated.size() + expected.disaggregated.size()));
+        int row = -1;
+        for (int r = 0; r < t->rowCount() && row < 0; ++r)
+            if (t->item(r, 0)->text() == "disaggregated")
+                row = r;
+        QVERIFY(row >= 0);
+        const QString config = t->item(row, 1)->text();
+        const QString perGpu = t->item(row, 7)->text();
+        const int undoBefore = w.document()->undoStack()->count();
+        QVERIFY(p->applyRow(row));
+        QCOMPARE(w.document()->undoStack()->count(), undoBefore + 1);
+        const auto& split = w.document()->design().workload.serving->disaggregated;
+        QVERIFY(split);
+        w.analysis()->recomputeNow();
+        const Serving* s = w.analysis()->serving();
+        QVERIFY(s && s->ok());
+        QCOMPARE(s->mode, std::string("disaggregated"));
+        QCOMPARE(perGpu, QString::fromStdString(formatReadable(
+                             double(s->replicasInDesign) * s->decode.tokensPerSPerReplica / 8.0)));
+        QCOMPARE(t->rowCount(), 0);  // the search runs again for the applied design
+        QVERIFY2(p->summaryLabel()->text().startsWith("<b>Disaggregated"), qPrintable(p->summaryLabel()->text()));
+        QVERIFY(config.contains("prefill"));
+        w.document()->undoStack()->undo();
+        QVERIFY(!w.document()->design().workload.serving->disaggregated);
     }
 
     void aTrainingDesignSaysWhereServingFiguresComeFrom()

@@ -5,6 +5,8 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QMouseEvent>
+#include <QPushButton>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -15,6 +17,10 @@
 #include "core/serving/serving.h"
 #include "core/text.h"
 #include "widgets/analysis/analysis_service.h"
+#include "widgets/document/commands.h"
+#include "widgets/document/design_document.h"
+#include "widgets/document/design_editor.h"
+#include "widgets/serving/serving_search_service.h"
 #include "widgets/charts/chart_plot.h"
 #include "widgets/charts/chart_style.h"
 #include "widgets/common/qt_string.h"
@@ -48,9 +54,36 @@ struct Row {
 std::vector<Row> rowsOf(const Serving& s)
 {
     const DecodePoint& d = s.decode;
-    std::vector<Row> rows{
-        {QObject::tr("Replica"), QObject::tr("tp %1 x pp %2 = %3 GPUs").arg(s.tp).arg(s.pp).arg(s.gpusPerReplica),
-         QObject::tr("workload.parallelism's tp x pp; the design holds %1 replicas").arg(s.replicasInDesign)},
+    std::vector<Row> rows;
+    if (const auto& x = s.disaggregation) {
+        const auto workers = [](const ServingWorker& k, const QString& kind) {
+            return QObject::tr("%1 %2 x tp %3 pp %4").arg(k.workers).arg(kind).arg(k.tp).arg(k.pp);
+        };
+        QString tiers;
+        for (const auto& [key, share] : x->kvTiers)
+            tiers += (tiers.isEmpty() ? "" : ", ") + q(key) + " " + num(100 * share) + "%";
+        rows.push_back({QObject::tr("Layout"),
+                        workers(x->prefill, QObject::tr("prefill")) + " + " + workers(x->decode, QObject::tr("decode")),
+                        QObject::tr("workload.serving.disaggregated: one copy of %1 GPUs, laid out from the design's "
+                                    "first GPU, prefill workers first; the design holds %2 copies. Limited by its %3 "
+                                    "(prefill workers %4% busy, decode workers %5%)")
+                            .arg(x->gpusPerCopy)
+                            .arg(x->copies)
+                            .arg(x->limitedBy == "kv_links" ? QObject::tr("links moving the KV cache")
+                                                            : q(x->limitedBy) + QObject::tr(" workers"))
+                            .arg(num(100 * x->prefill.utilization), num(100 * x->decode.utilization))});
+        rows.push_back({QObject::tr("KV cache move"), secs(x->kvTransferS),
+                        QObject::tr("%1 bytes per request (prompt x 2 x layers x kv_heads x head_dim x bytes) from "
+                                    "the prefill worker's shards to the decode worker's, over %2 (the pairs' tiers); "
+                                    "the moves use %3% of the links; added to the time to first token")
+                            .arg(q(formatCount(std::int64_t(x->kvBytesPerRequest))), tiers,
+                                 num(100 * x->kvLinkShare))});
+    } else {
+        rows.push_back(
+            {QObject::tr("Replica"), QObject::tr("tp %1 x pp %2 = %3 GPUs").arg(s.tp).arg(s.pp).arg(s.gpusPerReplica),
+             QObject::tr("workload.parallelism's tp x pp; the design holds %1 replicas").arg(s.replicasInDesign)});
+    }
+    rows.insert(rows.end(), {
         {q(figureName("serving.batch")), q(formatCount(s.batch)),
          QObject::tr("workload.serving.batch, or with 0 the largest of at most %1 that meets the latency targets "
                      "(docs/model.md section 19)")
@@ -103,7 +136,21 @@ std::vector<Row> rowsOf(const Serving& s)
          QObject::tr("replica's facility power %1 kW / (tokens/s per replica x 3,600) x 10^6; x the electricity "
                      "price")
              .arg(num(s.kwPerReplica))},
-    };
+    });
+    // A disaggregated copy's latencies come from its own workers.
+    if (const auto& x = s.disaggregation)
+        for (Row& r : rows) {
+            if (r.name == q(figureName("serving.ttft_s")))
+                r.how = QObject::tr("the prefill step in flight, as often as the prefill workers are busy (%1) + %2 "
+                                    "step(s) of %3 prompts, %4 each + moving the KV cache, %5")
+                            .arg(secs(d.engine.arrivalWaitS), num(d.engine.promptSteps), num(x->promptsPerStep),
+                                 secs(x->prefillStepS), secs(x->kvTransferS));
+            else if (r.name == q(figureName("serving.tpot_s")))
+                r.how = QObject::tr("a decode worker's step at batch %1, no prompt sharing it (pp x (max(memory %2, "
+                                    "compute %3) + communication), %4)")
+                            .arg(q(formatCount(d.batch)), secs(d.memoryS), secs(d.computeS),
+                                 d.bandwidthBound() ? QObject::tr("bandwidth-bound") : QObject::tr("compute-bound"));
+        }
     // At the arrival rate: the load over the replicas, at the latencies it
     // gives (Little's law solved with them).
     if (const ServingOperation& o = s.operation; o.set()) {
@@ -136,7 +183,15 @@ ServingPanel::ServingPanel(AnalysisService* analyses, QWidget* parent) : QWidget
     summary_->setWordWrap(true);
     summary_->setTextFormat(Qt::RichText);
     layout->addWidget(summary_);
-    auto* row = new QHBoxLayout;
+    // This design's figures, and (setSearch) the best way to serve beside
+    // them: a tab each, so neither is squeezed in a short dock.
+    tabs_ = new QTabWidget(this);
+    tabs_->setObjectName("serving tabs");
+    tabs_->setDocumentMode(true);
+    tabs_->setTabBarAutoHide(true);
+    auto* page = new QWidget(tabs_);
+    auto* row = new QHBoxLayout(page);
+    row->setContentsMargins(0, 4, 0, 0);
     curve_ = new ChartPlot(this);
     curve_->setObjectName("serving curve");
     curve_->setMinimumWidth(320);
@@ -157,16 +212,172 @@ ServingPanel::ServingPanel(AnalysisService* analyses, QWidget* parent) : QWidget
     row->addWidget(curve_, 5);
     row->addWidget(memory_, 2);
     row->addWidget(figures_, 3);
-    layout->addLayout(row, 1);
+    tabs_->addTab(page, tr("This design"));
+    layout->addWidget(tabs_, 1);
     connect(analyses_, &AnalysisService::updated, this, &ServingPanel::refresh);
     refresh();
+}
+
+void ServingPanel::setSearch(DesignDocument* document, ServingSearchService* search)
+{
+    doc_ = document;
+    search_ = search;
+    searchBox_ = new QWidget(tabs_);
+    auto* row = new QHBoxLayout(searchBox_);
+    row->setContentsMargins(0, 4, 0, 0);
+    frontier_ = new ChartPlot(searchBox_);
+    frontier_->setObjectName("serving frontier");
+    frontier_->setMinimumWidth(320);
+    setLogLog(frontier_, tr("tokens/s per user"), tr("tokens/s per GPU of the design"));
+    auto* side = new QVBoxLayout;
+    verdict_ = new QLabel(searchBox_);
+    verdict_->setObjectName("serving verdict");
+    verdict_->setWordWrap(true);
+    candidates_ = new QTableWidget(0, 8, searchBox_);
+    candidates_->setObjectName("serving candidates");
+    candidates_->setHorizontalHeaderLabels({tr("Mode"), tr("Configuration"), tr("Batch"), tr("TTFT"), tr("TPOT"),
+                                            tr("KV move"), tr("tok/s/user"), tr("tok/s/GPU")});
+    candidates_->verticalHeader()->hide();
+    candidates_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    candidates_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    candidates_->setSelectionMode(QAbstractItemView::SingleSelection);
+    candidates_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    candidates_->horizontalHeader()->setStretchLastSection(true);
+    apply_ = new QPushButton(tr("Apply"), searchBox_);
+    apply_->setToolTip(tr("Make the selected configuration the design's (one undoable edit)"));
+    apply_->setEnabled(false);
+    auto* bar = new QHBoxLayout;
+    bar->addStretch(1);
+    bar->addWidget(apply_);
+    side->addWidget(verdict_);
+    side->addWidget(candidates_, 1);
+    side->addLayout(bar);
+    row->addWidget(frontier_, 5);
+    row->addLayout(side, 5);
+    tabs_->addTab(searchBox_, tr("Best way to serve"));
+    connect(apply_, &QPushButton::clicked, this, [this] { applyRow(candidates_->currentRow()); });
+    connect(candidates_, &QTableWidget::cellDoubleClicked, this, [this](int r, int) { applyRow(r); });
+    connect(candidates_, &QTableWidget::currentCellChanged, this,
+            [this](int r) { apply_->setEnabled(r >= 0 && r < int(rowCandidates_.size())); });
+    connect(search_, &BackgroundJob::finished, this, &ServingPanel::refreshSearch);
+    connect(analyses_, &AnalysisService::updated, this, &ServingPanel::refreshSearch);
+    refreshSearch();
+}
+
+bool ServingPanel::applyRow(int row)
+{
+    if (!doc_ || row < 0 || row >= int(rowCandidates_.size()))
+        return false;
+    const ServingCandidate& c = rowCandidates_[std::size_t(row)];
+    DesignSettings settings = DesignSettings::of(doc_->design());
+    if (!settings.workload.serving)
+        return false;
+    applyServingCandidate(settings.workload, c);
+    const QString text = tr("Serve as %1").arg(q(describeServingCandidate(c)));
+    const EditResult r = DesignEditor(doc_).changeSettings(std::move(settings), text);
+    if (r.refused())
+        emit message(tr("%1 refused: %2").arg(text, r.reason));
+    else if (r.applied())
+        emit message(text);
+    return r.applied();
+}
+
+void ServingPanel::refreshSearch()
+{
+    if (!searchBox_)
+        return;
+    const Serving* s = analyses_->serving();
+    const ServingSearchResult* r = search_->result();
+    frontier_->clearGraphs();
+    frontier_->clearItems();
+    candidates_->setRowCount(0);
+    rowCandidates_.clear();
+    apply_->setEnabled(false);
+    if (!s || !r || !r->ok()) {
+        verdict_->setText(!s ? QString()
+                              : r && !r->error.empty() ? q(r->error)
+                                                       : tr("Searching aggregated and disaggregated layouts..."));
+        stylePlot(frontier_, palette());
+        frontier_->replot();
+        return;
+    }
+    verdict_->setText(q(r->verdict));
+    verdict_->setToolTip(tr("%1 configurations on %2 GPUs, %3 modelled by the serving analysis, %4 meet the targets "
+                            "(docs/model.md section 19, \"The serving search\")")
+                             .arg(q(formatCount(r->space)), q(formatCount(r->gpus)), q(formatCount(r->modelled)),
+                                  q(formatCount(r->feasible))));
+    // The frontier: each kind's candidates, the design's own starred.
+    double lo = INFINITY, hi = 0, left = INFINITY, right = 0;
+    const auto extend = [&](const ServingCandidate& c) {
+        lo = std::min(lo, c.tokensPerSPerGpu);
+        hi = std::max(hi, c.tokensPerSPerGpu);
+        left = std::min(left, c.tokensPerSPerUser);
+        right = std::max(right, c.tokensPerSPerUser);
+    };
+    int kind = 0;
+    for (const auto& [list, name] : {std::pair{&r->aggregated, tr("aggregated")},
+                                     std::pair{&r->disaggregated, tr("disaggregated")}}) {
+        QCPGraph* g = frontier_->addGraph();
+        g->setName(name);
+        g->setLineStyle(QCPGraph::lsNone);
+        const QColor color = designColor(kind == 0 ? 0 : 2);
+        g->setScatterStyle(kind == 0 ? QCPScatterStyle(QCPScatterStyle::ssDisc, color, 7)
+                                     : QCPScatterStyle(QCPScatterStyle::ssTriangle, QPen(color, 2), color, 9));
+        for (const ServingCandidate& c : *list) {
+            g->addData(c.tokensPerSPerUser, c.tokensPerSPerGpu);
+            extend(c);
+        }
+        ++kind;
+    }
+    if (r->currentFeasible) {
+        QCPGraph* own = frontier_->addGraph();
+        own->setName(tr("the design's: %1").arg(q(describeServingCandidate(r->current))));
+        own->setLineStyle(QCPGraph::lsNone);
+        own->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssStar, QPen(designColor(1), 2.5), Qt::NoBrush, 16));
+        own->addData(r->current.tokensPerSPerUser, r->current.tokensPerSPerGpu);
+        extend(r->current);
+    }
+    if (hi > 0) {
+        frontier_->xAxis->setRange(decadeBelow(left), decadeAbove(right));
+        frontier_->yAxis->setRange(decadeBelow(lo), decadeAbove(hi));
+    }
+    legendOutside(frontier_, 3);
+    stylePlot(frontier_, palette());
+    frontier_->replot();
+    // The table: both kinds, best first.
+    rowCandidates_ = r->aggregated;
+    rowCandidates_.insert(rowCandidates_.end(), r->disaggregated.begin(), r->disaggregated.end());
+    std::stable_sort(rowCandidates_.begin(), rowCandidates_.end(),
+                     [](const ServingCandidate& a, const ServingCandidate& b) {
+                         return a.tokensPerSPerGpu > b.tokensPerSPerGpu;
+                     });
+    candidates_->setRowCount(int(rowCandidates_.size()));
+    for (int i = 0; i < int(rowCandidates_.size()); ++i) {
+        const ServingCandidate& c = rowCandidates_[std::size_t(i)];
+        const QString cells[] = {q(c.mode),     q(describeServingCandidate(c)), q(formatCount(c.batch)),
+                                 secs(c.ttftS), secs(c.tpotS),                   c.kvTransferS > 0 ? secs(c.kvTransferS) : "-",
+                                 num(c.tokensPerSPerUser), num(c.tokensPerSPerGpu)};
+        const QString how = tr("%1 replica(s) of %2 GPUs; TTFT, TPOT and tokens/s as the serving analysis gives this "
+                               "configuration (Apply, then the figures above say how each is made)")
+                                .arg(c.replicas)
+                                .arg(c.gpusPerReplica);
+        for (int col = 0; col < 8; ++col) {
+            auto* item = new QTableWidgetItem(cells[col]);
+            if (col >= 2)
+                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            item->setToolTip(how);
+            candidates_->setItem(i, col, item);
+        }
+    }
 }
 
 void ServingPanel::changeEvent(QEvent* event)
 {
     QWidget::changeEvent(event);
-    if (event->type() == QEvent::PaletteChange)
+    if (event->type() == QEvent::PaletteChange) {
         refresh();
+        refreshSearch();
+    }
 }
 
 void ServingPanel::refresh()
@@ -191,11 +402,20 @@ void ServingPanel::refresh()
         return;
     }
     const DecodePoint& d = s->decode;
-    QString text = tr("<b>Batch %1 per replica of %2 GPUs: %3 tokens/s per GPU, %4 per user</b>; as %5 serves "
-                      "them, first token in %6, %7 per token after it (a decode step alone %8, %9).")
-                       .arg(q(formatCount(s->batch)), QString::number(s->gpusPerReplica), num(d.tokensPerSPerGpu),
-                            num(d.tokensPerSPerUser), engineName(s->engine.engine), secs(s->ttftS), secs(d.tpotS),
-                            secs(d.stepS), d.bandwidthBound() ? tr("bandwidth-bound") : tr("compute-bound"));
+    QString text =
+        s->disaggregation
+        ? tr("<b>Disaggregated, batch %1 per decode worker, copies of %2 GPUs: %3 tokens/s per GPU, %4 per "
+             "user</b>; on %5, first token in %6 (the prompt on a prefill worker, then %7 moving its KV cache), "
+             "%8 per token after it (decode steps alone, %9).")
+              .arg(q(formatCount(s->batch)), QString::number(s->gpusPerReplica), num(d.tokensPerSPerGpu),
+                   num(d.tokensPerSPerUser), engineName(s->engine.engine), secs(s->ttftS),
+                   secs(s->disaggregation->kvTransferS), secs(d.tpotS),
+                   d.bandwidthBound() ? tr("bandwidth-bound") : tr("compute-bound"))
+        : tr("<b>Batch %1 per replica of %2 GPUs: %3 tokens/s per GPU, %4 per user</b>; as %5 serves "
+             "them, first token in %6, %7 per token after it (a decode step alone %8, %9).")
+              .arg(q(formatCount(s->batch)), QString::number(s->gpusPerReplica), num(d.tokensPerSPerGpu),
+                   num(d.tokensPerSPerUser), engineName(s->engine.engine), secs(s->ttftS), secs(d.tpotS),
+                   secs(d.stepS), d.bandwidthBound() ? tr("bandwidth-bound") : tr("compute-bound"));
     if (const ServingOperation& o = s->operation; o.set()) {
         text += " " +
             (s->replicasNeeded == 1 ? tr("At %1 requests/s the load needs %2 replica, %3 GPUs")

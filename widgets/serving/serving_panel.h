@@ -5,16 +5,28 @@
 // batch grows (the latency target drawn, the served batch starred); and
 // one GPU's HBM: weights, the batch's KV cache and what is left. Figures
 // from core/serving (AnalysisService), each explaining itself on hover.
+// With the serving search (setSearch): the best way to serve, aggregated
+// and disaggregated, as a frontier and a table whose row Apply makes the
+// design's (one undoable edit).
 #include <QWidget>
+
+#include <vector>
+
+#include "core/serving/serving_search.h"
 
 class QLabel;
 class QMouseEvent;
+class QPushButton;
+class QTabWidget;
 class QTableWidget;
 
 namespace studio {
 
 class AnalysisService;
 class ChartPlot;
+class DesignDocument;
+class DesignEditor;
+class ServingSearchService;
 struct Serving;
 
 class ServingPanel : public QWidget {
@@ -27,6 +39,18 @@ public:
     ChartPlot* memoryPlot() const { return memory_; }
     QTableWidget* figureTable() const { return figures_; }
 
+    // Shows the serving search and its Apply, editing `document`.
+    void setSearch(DesignDocument* document, ServingSearchService* search);
+    QLabel* verdictLabel() const { return verdict_; }
+    ChartPlot* frontierPlot() const { return frontier_; }
+    QTableWidget* candidateTable() const { return candidates_; }
+    QTabWidget* tabs() const { return tabs_; }
+    // Makes the candidate in `row` the design's; false when refused or none.
+    bool applyRow(int row);
+
+signals:
+    void message(const QString& text);
+
 protected:
     void changeEvent(QEvent* event) override;
 
@@ -36,11 +60,22 @@ private:
     void drawMemory(const Serving& s);
     void fillFigures(const Serving& s);
     void showTip(QMouseEvent* event);
+    void refreshSearch();
 
     AnalysisService* analyses_;
     QLabel* summary_;
     ChartPlot *curve_, *memory_;
     QTableWidget* figures_;
+    QTabWidget* tabs_;
+    // The serving search: its tab added by setSearch.
+    QWidget* searchBox_ = nullptr;
+    QLabel* verdict_ = nullptr;
+    ChartPlot* frontier_ = nullptr;
+    QTableWidget* candidates_ = nullptr;
+    QPushButton* apply_ = nullptr;
+    DesignDocument* doc_ = nullptr;
+    ServingSearchService* search_ = nullptr;
+    std::vector<ServingCandidate> rowCandidates_;
 };
 
 }  // namespace studio
