@@ -81,6 +81,22 @@ Analysis analyzeDesign(const Design& design, const Catalog& catalog)
             (k == PartKind::Accelerator ? t.gpus : k == PartKind::Nic ? t.nics : t.nodes) += per;
         }
     }
+    // Which GPUs a disaggregated layout makes prefill and which decode: the
+    // design's GPUs in design order (servingRoles), credited to every
+    // ancestor.
+    if (a.served && a.served->ok() && a.served->disaggregation) {
+        std::int64_t first = 0;
+        for (std::size_t i = 0; i < index.size(); ++i) {
+            if (index.kind(i) != PartKind::Accelerator)
+                continue;
+            const GpuRoles roles = servingRoles(*a.served->disaggregation, first, index.instances(i));
+            first += index.instances(i);
+            for (std::optional<std::size_t> at = i; at; at = index.parent(*at)) {
+                a.totals[*at].prefillGpus += roles.prefill;
+                a.totals[*at].decodeGpus += roles.decode;
+            }
+        }
+    }
     return a;
 }
 

@@ -24,6 +24,9 @@ namespace studio {
 struct ComponentTotals {
     std::int64_t gpus = 0, nics = 0, nodes = 0;
     double kw = 0;
+    // A disaggregated serving layout's roles, over all of the component's
+    // instances (not each): its GPUs in prefill and in decode workers.
+    std::int64_t prefillGpus = 0, decodeGpus = 0;
     bool operator==(const ComponentTotals&) const = default;
 };
 

@@ -353,6 +353,22 @@ std::vector<Problem> servingProblems(const Design& design, const Catalog& catalo
     return analyzeServing(design, catalog).errors;
 }
 
+GpuRoles servingRoles(const Disaggregation& d, std::int64_t first, std::int64_t count)
+{
+    const std::int64_t copy = d.gpusPerCopy, cut = d.prefill.workers * d.prefill.gpus;
+    const std::int64_t used = d.copies * copy;
+    // GPUs below x that serve, and those of them in prefill workers.
+    const auto served = [&](std::int64_t x) { return std::min(x, used); };
+    const auto prefill = [&](std::int64_t x) {
+        const std::int64_t n = served(x);
+        return copy > 0 ? (n / copy) * cut + std::min(n % copy, cut) : 0;
+    };
+    GpuRoles r;
+    r.prefill = prefill(first + count) - prefill(first);
+    r.decode = served(first + count) - served(first) - r.prefill;
+    return r;
+}
+
 std::vector<RooflinePoint> decodeRooflinePoints(const Serving& s, double hbmTbPerS)
 {
     std::vector<RooflinePoint> points;

@@ -184,6 +184,15 @@ Serving analyzeServing(const Design& design, const DesignIndex& index, const Inv
 // refuses the design for them, so the two verbs accept the same files.
 std::vector<Problem> servingProblems(const Design& design, const Catalog& catalog);
 
+// Of `count` GPUs from the design's GPU `first` (in design order), those a
+// disaggregated layout puts in prefill and in decode workers: each copy of
+// the layout takes the next gpusPerCopy GPUs, prefill workers first; GPUs
+// past the last whole copy serve nothing.
+struct GpuRoles {
+    std::int64_t prefill = 0, decode = 0;
+};
+GpuRoles servingRoles(const Disaggregation& layout, std::int64_t first, std::int64_t count);
+
 // The decode step at each batch of the curve as a roofline point of one GPU:
 // its FLOPs over the bytes it reads, at the throughput the step reaches.
 std::vector<RooflinePoint> decodeRooflinePoints(const Serving& serving, double hbmTbPerS);

@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "core/analysis/analysis.h"
+#include "core/design/design_index.h"
 #include "core/format/design_reader.h"
 #include "core/format/design_writer.h"
 #include "core/format/design_validator.h"
@@ -236,6 +237,35 @@ private slots:
                     }
         QVERIFY(best > 0);
         QCOMPARE(r.disaggregated.front().tokensPerSPerGpu, best);
+    }
+
+    // Which GPUs serve which role, for the canvas: each copy of the layout
+    // takes the next GPUs in design order, prefill workers first; GPUs past
+    // the last whole copy serve nothing.
+    void theCanvasKnowsWhichGpusPrefillAndWhichDecode()
+    {
+        const Design four = disaggregated(seventyB(4), {7, 4, 1, 1}, {1, 4, 1, 1});
+        Analysis a = analyzeDesign(four, Catalog::builtin());
+        const std::size_t dgx = *DesignIndex(four, Catalog::builtin()).find("dgx");
+        QCOMPARE(a.totals[dgx].prefillGpus, std::int64_t(28));
+        QCOMPARE(a.totals[dgx].decodeGpus, std::int64_t(4));
+        // Copies of 2 + 4 GPUs on 8: one copy, two GPUs idle.
+        const Design one = disaggregated(seventyB(), {1, 2, 1, 1}, {1, 4, 1, 1});
+        a = analyzeDesign(one, Catalog::builtin());
+        const std::size_t gpu = *DesignIndex(one, Catalog::builtin()).find("dgx.gpu");
+        QCOMPARE(a.totals[gpu].prefillGpus, std::int64_t(2));
+        QCOMPARE(a.totals[gpu].decodeGpus, std::int64_t(4));
+        Disaggregation x;
+        x.prefill.workers = 2;
+        x.prefill.gpus = 2;
+        x.gpusPerCopy = 7;  // 4 prefill GPUs + 3 decode
+        x.copies = 3;
+        const GpuRoles mid = servingRoles(x, 5, 10);  // GPUs 5..14: decode 5, 6; prefill 7..10; decode 11..13; prefill 14
+        QCOMPARE(mid.prefill, std::int64_t(5));
+        QCOMPARE(mid.decode, std::int64_t(5));
+        const GpuRoles tail = servingRoles(x, 20, 4);  // 20 decode, 21..23 beyond the 3 copies
+        QCOMPARE(tail.prefill, std::int64_t(0));
+        QCOMPARE(tail.decode, std::int64_t(1));
     }
 
     void aTrainingDesignIsNotSearchedForServing()

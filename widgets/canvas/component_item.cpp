@@ -306,7 +306,18 @@ QString ComponentItem::totalsText() const
     if (t->nics)
         parts << counted(t->nics, tr("%1 NIC"), tr("%1 NICs"));
     const Component* c = component();
-    return parts.join(QStringLiteral(" \u00b7 ")) + (c && c->count > 1 && !parts.isEmpty() ? tr(" each") : QString());
+    QString text =
+        parts.join(QStringLiteral(" \u00b7 ")) + (c && c->count > 1 && !parts.isEmpty() ? tr(" each") : QString());
+    // A disaggregated serving layout's roles, over all instances.
+    if (t->prefillGpus || t->decodeGpus) {
+        QStringList roles;
+        if (t->prefillGpus)
+            roles << tr("prefill %1").arg(QString::fromStdString(formatCount(t->prefillGpus)));
+        if (t->decodeGpus)
+            roles << tr("decode %1").arg(QString::fromStdString(formatCount(t->decodeGpus)));
+        text += (text.isEmpty() ? QString() : QStringLiteral(" \u00b7 ")) + roles.join(QStringLiteral(" \u00b7 "));
+    }
+    return text;
 }
 
 void ComponentItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*)
