@@ -136,6 +136,9 @@ Workload runOn(const Workload& own, const Workload& shared, bool keepOwnLayout)
     // layout is the design's to choose.
     if (keepOwnLayout || !shared.isServing()) {
         w.parallelism = own.parallelism;
+        // A serving design's split into prefill and decode workers is its layout too.
+        if (w.serving)
+            w.serving->disaggregated = own.serving ? own.serving->disaggregated : std::nullopt;
         w.training.micro_batch = own.training.micro_batch;
         // What the other model cannot take: experts to spread when it has
         // none, micro-batches larger than its batch.
@@ -151,8 +154,12 @@ bool sameRun(const Workload& a, const Workload& b)
 {
     TrainingSpec ta = a.training, tb = b.training;
     ta.micro_batch = tb.micro_batch = std::nullopt;  // the layout's
-    return a.kind.value_or("training") == b.kind.value_or("training") && a.model == b.model && ta == tb &&
-        a.serving == b.serving && a.data == b.data && a.extra == b.extra;
+    std::optional<ServingSpec> sa = a.serving, sb = b.serving;
+    for (auto* s : {&sa, &sb})
+        if (*s)
+            (*s)->disaggregated.reset();  // the layout's
+    return a.kind.value_or("training") == b.kind.value_or("training") && a.model == b.model && ta == tb && sa == sb &&
+        a.data == b.data && a.extra == b.extra;
 }
 
 std::string describeRun(const Workload& w)
@@ -483,8 +490,10 @@ std::string layoutText(const ComparedDesign& d, bool howChosen)
 {
     const WorkloadShape& w = d.analysis.workload;
     if (d.design.workload.isServing())
-        return "replica tp " + formatCount(w.tp) + " · pp " + formatCount(w.pp) +
-            (w.ep > 1 ? " · ep " + formatCount(w.ep) : std::string());
+        return d.analysis.served && d.analysis.served->ok()
+            ? describeServingLayout(*d.analysis.served)
+            : "replica tp " + formatCount(w.tp) + " · pp " + formatCount(w.pp) +
+                (w.ep > 1 ? " · ep " + formatCount(w.ep) : std::string());
     if (!d.analysis.runnable())
         return stepUnavailable(d.analysis);
     const std::string spare = w.gpusUsed < d.analysis.inventory.gpus

@@ -353,6 +353,22 @@ std::vector<Problem> servingProblems(const Design& design, const Catalog& catalo
     return analyzeServing(design, catalog).errors;
 }
 
+std::string describeServingLayout(const Serving& s)
+{
+    const auto shape = [](std::int64_t tp, std::int64_t pp, std::int64_t ep) {
+        return "tp " + formatCount(tp) + " x pp " + formatCount(pp) + (ep > 1 ? " (ep " + formatCount(ep) + ")" : "");
+    };
+    if (const auto& d = s.disaggregation) {
+        const auto workers = [&](const ServingWorker& k, const char* kind) {
+            return formatCount(k.workers) + " " + kind + (k.workers == 1 ? " worker" : " workers") + " of " +
+                shape(k.tp, k.pp, k.ep);
+        };
+        return "split: " + workers(d->prefill, "prefill") + " + " + workers(d->decode, "decode") + ", copies of " +
+            formatCount(d->gpusPerCopy) + " GPUs";
+    }
+    return "replicas of " + shape(s.tp, s.pp, s.ep);
+}
+
 GpuRoles servingRoles(const Disaggregation& d, std::int64_t first, std::int64_t count)
 {
     const std::int64_t copy = d.gpusPerCopy, cut = d.prefill.workers * d.prefill.gpus;

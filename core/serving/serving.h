@@ -184,6 +184,11 @@ Serving analyzeServing(const Design& design, const DesignIndex& index, const Inv
 // refuses the design for them, so the two verbs accept the same files.
 std::vector<Problem> servingProblems(const Design& design, const Catalog& catalog);
 
+// How the design serves, in words: "replicas of tp 8 x pp 1 (ep 8)" or
+// "split: 7 prefill workers of tp 4 + 1 decode worker of tp 4, copies of 32
+// GPUs" (the compare view, reports).
+std::string describeServingLayout(const Serving& serving);
+
 // Of `count` GPUs from the design's GPU `first` (in design order), those a
 // disaggregated layout puts in prefill and in decode workers: each copy of
 // the layout takes the next gpusPerCopy GPUs, prefill workers first; GPUs

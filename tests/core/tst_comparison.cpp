@@ -382,6 +382,33 @@ private slots:
         QVERIFY(designs[0].design.workload == presetLoad(kH100).design->workload);
     }
 
+    // A serving design split into prefill and decode workers is the same
+    // run as the whole one, at another layout: compared, and said so.
+    void aDisaggregatedServingLayoutIsALayoutAndSaysSo()
+    {
+        const DesignLoad node = presetLoad("serving-llama3-70b-dgx-h100.cluster.json");
+        Design split = *node.design;
+        DisaggregatedSpec d;
+        d.prefill = {1, 4, 1, 1};
+        d.decode = {1, 4, 1, 1};
+        split.workload.serving->disaggregated = d;
+        QVERIFY(sameRun(node.design->workload, split.workload));
+        CompareSetup setup;
+        setup.layout = LayoutFrom::Own;
+        const Workload shared = node.design->workload;
+        const std::vector<ComparedDesign> designs = {
+            *compareEntry(*node.design, *node.catalog, "whole", &shared, "baseline", setup),
+            *compareEntry(split, *node.catalog, "split", &shared, "baseline", setup)};
+        const Comparison c = compareDesigns(designs);
+        QVERIFY(c.sameWorkload);
+        QCOMPARE(layoutText(c.designs[0], false), std::string("replicas of tp 8 x pp 1"));
+        QCOMPARE(layoutText(c.designs[1], false),
+                 std::string("split: 1 prefill worker of tp 4 x pp 1 + 1 decode worker of tp 4 x pp 1, copies of 8 GPUs"));
+        const FigureComparison& ttft = rowOf(c, "serving.ttft_s");
+        QCOMPARE(*ttft.cells[1].value, c.designs[1].analysis.served->ttftS);
+        QVERIFY(ttft.cells[1].verdict != Verdict::DifferentWorkloads);
+    }
+
     void aWorkloadThatRunsNowhereOnADesignSaysWhy()
     {
         // Llama 3 405B on eight 100GbE nodes of 8 GPUs: no layout fits.

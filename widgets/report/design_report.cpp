@@ -131,16 +131,18 @@ void cover(ReportDocument& doc, const Design& design, const Analysis& a, const S
     doc.table({QObject::tr("Figure"), QObject::tr("Value"), QObject::tr("Figure"), QObject::tr("Value")}, rows,
               {30, 20, 30, 20});
     if (serving && serving->ok())
-        doc.paragraph(QObject::tr("Serving %1 (%2 B parameters), %3 weights and %4 KV cache, in replicas of tp %5 x pp "
-                                  "%6 = %7 GPUs (ep %8): %9 of them on this design's %10 GPUs.")
-                          .arg(q(a.workload.name).toHtmlEscaped(), q(formatReadable(a.workload.params / 1e9)),
-                               q(serving->weightPrecision), q(serving->kvPrecision))
-                          .arg(serving->tp)
-                          .arg(serving->pp)
-                          .arg(serving->gpusPerReplica)
-                          .arg(serving->ep)
-                          .arg(q(formatCount(serving->replicasInDesign)), q(formatCount(a.inventory.gpus))),
-                      true);
+        doc.paragraph(
+            QObject::tr("Serving %1 (%2 B parameters), %3 weights and %4 KV cache, %5 (%6 GPUs each): %7 of them on "
+                        "this design's %8 GPUs%9.")
+                .arg(q(a.workload.name).toHtmlEscaped(), q(formatReadable(a.workload.params / 1e9)),
+                     q(serving->weightPrecision), q(serving->kvPrecision), q(describeServingLayout(*serving)))
+                .arg(serving->gpusPerReplica)
+                .arg(q(formatCount(serving->replicasInDesign)), q(formatCount(a.inventory.gpus)),
+                     serving->disaggregation
+                         ? QObject::tr("; a prompt's KV cache moves to its decode worker in %1 s")
+                               .arg(q(formatValue(serving->disaggregation->kvTransferS, 3)))
+                         : QString()),
+            true);
     else if (!a.serving)
         doc.paragraph(QObject::tr("Training %1 (%2 B parameters) on %3 GPUs at %4: tp %5, pp %6, dp %7.")
                           .arg(q(a.workload.name).toHtmlEscaped(), q(formatReadable(a.workload.params / 1e9)),
