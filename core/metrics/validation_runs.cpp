@@ -6,7 +6,9 @@
 #include <filesystem>
 #include <optional>
 
+#include "core/analysis/inventory.h"
 #include "core/analysis/step_time.h"
+#include "core/design/design_index.h"
 #include "core/design/resize.h"
 #include "core/format/design_reader.h"
 #include "core/format/design_writer.h"
@@ -133,6 +135,42 @@ bool evaluateServing(ServingValidationRow& row, const std::string& ptr, const De
     row.batchChosen = spec.batch.value_or(0) == 0;
     row.promptTokens = spec.prompt_tokens;
     row.outputTokens = spec.output_tokens;
+    return true;
+}
+
+// A published comparison: the run's design as it serves, and again with
+// aggregated replicas of `versus`'s tp x pp; the ratio of their tokens/s
+// per GPU of the design.
+bool evaluateComparison(ServingComparisonRow& row, const Json& run, const std::string& ptr, const DesignLoad& loaded,
+                        JsonReader& r, std::vector<Problem>& problems)
+{
+    const std::string vptr = pointerAppend(ptr, "versus");
+    if (!run.contains("versus") || !r.isObject(run["versus"], vptr)) {
+        if (!run.contains("versus"))
+            problems.push_back({Severity::Error, vptr, row.id + ": missing (required)", "missing"});
+        return false;
+    }
+    Design versus = *loaded.design;
+    versus.workload.parallelism.tp = r.integer(run["versus"], vptr, "tp", true, 1, 1'000'000).value_or(1);
+    versus.workload.parallelism.pp = r.integer(run["versus"], vptr, "pp", false, 1, 1'000'000).value_or(1);
+    versus.workload.serving->disaggregated.reset();
+    const Serving a = analyzeServing(*loaded.design, *loaded.catalog);
+    const Serving b = analyzeServing(versus, *loaded.catalog);
+    for (const Serving* s : {&a, &b})
+        for (const Problem& p : s->errors)
+            problems.push_back({Severity::Error, ptr + p.pointer, row.id + ": " + p.message, p.code});
+    if (!a.ok() || !b.ok())
+        return false;
+    const double gpus = double(takeInventory(DesignIndex(*loaded.design, *loaded.catalog)).gpus);
+    const auto perGpu = [&](const Serving& s) {
+        return double(s.replicasInDesign) * s.decode.tokensPerSPerReplica / gpus;
+    };
+    row.system = loaded.design->name;
+    row.layout = describeServingLayout(a);
+    row.versus = describeServingLayout(b);
+    row.perGpu = perGpu(a);
+    row.versusPerGpu = perGpu(b);
+    row.predicted = row.perGpu / row.versusPerGpu;
     return true;
 }
 
@@ -265,6 +303,27 @@ ValidationReport runValidation(const std::string& runsPath, const Catalog& catal
             if (r.isObject(entry, ptr))
                 report.notModelled.push_back(
                     {r.string(entry, ptr, "id", true).value_or(""), r.string(entry, ptr, "reason", true).value_or("")});
+        }
+    if (parsed.doc.contains("serving_comparisons") &&
+        r.isArray(parsed.doc["serving_comparisons"], "/serving_comparisons"))
+        for (std::size_t i = 0; i < parsed.doc["serving_comparisons"].size(); ++i) {
+            const Json& run = parsed.doc["serving_comparisons"][i];
+            const std::string ptr = pointerAppend("/serving_comparisons", i);
+            if (!r.isObject(run, ptr))
+                continue;
+            ServingComparisonRow row;
+            row.id = r.string(run, ptr, "id", true).value_or("");
+            row.source = r.string(run, ptr, "source", true).value_or("");
+            row.measured = r.number(run, ptr, "measured", true, 0, 1e6, true).value_or(1);
+            const std::int64_t gpus = r.integer(run, ptr, "gpus", true, 1, kMaxInstances).value_or(1);
+            const auto loaded = loadValidationRun(run, ptr, row.id, gpus, dir, catalog, report.problems);
+            if (!loaded)
+                continue;
+            if (!loaded->design->workload.isServing())
+                report.problems.push_back({Severity::Error, pointerAppend(ptr, "workload"),
+                                           row.id + ": a serving comparison needs a serving workload", "not_serving"});
+            else if (evaluateComparison(row, run, ptr, *loaded, r, report.problems))
+                report.comparisons.push_back(row);
         }
     if (const auto samples = r.string(parsed.doc, "", "serving_samples", false))
         report.samples = readServingSamples((dir / *samples).string(), catalog, "/serving_samples", report.problems);
@@ -434,6 +493,22 @@ std::string servingMarkdown(const ValidationReport& report)
     md += summaryLine(sum.runs, sum.meanAbs, sum.maxAbs,
                       std::to_string(sum.within10) + " of " + std::to_string(sum.runs) + " within 10%, " +
                           std::to_string(sum.within25) + " within 25%; no target is set for serving yet");
+    if (!report.comparisons.empty()) {
+        md += "\n### Disaggregated against aggregated (checks)\n\n"
+              "Published comparisons of one workload served two ways on the same GPUs: split into prefill and "
+              "decode workers (docs/model.md section 19, \"Disaggregated serving\") against aggregated replicas, as "
+              "the ratio of their tokens/s per GPU of the design (above 1: the split serves more). Each ratio is the "
+              "model's two analyses of the run's design, nothing fit to it.\n\n"
+              "| comparison | system | split | against | tokens/s per GPU, split / against | measured ratio | "
+              "predicted ratio | error |\n|---|---|---|---|---|---|---|---|\n";
+        for (const auto& c : report.comparisons)
+            md += "| " + c.id + " | " + c.system + " | " + c.layout + " | " + c.versus + " | " + figure(c.perGpu) +
+                " / " + figure(c.versusPerGpu) + " | " + formatValue(c.measured, 3) + " | " +
+                formatValue(c.predicted, 3) + " | " + formatPercent(c.error()) + " |\n";
+        md += "\nSources:\n\n";
+        for (const auto& c : report.comparisons)
+            md += "- " + c.id + ": " + c.source + "\n";
+    }
     if (!report.notModelled.empty()) {
         md += "\n### Published serving measurements not modelled\n\n";
         for (const auto& n : report.notModelled)
@@ -521,7 +596,7 @@ std::string validationMarkdown(const ValidationReport& report, const std::string
     md += "\n## Sources\n\n";
     for (const auto& r : report.rows)
         md += "- " + r.id + ": " + r.source + "\n";
-    if (!report.serving.empty() || !report.notModelled.empty())
+    if (!report.serving.empty() || !report.notModelled.empty() || !report.comparisons.empty())
         md += servingMarkdown(report);
     if (!report.samples.rows.empty() || !report.samples.notServed.empty())
         md += servingSamplesMarkdown(report.samples);

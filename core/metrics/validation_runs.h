@@ -82,6 +82,18 @@ struct ServingValidationRow {
     double ttftError() const { return relativeError(measuredTtftS, predictedTtftS); }
 };
 
+// A published comparison of two ways to serve one workload on one design
+// (runs.json's "serving_comparisons"): the run's layout (disaggregated) and
+// the one it was measured against (`versus`: aggregated replicas of tp x
+// pp), as the ratio of their tokens/s per GPU of the design. A check.
+struct ServingComparisonRow {
+    std::string id, source, system;
+    std::string layout, versus;  // describeServingLayout of each
+    double measured = 0, predicted = 0;
+    double perGpu = 0, versusPerGpu = 0;  // tokens/s per GPU of the design, each
+    double error() const { return relativeError(measured, predicted); }
+};
+
 // A published measurement the report lists without modelling it, and why.
 struct NotModelledRun {
     std::string id, reason;
@@ -112,6 +124,7 @@ struct ValidationReport {
     std::vector<ServingValidationRow> serving;           // serving runs: none in the figures above
     ErrorSummary servingSummary;
     std::vector<NotModelledRun> notModelled;
+    std::vector<ServingComparisonRow> comparisons;  // disaggregated against aggregated
     ServingSamples samples;  // empty when runs.json names no sample set
     std::vector<Problem> problems;
 };

@@ -421,6 +421,36 @@ private slots:
         QVERIFY(sum.within10 <= sum.within25 && sum.within25 <= sum.runs);
     }
 
+    // A published disaggregated-against-aggregated comparison: the ratio is
+    // the serving model's two analyses of the same design, and the split
+    // serves more per GPU, as Dynamo measured (1.6x).
+    void disaggregatedComparisonsAreTheModelsTwoAnalyses()
+    {
+        QVERIFY(report().problems.empty());
+        QCOMPARE(report().comparisons.size(), std::size_t(1));
+        const ServingComparisonRow& c = report().comparisons.front();
+        QVERIFY(c.layout.starts_with("split: 4 prefill workers of tp 1"));
+        QCOMPARE(c.versus, std::string("replicas of tp 8 x pp 1"));
+        QCOMPARE(c.predicted, c.perGpu / c.versusPerGpu);
+        QVERIFY2(c.predicted > 1.2 && c.predicted < 1.6, std::to_string(c.predicted).c_str());
+        QCOMPARE(c.measured, 1.6);
+        // A comparison without `versus` names it.
+        Json doc = Json::parse(test::readBytes(test::sourcePath(QString::fromStdString(kRuns))));
+        Json comparison = doc["serving_comparisons"][0];
+        comparison["design"] =
+            (test::sourcePath("tests/data/published") + "/").toStdString() + comparison["design"].get<std::string>();
+        comparison.erase("versus");
+        QTemporaryDir dir;
+        const std::string path = (dir.path() + "/runs.json").toStdString();
+        std::ofstream(path) << Json{{"runs", Json::array()}, {"serving_comparisons", Json::array({comparison})}}.dump(2);
+        const ValidationReport missing = runValidation(path, Catalog::builtin());
+        QVERIFY(missing.comparisons.empty());
+        bool said = false;
+        for (const Problem& p : missing.problems)
+            said = said || p.pointer == "/serving_comparisons/0/versus";
+        QVERIFY(said);
+    }
+
     // AIConfigurator's measured serving points (runs.json's serving_samples):
     // every one evaluated, none with a problem; a point's measured tokens/s
     // per GPU comes from its TTFT and TPOT by the closed loop, and its
