@@ -24,10 +24,13 @@ double promptTokensPerStep(const Replica& prefill, std::int64_t k)
 
 }  // namespace
 
-PrefillSteps::PrefillSteps(const Replica& prefill)
+PrefillSteps::PrefillSteps(const Replica& prefill, std::int64_t maxPrompts)
 {
     const double prompt = double(prefill.prompt);
-    const std::int64_t fit = std::max<std::int64_t>(1, std::int64_t(std::floor(prefill.engineStepTokens / prompt)));
+    const double budget = std::floor(prefill.engineStepTokens / prompt);
+    const std::int64_t fit = std::clamp<std::int64_t>(
+        std::int64_t(std::min(budget, double(kMaxPromptsPerPrefillStep))), 1,
+        std::clamp<std::int64_t>(maxPrompts, 1, kMaxPromptsPerPrefillStep));
     for (std::int64_t k = 1; k <= fit; ++k) {
         const double tokens = promptTokensPerStep(prefill, k);
         stepS.push_back(prefill.stepS(0, tokens));
@@ -63,16 +66,19 @@ WorkerGroup::WorkerGroup(const Replica& prefill, const PrefillSteps& steps, cons
         const bool last = i == lastLink;
         double within = pairs;
         if (!last && t.scopeGpus > 0) {
+            // A block of this tier holds a prefill and a decode worker only
+            // if it holds the boundary between them (GPUs decodeStart - 1 and
+            // decodeStart): the prefill workers wholly in that block, each
+            // with the decode workers that end in it.
             within = 0;
             const std::int64_t block = t.scopeGpus;
             const std::int64_t decodeStart = p_ * prefill.gpus;
-            for (std::int64_t w = 0; w < p_; ++w) {
-                const std::int64_t start = w * prefill.gpus, b = start / block;
-                if ((start + prefill.gpus - 1) / block != b)
-                    continue;  // the worker straddles two blocks: its pairs cross this tier's boundary
-                // Decode workers j that end inside block b: decodeStart + (j + 1) x gpus <= (b + 1) x block.
-                const std::int64_t room = (b + 1) * block - decodeStart;
-                within += double(std::clamp<std::int64_t>(room / decode.gpus, 0, d_));
+            if (decodeStart % block != 0) {
+                const std::int64_t b = decodeStart / block;
+                const std::int64_t firstInside = (b * block + prefill.gpus - 1) / prefill.gpus;
+                const std::int64_t senders = std::max<std::int64_t>(0, p_ - firstInside);
+                const std::int64_t receivers = std::clamp<std::int64_t>(((b + 1) * block - decodeStart) / decode.gpus, 0, d_);
+                within = double(senders) * double(receivers);
             }
         }
         const double share = (within - covered) / pairs;

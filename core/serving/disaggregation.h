@@ -26,11 +26,18 @@ struct GroupPoint {
     const char* limitedBy = "decode";
 };
 
+// The most prompts one prefill step carries, whatever the budget and the
+// KV cache allow: a bound on the table below (a budget of 10^7 tokens over
+// one-token prompts would be 10^7 steps to price), far past the prefill
+// batches engines run (tens of prompts).
+inline constexpr std::int64_t kMaxPromptsPerPrefillStep = 4096;
+
 // A prefill worker's step with k = 1, 2, ... whole prompts, as many as the
-// engine's budget holds (a longer prompt goes in chunks of the budget, one
-// prompt at a time): what every copy with that worker shares.
+// engine's budget holds and the worker's KV cache keeps (`maxPrompts`;
+// a longer prompt goes in chunks of the budget, one prompt at a time):
+// what every copy with that worker shares.
 struct PrefillSteps {
-    explicit PrefillSteps(const Replica& prefill);
+    PrefillSteps(const Replica& prefill, std::int64_t maxPrompts);
     std::vector<double> stepS;  // [k - 1]
     double maxRequestsPerS = 0; // one worker's most at any k, no target: a bound for the search
 };

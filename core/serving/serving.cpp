@@ -142,7 +142,7 @@ Serving serve(const Design& design, const DesignFacts& facts)
         d.copies = inv.gpus / d.gpusPerCopy;
         s.gpusPerReplica = d.gpusPerCopy;
         s.replicasInDesign = d.copies;
-        prefillSteps.emplace(prefillWorker);
+        prefillSteps.emplace(prefillWorker, prefillSide.maxBatch);
         group.emplace(prefillWorker, *prefillSteps, r, d.prefill.workers, d.decode.workers, *h, s.kvBytesPerToken,
                       spec.ttft_target_s.value_or(0));
         // Past the batch the prefill workers (or the links) keep full, a

@@ -254,6 +254,46 @@ std::vector<ExplainedMetric> explainServing(const Serving& s)
         add("operation.tokens_per_s_per_gpu", "arrival rate per replica x output tokens / GPUs per replica",
             {perReplica, output, gpus});
     }
+    if (const auto& x = s.disaggregation) {
+        // A split layout's latencies and rate come from its workers
+        // (docs/model.md section 19, "Disaggregated serving"): these replace
+        // the aggregated replica's explanations above.
+        const std::string split = "workload.serving.disaggregated";
+        const ExplainInput move{"moving a prompt's KV cache", x->kvTransferS, "s", model};
+        const ExplainInput perCopy{"requests/s of one copy", x->requestsPerS, "requests/s", model};
+        std::erase_if(out, [](const ExplainedMetric& m) {
+            return m.first == "serving.ttft_s" || m.first == "serving.tpot_s" ||
+                m.first == "serving.tokens_per_s_per_replica" || m.first == "serving.mix_step_s";
+        });
+        add("ttft_s",
+            "the prefill step in flight as often as the prefill workers are busy + the prompt's steps x a prefill "
+            "step of the prompts per step + moving the KV cache to a decode worker",
+            {{"the step in flight", e.arrivalWaitS, "s", "prefill utilization x one prefill step"},
+             {"prompts per prefill step", x->promptsPerStep, "", "the fewest that keep up with the copy's rate"},
+             {"prefill step", x->prefillStepS, "s", model},
+             promptSteps,
+             move});
+        add("tpot_s", "a decode worker's step at its batch, no prompt sharing it", {batch, decodeStep});
+        add("mix_step_s", "a prefill worker's step of the prompts per step (no decode shares it)",
+            {{"prompts per prefill step", x->promptsPerStep, "", model}, stepTokens});
+        add("tokens_per_s_per_replica",
+            "one copy's requests/s x output tokens: the slowest of its prefill workers (at the TTFT target), the "
+            "links moving the KV cache and its decode workers (at the batch)",
+            {perCopy, output,
+             {"prefill workers' most", double(x->prefill.workers) * x->prefill.requestsPerS, "requests/s", split},
+             {"decode workers' at the batch", double(x->decode.workers) * x->decode.requestsPerS, "requests/s", split}});
+        add("kv_transfer_s",
+            "prompt x KV bytes per token / (shards sending at once x the tier's one-way achievable bandwidth) + "
+            "its latency, averaged over the copy's prefill-decode pairs (the tier each pair's block spans)",
+            {{"KV cache of one prompt", x->kvBytesPerRequest, "B", "prompt tokens x KV bytes per token"},
+             {"pairs crossing the first tier", x->kvTiers.empty() ? 0.0 : x->kvTiers.front().second, "",
+              x->kvTiers.empty() ? std::string("-") : "the " + x->kvTiers.front().first + " tier"}});
+        add("disaggregated.kv_link_share",
+            "requests/s of one copy x the move's time at bandwidth / min(prefill workers, decode workers)",
+            {perCopy, move});
+        add("disaggregated.requests_per_s_per_copy", "min(prefill workers' rate, links' rate, decode workers' rate)",
+            {perCopy});
+    }
     const ExplainInput kw{"replica's facility power", s.kwPerReplica, "kW",
                           "the design's facility power x GPUs per replica / its GPUs"};
     add("kwh_per_million_tokens", "replica's facility kW / (tokens/s per replica x 3,600) x 10^6", {kw, perReplica});

@@ -305,7 +305,7 @@ ServingSearchResult searchServing(const Design& design, const Catalog& catalog, 
                     {sh.tp, sh.pp, sh.ep, at + "decode", double(spec.prompt_tokens + spec.output_tokens), 0}, h,
                     k->decodeSide, k->decode);
                 if (k->prefillFits)
-                    k->steps = std::make_unique<PrefillSteps>(k->prefill);
+                    k->steps = std::make_unique<PrefillSteps>(k->prefill, k->prefillSide.maxBatch);
                 if (k->decodeFits) {
                     // The largest batch whose decode step meets the TPOT target.
                     const auto stepAt = [&](std::int64_t b) { return k->decode.decodeStep(b).stepS; };

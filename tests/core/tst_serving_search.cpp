@@ -14,7 +14,10 @@
 #include "core/format/design_writer.h"
 #include "core/format/design_validator.h"
 #include "core/serving/serving.h"
+#include "core/serving/serving_report.h"
 #include "core/serving/serving_search.h"
+
+#include <map>
 #include "tests/test_support.h"
 
 using namespace studio;
@@ -97,6 +100,18 @@ private slots:
         QVERIFY(x.kvTransferS > 1e-4 && x.kvTransferS < 1e-3);  // 335.5 MB over four 450 GB/s links
         QCOMPARE(s.ttftS - x.kvTransferS, s.decode.engine.arrivalWaitS + s.decode.engine.promptSteps * x.prefillStepS);
         QCOMPARE(s.gpusPerReplica, std::int64_t(8));
+        // Each figure explains itself once, from the split's own workers.
+        std::map<std::string, int> seen;
+        for (const auto& [key, e] : explainServing(s)) {
+            ++seen[key];
+            if (key == "serving.kv_transfer_s")
+                QCOMPARE(e.inputs.front().value, 335'544'320.0);
+            if (key == "serving.ttft_s")
+                QCOMPARE(e.inputs.back().value, x.kvTransferS);
+        }
+        for (const char* key : {"serving.kv_transfer_s", "serving.ttft_s", "serving.tpot_s",
+                                "serving.tokens_per_s_per_replica", "serving.disaggregated.kv_link_share"})
+            QCOMPARE(seen[key], 1);
     }
 
     // Over 400G: a tp 8 prefill worker on the first DGX, a tp 8 decode worker

@@ -482,6 +482,7 @@ private slots:
         requireTable(fields::model());
         requireTable(fields::training());
         requireTable(fields::serving());
+        requireTable(fields::servingWorkers());
         requireTable(fields::parallelism());
         requireTable(fields::data());
         requireTable(fields::facility());
@@ -493,7 +494,8 @@ private slots:
                          "operations", "catalog",        "position",   "size",        "collapsed", "props",
                          "model",      "training",       "serving",    "parallelism", "data",      "failure_mttf_h",
                          "checkpoint", "sources",        "parts",      "kind",        "vendor",    "attributes",
-                         "figures",    "value",          "source",     "uncertain",   "note"})
+                         "figures",    "value",          "source",     "uncertain",   "note",
+                         "disaggregated", "prefill",     "decode"})
             require(key);
         for (PartKind kind : kAllPartKinds) {
             require(partKindName(kind));
