@@ -418,6 +418,16 @@ ServingSearchResult searchServing(const Design& design, const Catalog& catalog, 
     res.currentWhyNot = own.ok() ? own.whyNotMet : own.errors.front().message;
     if (own.ok())
         res.current = candidateOf(own, inv.gpus);
+    const auto frontierOf = [&](const std::optional<Serving>& best) {
+        std::vector<ServingSearchResult::FrontierPoint> out;
+        if (best)
+            for (const DecodePoint& p : best->curve)
+                out.push_back({p.batch, p.tokensPerSPerUser,
+                               double(best->replicasInDesign) * p.tokensPerSPerReplica / double(inv.gpus)});
+        return out;
+    };
+    res.aggregatedFrontier = frontierOf(bestAggregated);
+    res.disaggregatedFrontier = frontierOf(bestDisaggregated);
     if (bestAggregated && bestDisaggregated)
         res.verdict = verdictOf(*bestAggregated, res.aggregated.front(), *bestDisaggregated, res.disaggregated.front());
     else if (bestAggregated || bestDisaggregated)

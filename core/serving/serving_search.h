@@ -54,6 +54,14 @@ struct ServingSearchResult {
     bool currentFeasible = false;
     std::string currentWhyNot;
     std::string verdict;  // which kind wins here, and why
+    // The best of each kind as its batch grows (its analysis's curve, batch
+    // 1, 2, 4, ...): tokens/s per user against tokens/s per GPU of the
+    // design, the frontier each kind's best traces.
+    struct FrontierPoint {
+        std::int64_t batch = 0;
+        double tokensPerSPerUser = 0, tokensPerSPerGpu = 0;
+    };
+    std::vector<FrontierPoint> aggregatedFrontier, disaggregatedFrontier;
     bool ok() const { return error.empty() && !cancelled; }
 };
 

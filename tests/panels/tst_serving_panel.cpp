@@ -173,8 +173,10 @@ private slots:
         options.top = ServingSearchService::kTop;
         const ServingSearchResult expected = searchServing(w.document()->design(), w.document()->catalog(), options);
         QCOMPARE(p->verdictLabel()->text(), QString::fromStdString(expected.verdict));
-        QCOMPARE(p->frontierPlot()->graph(0)->dataCount(), int(expected.aggregated.size()));
-        QCOMPARE(p->frontierPlot()->graph(1)->dataCount(), int(expected.disaggregated.size()));
+        QCOMPARE(p->frontierPlot()->graph(0)->dataCount(), int(expected.aggregatedFrontier.size()));
+        QCOMPARE(p->frontierPlot()->graph(1)->dataCount(), int(expected.disaggregatedFrontier.size()));
+        QCOMPARE(p->frontierPlot()->graph(2)->dataCount(), int(expected.aggregated.size()));
+        QCOMPARE(p->frontierPlot()->graph(3)->dataCount(), int(expected.disaggregated.size()));
         QTableWidget* t = p->candidateTable();
         QCOMPARE(t->rowCount(), int(expected.aggregated.size() + expected.disaggregated.size()));
         int row = -1;

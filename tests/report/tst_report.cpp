@@ -223,7 +223,7 @@ private slots:
             QVERIFY2(!cover.contains(QRegularExpression(training)), training);
         QVERIFY(cover.simplified().contains("Serving Grok-1 314B MoE"));
         QVERIFY(
-            cover.simplified().contains("fp4 weights and fp8 KV cache, replicas of tp 8 x pp 1 (ep 8) (8 GPUs each)"));
+            cover.simplified().contains("fp4 weights and fp8 KV cache, replicas of tp 8 x pp 1 (ep 8), 8 GPUs each"));
         int previous = 1;
         for (const QString title : {"Canvas", "Roofline", "Bandwidth hierarchy", "Power and PUE", "Serving",
                                     "Assumptions", "Appendix B: how each number is computed"}) {

@@ -132,7 +132,7 @@ void cover(ReportDocument& doc, const Design& design, const Analysis& a, const S
               {30, 20, 30, 20});
     if (serving && serving->ok())
         doc.paragraph(
-            QObject::tr("Serving %1 (%2 B parameters), %3 weights and %4 KV cache, %5 (%6 GPUs each): %7 of them on "
+            QObject::tr("Serving %1 (%2 B parameters), %3 weights and %4 KV cache, %5, %6 GPUs each: %7 of them on "
                         "this design's %8 GPUs%9.")
                 .arg(q(a.workload.name).toHtmlEscaped(), q(formatReadable(a.workload.params / 1e9)),
                      q(serving->weightPrecision), q(serving->kvPrecision), q(describeServingLayout(*serving)))

@@ -314,7 +314,26 @@ void ServingPanel::refreshSearch()
         left = std::min(left, c.tokensPerSPerUser);
         right = std::max(right, c.tokensPerSPerUser);
     };
+    // Each kind's best as its batch grows: the frontier it traces.
     int kind = 0;
+    for (const auto& [frontier, name] : {std::pair{&r->aggregatedFrontier, tr("best aggregated, batch 1 up")},
+                                         std::pair{&r->disaggregatedFrontier, tr("best disaggregated, batch 1 up")}}) {
+        QCPGraph* line = frontier_->addGraph();
+        line->setName(name);
+        line->setPen(QPen(designColor(kind == 0 ? 0 : 2), 1.5, Qt::DashLine));
+        QVector<double> x, y;
+        for (const auto& p : *frontier) {
+            x.push_back(p.tokensPerSPerUser);
+            y.push_back(p.tokensPerSPerGpu);
+            lo = std::min(lo, p.tokensPerSPerGpu);
+            hi = std::max(hi, p.tokensPerSPerGpu);
+            left = std::min(left, p.tokensPerSPerUser);
+            right = std::max(right, p.tokensPerSPerUser);
+        }
+        line->setData(x, y);  // not sorted by key: the curve runs from right to left
+        ++kind;
+    }
+    kind = 0;
     for (const auto& [list, name] : {std::pair{&r->aggregated, tr("aggregated")},
                                      std::pair{&r->disaggregated, tr("disaggregated")}}) {
         QCPGraph* g = frontier_->addGraph();
