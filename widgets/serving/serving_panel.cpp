@@ -266,9 +266,10 @@ void ServingPanel::setSearch(DesignDocument* document, ServingSearchService* sea
 
 bool ServingPanel::applyRow(int row)
 {
-    if (!doc_ || row < 0 || row >= int(rowCandidates_.size()))
+    // A row of the search for the design before the last edit is not applied.
+    if (!doc_ || !search_->result() || row < 0 || row >= int(rowCandidates_.size()))
         return false;
-    const ServingCandidate& c = rowCandidates_[std::size_t(row)];
+    const ServingCandidate c = rowCandidates_[std::size_t(row)];
     DesignSettings settings = DesignSettings::of(doc_->design());
     if (!settings.workload.serving)
         return false;
@@ -287,12 +288,16 @@ void ServingPanel::refreshSearch()
     if (!searchBox_)
         return;
     const Serving* s = analyses_->serving();
-    const ServingSearchResult* r = search_->result();
+    // While a search runs for the latest edit, the last one stays on show
+    // (Apply waits for the fresh one): an edit does not blank the tab.
+    const ServingSearchResult* fresh = search_->result();
+    const ServingSearchResult* r = fresh ? fresh : search_->lastResult();
     frontier_->clearGraphs();
     frontier_->clearItems();
     candidates_->setRowCount(0);
     rowCandidates_.clear();
     apply_->setEnabled(false);
+    candidates_->setEnabled(fresh != nullptr);
     if (!s || !r || !r->ok()) {
         verdict_->setText(!s ? QString()
                               : r && !r->error.empty() ? q(r->error)
@@ -301,7 +306,9 @@ void ServingPanel::refreshSearch()
         frontier_->replot();
         return;
     }
-    verdict_->setText(q(r->verdict));
+    verdict_->setText(fresh ? q(r->verdict)
+                            : tr("Searching again for the latest edit; until then, for the design before it: %1")
+                                  .arg(q(r->verdict)));
     verdict_->setToolTip(tr("%1 configurations on %2 GPUs, %3 modelled by the serving analysis, %4 meet the targets "
                             "(docs/model.md section 19, \"The serving search\")")
                              .arg(q(formatCount(r->space)), q(formatCount(r->gpus)), q(formatCount(r->modelled)),

@@ -5,6 +5,11 @@ namespace studio {
 ServingSearchService::ServingSearchService(DesignDocument* document, AnalysisService* analyses, QObject* parent)
     : BackgroundRunner(document, analyses, parent)
 {
+    // Kept for the dock, which shows the last result while the next runs.
+    connect(this, &BackgroundRunner::finished, this, [this] {
+        if (current_)
+            last_ = current_;
+    });
 }
 
 BackgroundRunner::Work ServingSearchService::work()

@@ -16,6 +16,8 @@ public:
 
     // The last result for the design as it is now, or nullptr.
     const ServingSearchResult* result() const { return current_ ? &*current_ : nullptr; }
+    // The last published result, even if the design changed since.
+    const ServingSearchResult* lastResult() const { return last_ ? &*last_ : nullptr; }
 
     static constexpr int kTop = 20;  // of each kind
 
@@ -24,7 +26,7 @@ protected:
     void discard() override { current_.reset(); }
 
 private:
-    std::optional<ServingSearchResult> current_;
+    std::optional<ServingSearchResult> current_, last_;
 };
 
 }  // namespace studio
