@@ -248,6 +248,7 @@ void MainWindow::createDocks()
     serving_->setSearch(doc_, servingSearch_);
     connect(serving_, &ServingPanel::message, this, &MainWindow::status);
     auto* servingDock = dock(tr("Serving"), "serving", serving_, Qt::BottomDockWidgetArea);
+    connect(servingDock, &QDockWidget::visibilityChanged, serving_, &ServingPanel::setShown);
     tabifyDockWidget(sensitivityDock, servingDock);
     analysisDock->raise();
     connect(layouts_, &LayoutsPanel::message, this, &MainWindow::status);

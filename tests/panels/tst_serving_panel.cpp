@@ -166,9 +166,14 @@ private slots:
         QVERIFY(w.openFile(test::sourcePath("tests/data/good/serving-70b-h100-node.cluster.json")));
         w.show();
         QCoreApplication::processEvents();
+        ServingPanel* p = w.serving();
+        // The search runs only while its tab shows.
         w.waitForBackgroundRuns();
         QCoreApplication::processEvents();
-        ServingPanel* p = w.serving();
+        QCOMPARE(p->candidateTable()->rowCount(), 0);
+        p->tabs()->setCurrentIndex(1);
+        w.waitForBackgroundRuns();
+        QCoreApplication::processEvents();
         ServingSearchOptions options;
         options.top = ServingSearchService::kTop;
         const ServingSearchResult expected = searchServing(w.document()->design(), w.document()->catalog(), options);

@@ -260,8 +260,28 @@ void ServingPanel::setSearch(DesignDocument* document, ServingSearchService* sea
     connect(candidates_, &QTableWidget::currentCellChanged, this,
             [this](int r) { apply_->setEnabled(r >= 0 && r < int(rowCandidates_.size())); });
     connect(search_, &BackgroundJob::finished, this, &ServingPanel::refreshSearch);
-    connect(analyses_, &AnalysisService::updated, this, &ServingPanel::refreshSearch);
+    connect(analyses_, &AnalysisService::updated, this, [this] {
+        updateWanted();
+        refreshSearch();
+    });
+    connect(tabs_, &QTabWidget::currentChanged, this, [this] {
+        updateWanted();
+        refreshSearch();
+    });
+    updateWanted();
     refreshSearch();
+}
+
+void ServingPanel::setShown(bool shown)
+{
+    shown_ = shown;
+    updateWanted();
+}
+
+void ServingPanel::updateWanted()
+{
+    if (search_)
+        search_->setWanted(shown_ && tabs_->currentWidget() == searchBox_ && analyses_->serving() != nullptr);
 }
 
 bool ServingPanel::applyRow(int row)

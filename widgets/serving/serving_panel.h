@@ -47,6 +47,9 @@ public:
     QTabWidget* tabs() const { return tabs_; }
     // Makes the candidate in `row` the design's; false when refused or none.
     bool applyRow(int row);
+    // Whether the dock shows: the search runs only while its tab is shown
+    // for a serving design (nobody waits for it otherwise).
+    void setShown(bool shown);
 
 signals:
     void message(const QString& text);
@@ -61,6 +64,7 @@ private:
     void fillFigures(const Serving& s);
     void showTip(QMouseEvent* event);
     void refreshSearch();
+    void updateWanted();
 
     AnalysisService* analyses_;
     QLabel* summary_;
@@ -76,6 +80,7 @@ private:
     DesignDocument* doc_ = nullptr;
     ServingSearchService* search_ = nullptr;
     std::vector<ServingCandidate> rowCandidates_;
+    bool shown_ = true;
 };
 
 }  // namespace studio
