@@ -6,9 +6,7 @@
 #include <filesystem>
 #include <optional>
 
-#include "core/analysis/inventory.h"
 #include "core/analysis/step_time.h"
-#include "core/design/design_index.h"
 #include "core/design/resize.h"
 #include "core/format/design_reader.h"
 #include "core/format/design_writer.h"
@@ -161,15 +159,11 @@ bool evaluateComparison(ServingComparisonRow& row, const Json& run, const std::s
             problems.push_back({Severity::Error, ptr + p.pointer, row.id + ": " + p.message, p.code});
     if (!a.ok() || !b.ok())
         return false;
-    const double gpus = double(takeInventory(DesignIndex(*loaded.design, *loaded.catalog)).gpus);
-    const auto perGpu = [&](const Serving& s) {
-        return double(s.replicasInDesign) * s.decode.tokensPerSPerReplica / gpus;
-    };
     row.system = loaded.design->name;
     row.layout = describeServingLayout(a);
     row.versus = describeServingLayout(b);
-    row.perGpu = perGpu(a);
-    row.versusPerGpu = perGpu(b);
+    row.perGpu = a.tokensPerSPerDesignGpu(a.decode);
+    row.versusPerGpu = b.tokensPerSPerDesignGpu(b.decode);
     row.predicted = row.perGpu / row.versusPerGpu;
     return true;
 }

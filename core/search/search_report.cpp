@@ -147,26 +147,16 @@ Json servingCandidateJson(const ServingCandidate& c)
             {"e2e_s", finiteOrNull(c.e2eS)},
             {"tokens_per_s_per_user", finiteOrNull(c.tokensPerSPerUser)},
             {"tokens_per_s_per_gpu", finiteOrNull(c.tokensPerSPerGpu)},
+            {"tokens_per_s_per_kw", finiteOrNull(c.tokensPerSPerKw)},
             {"kv_transfer_s", finiteOrNull(c.kvTransferS)},
             {"objective_value", finiteOrNull(c.tokensPerSPerGpu)}};
-}
-
-// Both kinds' candidates, best first.
-std::vector<ServingCandidate> ranked(const ServingSearchResult& r)
-{
-    std::vector<ServingCandidate> all = r.aggregated;
-    all.insert(all.end(), r.disaggregated.begin(), r.disaggregated.end());
-    std::stable_sort(all.begin(), all.end(), [](const ServingCandidate& a, const ServingCandidate& b) {
-        return a.tokensPerSPerGpu > b.tokensPerSPerGpu;
-    });
-    return all;
 }
 
 }  // namespace
 
 Json servingSearchJson(const ServingSearchResult& r)
 {
-    const std::vector<ServingCandidate> all = ranked(r);
+    const std::vector<ServingCandidate> all = rankedCandidates(r);
     Json current = r.currentFeasible ? servingCandidateJson(r.current) : Json::object();
     if (!r.currentFeasible && r.current.gpusPerReplica > 0)
         current = servingCandidateJson(r.current);
@@ -217,12 +207,13 @@ std::string servingSearchText(const ServingSearchResult& r)
                            : " - not ranked: " + r.currentWhyNot) +
         "\n" + r.verdict + "\n\n";
     std::vector<std::vector<std::string>> rows = {
-        {"#", "mode", "configuration", "batch", "TTFT s", "TPOT s", "KV move s", "tok/s/user", "tok/s/GPU"}};
+        {"#", "mode", "configuration", "batch", "TTFT s", "TPOT s", "KV move s", "tok/s/user", "tok/s/GPU", "tok/s/kW"}};
     int n = 1;
-    for (const ServingCandidate& c : ranked(r))
+    for (const ServingCandidate& c : rankedCandidates(r))
         rows.push_back({formatCount(n++), c.mode, describeServingCandidate(c), formatCount(c.batch),
                         formatReadable(c.ttftS, 4), formatReadable(c.tpotS, 4), formatReadable(c.kvTransferS, 4),
-                        formatReadable(c.tokensPerSPerUser), formatReadable(c.tokensPerSPerGpu)});
+                        formatReadable(c.tokensPerSPerUser), formatReadable(c.tokensPerSPerGpu),
+                        formatReadable(c.tokensPerSPerKw)});
     return s + alignedColumns(rows, {1, 2});
 }
 
@@ -230,9 +221,9 @@ std::string servingSearchCsv(const ServingSearchResult& r)
 {
     std::string s = "rank,mode,weight_precision,kv_precision,tp,pp,ep,prefill_workers,prefill_tp,prefill_pp,"
                     "decode_workers,decode_tp,decode_pp,batch,ttft_s,tpot_s,e2e_s,kv_transfer_s,tokens_per_s_per_user,"
-                    "tokens_per_s_per_gpu\n";
+                    "tokens_per_s_per_gpu,tokens_per_s_per_kw\n";
     int n = 1;
-    for (const ServingCandidate& c : ranked(r)) {
+    for (const ServingCandidate& c : rankedCandidates(r)) {
         const bool split = c.mode == "disaggregated";
         const auto count = [&](std::int64_t v) { return split ? std::to_string(v) : std::string(); };
         s += std::to_string(n++) + "," + c.mode + "," + c.weightPrecision + "," + c.kvPrecision + "," +
@@ -242,7 +233,7 @@ std::string servingSearchCsv(const ServingSearchResult& r)
             count(c.decode.workers) + "," + count(c.decode.tp.value_or(1)) + "," + count(c.decode.pp.value_or(1)) +
             "," + std::to_string(c.batch) + "," + formatValue(c.ttftS, 8) + "," + formatValue(c.tpotS, 8) + "," +
             formatValue(c.e2eS, 8) + "," + formatValue(c.kvTransferS, 8) + "," + formatValue(c.tokensPerSPerUser, 8) +
-            "," + formatValue(c.tokensPerSPerGpu, 8) + "\n";
+            "," + formatValue(c.tokensPerSPerGpu, 8) + "," + formatValue(c.tokensPerSPerKw, 8) + "\n";
     }
     return s;
 }

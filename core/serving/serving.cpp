@@ -53,26 +53,22 @@ std::string decodeStory(const EngineRun& e)
 }
 
 
-Problem error(std::string pointer, std::string message, std::string code)
-{
-    return servingError(std::move(pointer), std::move(message), std::move(code));
-}
-
 Serving serve(const Design& design, const DesignFacts& facts)
 {
     Serving s;
     const Workload& w = design.workload;
     if (!w.isServing() || !w.serving) {
-        s.errors.push_back(error("/workload/kind", "the workload is not serving (workload.kind)", "not_serving"));
+        s.errors.push_back(servingError("/workload/kind", "the workload is not serving (workload.kind)", "not_serving"));
         return s;
     }
     const ServingSpec& spec = *w.serving;
     const DesignIndex& index = facts.index;
     const Inventory& inv = facts.inv;
     if (inv.gpus == 0) {
-        s.errors.push_back(error("/components", "the design has no GPUs: add accelerators inside nodes", "no_gpus"));
+        s.errors.push_back(servingError("/components", "the design has no GPUs: add accelerators inside nodes", "no_gpus"));
         return s;
     }
+    s.designGpus = inv.gpus;
     s.weightPrecision = spec.weight_precision.value_or("bf16");
     s.kvPrecision = spec.kv_precision.value_or("bf16");
     std::vector<Problem> warnings;
@@ -81,7 +77,7 @@ Serving serve(const Design& design, const DesignFacts& facts)
         profiled = profileHardware(index, inv, s.weightPrecision, warnings);
     const HardwareProfile& hw = facts.hardware ? *facts.hardware : *profiled;
     if (hw.gpu.trainingPrecision != s.weightPrecision) {
-        s.errors.push_back(error("/workload/serving/weight_precision",
+        s.errors.push_back(servingError("/workload/serving/weight_precision",
                                  inQuotes(hw.gpu.name) + " has no " + s.weightPrecision +
                                      " peak in the catalog: serve its weights in a precision it has",
                                  "precision_unsupported"));
@@ -101,7 +97,7 @@ Serving serve(const Design& design, const DesignFacts& facts)
             return ReplicaLayout{k.tp.value_or(1), k.pp.value_or(1), k.ep.value_or(1), at + "/" + kind, tokens, batch};
         };
         if (spec.output_tokens < 2) {
-            s.errors.push_back(error("/workload/serving/output_tokens",
+            s.errors.push_back(servingError("/workload/serving/output_tokens",
                                      "a disaggregated layout needs at least 2 output tokens: the first comes from the "
                                      "prefill worker, the rest from a decode worker",
                                      "out_of_range"));
@@ -131,7 +127,7 @@ Serving serve(const Design& design, const DesignFacts& facts)
         d.decode = worker(s, split->decode.workers);
         d.gpusPerCopy = d.prefill.workers * d.prefill.gpus + d.decode.workers * d.decode.gpus;
         if (d.gpusPerCopy > inv.gpus) {
-            s.errors.push_back(error(at,
+            s.errors.push_back(servingError(at,
                                      workersText(d.prefill, "prefill") + " and " + workersText(d.decode, "decode") +
                                          " take " + formatCount(d.gpusPerCopy) + " GPUs, more than the " +
                                          formatCount(inv.gpus) + " the design has",
@@ -271,7 +267,7 @@ Serving serve(const Design& design, const DesignFacts& facts)
     // overflowed (fuzz_set: a millionth of the HBM bandwidth at 10^9
     // requests/s needed 10^20 replicas).
     if (replicas * gpusPerReplica > double(kMaxInstances)) {
-        s.errors.push_back(error("/workload/serving/arrival_rate_per_s",
+        s.errors.push_back(servingError("/workload/serving/arrival_rate_per_s",
                                  formatReadable(arrival) + " requests/s, each " + seconds(s.e2eS) +
                                      " end to end, keep " + formatValue(s.concurrentRequests, 3) +
                                      " requests in flight: " + formatValue(replicas * gpusPerReplica, 3) +
@@ -323,6 +319,7 @@ Serving serve(const Design& design, const DesignFacts& facts)
     if (!facts.power)
         modelled = modelPower(index, inv, design.facility, warnings);
     const Power& power = facts.power ? *facts.power : *modelled;
+    s.designFacilityKw = power.facilityKw;
     s.kwPerReplica = power.facilityKw / double(inv.gpus) * gpusPerReplica;
     s.kwhPerMillionTokens = s.kwPerReplica / (d.tokensPerSPerReplica * 3600) * 1e6;
     s.pricePerKwh = power.pricePerKwh.value;

@@ -138,6 +138,21 @@ struct Serving {
     std::int64_t gpusPerReplica = 1;      // disaggregated: one copy of the layout
     std::vector<ServingGemm> gemms;     // a dense layer's, on one GPU (none for a mixture of experts)
     std::int64_t replicasInDesign = 0;  // whole replicas (copies of the layout) the design's GPUs hold
+    std::int64_t designGpus = 0;        // all of the design's, idle ones too
+    double designFacilityKw = 0;        // the whole design's facility power (IT x PUE), idle GPUs too
+    // What the design serves at point `p` (the served batch: `decode`), over
+    // all its GPUs: the serving search's objective.
+    double tokensPerSPerDesignGpu(const DecodePoint& p) const
+    {
+        return designGpus > 0 ? double(replicasInDesign) * p.tokensPerSPerReplica / double(designGpus) : 0;
+    }
+    // The same over the design's facility power. The power model draws each
+    // part's rated power whatever it serves, so within one design this ranks
+    // layouts as tokens/s per GPU does.
+    double tokensPerSPerDesignKw(const DecodePoint& p) const
+    {
+        return designFacilityKw > 0 ? tokensPerSPerDesignGpu(p) * double(designGpus) / designFacilityKw : 0;
+    }
 
     double weightsGbPerGpu = 0;
     double kvBytesPerToken = 0;      // whole model: 2 x layers x kv_heads x head_dim x bytes

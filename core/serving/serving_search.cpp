@@ -70,7 +70,7 @@ bool better(const ServingCandidate& a, const ServingCandidate& b)
     return simplicity(a) < simplicity(b);
 }
 
-ServingCandidate candidateOf(const Serving& s, const std::int64_t designGpus)
+ServingCandidate candidateOf(const Serving& s)
 {
     ServingCandidate c;
     c.mode = s.mode;
@@ -92,7 +92,8 @@ ServingCandidate candidateOf(const Serving& s, const std::int64_t designGpus)
     c.tpotS = s.decode.tpotS;
     c.e2eS = s.e2eS;
     c.tokensPerSPerUser = s.decode.tokensPerSPerUser;
-    c.tokensPerSPerGpu = double(s.replicasInDesign) * s.decode.tokensPerSPerReplica / double(designGpus);
+    c.tokensPerSPerGpu = s.tokensPerSPerDesignGpu(s.decode);
+    c.tokensPerSPerKw = s.tokensPerSPerDesignKw(s.decode);
     return c;
 }
 
@@ -148,6 +149,14 @@ std::string describeServingCandidate(const ServingCandidate& c)
         return formatCount(k.workers) + " " + kind + " " + layout(k.tp.value_or(1), k.pp.value_or(1), k.ep.value_or(1));
     };
     return workers(c.prefill, "prefill") + " + " + workers(c.decode, "decode") + " · " + precision;
+}
+
+std::vector<ServingCandidate> rankedCandidates(const ServingSearchResult& r)
+{
+    std::vector<ServingCandidate> all = r.aggregated;
+    all.insert(all.end(), r.disaggregated.begin(), r.disaggregated.end());
+    std::sort(all.begin(), all.end(), better);
+    return all;
 }
 
 void applyServingCandidate(Workload& w, const ServingCandidate& c)
@@ -235,8 +244,8 @@ ServingSearchResult searchServing(const Design& design, const Catalog& catalog, 
             return;
         }
         ++res.feasible;
-        ServingCandidate c = candidateOf(s, inv.gpus);
-        if (!best || better(c, candidateOf(*best, inv.gpus)))
+        ServingCandidate c = candidateOf(s);
+        if (!best || better(c, candidateOf(*best)))
             best = s;
         into.push_back(std::move(c));
     };
@@ -412,18 +421,16 @@ ServingSearchResult searchServing(const Design& design, const Catalog& catalog, 
         if (list->size() > std::size_t(o.top))
             list->resize(std::size_t(o.top));
     }
-    const Serving own = evaluate(design, *std::make_unique<HardwareProfile>(
-                                             profileHardware(index, inv, ownWeights, warnings)));
+    const Serving own = evaluate(design, profileHardware(index, inv, ownWeights, warnings));
     res.currentFeasible = own.ok() && own.meetsLatencyTargets;
     res.currentWhyNot = own.ok() ? own.whyNotMet : own.errors.front().message;
     if (own.ok())
-        res.current = candidateOf(own, inv.gpus);
+        res.current = candidateOf(own);
     const auto frontierOf = [&](const std::optional<Serving>& best) {
         std::vector<ServingSearchResult::FrontierPoint> out;
         if (best)
             for (const DecodePoint& p : best->curve)
-                out.push_back({p.batch, p.tokensPerSPerUser,
-                               double(best->replicasInDesign) * p.tokensPerSPerReplica / double(inv.gpus)});
+                out.push_back({p.batch, p.tokensPerSPerUser, best->tokensPerSPerDesignGpu(p)});
         return out;
     };
     res.aggregatedFrontier = frontierOf(bestAggregated);

@@ -37,6 +37,10 @@ struct ServingCandidate {
     // The objective: the design's output tokens/s at the targets over all
     // its GPUs (a GPU no replica uses counts too).
     double tokensPerSPerGpu = 0;
+    // The same over the design's facility power (IT x PUE): the figure per
+    // kW the issue asks beside it. Rated power does not depend on the
+    // layout, so it ranks candidates as tokens/s per GPU does.
+    double tokensPerSPerKw = 0;
 };
 
 struct ServingSearchResult {
@@ -64,6 +68,9 @@ struct ServingSearchResult {
     std::vector<FrontierPoint> aggregatedFrontier, disaggregatedFrontier;
     bool ok() const { return error.empty() && !cancelled; }
 };
+
+// Both kinds' kept candidates in one list, best first (ties to the simpler).
+std::vector<ServingCandidate> rankedCandidates(const ServingSearchResult& result);
 
 ServingSearchResult searchServing(const Design& design, const Catalog& catalog, const ServingSearchOptions& options);
 

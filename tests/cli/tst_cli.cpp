@@ -397,6 +397,62 @@ private slots:
         QVERIFY2(r.err.contains("goes past 1,000,000,000 sequences, the largest global batch"), qPrintable(r.err));
     }
 
+    // `search` on a serving design (issue 37): the training search's JSON
+    // shape plus each candidate's mode, latencies, KV move and rates; an
+    // aggregated candidate fed back through `metrics --set` gives its own
+    // TTFT, TPOT and tokens/s; text and CSV carry the same rows.
+    void searchOnAServingDesign()
+    {
+        const QString serving = sourcePath("presets/serving-llama3-70b-dgx-h100.cluster.json");
+        Run r = cli({"search", serving, "--top", "3"});
+        QCOMPARE(r.code, 0);
+        const auto j = nlohmann::ordered_json::parse(r.out.toStdString());
+        QCOMPARE(j["objective"].get<std::string>(), std::string("tokens_per_s_per_gpu"));
+        for (const char* key : {"gpus", "space", "evaluated", "feasible", "pruned", "rejected", "current", "candidates",
+                                "best_aggregated", "best_disaggregated", "verdict"})
+            QVERIFY2(j.contains(key), key);
+        QVERIFY(j["current"]["feasible"].get<bool>());
+        QVERIFY(!j["candidates"].empty());
+        double previous = 1e300;
+        for (const auto& c : j["candidates"]) {
+            const std::string mode = c["mode"].get<std::string>();
+            QVERIFY2(mode == "aggregated" || mode == "disaggregated", mode.c_str());
+            for (const char* key : {"ttft_s", "tpot_s", "kv_transfer_s", "tokens_per_s_per_gpu", "tokens_per_s_per_kw"})
+                QVERIFY2(c[key].is_number(), key);
+            const double perGpu = c["tokens_per_s_per_gpu"].get<double>();
+            QVERIFY(perGpu <= previous);  // best first
+            previous = perGpu;
+            QCOMPARE(c["kv_transfer_s"].get<double>() > 0, mode == "disaggregated");
+            if (mode != "aggregated")
+                continue;
+            QStringList sets;
+            for (const char* key : {"tp", "pp", "ep"})
+                sets << "--set" << QString("/workload/parallelism/%1=%2").arg(key).arg(c["layout"][key].get<int>());
+            for (const char* key : {"weight_precision", "kv_precision"})
+                sets << "--set"
+                     << QString("/workload/serving/%1=\"%2\"")
+                            .arg(key, QString::fromStdString(c[key].get<std::string>()));
+            const Run m = cli(QStringList{"metrics", serving} + sets);
+            QCOMPARE(m.code, 0);
+            const auto s = nlohmann::ordered_json::parse(m.out.toStdString())["serving"];
+            QCOMPARE(s["batch"].get<std::int64_t>(), c["batch"].get<std::int64_t>());
+            QCOMPARE(s["ttft_s"].get<double>(), c["ttft_s"].get<double>());
+            QCOMPARE(s["tpot_s"].get<double>(), c["tpot_s"].get<double>());
+        }
+        r = cli({"search", serving, "--format", "csv", "--top", "3"});
+        QCOMPARE(r.code, 0);
+        const auto rows = studio::test::parseCsv(r.out);
+        QCOMPARE(rows.size(), qsizetype(j["candidates"].size() + 1));
+        QCOMPARE(rows[0][1], QString("mode"));
+        QCOMPARE(rows[0].last(), QString("tokens_per_s_per_kw"));
+        // The CSV writes 8 significant digits.
+        QVERIFY(qAbs(rows[1].last().toDouble() / j["candidates"][0]["tokens_per_s_per_kw"].get<double>() - 1) < 1e-7);
+        r = cli({"search", serving, "--format", "text", "--top", "3"});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("tok/s/kW"), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QString::fromStdString(j["verdict"].get<std::string>())), qPrintable(r.out));
+    }
+
     // The sweep's JSON keys (issue 14); a point's layout fed back through
     // `metrics --gpus N --set` gives the point's own tokens/s.
     void sweepPointsReproduceThroughMetrics()

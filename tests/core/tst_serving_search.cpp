@@ -185,6 +185,9 @@ private slots:
         o.top = 1000;
         const ServingSearchResult r = searchServing(d, Catalog::builtin(), o);
         QVERIFY(r.aggregated.size() > 5 && r.disaggregated.size() > 5);
+        // Four DGX H100 nodes' facility power, as the Power panel has it.
+        const double facilityKw = analyzeDesign(d, Catalog::builtin()).power.facilityKw;
+        QVERIFY(facilityKw > 4 * 8 * 0.7);  // at least the GPUs' 700 W each
         for (const auto* list : {&r.aggregated, &r.disaggregated})
             for (const ServingCandidate& c : *list) {
                 Design applied = d;
@@ -198,6 +201,7 @@ private slots:
                 QCOMPARE(s.ttftS, c.ttftS);
                 QCOMPARE(s.decode.tpotS, c.tpotS);
                 QCOMPARE(perDesignGpu(s, 32), c.tokensPerSPerGpu);
+                QCOMPARE(perDesignGpu(s, 32) * 32 / facilityKw, c.tokensPerSPerKw);
                 QCOMPARE(s.disaggregation ? s.disaggregation->kvTransferS : 0.0, c.kvTransferS);
             }
     }

@@ -46,6 +46,17 @@ QString secs(double s)
     return s < 1 ? num(1000 * s) + " ms" : num(s) + " s";
 }
 
+// A log-log plot of tokens/s per GPU against tokens/s per user: the batch
+// curve and the search's frontier.
+ChartPlot* tradePlot(QWidget* parent, const char* name, const QString& perGpu)
+{
+    auto* plot = new ChartPlot(parent);
+    plot->setObjectName(name);
+    plot->setMinimumWidth(320);
+    setLogLog(plot, QObject::tr("tokens/s per user"), perGpu);
+    return plot;
+}
+
 // A figure's row: its value, and on hover how it is made.
 struct Row {
     QString name, value, how;
@@ -192,10 +203,7 @@ ServingPanel::ServingPanel(AnalysisService* analyses, QWidget* parent) : QWidget
     auto* page = new QWidget(tabs_);
     auto* row = new QHBoxLayout(page);
     row->setContentsMargins(0, 4, 0, 0);
-    curve_ = new ChartPlot(this);
-    curve_->setObjectName("serving curve");
-    curve_->setMinimumWidth(320);
-    setLogLog(curve_, tr("tokens/s per user"), tr("tokens/s per GPU"));
+    curve_ = tradePlot(this, "serving curve", tr("tokens/s per GPU"));
     curve_->setMouseTracking(true);
     connect(curve_, &QCustomPlot::mouseMove, this, &ServingPanel::showTip);
     memory_ = new ChartPlot(this);
@@ -225,18 +233,16 @@ void ServingPanel::setSearch(DesignDocument* document, ServingSearchService* sea
     searchBox_ = new QWidget(tabs_);
     auto* row = new QHBoxLayout(searchBox_);
     row->setContentsMargins(0, 4, 0, 0);
-    frontier_ = new ChartPlot(searchBox_);
-    frontier_->setObjectName("serving frontier");
-    frontier_->setMinimumWidth(320);
-    setLogLog(frontier_, tr("tokens/s per user"), tr("tokens/s per GPU of the design"));
+    frontier_ = tradePlot(searchBox_, "serving frontier", tr("tokens/s per GPU of the design"));
     auto* side = new QVBoxLayout;
     verdict_ = new QLabel(searchBox_);
     verdict_->setObjectName("serving verdict");
     verdict_->setWordWrap(true);
-    candidates_ = new QTableWidget(0, 8, searchBox_);
+    const QStringList head = {tr("Mode"),    tr("Configuration"), tr("Batch"),     tr("TTFT"),     tr("TPOT"),
+                              tr("KV move"), tr("tok/s/user"),    tr("tok/s/GPU"), tr("tok/s/kW")};
+    candidates_ = new QTableWidget(0, int(head.size()), searchBox_);
     candidates_->setObjectName("serving candidates");
-    candidates_->setHorizontalHeaderLabels({tr("Mode"), tr("Configuration"), tr("Batch"), tr("TTFT"), tr("TPOT"),
-                                            tr("KV move"), tr("tok/s/user"), tr("tok/s/GPU")});
+    candidates_->setHorizontalHeaderLabels(head);
     candidates_->verticalHeader()->hide();
     candidates_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     candidates_->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -391,27 +397,31 @@ void ServingPanel::refreshSearch()
     stylePlot(frontier_, palette());
     frontier_->replot();
     // The table: both kinds, best first.
-    rowCandidates_ = r->aggregated;
-    rowCandidates_.insert(rowCandidates_.end(), r->disaggregated.begin(), r->disaggregated.end());
-    std::stable_sort(rowCandidates_.begin(), rowCandidates_.end(),
-                     [](const ServingCandidate& a, const ServingCandidate& b) {
-                         return a.tokensPerSPerGpu > b.tokensPerSPerGpu;
-                     });
+    rowCandidates_ = rankedCandidates(*r);
     candidates_->setRowCount(int(rowCandidates_.size()));
     for (int i = 0; i < int(rowCandidates_.size()); ++i) {
         const ServingCandidate& c = rowCandidates_[std::size_t(i)];
-        const QString cells[] = {q(c.mode),     q(describeServingCandidate(c)), q(formatCount(c.batch)),
-                                 secs(c.ttftS), secs(c.tpotS),                   c.kvTransferS > 0 ? secs(c.kvTransferS) : "-",
-                                 num(c.tokensPerSPerUser), num(c.tokensPerSPerGpu)};
-        const QString how = tr("%1 replica(s) of %2 GPUs; TTFT, TPOT and tokens/s as the serving analysis gives this "
+        const QString cells[] = {q(c.mode),
+                                 q(describeServingCandidate(c)),
+                                 q(formatCount(c.batch)),
+                                 secs(c.ttftS),
+                                 secs(c.tpotS),
+                                 c.kvTransferS > 0 ? secs(c.kvTransferS) : "-",
+                                 num(c.tokensPerSPerUser),
+                                 num(c.tokensPerSPerGpu),
+                                 num(c.tokensPerSPerKw)};
+        const QString how = tr("%1 of %2 GPUs; TTFT, TPOT and tokens/s as the serving analysis gives this "
                                "configuration (Apply, then the figures above say how each is made)")
-                                .arg(c.replicas)
+                                .arg(c.replicas == 1 ? tr("1 replica") : tr("%1 replicas").arg(c.replicas))
                                 .arg(c.gpusPerReplica);
-        for (int col = 0; col < 8; ++col) {
+        const QString perKw = tr("tokens/s per kW = the design's tokens/s / its facility power (IT x PUE, the "
+                                 "Power and PUE panel). Every configuration draws the same rated power, so this ranks "
+                                 "as tokens/s per GPU does.");
+        for (int col = 0; col < candidates_->columnCount(); ++col) {
             auto* item = new QTableWidgetItem(cells[col]);
             if (col >= 2)
                 item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-            item->setToolTip(how);
+            item->setToolTip(col == candidates_->columnCount() - 1 ? perKw : how);
             candidates_->setItem(i, col, item);
         }
     }
@@ -529,8 +539,10 @@ void ServingPanel::drawCurve(const Serving& s)
         target->setPen(QPen(sceneColors().error, 1, Qt::DashLine));
         auto* label = new QCPItemText(curve_);
         label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-        label->position->setCoords(minUser, 0.02);
-        label->setPositionAlignment(Qt::AlignTop | Qt::AlignLeft);
+        // At the foot of the line: the served batch, the largest within the
+        // target, sits at its top.
+        label->position->setCoords(minUser, 0.98);
+        label->setPositionAlignment(Qt::AlignBottom | Qt::AlignLeft);
         label->setPadding(QMargins(3, 0, 0, 0));
         label->setColor(sceneColors().error);
         label->setText(tr("TPOT target %1").arg(secs(s.tpotTargetS)));
