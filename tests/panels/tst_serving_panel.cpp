@@ -190,7 +190,16 @@ private slots:
                 row = r;
         QVERIFY(row >= 0);
         const QString config = t->item(row, 1)->text();
-        const QString perGpu = t->item(row, 7)->text();
+        const auto column = [&](const char* head) {
+            for (int c = 0; c < t->columnCount(); ++c)
+                if (t->horizontalHeaderItem(c)->text() == head)
+                    return c;
+            return -1;
+        };
+        // The objective beside the configuration, where a narrow dock shows it.
+        QCOMPARE(column("tok/s/GPU"), 2);
+        const QString perGpu = t->item(row, column("tok/s/GPU"))->text();
+        QVERIFY(t->item(row, column("tok/s/kW"))->toolTip().contains("facility power"));
         const int undoBefore = w.document()->undoStack()->count();
         QVERIFY(p->applyRow(row));
         QCOMPARE(w.document()->undoStack()->count(), undoBefore + 1);
