@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Shared set-up for the two README commands: installs the Debian 12 packages
 # that are missing, then configures (once, or again when CI needs warnings as
-# errors) and builds the Release tree in build/. Re-running is cheap:
-# nothing is reinstalled and Ninja rebuilds only what changed.
+# errors) and builds the Release tree in build/: the targets named as
+# arguments (run-studio.sh: the studio alone, so the first window does not
+# wait for the test suite), or everything. Re-running is cheap: nothing is
+# reinstalled and Ninja rebuilds only what changed.
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -35,4 +37,6 @@ fi
 if [ "$reconfigure" = true ]; then
   cmake -S "$repo" -B "$build_dir" -G Ninja "${cmake_args[@]}"
 fi
-cmake --build "$build_dir" --parallel "$(nproc)"
+targets=()
+for t in "$@"; do targets+=(--target "$t"); done
+cmake --build "$build_dir" --parallel "$(nproc)" "${targets[@]}"
