@@ -100,9 +100,9 @@ std::string inQuotes(std::string_view s)
 }
 
 std::string alignedColumns(const std::vector<std::vector<std::string>>& rows,
-                           const std::vector<std::size_t>& leftAligned)
+                           const std::vector<std::size_t>& leftAligned, const std::vector<std::size_t>& rulesAfter,
+                           std::string_view indent)
 {
-    // Characters, not bytes: layouts are written with two-byte middle dots.
     auto chars = [](const std::string& t) {
         std::size_t n = 0;
         for (unsigned char ch : t)
@@ -116,18 +116,45 @@ std::string alignedColumns(const std::vector<std::vector<std::string>>& rows,
             width[i] = std::max(width[i], chars(row[i]));
     }
     std::string s;
-    for (const auto& row : rows) {
+    const auto line = [&](const std::vector<std::string>& row) {
+        s += indent;
         for (std::size_t i = 0; i < row.size(); ++i) {
             const bool last = i + 1 == row.size();
             const bool left = std::find(leftAligned.begin(), leftAligned.end(), i) != leftAligned.end();
             const std::string pad(left && last ? 0 : width[i] - chars(row[i]), ' ');  // no trailing blanks
             s += (left ? row[i] + pad : pad + row[i]) + (last ? "" : "  ");
         }
-        while (!s.empty() && s.back() == ' ')  // an empty last cell
+        while (!s.empty() && s.back() == ' ')  // an empty last cell, or an empty row's indent
             s.pop_back();
         s += "\n";
+    };
+    std::vector<std::string> rule;
+    for (const std::size_t w : width)
+        rule.push_back(std::string(w, '-'));
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        line(rows[r]);
+        if (std::find(rulesAfter.begin(), rulesAfter.end(), r) != rulesAfter.end())
+            line(rule);
     }
     return s;
+}
+
+std::string csvField(std::string_view text)
+{
+    if (text.find_first_of(",\"\n\r") == std::string_view::npos)
+        return std::string(text);
+    std::string out = "\"";
+    for (const char c : text)
+        out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + "\"";
+}
+
+std::string csvLine(const std::vector<std::string>& fields)
+{
+    std::string line;
+    for (std::size_t i = 0; i < fields.size(); ++i)
+        line += (i ? "," : "") + csvField(fields[i]);
+    return line + "\n";
 }
 
 }  // namespace studio

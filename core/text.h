@@ -26,9 +26,18 @@ std::string formatPowerKw(double kw);
 std::string formatPercent(double fraction, bool sign = true);
 std::string inQuotes(std::string_view s);  // 'text'
 // Rows as aligned columns two spaces apart, widths in characters (UTF-8
-// aware): the columns in `leftAligned` (text) to the left, the rest
-// (figures) to the right. One line per row.
+// aware: layouts are written with two-byte middle dots): the columns in
+// `leftAligned` (text) to the left, the rest (figures) to the right. One
+// line per row, each after `indent`, no trailing blanks; after each row
+// index in `rulesAfter` a rule of dashes as wide as each column. Every text
+// table of the command line is drawn here.
 std::string alignedColumns(const std::vector<std::vector<std::string>>& rows,
-                           const std::vector<std::size_t>& leftAligned);
+                           const std::vector<std::size_t>& leftAligned,
+                           const std::vector<std::size_t>& rulesAfter = {}, std::string_view indent = "");
+
+// A CSV field (RFC 4180): as it is, or in double quotes (quotes doubled)
+// when it holds a comma, a quote or a line break. A line of them, ended.
+std::string csvField(std::string_view text);
+std::string csvLine(const std::vector<std::string>& fields);
 
 }  // namespace studio

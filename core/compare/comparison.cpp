@@ -338,24 +338,6 @@ std::string csvNumber(double v)
     return buf;
 }
 
-std::string csvField(const std::string& s)
-{
-    if (s.find_first_of(",\"\n\r") == std::string::npos)
-        return s;
-    std::string out = "\"";
-    for (char c : s)
-        out += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return out + "\"";
-}
-
-std::string csvLine(const std::vector<std::string>& fields)
-{
-    std::string line;
-    for (std::size_t i = 0; i < fields.size(); ++i)
-        line += (i ? "," : "") + csvField(fields[i]);
-    return line + "\n";
-}
-
 }  // namespace
 
 Comparison compareDesigns(std::vector<ComparedDesign> designs, std::size_t baseline)
@@ -584,29 +566,8 @@ std::string comparisonText(const Comparison& c)
         }
         table.push_back(line);
     }
-    std::vector<std::size_t> width(n + 1);
-    for (const auto& line : table)
-        for (std::size_t k = 0; k < line.size(); ++k)
-            width[k] = std::max(width[k], line[k].size());
-    std::string out = describeComparison(c) + "\n\n";
-    for (std::size_t r = 0; r < table.size(); ++r) {
-        const auto& line = table[r];
-        std::string s;
-        for (std::size_t k = 0; k < line.size(); ++k) {
-            const std::string pad(width[k] - line[k].size(), ' ');
-            s += k == 0 ? line[k] + pad : "  " + pad + line[k];  // values right-aligned
-        }
-        while (!s.empty() && s.back() == ' ')
-            s.pop_back();
-        out += s + "\n";
-        if (r == 0 || r == figureRows + 1) {
-            std::string rule;
-            for (std::size_t k = 0; k < width.size(); ++k)
-                rule += (k ? "  " : "") + std::string(width[k], '-');
-            out += rule + "\n";
-        }
-    }
-    return out;
+    // The figure names to the left, values (with their deltas) to the right.
+    return describeComparison(c) + "\n\n" + alignedColumns(table, {0}, {0, figureRows + 1});
 }
 
 std::string comparisonCsv(const Comparison& c)

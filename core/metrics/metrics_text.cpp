@@ -81,38 +81,16 @@ void renderTable(const std::string& title, const Json& rowsJson, std::string& ou
             line.push_back(row.contains(c) ? scalarText(row[c]) : "-");
         cells.push_back(std::move(line));
     }
-    std::vector<std::size_t> width(columns.size());
-    for (std::size_t c = 0; c < columns.size(); ++c) {
-        width[c] = columns[c].size();
-        for (const auto& line : cells)
-            width[c] = std::max(width[c], line[c].size());
-    }
     // Numbers right-aligned, text left-aligned, as in a spreadsheet.
-    auto numeric = [&](std::size_t c) {
-        return std::all_of(rowsJson.begin(), rowsJson.end(),
-                           [&](const Json& r) { return !r.contains(columns[c]) || r[columns[c]].is_number(); });
-    };
+    std::vector<std::size_t> text;
+    for (std::size_t c = 0; c < columns.size(); ++c)
+        if (!std::all_of(rowsJson.begin(), rowsJson.end(),
+                         [&](const Json& r) { return !r.contains(columns[c]) || r[columns[c]].is_number(); }))
+            text.push_back(c);
     if (!title.empty())
         out += "  " + title + ":\n";
-    auto emit = [&](const std::vector<std::string>& line) {
-        std::string s = "    ";
-        for (std::size_t c = 0; c < line.size(); ++c) {
-            const std::size_t pad = width[c] - line[c].size();
-            s += numeric(c) ? std::string(pad, ' ') + line[c] : line[c] + std::string(pad, ' ');
-            if (c + 1 < line.size())
-                s += "  ";
-        }
-        while (!s.empty() && s.back() == ' ')
-            s.pop_back();
-        out += s + "\n";
-    };
-    emit(columns);
-    std::vector<std::string> rule;
-    for (auto w : width)
-        rule.push_back(std::string(w, '-'));
-    emit(rule);
-    for (const auto& line : cells)
-        emit(line);
+    cells.insert(cells.begin(), columns);
+    out += alignedColumns(cells, text, {0}, "    ");
 }
 
 }  // namespace
@@ -139,15 +117,10 @@ std::string metricsText(const Json& metrics)
             rows.emplace_back("(none)", "");
         else
             rows.emplace_back(it.key(), scalarText(*it));
-        std::size_t keyWidth = 0;
+        std::vector<std::vector<std::string>> pairs;
         for (const auto& [k, v] : rows)
-            keyWidth = std::max(keyWidth, k.size());
-        for (const auto& [k, v] : rows) {
-            std::string line = "  " + k + std::string(keyWidth - k.size() + 2, ' ') + v;
-            while (!line.empty() && line.back() == ' ')
-                line.pop_back();
-            out += line + "\n";
-        }
+            pairs.push_back({k, v});
+        out += alignedColumns(pairs, {0, 1}, {}, "  ");
         for (const auto& [title, table] : tables)
             renderTable(title, *table, out);
     }

@@ -40,14 +40,6 @@ const char* scalingName(Scaling s)
     return s == Scaling::Weak ? "weak" : "strong";
 }
 
-std::string csvQuoted(const std::string& text)
-{
-    std::string q = "\"";
-    for (char c : text)
-        q += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return q + "\"";
-}
-
 std::string percent(double fraction)
 {
     return formatReadable(100 * fraction) + "%";
@@ -150,7 +142,7 @@ std::string sweepCsv(const SweepResult& r)
     for (const auto& p : r.points) {
         s += std::to_string(p.gpus) + "," + (p.isDesign ? "true" : "false") + "," + std::to_string(p.globalBatch) + ",";
         if (!p.best) {
-            s += std::string(28, ',') + std::to_string(p.fabricTiers) + "," + csvQuoted(p.whyNoBest) + ",\n";
+            s += std::string(28, ',') + std::to_string(p.fabricTiers) + "," + csvField(p.whyNoBest) + ",\n";
             continue;
         }
         const ScaleFigures& f = *p.best;

@@ -313,6 +313,16 @@ private slots:
         const auto& mfu = rowOf(c, "training.mfu");
         QVERIFY(text.contains(QString::fromStdString(formatDelta(mfu.figure, mfu.cells[1]))));
         QVERIFY(text.contains("bill of materials"));
+        // The figures' rows line up in characters, not bytes: the layouts
+        // ("tp 8 · pp 4 ...") carry two-byte middle dots, and every value
+        // is right-aligned, so each row is as wide as the table.
+        QVERIFY(text.contains(QChar(0x00B7)));
+        const QStringList lines = text.split('\n');
+        const int head = int(lines.indexOf(QRegularExpression("^figure .*")));
+        QVERIFY(head > 0);
+        for (int i = head + 1; i < lines.size() && !lines[i].isEmpty(); ++i)
+            QVERIFY2(lines[i].size() == lines[head].size() || lines[i].startsWith("---"),
+                     qPrintable(lines[head] + "\n" + lines[i]));
     }
 
     void csvParsesIntoEqualRows()
