@@ -351,10 +351,18 @@ int runSearch(const QStringList& args, const Verb& verb)
                                     "Keep an AXIS (tp, cp, ep, dp, pp) within a TIER (nvlink, leaf, spine, core or "
                                     "any); repeatable. Default: tp=nvlink.",
                                     "AXIS=TIER");
+    const QCommandLineOption fix(QStringLiteral("fix"),
+                                 "Search only layouts with AXIS at VALUE (tp, pp, dp, cp, ep, micro_batch, interleave, "
+                                 "zero, recompute, sequence_parallel): what the training software runs. Repeatable.",
+                                 "AXIS=VALUE");
+    const QCommandLineOption allow(QStringLiteral("allow"),
+                                   "Search only layouts with AXIS at one of the VALUES, e.g. recompute=none,full. "
+                                   "Repeatable.",
+                                   "AXIS=V1,V2,...");
     const QCommandLineOption exhaustive(QStringLiteral("exhaustive"),
                                         "Model every feasible candidate instead of skipping those the step-time bound "
                                         "rules out (same result, slower).");
-    for (const auto* o : {&top, &objective, &format, &batch, &within, &exhaustive})
+    for (const auto* o : {&top, &objective, &format, &batch, &within, &fix, &allow, &exhaustive})
         parser.addOption(*o);
     parser.addPositionalArgument("FILE", "The design whose model and GPUs to search.");
     const DesignOptions designOptions(false);
@@ -395,12 +403,38 @@ int runSearch(const QStringList& args, const Verb& verb)
                 }
                 options.within[w.left(eq).toStdString()] = w.mid(eq + 1).toStdString();
             }
+            // --fix AXIS=VALUE is --allow with one value; an axis
+            // constrained twice is a mistake, not an intersection.
+            for (const auto* o : {&fix, &allow})
+                for (const QString& c : parser.values(*o)) {
+                    const std::string flag = "--" + o->names().front().toStdString() + " " + c.toStdString();
+                    const int eq = static_cast<int>(c.indexOf('='));
+                    const QStringList values = c.mid(eq + 1).split(',');
+                    if (eq <= 0 || values.contains(QString()) || (o == &fix && values.size() != 1)) {
+                        err(flag + ": expected " + (o == &fix ? "AXIS=VALUE, e.g. --fix tp=8" :
+                                                                "AXIS=V1,V2,..., e.g. --allow recompute=none,full") +
+                            "\n");
+                        return false;
+                    }
+                    const std::string axis = c.left(eq).toStdString();
+                    if (options.allowed.count(axis)) {
+                        err(flag + ": " + axis + " is constrained twice\n");
+                        return false;
+                    }
+                    for (const QString& v : values)
+                        options.allowed[axis].push_back(v.toStdString());
+                }
             options.prune = !parser.isSet(exhaustive);
             return true;
         },
         [&](const DesignLoad& loaded, const QString& file) {
             const QString fmt = parser.value(format);
             if (loaded.design->workload.isServing()) {
+                if (!options.allowed.empty()) {
+                    err(file.toStdString() +
+                        ": --fix and --allow constrain a training layout; a serving design's search has none\n");
+                    return int(kExitInvalid);
+                }
                 ServingSearchOptions serving;
                 serving.top = options.top;
                 const ServingSearchResult result = searchServing(*loaded.design, *loaded.catalog, serving);
@@ -793,7 +827,7 @@ const std::vector<Verb>& verbs()
         {"search",
          "search FILE [--top K] [--objective time|energy|days] [--gpus N] [--workload OTHER] "
          "[--set /json/pointer=VALUE]... "
-         "[--batch-range MIN-MAX] [--within AXIS=TIER]... [--exhaustive] [--format json|text|csv] [--catalog FILE] "
+         "[--batch-range MIN-MAX] [--within AXIS=TIER]... [--fix AXIS=VALUE]... [--allow AXIS=V1,V2]... [--exhaustive] [--format json|text|csv] [--catalog FILE] "
          "[--kernels FILE]",
          "Search the parallelism layouts of a design's model on its GPUs: the best K by step time, energy or days, "
          "the current layout's rank, and what was rejected and why.",

@@ -1,8 +1,9 @@
 #include "core/search/layout_search.h"
 
 #include <algorithm>
-#include <bit>
 #include <array>
+#include <bit>
+#include <charconv>
 #include <cmath>
 #include <limits>
 #include <tuple>
@@ -175,12 +176,78 @@ std::vector<std::int64_t> batchesFor(std::int64_t workloadBatch, std::int64_t lo
     return out;
 }
 
+// The layout axes a user may constrain, and one layout's value of each as
+// the constraints write it.
+constexpr std::array<const char*, 10> kConstrainedAxes = {
+    "tp", "pp", "dp", "cp", "ep", "micro_batch", "interleave", "zero", "recompute", "sequence_parallel"};
+
+std::string axisValue(const Layout& l, std::string_view axis)
+{
+    if (axis == "recompute")
+        return recomputeName(l.recompute);
+    if (axis == "sequence_parallel")
+        return l.sequenceParallel ? "true" : "false";
+    const std::int64_t v = axis == "tp"     ? l.tp
+        : axis == "pp"                      ? l.pp
+        : axis == "dp"                      ? l.dp
+        : axis == "cp"                      ? l.cp
+        : axis == "ep"                      ? l.ep
+        : axis == "micro_batch"             ? l.microBatch
+        : axis == "interleave"              ? l.interleave
+                                            : l.zero;
+    return std::to_string(v);
+}
+
+// Why a constraint cannot be met by any layout ("" when every value reads):
+// an unknown axis, or a value that is not one of the axis's.
+std::string constraintError(const std::string& axis, const std::vector<std::string>& values)
+{
+    if (std::find(kConstrainedAxes.begin(), kConstrainedAxes.end(), std::string_view(axis)) == kConstrainedAxes.end())
+        return "no layout axis '" + axis +
+            "' to constrain (axes: tp, pp, dp, cp, ep, micro_batch, interleave, zero, recompute, sequence_parallel)";
+    if (values.empty())
+        return axis + ": no value allowed";
+    for (const std::string& v : values) {
+        bool ok = false;
+        if (axis == "recompute")
+            ok = v == "none" || v == "selective" || v == "full";
+        else if (axis == "sequence_parallel")
+            ok = v == "true" || v == "false";
+        else {
+            std::int64_t n = 0;
+            const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+            ok = ec == std::errc() && end == v.data() + v.size() && (axis == "zero" ? n >= 0 && n <= 3 : n >= 1) &&
+                std::to_string(n) == v;
+        }
+        if (!ok)
+            return axis + "=" + v + ": expected " +
+                (axis == "recompute"             ? std::string("none, selective or full")
+                     : axis == "sequence_parallel" ? std::string("true or false")
+                     : axis == "zero"              ? std::string("a ZeRO stage, 0 to 3")
+                                                   : std::string("a whole number of at least 1"));
+    }
+    return "";
+}
+
 }  // namespace
+
+std::string outsideAllowed(const Layout& layout, const std::map<std::string, std::vector<std::string>>& allowed)
+{
+    for (const auto& [axis, values] : allowed)
+        if (const std::string v = axisValue(layout, axis); std::find(values.begin(), values.end(), v) == values.end()) {
+            std::string list;
+            for (const std::string& a : values)
+                list += (list.empty() ? "" : ", ") + a;
+            return "outside what the software runs: " + axis + " " + v + " (allowed: " + list + ")";
+        }
+    return "";
+}
 
 SearchResult searchLayouts(const Design& design, const Catalog& catalog, const SearchOptions& opt)
 {
     SearchResult r;
     r.objective = opt.objective;
+    r.allowed = opt.allowed;
     const Analysis a = analyzeDesign(design, catalog);
     const std::int64_t designGpus = a.inventory.gpus;
     r.gpus = opt.gpus > 0 ? opt.gpus : designGpus;
@@ -215,6 +282,19 @@ SearchResult searchLayouts(const Design& design, const Catalog& catalog, const S
             " goes past " + formatCount(limits::kGlobalBatch.max) + " sequences, the largest global batch";
         return r;
     }
+    for (const auto& [axis, values] : opt.allowed)
+        if (std::string why = constraintError(axis, values); !why.empty()) {
+            r.error = std::move(why);
+            return r;
+        }
+    const auto allows = [&](const char* axis, const std::string& value) {
+        const auto it = opt.allowed.find(axis);
+        return it == opt.allowed.end() || std::find(it->second.begin(), it->second.end(), value) != it->second.end();
+    };
+    const auto allowedOf = [&](const char* axis, std::vector<std::int64_t> menu) {
+        std::erase_if(menu, [&](std::int64_t v) { return !allows(axis, std::to_string(v)); });
+        return menu;
+    };
     Limits limits;
     for (const auto& [axis, tier] : opt.within) {
         if (axis != "tp" && axis != "cp" && axis != "ep" && axis != "dp" && axis != "pp") {
@@ -242,6 +322,8 @@ SearchResult searchLayouts(const Design& design, const Catalog& catalog, const S
     double currentObjective = std::numeric_limits<double>::infinity();
     if (!a.runnable()) {
         cur.whyNot = stepUnavailable(a);
+    } else if (const std::string outside = outsideAllowed(cur.layout, opt.allowed); !outside.empty()) {
+        cur.whyNot = outside;
     } else if (const std::string why = tierVerdictText(hier.axes, hier, limits); !why.empty()) {
         cur.whyNot = why;
     } else if (!a.memory.fits) {
@@ -269,19 +351,29 @@ SearchResult searchLayouts(const Design& design, const Catalog& catalog, const S
     for (std::int64_t b = 1; b <= kMaxMicroBatch; b *= 2)
         microBatches.push_back(b);
     addUnique(microBatches, shape.microBatch);
+    microBatches = allowedOf("micro_batch", microBatches);
     std::vector<std::int64_t> epMenu = experts > 0 ? divisorsOf(experts, experts) : std::vector<std::int64_t>{1};
     addUnique(epMenu, shape.ep);
+    epMenu = allowedOf("ep", epMenu);
     const std::vector<std::int64_t> batches = batchesFor(shape.globalBatch, opt.batchMin, opt.batchMax);
 
-    const std::vector<std::int64_t> tpMenu = divisorsOf(N, heads);
+    const std::vector<std::int64_t> tpMenu = allowedOf("tp", divisorsOf(N, heads));
     // Selective recompute re-runs the attention core, which a fused kernel
     // never keeps: with flash attention it is the same run as none, so one
     // of the two stands for both (the workload's, so the current layout
     // finds itself among the candidates).
     const Recompute noFullRecompute = cur.layout.recompute == Recompute::Full ? Recompute::None : cur.layout.recompute;
-    const std::vector<Recompute> recomputeMenu = shape.flash
+    std::vector<Recompute> recomputeMenu = shape.flash
         ? std::vector<Recompute>{noFullRecompute, Recompute::Full}
         : std::vector<Recompute>{Recompute::None, Recompute::Selective, Recompute::Full};
+    if (shape.flash && !allows("recompute", recomputeName(noFullRecompute)))
+        // The other of the two that run alike, when the software has it.
+        recomputeMenu.front() = noFullRecompute == Recompute::None ? Recompute::Selective : Recompute::None;
+    std::erase_if(recomputeMenu, [&](Recompute rc) { return !allows("recompute", recomputeName(rc)); });
+    std::vector<bool> spAllowed;
+    for (const bool sp : {false, true})
+        if (allows("sequence_parallel", sp ? "true" : "false"))
+            spAllowed.push_back(sp);
     std::vector<Problem> scratch;
     Candidate closestMiss;  // the leanest layout that did not fit
     closestMiss.memoryGb = std::numeric_limits<double>::infinity();
@@ -293,7 +385,7 @@ SearchResult searchLayouts(const Design& design, const Catalog& catalog, const S
     for (std::int64_t gb : batches)
         for (std::int64_t tp : tpMenu) {
             const bool tpOk = heads % tp == 0 && (kv % tp == 0 || tp % kv == 0);
-            const std::vector<std::int64_t> ppMenu = divisorsOf(N / tp, layers + 2);
+            const std::vector<std::int64_t> ppMenu = allowedOf("pp", divisorsOf(N / tp, layers + 2));
             for (std::size_t ppAt = 0; ppAt < ppMenu.size(); ++ppAt) {
                 if (opt.cancel && opt.cancel->load(std::memory_order_relaxed)) {
                     r.cancelled = true;
@@ -302,21 +394,29 @@ SearchResult searchLayouts(const Design& design, const Catalog& catalog, const S
                 if (opt.progress)
                     opt.progress((groupsDone + double(ppAt) / double(ppMenu.size())) / groups);
                 const std::int64_t pp = ppMenu[ppAt];
-                for (std::int64_t cp : divisorsOf(N / (tp * pp), seq)) {
+                for (std::int64_t cp : allowedOf("cp", divisorsOf(N / (tp * pp), seq))) {
                     const std::int64_t dp = N / (tp * pp * cp);
+                    if (!allows("dp", std::to_string(dp)))
+                        continue;
                     std::vector<std::int64_t> vMenu{1};
                     if (pp > 1) {
                         for (std::int64_t v = 2; v <= kMaxInterleave; ++v)
                             vMenu.push_back(v);
                         addUnique(vMenu, shape.interleave);
                     }
+                    vMenu = allowedOf("interleave", vMenu);
                     // ZeRO needs data-parallel ranks to shard over.
-                    const std::vector<std::int64_t> zeroMenu =
-                        dp * cp > 1 ? std::vector<std::int64_t>{0, 1, 2, 3} : std::vector<std::int64_t>{0};
+                    const std::vector<std::int64_t> zeroMenu = allowedOf(
+                        "zero", dp * cp > 1 ? std::vector<std::int64_t>{0, 1, 2, 3} : std::vector<std::int64_t>{0});
                     // Megatron refuses TP overlap without sequence parallelism.
-                    const std::vector<bool> spMenu = tp == 1 ? std::vector<bool>{false}
-                        : overlap                            ? std::vector<bool>{true}
-                                                             : std::vector<bool>{false, true};
+                    std::vector<bool> spMenu = tp == 1 ? std::vector<bool>{false}
+                        : overlap                      ? std::vector<bool>{true}
+                                                       : std::vector<bool>{false, true};
+                    std::erase_if(spMenu, [&](bool sp) {
+                        return std::find(spAllowed.begin(), spAllowed.end(), sp) == spAllowed.end();
+                    });
+                    if (zeroMenu.empty() || spMenu.empty() || recomputeMenu.empty())
+                        continue;
                     const std::int64_t leaves = std::int64_t(zeroMenu.size() * recomputeMenu.size() * spMenu.size());
                     for (std::int64_t ep : epMenu) {
                         const bool epOk = experts > 0 ? experts % ep == 0 && (dp * cp) % ep == 0 : ep == 1;
@@ -435,8 +535,11 @@ SearchResult searchLayouts(const Design& design, const Catalog& catalog, const S
     }
     if (r.feasible == 0) {
         r.nothingFits = a.workload.name.empty() ? std::string("the model") : a.workload.name;
-        r.nothingFits += " has no feasible layout on " + formatCount(N) + " " + hw.gpu.name + " GPUs";
-        if (std::isfinite(closestMiss.memoryGb))
+        r.nothingFits += " has no feasible layout on " + formatCount(N) + " " + hw.gpu.name + " GPUs" +
+            (opt.allowed.empty() ? "" : " within what the software runs");
+        if (r.space == 0)
+            r.nothingFits += ": no combination of the values allowed uses " + formatCount(N) + " GPUs";
+        else if (std::isfinite(closestMiss.memoryGb))
             r.nothingFits += ": the leanest (" + describeLayout(closestMiss.layout) + ") needs " +
                 formatReadable(closestMiss.memoryGb) + " GB per GPU, " + hw.gpu.name + " has " +
                 formatReadable(closestMissCapacityGb) + " GB";

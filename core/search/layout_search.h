@@ -37,6 +37,12 @@ struct SearchOptions {
     // core); an axis not named may cross any. Default: tp stays inside the
     // scale-up domain.
     std::map<std::string, std::string> within = {{"tp", "nvlink"}};
+    // What the user's software runs (search --fix, --allow): the values each
+    // axis named may take, as written ("4", "selective", "true"); an axis
+    // not named takes any. Axes: tp, pp, dp, cp, ep, micro_batch,
+    // interleave, zero, recompute, sequence_parallel. A current layout
+    // outside them is not ranked and says why.
+    std::map<std::string, std::vector<std::string>> allowed;
     bool prune = true;        // false: model every feasible candidate (the brute force tests compare)
     bool keepPoints = false;  // keep every feasible candidate's step time and memory (the scatter; no pruning)
     const std::atomic<bool>* cancel = nullptr;
@@ -78,6 +84,7 @@ struct SearchResult {
     std::string error;  // the search could not run (no GPUs, no model, too many GPUs asked for)
     bool cancelled = false;
     Objective objective = Objective::Time;
+    std::map<std::string, std::vector<std::string>> allowed;  // the constraints searched within (options.allowed)
     std::int64_t gpus = 0;           // searched
     std::int64_t space = 0;          // every combination of the options on `gpus` GPUs
     std::int64_t feasible = 0;       // runnable, within the tier limits and fit in HBM
@@ -93,6 +100,11 @@ struct SearchResult {
 };
 
 SearchResult searchLayouts(const Design& design, const Catalog& catalog, const SearchOptions& options);
+
+// Why `layout` is not among those `allowed` (SearchOptions::allowed): the
+// first axis whose value is not allowed, with the values that are; "" when
+// it is.
+std::string outsideAllowed(const Layout& layout, const std::map<std::string, std::vector<std::string>>& allowed);
 
 // searchLayouts on all of the design's GPUs (options.gpus 0) and, when no
 // layout splits them (576 = 64 x 9, and nothing in Llama divides by 9), on

@@ -42,10 +42,43 @@ std::string currentRankText(const SearchResult& r)
     return s;
 }
 
+namespace {
+
+// The constraints as the layouts write their values: numbers, booleans,
+// recompute's names.
+Json constraintsJson(const std::map<std::string, std::vector<std::string>>& allowed)
+{
+    Json j = Json::object();
+    for (const auto& [axis, values] : allowed) {
+        Json list = Json::array();
+        for (const std::string& v : values)
+            list.push_back(axis == "recompute" ? Json(v)
+                               : axis == "sequence_parallel" ? Json(v == "true")
+                                                             : Json(std::stoll(v)));
+        j[axis] = std::move(list);
+    }
+    return j;
+}
+
+std::string constraintsText(const std::map<std::string, std::vector<std::string>>& allowed)
+{
+    std::string s;
+    for (const auto& [axis, values] : allowed) {
+        s += s.empty() ? "" : "; ";
+        s += axis + " ";
+        for (std::size_t i = 0; i < values.size(); ++i)
+            s += (i ? ", " : "") + values[i];
+    }
+    return s;
+}
+
+}  // namespace
+
 Json searchJson(const SearchResult& r)
 {
     Json j = {{"objective", objectiveName(r.objective)},
               {"objective_unit", objectiveUnit(r.objective)},
+              {"constraints", constraintsJson(r.allowed)},
               {"gpus", r.gpus},
               {"space", r.space},
               {"evaluated", r.evaluated},
@@ -90,6 +123,8 @@ std::string searchText(const SearchResult& r)
         formatCount(r.rejected.outOfMemory) + " out of memory" +
         (r.neverComplete > 0 ? "; " + formatCount(r.neverComplete) + " feasible but never complete" : "") + "\n";
     s += std::string("Objective: ") + objectiveName(r.objective) + " (" + objectiveUnit(r.objective) + ")\n";
+    if (!r.allowed.empty())
+        s += "Within what the software runs: " + constraintsText(r.allowed) + "\n";
     s += "Current: " + describeLayout(r.current.layout) + " - " + currentRankText(r) + "\n";
     if (!r.nothingFits.empty())
         return s + r.nothingFits + "\n";

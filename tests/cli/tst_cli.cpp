@@ -108,6 +108,13 @@ private slots:
             << QStringList{"search", kH100, "--batch-range", "512"} << "--batch-range 512: expected MIN-MAX";
         QTest::newRow("search within") << QStringList{"search", kH100, "--within", "tp"}
                                        << "--within tp: expected AXIS=TIER";
+        QTest::newRow("search fix two values")
+            << QStringList{"search", kH100, "--fix", "tp=4,8"} << "--fix tp=4,8: expected AXIS=VALUE, e.g. --fix tp=8";
+        QTest::newRow("search allow empty value")
+            << QStringList{"search", kH100, "--allow", "recompute=none,"}
+            << "--allow recompute=none,: expected AXIS=V1,V2,..., e.g. --allow recompute=none,full";
+        QTest::newRow("search axis twice") << QStringList{"search", kH100, "--fix", "tp=8", "--allow", "tp=4,8"}
+                                           << "--allow tp=4,8: tp is constrained twice";
         QTest::newRow("compare baseline") << QStringList{"compare", kH100, kH100, "--baseline", "3"}
                                           << "--baseline 3: expected a position from 1 to 2";
         // A mistyped verb fails at once (a script must not wait on a window),
@@ -388,6 +395,13 @@ private slots:
         r = cli({"search", kH100, "--gpus", "2048"});
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.contains("cannot search 2,048 GPUs: the design has 1,024"), qPrintable(r.err));
+        r = cli({"search", kH100, "--fix", "tq=8"});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("no layout axis 'tq' to constrain"), qPrintable(r.err));
+        r = cli({"search", kH100, "--format", "text", "--top", "2", "--fix", "tp=2"});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("Within what the software runs: tp 2\n"), qPrintable(r.out));
+        QVERIFY2(r.out.contains("not ranked: outside what the software runs: tp 8 (allowed: 2)"), qPrintable(r.out));
         r = cli({"search", kH100, "--within", "tp=rack"});
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.contains("no tier 'rack' to keep tp within"), qPrintable(r.err));

@@ -304,6 +304,77 @@ private slots:
                  QString("the design has no GPUs to search layouts on"));
     }
 
+    // What the user's software runs (search --fix, --allow, issue 38): a
+    // constrained axis never takes another value; the pruned search still
+    // equals brute force within the constraints; the current layout ranks
+    // among the constrained candidates alone (counted by hand over every
+    // feasible one); a constraint that excludes it says so; a bad one is
+    // refused with the axis and the values it takes.
+    void theSearchStaysWithinWhatTheSoftwareRuns()
+    {
+        const Design d = loadPreset("budget-8node-100gbe.cluster.json");
+        SearchOptions o;
+        o.top = 50;
+        o.allowed = {{"zero", {"1"}}, {"recompute", {"selective", "full"}}, {"micro_batch", {"1", "2"}}};
+        const SearchResult r = searchLayouts(d, Catalog::builtin(), o);
+        QVERIFY2(r.ok(), r.error.c_str());
+        QVERIFY(r.top.size() > 10);
+        for (const Candidate& c : r.top) {
+            QCOMPARE(c.layout.zero, 1);
+            QVERIFY(c.layout.recompute != Recompute::None);
+            QVERIFY(c.layout.microBatch <= 2);
+        }
+        QVERIFY(r.space < searchLayouts(d, Catalog::builtin(), {}).space);
+        compareWithBruteForce(d, o);
+
+        SearchOptions all = o;
+        all.keepPoints = true;
+        const SearchResult every = searchLayouts(d, Catalog::builtin(), all);
+        QVERIFY(every.current.feasible);
+        std::int64_t better = 0;
+        for (const SearchPoint& p : every.points) {
+            QCOMPARE(p.layout.zero, 1);
+            better += p.objective < every.current.figures.objective;
+        }
+        QCOMPARE(every.current.rank, 1 + better);
+        QCOMPARE(std::int64_t(every.points.size()), every.feasible);
+
+        SearchOptions other;
+        other.allowed = {{"tp", {std::to_string(d.workload.parallelism.tp.value_or(1) * 2)}}};
+        const SearchResult outside = searchLayouts(d, Catalog::builtin(), other);
+        QVERIFY(outside.ok());
+        QVERIFY(!outside.current.feasible);
+        QCOMPARE(QString::fromStdString(outside.current.whyNot),
+                 QString("outside what the software runs: tp %1 (allowed: %2)")
+                     .arg(d.workload.parallelism.tp.value_or(1))
+                     .arg(d.workload.parallelism.tp.value_or(1) * 2));
+        for (const Candidate& c : outside.top)
+            QCOMPARE(c.layout.tp, d.workload.parallelism.tp.value_or(1) * 2);
+        const QString json = QString::fromStdString(searchJson(r).dump());
+        QVERIFY2(json.contains("\"constraints\":{\"micro_batch\":[1,2],\"recompute\":[\"selective\",\"full\"],"
+                               "\"zero\":[1]}"),
+                 qPrintable(json));
+
+        SearchOptions none;
+        none.allowed = {{"tp", {"3"}}};
+        const SearchResult nothing = searchLayouts(d, Catalog::builtin(), none);
+        QCOMPARE(nothing.space, 0);
+        QVERIFY2(QString::fromStdString(nothing.nothingFits)
+                     .endsWith("within what the software runs: no combination of the values allowed uses 64 GPUs"),
+                 nothing.nothingFits.c_str());
+        const auto error = [&](std::map<std::string, std::vector<std::string>> allowed) {
+            SearchOptions bad;
+            bad.allowed = std::move(allowed);
+            return QString::fromStdString(searchLayouts(d, Catalog::builtin(), bad).error);
+        };
+        QCOMPARE(error({{"pipeline", {"2"}}}),
+                 QString("no layout axis 'pipeline' to constrain (axes: tp, pp, dp, cp, ep, micro_batch, interleave, "
+                         "zero, recompute, sequence_parallel)"));
+        QCOMPARE(error({{"zero", {"4"}}}), QString("zero=4: expected a ZeRO stage, 0 to 3"));
+        QCOMPARE(error({{"tp", {"08"}}}), QString("tp=08: expected a whole number of at least 1"));
+        QCOMPARE(error({{"sequence_parallel", {"yes"}}}), QString("sequence_parallel=yes: expected true or false"));
+    }
+
     // Every candidate uses exactly the GPUs searched and splits the model
     // evenly (the rules the search enumerates by, checked independently).
     void candidatesAreRunnable()

@@ -4,7 +4,7 @@
 // parallelism, model, operations and facility fields and its GPUs' figures
 // (design_mutation.h), then one of
 // - `search` with the options the CLI takes (objective, --top, --gpus,
-//   --batch-range, --within, --exhaustive) and the Layouts panel's
+//   --batch-range, --within, --fix, --allow, --exhaustive) and the Layouts panel's
 //   (keepPoints);
 // - `sweep` (--from, --to at most kMaxSweepGpus, --weak);
 // - `sensitivity`, with the what-if upgrades, on at most
@@ -19,7 +19,9 @@
 #include <cstdint>
 #include <limits>
 #include <mutex>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include <fuzzer/FuzzedDataProvider.h>
 
@@ -96,6 +98,17 @@ void search(FuzzedDataProvider& in, const Design& design, const Catalog& catalog
     for (int n = in.ConsumeIntegralInRange(0, 3); n > 0; --n)
         options.within[anyOf(in, {"tp", "cp", "ep", "dp", "pp"})] =
             anyOf(in, {"nvlink", "leaf", "spine", "core", "any"});
+    // --fix and --allow: the CLI refuses an empty value before the core
+    // sees it; anything else (an unknown axis, a value the axis does not
+    // take) is the core's to refuse.
+    for (int n = in.ConsumeIntegralInRange(0, 2); n > 0; --n) {
+        std::vector<std::string>& values = options.allowed[anyOf(
+            in, {"tp", "pp", "dp", "cp", "ep", "micro_batch", "interleave", "zero", "recompute", "sequence_parallel",
+                 "layers"})];
+        for (int k = in.ConsumeIntegralInRange(1, 3); k > 0; --k)
+            values.push_back(in.ConsumeBool() ? std::to_string(in.ConsumeIntegralInRange(0, 64))
+                                              : anyOf(in, {"none", "selective", "full", "true", "false", "08", "-1"}));
+    }
     options.prune = in.ConsumeBool();
     options.keepPoints = in.ConsumeIntegralInRange(0, 3) == 0;
 
