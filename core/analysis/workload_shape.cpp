@@ -97,23 +97,18 @@ WorkloadShape shapeWorkload(const Workload& w, std::int64_t gpus, std::vector<Pr
         warn(warnings, "/workload/parallelism/tp", "heads_not_divisible",
              formatCount(s.heads) + " attention heads do not split evenly over tp = " + formatCount(s.tp),
              Severity::Error);
-    else if (s.kvHeads % s.tp != 0 && s.tp % s.kvHeads != 0)
-        // Megatron splits the key/value groups over tp, or replicates each
-        // group on tp / groups ranks; anything else has no assignment.
+    else if (!tpSplitsHeads(s.heads, s.kvHeads, s.tp))
         warn(warnings, "/workload/parallelism/tp", "kv_heads_not_divisible",
              formatCount(s.kvHeads) + " key/value heads neither split evenly over tp = " + formatCount(s.tp) +
                  " nor replicate evenly across it",
              Severity::Error);
-    // Megatron can count the embedding and the loss as one layer each
-    // (--account-for-embedding/loss-in-pipeline-split; Llama 3 ran 126
-    // layers as 16 x 8 chunks), so two chunks may hold no transformer layer.
-    if (s.pp * s.interleave > s.layers + 2)
+    if (!pipelineFitsModel(s.layers, s.pp, s.interleave))
         warn(warnings, "/workload/parallelism/pp", "pipeline_deeper_than_model",
              "pp x interleave = " + formatCount(s.pp) + " x " + formatCount(s.interleave) + " = " +
                  formatCount(s.pp * s.interleave) + " pipeline chunks, but the model has only " +
                  formatCount(s.layers) + " layers (+ the embedding and the loss): some chunks would hold nothing",
              Severity::Error);
-    else if (s.layers % (s.pp * s.interleave) != 0)
+    else if (!pipelineSplitsEvenly(s.layers, s.pp, s.interleave))
         warn(warnings, "/workload/parallelism/pp", "uneven_pipeline",
              formatCount(s.layers) +
                  " layers do not split evenly into pp x interleave = " + formatCount(s.pp * s.interleave) +

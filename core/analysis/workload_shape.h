@@ -56,6 +56,29 @@ WorkloadShape shapeWorkload(const Workload& workload, std::int64_t gpus, std::ve
 // of one shape and calls this instead of shaping the workload again.
 void deriveLayout(WorkloadShape& shape);
 
+// The layout rules, one place for the analyses (shapeWorkload's errors and
+// warnings) and the layout search (what it enumerates):
+// tp splits the attention heads evenly, and the key/value groups evenly or
+// replicates each on tp / groups ranks (Megatron's two assignments).
+constexpr bool tpSplitsHeads(std::int64_t heads, std::int64_t kvHeads, std::int64_t tp)
+{
+    return heads % tp == 0 && (kvHeads % tp == 0 || tp % kvHeads == 0);
+}
+// pp x interleave chunks each hold something: Megatron may count the
+// embedding and the loss as a layer each (--account-for-embedding/loss-in-
+// pipeline-split; Llama 3 ran 126 layers as 16 x 8 chunks).
+constexpr bool pipelineFitsModel(std::int64_t layers, std::int64_t pp, std::int64_t interleave)
+{
+    return pp * interleave <= layers + 2;
+}
+// ... and each the same number of layers, counting the embedding and the
+// loss as layers when that evens them out (with a pipeline).
+constexpr bool pipelineSplitsEvenly(std::int64_t layers, std::int64_t pp, std::int64_t interleave)
+{
+    const std::int64_t chunks = pp * interleave;
+    return layers % chunks == 0 || (pp > 1 && (layers + 2) % chunks == 0);
+}
+
 // The warnings of shapeWorkload that say a layout cannot run as written on
 // `gpus` GPUs (tp x pp x cp does not divide them, heads or the sequence do
 // not split, expert groups do not fit, a rank gets no micro-batch), as

@@ -384,7 +384,7 @@ SearchResult searchLayouts(const Design& design, const Catalog& catalog, const S
 
     for (std::int64_t gb : batches)
         for (std::int64_t tp : tpMenu) {
-            const bool tpOk = heads % tp == 0 && (kv % tp == 0 || tp % kv == 0);
+            const bool tpOk = tpSplitsHeads(heads, kv, tp);
             const std::vector<std::int64_t> ppMenu = allowedOf("pp", divisorsOf(N / tp, layers + 2));
             for (std::size_t ppAt = 0; ppAt < ppMenu.size(); ++ppAt) {
                 if (opt.cancel && opt.cancel->load(std::memory_order_relaxed)) {
@@ -432,9 +432,10 @@ SearchResult searchLayouts(const Design& design, const Catalog& catalog, const S
                         for (std::int64_t mb : microBatches)
                             for (std::int64_t v : vMenu) {
                                 r.space += leaves;
-                                const std::int64_t chunks = pp * v;
-                                const bool layersOk = chunks <= layers + 2 &&
-                                    (layers % chunks == 0 || (pp > 1 && (layers + 2) % chunks == 0));
+                                // The model runs an uneven pipeline (with a
+                                // warning); the search proposes even ones.
+                                const bool layersOk =
+                                    pipelineFitsModel(layers, pp, v) && pipelineSplitsEvenly(layers, pp, v);
                                 if (!(tpOk && epOk && layersOk && seq % cp == 0 && gb % (mb * dp) == 0)) {
                                     r.rejected.indivisible += leaves;
                                     continue;

@@ -98,14 +98,26 @@ private slots:
         auto problems = unrunnableLayout(w, 1024);
         QVERIFY(hasCode(problems, "layout_mismatch"));
         QVERIFY(hasCode(problems, "heads_not_divisible"));
-        // 126 layers over pp 4: uneven, but it runs.
+        // 126 layers over pp 5: uneven (neither 126 nor 128 with the
+        // embedding and the loss splits in 5), but it runs.
         w.parallelism.tp = 8;
-        w.parallelism.pp = 4;
-        problems = unrunnableLayout(w, 1024);
+        w.parallelism.pp = 5;
+        problems = unrunnableLayout(w, 1000);
         QVERIFY(problems.empty());
         std::vector<Problem> all;
-        shapeWorkload(w, 1024, all);
+        shapeWorkload(w, 1000, all);
         QVERIFY(hasCode(all, "uneven_pipeline"));
+        // Over pp 16 x interleave 8, as Llama 3 ran it: 128 chunks of one
+        // layer, the first and the last the embedding and the loss. Even,
+        // as the layout search counts it.
+        w.parallelism.pp = 16;
+        w.parallelism.interleave = 8;
+        all.clear();
+        shapeWorkload(w, 1024, all);
+        QVERIFY(!hasCode(all, "uneven_pipeline"));
+        QVERIFY(pipelineSplitsEvenly(126, 16, 8) && !pipelineSplitsEvenly(126, 5, 1));
+        w.parallelism.pp = 4;
+        w.parallelism.interleave = 1;
         // A sequence cp does not split, and more ranks than the batch feeds.
         w.parallelism.cp = 3;
         QVERIFY(hasCode(unrunnableLayout(w, 1536), "sequence_not_divisible"));
