@@ -170,6 +170,25 @@ void requireFiniteText(std::string_view text, std::string_view what, std::string
             finding(std::string(what) + ": prints a figure as the int64 limit\n" + std::string(text));
 }
 
+std::string userTextOf(const Json& doc)
+{
+    std::string text = doc.dump();
+    const auto strings = [&](const Json& j, const auto& self) -> void {
+        if (j.is_string())
+            text += "\n" + j.get<std::string>();
+        else if (j.is_object())
+            for (const auto& [key, value] : j.items()) {
+                text += "\n" + key;
+                self(value, self);
+            }
+        else if (j.is_array())
+            for (const Json& value : j)
+                self(value, self);
+    };
+    strings(doc, strings);
+    return text;
+}
+
 bool validateAccepts(const DesignLoad& loaded)
 {
     return loaded.ok() && !hasErrors(servingProblems(*loaded.design, *loaded.catalog));

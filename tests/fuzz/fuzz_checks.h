@@ -31,6 +31,11 @@ void requirePrintable(const Json& output, std::string_view what);
 // are only looked for when it has neither.
 void requireFiniteText(std::string_view text, std::string_view what, std::string_view userText);
 
+// What a design document lets the user write, for requireFiniteText: its
+// JSON text and every key and string in it as the outputs print them (a
+// name "\tinf" is "\\tinf" in the JSON text, but prints the word "inf").
+std::string userTextOf(const Json& doc);
+
 // `cluster-studio validate FILE` exits 0 for this read of FILE.
 bool validateAccepts(const DesignLoad& loaded);
 

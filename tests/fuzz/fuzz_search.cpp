@@ -229,7 +229,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::int64_t gpus = units * shipped.unitGpus;
     if (resizeToGpus(design, catalog, gpus) || hasErrors(validateDesign(design, catalog)))
         return 0;
-    const std::string userText = doc.dump();
+    const std::string userText = fuzz::userTextOf(doc);
     if (verb < 6)
         search(in, design, catalog, gpus, userText);
     else if (verb == 6)

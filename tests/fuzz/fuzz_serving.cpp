@@ -40,6 +40,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     fuzz::printDesignIfAsked(doc);
     const Catalog& base = Catalog::builtin();
     const DesignLoad loaded = readDesignJson(doc, base);
-    fuzz::checkDesignVerbs(loaded, base, doc.dump());
+    fuzz::checkDesignVerbs(loaded, base, fuzz::userTextOf(doc));
     return 0;
 }
