@@ -216,6 +216,7 @@ Json servingSearchJson(const ServingSearchResult& r)
     };
     Json j = {{"objective", "tokens_per_s_per_gpu"},
               {"objective_unit", "tokens/s/GPU"},
+              {"constraints", Json::object()},  // the training search's shape: a serving search takes none
               {"gpus", r.gpus},
               {"space", r.space},
               {"evaluated", r.modelled},

@@ -422,6 +422,7 @@ private slots:
         QCOMPARE(r.code, 0);
         const auto j = nlohmann::ordered_json::parse(r.out.toStdString());
         QCOMPARE(j["objective"].get<std::string>(), std::string("tokens_per_s_per_gpu"));
+        QVERIFY(j["constraints"].is_object() && j["constraints"].empty());
         for (const char* key : {"gpus", "space", "evaluated", "feasible", "pruned", "rejected", "current", "candidates",
                                 "best_aggregated", "best_disaggregated", "verdict"})
             QVERIFY2(j.contains(key), key);
