@@ -32,8 +32,8 @@ std::string inQuotes(std::string_view s);  // 'text'
 // index in `rulesAfter` a rule of dashes as wide as each column. Every text
 // table of the command line is drawn here.
 std::string alignedColumns(const std::vector<std::vector<std::string>>& rows,
-                           const std::vector<std::size_t>& leftAligned,
-                           const std::vector<std::size_t>& rulesAfter = {}, std::string_view indent = "");
+                           const std::vector<std::size_t>& leftAligned, const std::vector<std::size_t>& rulesAfter = {},
+                           std::string_view indent = "");
 
 // A CSV field (RFC 4180): as it is, or in double quotes (quotes doubled)
 // when it holds a comma, a quote or a line break. A line of them, ended.

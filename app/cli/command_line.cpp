@@ -411,8 +411,9 @@ int runSearch(const QStringList& args, const Verb& verb)
                     const int eq = static_cast<int>(c.indexOf('='));
                     const QStringList values = c.mid(eq + 1).split(',');
                     if (eq <= 0 || values.contains(QString()) || (o == &fix && values.size() != 1)) {
-                        err(flag + ": expected " + (o == &fix ? "AXIS=VALUE, e.g. --fix tp=8" :
-                                                                "AXIS=V1,V2,..., e.g. --allow recompute=none,full") +
+                        err(flag + ": expected " +
+                            (o == &fix ? "AXIS=VALUE, e.g. --fix tp=8"
+                                       : "AXIS=V1,V2,..., e.g. --allow recompute=none,full") +
                             "\n");
                         return false;
                     }
@@ -827,7 +828,8 @@ const std::vector<Verb>& verbs()
         {"search",
          "search FILE [--top K] [--objective time|energy|days] [--gpus N] [--workload OTHER] "
          "[--set /json/pointer=VALUE]... "
-         "[--batch-range MIN-MAX] [--within AXIS=TIER]... [--fix AXIS=VALUE]... [--allow AXIS=V1,V2]... [--exhaustive] [--format json|text|csv] [--catalog FILE] "
+         "[--batch-range MIN-MAX] [--within AXIS=TIER]... [--fix AXIS=VALUE]... [--allow AXIS=V1,V2]... [--exhaustive] "
+         "[--format json|text|csv] [--catalog FILE] "
          "[--kernels FILE]",
          "Search the parallelism layouts of a design's model on its GPUs: the best K by step time, energy or days, "
          "the current layout's rank, and what was rejected and why.",

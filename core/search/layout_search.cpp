@@ -187,14 +187,14 @@ std::string axisValue(const Layout& l, std::string_view axis)
         return recomputeName(l.recompute);
     if (axis == "sequence_parallel")
         return l.sequenceParallel ? "true" : "false";
-    const std::int64_t v = axis == "tp"     ? l.tp
-        : axis == "pp"                      ? l.pp
-        : axis == "dp"                      ? l.dp
-        : axis == "cp"                      ? l.cp
-        : axis == "ep"                      ? l.ep
-        : axis == "micro_batch"             ? l.microBatch
-        : axis == "interleave"              ? l.interleave
-                                            : l.zero;
+    const std::int64_t v = axis == "tp" ? l.tp
+        : axis == "pp"                  ? l.pp
+        : axis == "dp"                  ? l.dp
+        : axis == "cp"                  ? l.cp
+        : axis == "ep"                  ? l.ep
+        : axis == "micro_batch"         ? l.microBatch
+        : axis == "interleave"          ? l.interleave
+                                        : l.zero;
     return std::to_string(v);
 }
 
@@ -221,7 +221,7 @@ std::string constraintError(const std::string& axis, const std::vector<std::stri
         }
         if (!ok)
             return axis + "=" + v + ": expected " +
-                (axis == "recompute"             ? std::string("none, selective or full")
+                (axis == "recompute"               ? std::string("none, selective or full")
                      : axis == "sequence_parallel" ? std::string("true or false")
                      : axis == "zero"              ? std::string("a ZeRO stage, 0 to 3")
                                                    : std::string("a whole number of at least 1"));

@@ -52,7 +52,7 @@ Json constraintsJson(const std::map<std::string, std::vector<std::string>>& allo
     for (const auto& [axis, values] : allowed) {
         Json list = Json::array();
         for (const std::string& v : values)
-            list.push_back(axis == "recompute" ? Json(v)
+            list.push_back(axis == "recompute"               ? Json(v)
                                : axis == "sequence_parallel" ? Json(v == "true")
                                                              : Json(std::stoll(v)));
         j[axis] = std::move(list);
@@ -242,8 +242,8 @@ std::string servingSearchText(const ServingSearchResult& r)
         (r.currentFeasible ? " - " + formatReadable(r.current.tokensPerSPerGpu) + " tokens/s per GPU"
                            : " - not ranked: " + r.currentWhyNot) +
         "\n" + r.verdict + "\n\n";
-    std::vector<std::vector<std::string>> rows = {
-        {"#", "mode", "configuration", "batch", "TTFT s", "TPOT s", "KV move s", "tok/s/user", "tok/s/GPU", "tok/s/kW"}};
+    std::vector<std::vector<std::string>> rows = {{"#", "mode", "configuration", "batch", "TTFT s", "TPOT s",
+                                                   "KV move s", "tok/s/user", "tok/s/GPU", "tok/s/kW"}};
     int n = 1;
     for (const ServingCandidate& c : rankedCandidates(r))
         rows.push_back({formatCount(n++), c.mode, describeServingCandidate(c), formatCount(c.batch),
@@ -265,9 +265,9 @@ std::string servingSearchCsv(const ServingSearchResult& r)
         s += std::to_string(n++) + "," + c.mode + "," + c.weightPrecision + "," + c.kvPrecision + "," +
             (split ? "" : std::to_string(c.tp)) + "," + (split ? "" : std::to_string(c.pp)) + "," +
             (split ? "" : std::to_string(c.ep)) + "," + count(c.prefill.workers) + "," +
-            count(c.prefill.tp.value_or(1)) + "," + count(c.prefill.pp.value_or(1)) + "," +
-            count(c.decode.workers) + "," + count(c.decode.tp.value_or(1)) + "," + count(c.decode.pp.value_or(1)) +
-            "," + std::to_string(c.batch) + "," + formatValue(c.ttftS, 8) + "," + formatValue(c.tpotS, 8) + "," +
+            count(c.prefill.tp.value_or(1)) + "," + count(c.prefill.pp.value_or(1)) + "," + count(c.decode.workers) +
+            "," + count(c.decode.tp.value_or(1)) + "," + count(c.decode.pp.value_or(1)) + "," +
+            std::to_string(c.batch) + "," + formatValue(c.ttftS, 8) + "," + formatValue(c.tpotS, 8) + "," +
             formatValue(c.e2eS, 8) + "," + formatValue(c.kvTransferS, 8) + "," + formatValue(c.tokensPerSPerUser, 8) +
             "," + formatValue(c.tokensPerSPerGpu, 8) + "," + formatValue(c.tokensPerSPerKw, 8) + "\n";
     }

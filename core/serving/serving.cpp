@@ -52,20 +52,21 @@ std::string decodeStory(const EngineRun& e)
         " of its steps " + seconds(e.mixStepS) + " long";
 }
 
-
 Serving serve(const Design& design, const DesignFacts& facts)
 {
     Serving s;
     const Workload& w = design.workload;
     if (!w.isServing() || !w.serving) {
-        s.errors.push_back(servingError("/workload/kind", "the workload is not serving (workload.kind)", "not_serving"));
+        s.errors.push_back(
+            servingError("/workload/kind", "the workload is not serving (workload.kind)", "not_serving"));
         return s;
     }
     const ServingSpec& spec = *w.serving;
     const DesignIndex& index = facts.index;
     const Inventory& inv = facts.inv;
     if (inv.gpus == 0) {
-        s.errors.push_back(servingError("/components", "the design has no GPUs: add accelerators inside nodes", "no_gpus"));
+        s.errors.push_back(
+            servingError("/components", "the design has no GPUs: add accelerators inside nodes", "no_gpus"));
         return s;
     }
     s.designGpus = inv.gpus;
@@ -78,9 +79,9 @@ Serving serve(const Design& design, const DesignFacts& facts)
     const HardwareProfile& hw = facts.hardware ? *facts.hardware : *profiled;
     if (hw.gpu.trainingPrecision != s.weightPrecision) {
         s.errors.push_back(servingError("/workload/serving/weight_precision",
-                                 inQuotes(hw.gpu.name) + " has no " + s.weightPrecision +
-                                     " peak in the catalog: serve its weights in a precision it has",
-                                 "precision_unsupported"));
+                                        inQuotes(hw.gpu.name) + " has no " + s.weightPrecision +
+                                            " peak in the catalog: serve its weights in a precision it has",
+                                        "precision_unsupported"));
         return s;
     }
     const std::int64_t asked = spec.batch.value_or(0);
@@ -97,10 +98,11 @@ Serving serve(const Design& design, const DesignFacts& facts)
             return ReplicaLayout{k.tp.value_or(1), k.pp.value_or(1), k.ep.value_or(1), at + "/" + kind, tokens, batch};
         };
         if (spec.output_tokens < 2) {
-            s.errors.push_back(servingError("/workload/serving/output_tokens",
-                                     "a disaggregated layout needs at least 2 output tokens: the first comes from the "
-                                     "prefill worker, the rest from a decode worker",
-                                     "out_of_range"));
+            s.errors.push_back(
+                servingError("/workload/serving/output_tokens",
+                             "a disaggregated layout needs at least 2 output tokens: the first comes from the "
+                             "prefill worker, the rest from a decode worker",
+                             "out_of_range"));
             return s;
         }
         // The prefill workers hold a prompt's KV cache until it moves; the
@@ -127,11 +129,11 @@ Serving serve(const Design& design, const DesignFacts& facts)
         d.decode = worker(s, split->decode.workers);
         d.gpusPerCopy = d.prefill.workers * d.prefill.gpus + d.decode.workers * d.decode.gpus;
         if (d.gpusPerCopy > inv.gpus) {
-            s.errors.push_back(servingError(at,
-                                     workersText(d.prefill, "prefill") + " and " + workersText(d.decode, "decode") +
-                                         " take " + formatCount(d.gpusPerCopy) + " GPUs, more than the " +
-                                         formatCount(inv.gpus) + " the design has",
-                                     "too_many"));
+            s.errors.push_back(servingError(
+                at,
+                workersText(d.prefill, "prefill") + " and " + workersText(d.decode, "decode") + " take " +
+                    formatCount(d.gpusPerCopy) + " GPUs, more than the " + formatCount(inv.gpus) + " the design has",
+                "too_many"));
             s.disaggregation.reset();
             return s;
         }
@@ -268,12 +270,12 @@ Serving serve(const Design& design, const DesignFacts& facts)
     // requests/s needed 10^20 replicas).
     if (replicas * gpusPerReplica > double(kMaxInstances)) {
         s.errors.push_back(servingError("/workload/serving/arrival_rate_per_s",
-                                 formatReadable(arrival) + " requests/s, each " + seconds(s.e2eS) +
-                                     " end to end, keep " + formatValue(s.concurrentRequests, 3) +
-                                     " requests in flight: " + formatValue(replicas * gpusPerReplica, 3) +
-                                     " GPUs in replicas of batch " + formatCount(s.batch) + ", more than the " +
-                                     formatCount(kMaxInstances) + " a design can hold",
-                                 "too_many"));
+                                        formatReadable(arrival) + " requests/s, each " + seconds(s.e2eS) +
+                                            " end to end, keep " + formatValue(s.concurrentRequests, 3) +
+                                            " requests in flight: " + formatValue(replicas * gpusPerReplica, 3) +
+                                            " GPUs in replicas of batch " + formatCount(s.batch) + ", more than the " +
+                                            formatCount(kMaxInstances) + " a design can hold",
+                                        "too_many"));
         return s;
     }
     s.replicasNeeded = std::int64_t(replicas);

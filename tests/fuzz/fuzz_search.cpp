@@ -102,9 +102,10 @@ void search(FuzzedDataProvider& in, const Design& design, const Catalog& catalog
     // sees it; anything else (an unknown axis, a value the axis does not
     // take) is the core's to refuse.
     for (int n = in.ConsumeIntegralInRange(0, 2); n > 0; --n) {
-        std::vector<std::string>& values = options.allowed[anyOf(
-            in, {"tp", "pp", "dp", "cp", "ep", "micro_batch", "interleave", "zero", "recompute", "sequence_parallel",
-                 "layers"})];
+        std::vector<std::string>& values =
+            options.allowed[anyOf(in,
+                                  {"tp", "pp", "dp", "cp", "ep", "micro_batch", "interleave", "zero", "recompute",
+                                   "sequence_parallel", "layers"})];
         for (int k = in.ConsumeIntegralInRange(1, 3); k > 0; --k)
             values.push_back(in.ConsumeBool() ? std::to_string(in.ConsumeIntegralInRange(0, 64))
                                               : anyOf(in, {"none", "selective", "full", "true", "false", "08", "-1"}));

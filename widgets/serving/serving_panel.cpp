@@ -268,16 +268,14 @@ void ServingPanel::setSearch(DesignDocument* document, ServingSearchService* sea
     connect(candidates_, &QTableWidget::currentCellChanged, this,
             [this](int r) { apply_->setEnabled(r >= 0 && r < int(rowCandidates_.size())); });
     connect(search_, &BackgroundJob::finished, this, &ServingPanel::refreshSearch);
-    connect(analyses_, &AnalysisService::updated, this, [this] {
+    // A new analysis or another tab: whether the search is wanted, and what it shows.
+    const auto resync = [this] {
         updateWanted();
         refreshSearch();
-    });
-    connect(tabs_, &QTabWidget::currentChanged, this, [this] {
-        updateWanted();
-        refreshSearch();
-    });
-    updateWanted();
-    refreshSearch();
+    };
+    connect(analyses_, &AnalysisService::updated, this, resync);
+    connect(tabs_, &QTabWidget::currentChanged, this, resync);
+    resync();
 }
 
 void ServingPanel::setShown(bool shown)
