@@ -1,5 +1,6 @@
 #include "core/catalog/catalog.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -149,7 +150,7 @@ std::vector<Problem> Catalog::merge(const Json& doc, const std::string& origin, 
         }
     }
     Json ignored;
-    r.keepUnknown(doc, "", {"format", "format_version", "sources", "parts"}, ignored);
+    r.keepUnknown(doc, "", {"format", "format_version", "sources", "parts", "software"}, ignored);
 
     Catalog trial = *this;
     const SourceLookup sources{localSources, sources_};
@@ -217,6 +218,19 @@ std::vector<Problem> Catalog::merge(const Json& doc, const std::string& origin, 
                 trial.index_[part.id] = trial.parts_.size();
                 trial.parts_.push_back(std::move(part));
             }
+        }
+    }
+    if (const auto softwareIt = doc.find("software"); softwareIt != doc.end()) {
+        std::vector<SoftwareProfile> read;
+        readSoftwareProfiles(r, *softwareIt, "/software", read,
+                             [&](std::string_view key) { return sources.find(key); });
+        for (SoftwareProfile& p : read) {
+            const auto same = std::find_if(trial.software_.begin(), trial.software_.end(),
+                                           [&](const SoftwareProfile& q) { return q.id == p.id; });
+            if (same != trial.software_.end())
+                *same = std::move(p);
+            else
+                trial.software_.push_back(std::move(p));
         }
     }
     // References between parts are checked once everything is in, so a user
@@ -345,7 +359,14 @@ std::string Catalog::sourceText(std::string_view key) const
     return it == sources_.end() ? std::string() : it->second;
 }
 
-Json Catalog::subset(const std::vector<std::string>& ids) const
+const SoftwareProfile* Catalog::software(std::string_view id) const
+{
+    const auto it =
+        std::find_if(software_.begin(), software_.end(), [&](const SoftwareProfile& p) { return p.id == id; });
+    return it == software_.end() ? nullptr : &*it;
+}
+
+Json Catalog::subset(const std::vector<std::string>& ids, const std::vector<std::string>& softwareIds) const
 {
     const std::set<std::string, std::less<>> wanted(ids.begin(), ids.end());
     Json parts = Json::array();
@@ -362,6 +383,14 @@ Json Catalog::subset(const std::vector<std::string>& ids) const
     for (const auto& [key, text] : cited)
         doc["sources"][key] = text;
     doc["parts"] = std::move(parts);
+    Json software = Json::array();
+    for (const SoftwareProfile& p : software_)
+        if (std::find(softwareIds.begin(), softwareIds.end(), p.id) != softwareIds.end()) {
+            software.push_back(p.json);
+            doc["sources"][p.sourceKey] = p.source;
+        }
+    if (!software.empty())
+        doc["software"] = std::move(software);
     return doc;
 }
 

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/catalog/part.h"
+#include "core/catalog/software_profile.h"
 #include "core/kernels/kernel_profile.h"
 #include "core/problem.h"
 
@@ -50,12 +51,18 @@ public:
     void scaleKernelEfficiencies(double factor, double cap);
 
     const Part* find(std::string_view id) const;
+    // What each training framework runs (the catalog's "software"); a
+    // design names one. nullptr when there is no such profile.
+    const SoftwareProfile* software(std::string_view id) const;
+    const std::vector<SoftwareProfile>& softwareProfiles() const { return software_; }
     const std::vector<Part>& parts() const { return parts_; }
     std::string sourceText(std::string_view key) const;
 
-    // A catalog document holding just these parts and the sources they cite,
-    // for embedding into a design so it opens the same elsewhere.
-    nlohmann::ordered_json subset(const std::vector<std::string>& ids) const;
+    // A catalog document holding just these parts and software profiles
+    // and the sources they cite, for embedding into a design so it opens the
+    // same elsewhere.
+    nlohmann::ordered_json subset(const std::vector<std::string>& ids,
+                                  const std::vector<std::string>& softwareIds = {}) const;
 
 private:
     // Looked up by views of ids (a design's parts and cables, per item and
@@ -65,6 +72,7 @@ private:
         std::size_t operator()(std::string_view id) const { return std::hash<std::string_view>{}(id); }
     };
     std::vector<Part> parts_;
+    std::vector<SoftwareProfile> software_;
     std::unordered_map<std::string, std::size_t, IdHash, std::equal_to<>> index_;
     std::map<std::string, std::string, std::less<>> sources_;
     // Shared: a catalog is copied with every design loaded and every

@@ -143,6 +143,9 @@ struct ServingSpec {
 
 struct Workload {
     std::optional<std::string> kind;  // "training" | "serving" [training]
+    // What the training framework runs: a catalog software profile's id
+    // ["anything"]; the layout search stays within it. (1.6)
+    std::optional<std::string> software;
     ModelSpec model;
     TrainingSpec training;  // absent from a serving design's file: all zero
     std::optional<ServingSpec> serving;
@@ -190,7 +193,7 @@ struct Operations {
 };
 
 struct Design {
-    std::string format_version = "1.5";  // as read; saved as the newer of this and the app's
+    std::string format_version = "1.6";  // as read; saved as the newer of this and the app's
     std::string app_version;             // as read; saved as the writing app's
     std::string name;
     std::string description;

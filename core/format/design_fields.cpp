@@ -146,7 +146,8 @@ const Table<DataSpec>& data()
 
 const Table<Workload>& workloadInfo()
 {
-    static const Table<Workload> t{choice("kind", &Workload::kind, {"training", "serving"})};
+    static const Table<Workload> t{choice("kind", &Workload::kind, {"training", "serving"}),
+                                   text("software", &Workload::software, false)};
     return t;
 }
 

@@ -112,13 +112,21 @@ void checkItem(JsonReader& r, const Check& check, const Pointer& pointer)
         check(r, pointer());
 }
 
-void checkWorkload(JsonReader& r, const Workload& w)
+void checkWorkload(JsonReader& r, const Workload& w, const Catalog& catalog)
 {
     const auto& m = w.model;
     // Designs built in memory (the studio's edits, --set) meet the reader's
     // field rules here; the divisions below need them to hold.
     const std::size_t before = r.errorCount();
     fields::check(r, w, "/workload", fields::workloadInfo());
+    if (w.software && !w.software->empty() && !catalog.software(*w.software)) {
+        std::string known;
+        for (const SoftwareProfile& p : catalog.softwareProfiles())
+            known += (known.empty() ? "" : ", ") + inQuotes(p.id);
+        r.error("/workload/software",
+                "no software profile " + inQuotes(*w.software) + " in the catalog; one of " + known,
+                "unknown_software");
+    }
     fields::check(r, w.model, "/workload/model", fields::model());
     // A serving design has no training run unless it keeps one to switch to.
     const bool training = !(w.isServing() && w.training == TrainingSpec{});
@@ -268,9 +276,9 @@ void checkLinkPart(JsonReader& r, const Link& l, std::size_t i, const Catalog& c
 }
 
 // The workload, facility and operations sections.
-void checkSections(JsonReader& r, const Design& d)
+void checkSections(JsonReader& r, const Design& d, const Catalog& catalog)
 {
-    checkWorkload(r, d.workload);
+    checkWorkload(r, d.workload, catalog);
     fields::check(r, d.facility, "/facility", fields::facility());
     fields::check(r, d.operations.failure_mttf_h, "/operations/failure_mttf_h", fields::failureMttf());
     fields::check(r, d.operations.checkpoint, "/operations/checkpoint", fields::checkpoint());
@@ -295,7 +303,7 @@ std::vector<Problem> validateFields(const Design& d, const Catalog& catalog, con
         checkLinkPart(r, d.links[i], i, catalog);
     }
     if (settings)
-        checkSections(r, d);
+        checkSections(r, d, catalog);
     return problems;
 }
 
@@ -320,11 +328,11 @@ bool addedLinksHold(const Design& d, const Catalog& catalog, const std::vector<s
     return true;
 }
 
-std::vector<Problem> validateWorkload(const Workload& workload)
+std::vector<Problem> validateWorkload(const Workload& workload, const Catalog& catalog)
 {
     std::vector<Problem> problems;
     JsonReader r(problems);
-    checkWorkload(r, workload);
+    checkWorkload(r, workload, catalog);
     return problems;
 }
 
@@ -487,7 +495,7 @@ std::vector<Problem> validateDesign(const Design& d, const Catalog& catalog)
         checkLinkPart(r, l, i, catalog);
     }
 
-    checkSections(r, d);
+    checkSections(r, d, catalog);
     return problems;
 }
 

@@ -34,7 +34,7 @@ bool addedLinksHold(const Design& design, const Catalog& catalog, const std::vec
 // The workload's rules alone, as validateDesign checks them: what a change
 // of the workload alone can break (the workload dock asks for each value
 // its arrows step over).
-std::vector<Problem> validateWorkload(const Workload& workload);
+std::vector<Problem> validateWorkload(const Workload& workload, const Catalog& catalog);
 
 // Component and link ids: letters, digits and . _ - : (they appear in
 // pointers, messages and the canvas).

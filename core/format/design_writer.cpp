@@ -130,6 +130,7 @@ Json workloadJson(const Workload& w)
 
     Json j = Json::object();
     putOpt(j, "kind", w.kind);
+    putOpt(j, "software", w.software);
     j["model"] = std::move(model);
     // A serving design read without a training section saves without one.
     if (!(w.isServing() && t == TrainingSpec{}))

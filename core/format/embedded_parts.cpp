@@ -42,7 +42,10 @@ std::vector<std::string> partsUsedBy(const Design& design, const Catalog& catalo
 
 void embedUsedParts(Design& design, const Catalog& catalog)
 {
-    design.catalog = catalog.subset(partsUsedBy(design, catalog));
+    std::vector<std::string> software;
+    if (design.workload.software)
+        software.push_back(*design.workload.software);
+    design.catalog = catalog.subset(partsUsedBy(design, catalog), software);
 }
 
 }  // namespace studio

@@ -18,6 +18,10 @@ std::span<const Migration> designMigrations()
         {{1, 4},
          {1, 5},
          "workload.serving.disaggregated added (default aggregated: every replica prefills and decodes, 1.4's meaning)",
+         [](Json&) {}},
+        {{1, 5},
+         {1, 6},
+         "workload.software added (default anything: every layout the model knows, 1.5's meaning)",
          [](Json&) {}}};
     return chain;
 }

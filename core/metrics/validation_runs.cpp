@@ -97,6 +97,7 @@ bool evaluateTraining(ValidationRow& row, const Json& run, const std::string& pt
     const SearchResult found = searchLayouts(*loaded.design, *loaded.catalog, search);
     row.standing.published = found.current.layout;
     row.standing.whyNot = found.error.empty() ? found.current.whyNot : found.error;
+    row.standing.software = found.softwareName;
     row.standing.rank = found.current.rank;
     row.standing.feasible = found.feasible;
     row.standing.gap = found.current.gap;
@@ -569,14 +570,15 @@ std::string validationMarkdown(const ValidationReport& report, const std::string
     md += "\n## Where the published layouts rank in the layout search\n\n"
           "Each run's layout ranked among every feasible layout of its model on its GPUs by the layout search "
           "(`cluster-studio search`, docs/model.md \"Layout search\"), by step time, with tp kept inside the "
-          "NVLink domain; the batch and the model stay the run's. The best layout is the model's: where it beats "
-          "the published one, the gap is what the model says the run left, and docs/model.md \"Layout search\" "
-          "says what the model does not weigh that the run's authors did.\n\n"
-          "| run | GPUs | rank of the published layout | slower than the best | best layout the model finds | its "
-          "step (s) | what it changes |\n|---|---|---|---|---|---|---|\n";
+          "NVLink domain and within what the run's software runs where the run names it (its workload's "
+          "`software`, a catalog profile); the batch and the model stay the run's. The best layout is the model's: "
+          "where it beats the published one, the gap is what the model says the run left, and docs/model.md "
+          "\"Layout search\" says what the model does not weigh that the run's authors did.\n\n"
+          "| run | GPUs | searched within | rank of the published layout | slower than the best | best layout the "
+          "model finds | its step (s) | what it changes |\n|---|---|---|---|---|---|---|---|\n";
     for (const auto& r : report.rows) {
         const auto& s = r.standing;
-        md += "| " + r.id + " | " + formatCount(r.gpus) + " | " +
+        md += "| " + r.id + " | " + formatCount(r.gpus) + " | " + (s.software.empty() ? "-" : s.software) + " | " +
             (s.whyNot.empty() ? "#" + formatCount(s.rank) + " of " + formatCount(s.feasible)
                               : "not ranked: " + s.whyNot) +
             " | " + (s.whyNot.empty() ? formatPercent(s.gap, false) : "-") + " | " +

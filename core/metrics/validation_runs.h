@@ -47,6 +47,7 @@ struct ValidationRow {
     struct Standing {
         Layout published, best;
         std::string whyNot;  // why the published layout is not ranked ("" when it is)
+        std::string software;  // the software profile searched within (the run's workload.software)
         std::int64_t rank = 0, feasible = 0;
         double gap = 0, bestStepS = 0;
     } standing;

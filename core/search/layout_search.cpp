@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "core/analysis/analysis.h"
+#include "core/catalog/software_profile.h"
 #include "core/format/workload_limits.h"
 #include "core/text.h"
 
@@ -176,11 +177,7 @@ std::vector<std::int64_t> batchesFor(std::int64_t workloadBatch, std::int64_t lo
     return out;
 }
 
-// The layout axes a user may constrain, and one layout's value of each as
-// the constraints write it.
-constexpr std::array<const char*, 10> kConstrainedAxes = {
-    "tp", "pp", "dp", "cp", "ep", "micro_batch", "interleave", "zero", "recompute", "sequence_parallel"};
-
+// One layout's value of a constrained axis as the constraints write it.
 std::string axisValue(const Layout& l, std::string_view axis)
 {
     if (axis == "recompute")
@@ -198,47 +195,16 @@ std::string axisValue(const Layout& l, std::string_view axis)
     return std::to_string(v);
 }
 
-// Why a constraint cannot be met by any layout ("" when every value reads):
-// an unknown axis, or a value that is not one of the axis's.
-std::string constraintError(const std::string& axis, const std::vector<std::string>& values)
-{
-    if (std::find(kConstrainedAxes.begin(), kConstrainedAxes.end(), std::string_view(axis)) == kConstrainedAxes.end())
-        return "no layout axis '" + axis +
-            "' to constrain (axes: tp, pp, dp, cp, ep, micro_batch, interleave, zero, recompute, sequence_parallel)";
-    if (values.empty())
-        return axis + ": no value allowed";
-    for (const std::string& v : values) {
-        bool ok = false;
-        if (axis == "recompute")
-            ok = v == "none" || v == "selective" || v == "full";
-        else if (axis == "sequence_parallel")
-            ok = v == "true" || v == "false";
-        else {
-            std::int64_t n = 0;
-            const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
-            ok = ec == std::errc() && end == v.data() + v.size() && (axis == "zero" ? n >= 0 && n <= 3 : n >= 1) &&
-                std::to_string(n) == v;
-        }
-        if (!ok)
-            return axis + "=" + v + ": expected " +
-                (axis == "recompute"               ? std::string("none, selective or full")
-                     : axis == "sequence_parallel" ? std::string("true or false")
-                     : axis == "zero"              ? std::string("a ZeRO stage, 0 to 3")
-                                                   : std::string("a whole number of at least 1"));
-    }
-    return "";
-}
-
 }  // namespace
 
-std::string outsideAllowed(const Layout& layout, const std::map<std::string, std::vector<std::string>>& allowed)
+std::string outsideAllowed(const Layout& layout, const AllowedValues& allowed, std::string_view who)
 {
     for (const auto& [axis, values] : allowed)
         if (const std::string v = axisValue(layout, axis); std::find(values.begin(), values.end(), v) == values.end()) {
             std::string list;
             for (const std::string& a : values)
                 list += (list.empty() ? "" : ", ") + a;
-            return "outside what the software runs: " + axis + " " + v + " (allowed: " + list + ")";
+            return "outside what " + std::string(who) + " runs: " + axis + " " + v + " (allowed: " + list + ")";
         }
     return "";
 }
@@ -247,7 +213,6 @@ SearchResult searchLayouts(const Design& design, const Catalog& catalog, const S
 {
     SearchResult r;
     r.objective = opt.objective;
-    r.allowed = opt.allowed;
     const Analysis a = analyzeDesign(design, catalog);
     const std::int64_t designGpus = a.inventory.gpus;
     r.gpus = opt.gpus > 0 ? opt.gpus : designGpus;
@@ -287,9 +252,30 @@ SearchResult searchLayouts(const Design& design, const Catalog& catalog, const S
             r.error = std::move(why);
             return r;
         }
+    // The design's software profile and the options' constraints, both met.
+    const SoftwareProfile* profile = catalog.software(design.workload.software.value_or(std::string(kAnySoftware)));
+    if (!profile && design.workload.software) {
+        r.error = "no software profile " + inQuotes(*design.workload.software) + " in the catalog";
+        return r;
+    }
+    if (profile) {
+        r.software = profile->id;
+        r.softwareName = profile->name;
+        r.allowed = intersectAllowed(profile->allowed, opt.allowed);
+        for (const auto& [axis, values] : r.allowed)
+            if (values.empty()) {
+                r.error = describeAllowed({{axis, opt.allowed.at(axis)}}) + " asked for, but " + profile->name +
+                    " runs " + describeAllowed({{axis, profile->allowed.at(axis)}});
+                return r;
+            }
+    } else {
+        r.allowed = opt.allowed;
+    }
+    r.allowedBy = profile && !profile->allowed.empty() ? profile->name : std::string("the software");
+    const AllowedValues& allowed = r.allowed;
     const auto allows = [&](const char* axis, const std::string& value) {
-        const auto it = opt.allowed.find(axis);
-        return it == opt.allowed.end() || std::find(it->second.begin(), it->second.end(), value) != it->second.end();
+        const auto it = allowed.find(axis);
+        return it == allowed.end() || std::find(it->second.begin(), it->second.end(), value) != it->second.end();
     };
     const auto allowedOf = [&](const char* axis, std::vector<std::int64_t> menu) {
         std::erase_if(menu, [&](std::int64_t v) { return !allows(axis, std::to_string(v)); });
@@ -322,8 +308,11 @@ SearchResult searchLayouts(const Design& design, const Catalog& catalog, const S
     double currentObjective = std::numeric_limits<double>::infinity();
     if (!a.runnable()) {
         cur.whyNot = stepUnavailable(a);
-    } else if (const std::string outside = outsideAllowed(cur.layout, opt.allowed); !outside.empty()) {
+    } else if (const std::string outside = profile ? outsideAllowed(cur.layout, profile->allowed, profile->name) : "";
+               !outside.empty()) {
         cur.whyNot = outside;
+    } else if (const std::string beyond = outsideAllowed(cur.layout, opt.allowed); !beyond.empty()) {
+        cur.whyNot = beyond;
     } else if (const std::string why = tierVerdictText(hier.axes, hier, limits); !why.empty()) {
         cur.whyNot = why;
     } else if (!a.memory.fits) {
@@ -537,7 +526,7 @@ SearchResult searchLayouts(const Design& design, const Catalog& catalog, const S
     if (r.feasible == 0) {
         r.nothingFits = a.workload.name.empty() ? std::string("the model") : a.workload.name;
         r.nothingFits += " has no feasible layout on " + formatCount(N) + " " + hw.gpu.name + " GPUs" +
-            (opt.allowed.empty() ? "" : " within what the software runs");
+            (allowed.empty() ? "" : " within what " + r.allowedBy + " runs");
         if (r.space == 0)
             r.nothingFits += ": no combination of the values allowed uses " + formatCount(N) + " GPUs";
         else if (std::isfinite(closestMiss.memoryGb))

@@ -37,12 +37,13 @@ struct SearchOptions {
     // core); an axis not named may cross any. Default: tp stays inside the
     // scale-up domain.
     std::map<std::string, std::string> within = {{"tp", "nvlink"}};
-    // What the user's software runs (search --fix, --allow): the values each
-    // axis named may take, as written ("4", "selective", "true"); an axis
-    // not named takes any. Axes: tp, pp, dp, cp, ep, micro_batch,
-    // interleave, zero, recompute, sequence_parallel. A current layout
-    // outside them is not ranked and says why.
-    std::map<std::string, std::vector<std::string>> allowed;
+    // Constraints beyond the design's software profile (search --fix,
+    // --allow): the values each axis named may take, as written ("4",
+    // "selective", "true"); an axis not named takes any. Axes:
+    // kConstrainedAxes. The search meets both these and the profile the
+    // design names (workload.software); a current layout outside either is
+    // not ranked and says why.
+    AllowedValues allowed;
     bool prune = true;        // false: model every feasible candidate (the brute force tests compare)
     bool keepPoints = false;  // keep every feasible candidate's step time and memory (the scatter; no pruning)
     const std::atomic<bool>* cancel = nullptr;
@@ -84,7 +85,13 @@ struct SearchResult {
     std::string error;  // the search could not run (no GPUs, no model, too many GPUs asked for)
     bool cancelled = false;
     Objective objective = Objective::Time;
-    std::map<std::string, std::vector<std::string>> allowed;  // the constraints searched within (options.allowed)
+    std::string software;      // the design's software profile searched within ("" when the catalog has none)
+    std::string softwareName;  // its display name
+    // Whose constraints `allowed` holds, for sentences ("within what X
+    // runs"): the profile's name when it constrains any axis, else "the
+    // software" (search --fix/--allow alone).
+    std::string allowedBy;
+    AllowedValues allowed;           // the constraints searched within: the profile's and options.allowed, both met
     std::int64_t gpus = 0;           // searched
     std::int64_t space = 0;          // every combination of the options on `gpus` GPUs
     std::int64_t feasible = 0;       // runnable, within the tier limits and fit in HBM
@@ -101,10 +108,10 @@ struct SearchResult {
 
 SearchResult searchLayouts(const Design& design, const Catalog& catalog, const SearchOptions& options);
 
-// Why `layout` is not among those `allowed` (SearchOptions::allowed): the
-// first axis whose value is not allowed, with the values that are; "" when
-// it is.
-std::string outsideAllowed(const Layout& layout, const std::map<std::string, std::vector<std::string>>& allowed);
+// Why `layout` is not among those `allowed`: the first axis whose value is
+// not allowed, with the values that are, as "outside what `who` runs: ...";
+// "" when it is.
+std::string outsideAllowed(const Layout& layout, const AllowedValues& allowed, std::string_view who = "the software");
 
 // searchLayouts on all of the design's GPUs (options.gpus 0) and, when no
 // layout splits them (576 = 64 x 9, and nothing in Llama divides by 9), on

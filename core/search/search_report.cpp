@@ -60,24 +60,13 @@ Json constraintsJson(const std::map<std::string, std::vector<std::string>>& allo
     return j;
 }
 
-std::string constraintsText(const std::map<std::string, std::vector<std::string>>& allowed)
-{
-    std::string s;
-    for (const auto& [axis, values] : allowed) {
-        s += s.empty() ? "" : "; ";
-        s += axis + " ";
-        for (std::size_t i = 0; i < values.size(); ++i)
-            s += (i ? ", " : "") + values[i];
-    }
-    return s;
-}
-
 }  // namespace
 
 Json searchJson(const SearchResult& r)
 {
     Json j = {{"objective", objectiveName(r.objective)},
               {"objective_unit", objectiveUnit(r.objective)},
+              {"software", r.software},
               {"constraints", constraintsJson(r.allowed)},
               {"gpus", r.gpus},
               {"space", r.space},
@@ -124,7 +113,7 @@ std::string searchText(const SearchResult& r)
         (r.neverComplete > 0 ? "; " + formatCount(r.neverComplete) + " feasible but never complete" : "") + "\n";
     s += std::string("Objective: ") + objectiveName(r.objective) + " (" + objectiveUnit(r.objective) + ")\n";
     if (!r.allowed.empty())
-        s += "Within what the software runs: " + constraintsText(r.allowed) + "\n";
+        s += "Within what " + r.allowedBy + " runs: " + describeAllowed(r.allowed) + "\n";
     s += "Current: " + describeLayout(r.current.layout) + " - " + currentRankText(r) + "\n";
     if (!r.nothingFits.empty())
         return s + r.nothingFits + "\n";

@@ -299,6 +299,60 @@ private slots:
         QCOMPARE(problems[0].message, std::string("cannot open: No such file or directory"));
     }
 
+    // What each training framework runs (issue 38): the built-in profiles
+    // read with their sources; a user's catalog adds one and replaces
+    // another by id; a profile whose axes or values cannot be read is an
+    // error at its pointer and merges nothing.
+    void softwareProfilesReadCheckedAndReplaced()
+    {
+        const Catalog& builtin = Catalog::builtin();
+        QVERIFY(builtin.software("anything") && builtin.software("anything")->allowed.empty());
+        const SoftwareProfile* old = builtin.software("megatron-lm-2021");
+        QVERIFY(old);
+        QCOMPARE(old->name, std::string("Megatron-LM (2021)"));
+        QVERIFY(old->source.starts_with("Narayanan et al. 2021"));
+        QCOMPARE(describeAllowed(old->allowed),
+                 std::string("cp 1; ep 1; recompute none, full; sequence_parallel false; zero 0"));
+        for (const SoftwareProfile& p : builtin.softwareProfiles())
+            QVERIFY2(!p.source.empty() && !p.note.empty(), p.id.c_str());
+
+        Catalog c = builtin;
+        const Json doc = Json::parse(R"json({
+          "format": "cluster-studio.catalog", "format_version": "1.0", "sources": {"lab": "our fork, 2026"},
+          "parts": [],
+          "software": [
+            {"id": "our-fork", "name": "Our fork", "source": "lab", "allowed": {"tp": [1, 2], "zero": [3]}},
+            {"id": "megatron-lm", "name": "Megatron-LM with FSDP", "source": "lab", "allowed": {}}
+          ]})json");
+        QCOMPARE(c.merge(doc, "lab.catalog.json").size(), std::size_t(0));
+        QCOMPARE(c.softwareProfiles().size(), builtin.softwareProfiles().size() + 1);
+        QCOMPARE(describeAllowed(c.software("our-fork")->allowed), std::string("tp 1, 2; zero 3"));
+        QCOMPARE(c.software("our-fork")->source, std::string("our fork, 2026"));
+        QVERIFY(c.software("megatron-lm")->allowed.empty());
+        QVERIFY(!builtin.software("megatron-lm")->allowed.empty());
+
+        Catalog bad = builtin;
+        const auto problems = bad.merge(Json::parse(R"json({
+          "format": "cluster-studio.catalog", "format_version": "1.0", "parts": [],
+          "software": [
+            {"id": "x", "name": "X", "source": "nowhere", "allowed": {"pipeline": [2]}},
+            {"id": "y", "name": "Y", "source": "nv-h100-ds", "allowed": {"zero": [4], "sequence_parallel": "yes"}},
+            {"id": "y", "name": "Y again", "source": "nv-h100-ds"}
+          ]})json"),
+                                        "bad.json");
+        QCOMPARE(problems.size(), std::size_t(5));
+        QCOMPARE(problems[0].pointer, std::string("/software/0/source"));
+        QCOMPARE(problems[0].message, std::string("source 'nowhere' is not in the catalog's sources table"));
+        QCOMPARE(problems[1].pointer, std::string("/software/0/allowed/pipeline"));
+        QVERIFY(problems[1].message.starts_with("no layout axis 'pipeline' to constrain"));
+        QCOMPARE(problems[2].pointer, std::string("/software/1/allowed/zero"));
+        QCOMPARE(problems[2].message, std::string("zero=4: expected a ZeRO stage, 0 to 3"));
+        QCOMPARE(problems[3].pointer, std::string("/software/1/allowed/sequence_parallel"));
+        QCOMPARE(problems[4].pointer, std::string("/software/2/id"));
+        QCOMPARE(problems[4].message, std::string("duplicate software profile 'y'"));
+        QVERIFY(!bad.software("y"));
+    }
+
     void subsetCarriesPartsAndTheirSources()
     {
         const Json doc = Catalog::builtin().subset({"gpu.h100-sxm", "node.dgx-h100"});
@@ -317,6 +371,14 @@ private slots:
         Catalog alone2;
         QCOMPARE(alone2.merge(full, "embedded", false).size(), std::size_t(0));
         QCOMPARE(alone2.find("gpu.h100-sxm")->figure("bf16_tflops")->value, 989.4);
+        // A design's software profile travels with its parts, and its source.
+        const Json withSoftware = Catalog::builtin().subset({"gpu.h100-sxm"}, {"megatron-lm-2021"});
+        QCOMPARE(withSoftware["software"].size(), std::size_t(1));
+        QVERIFY(withSoftware["sources"].contains("megatron-lm-2021"));
+        Catalog alone3;
+        QCOMPARE(alone3.merge(withSoftware, "embedded", false).size(), std::size_t(0));
+        QCOMPARE(alone3.software("megatron-lm-2021")->allowed,
+                 Catalog::builtin().software("megatron-lm-2021")->allowed);
     }
 };
 

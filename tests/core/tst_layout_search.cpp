@@ -375,6 +375,66 @@ private slots:
         QCOMPARE(error({{"sequence_parallel", {"yes"}}}), QString("sequence_parallel=yes: expected true or false"));
     }
 
+    // A design names its software (workload.software, a catalog profile):
+    // the search proposes only what the profile allows, as if its axes were
+    // constrained by hand; a current layout the profile excludes says so by
+    // the profile's name; constraints of the search's own meet the
+    // profile's, and none in both is refused naming each side.
+    void theSearchStaysWithinTheDesignsSoftwareProfile()
+    {
+        Design d = loadPreset("budget-8node-100gbe.cluster.json");
+        QCOMPARE(d.workload.parallelism.recompute.value_or("selective"), std::string("selective"));
+        d.workload.software = "megatron-lm-2021";
+        SearchOptions o;
+        o.top = 50;
+        const SearchResult r = searchLayouts(d, Catalog::builtin(), o);
+        QVERIFY2(r.ok(), r.error.c_str());
+        QCOMPARE(r.software, std::string("megatron-lm-2021"));
+        QCOMPARE(r.allowedBy, std::string("Megatron-LM (2021)"));
+        QVERIFY(r.top.size() > 10);
+        for (const Candidate& c : r.top) {
+            QCOMPARE(c.layout.zero, 0);
+            QCOMPARE(c.layout.cp, 1);
+            QVERIFY(!c.layout.sequenceParallel);
+            QVERIFY(c.layout.recompute != Recompute::Selective);
+        }
+        QVERIFY(!r.current.feasible);
+        QCOMPARE(QString::fromStdString(r.current.whyNot),
+                 QString("outside what Megatron-LM (2021) runs: recompute selective (allowed: none, full)"));
+        compareWithBruteForce(d, o);
+
+        // The same search as the profile's axes constrained by hand.
+        Design any = loadPreset("budget-8node-100gbe.cluster.json");
+        SearchOptions byHand = o;
+        byHand.allowed = Catalog::builtin().software("megatron-lm-2021")->allowed;
+        const SearchResult hand = searchLayouts(any, Catalog::builtin(), byHand);
+        QCOMPARE(hand.space, r.space);
+        QCOMPARE(hand.feasible, r.feasible);
+        QCOMPARE(hand.top.front().objective, r.top.front().objective);
+        QCOMPARE(hand.allowedBy, std::string("the software"));
+        QCOMPARE(QString::fromStdString(searchJson(r).at("software").get<std::string>()), QString("megatron-lm-2021"));
+        QVERIFY(searchText(r).find("Within what Megatron-LM (2021) runs: cp 1; ep 1; recompute none, full; "
+                                   "sequence_parallel false; zero 0\n") != std::string::npos);
+
+        // Both: the values in both; none in both is an error naming each.
+        SearchOptions both = o;
+        both.allowed = {{"recompute", {"full", "selective"}}, {"tp", {"2"}}};
+        const SearchResult met = searchLayouts(d, Catalog::builtin(), both);
+        QVERIFY2(met.ok(), met.error.c_str());
+        for (const Candidate& c : met.top) {
+            QVERIFY(c.layout.recompute == Recompute::Full);
+            QCOMPARE(c.layout.tp, 2);
+        }
+        both.allowed = {{"zero", {"1", "2"}}};
+        QCOMPARE(QString::fromStdString(searchLayouts(d, Catalog::builtin(), both).error),
+                 QString("zero 1, 2 asked for, but Megatron-LM (2021) runs zero 0"));
+
+        // A profile the catalog lacks is refused, not searched as anything.
+        d.workload.software = "gone";
+        QCOMPARE(QString::fromStdString(searchLayouts(d, Catalog::builtin(), o).error),
+                 QString("no software profile 'gone' in the catalog"));
+    }
+
     // Every candidate uses exactly the GPUs searched and splits the model
     // evenly (the rules the search enumerates by, checked independently).
     void candidatesAreRunnable()

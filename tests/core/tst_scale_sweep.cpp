@@ -96,6 +96,26 @@ private slots:
         QVERIFY(own->best->tokensPerS >= own->user->tokensPerS);
     }
 
+    // The sweep searches each size within the design's software (issue
+    // 38): DeepSpeed ZeRO has no tensor or pipeline parallelism of its own,
+    // so no size's best layout uses either.
+    void eachSizeIsSearchedWithinTheDesignsSoftware()
+    {
+        Design d = loadPreset("budget-8node-100gbe.cluster.json");
+        d.workload.software = "deepspeed-zero";
+        d.workload.parallelism.tp = 1;
+        const SweepResult r = sweep(d, Scaling::Strong, 256);
+        int searched = 0;
+        for (const SweepPoint& p : r.points)
+            if (p.best) {
+                ++searched;
+                QCOMPARE(p.best->layout.tp, 1);
+                QCOMPARE(p.best->layout.pp, 1);
+                QVERIFY(p.best->layout.recompute != Recompute::Selective);
+            }
+        QVERIFY(searched >= 3);
+    }
+
     void tokensNeverExceedIdealLinear_data()
     {
         QTest::addColumn<QString>("preset");

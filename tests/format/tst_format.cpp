@@ -21,6 +21,7 @@
 #include "core/format/embedded_parts.h"
 #include "core/format/json_pointer.h"
 #include "core/format/migrations.h"
+#include "core/search/layout_search.h"
 #include "core/serving/serving.h"
 #include "tests/test_support.h"
 
@@ -153,6 +154,76 @@ private slots:
         QVERIFY(analyzeDesign(*loaded.design, Catalog::builtin()).runnable());
         QCOMPARE(Json::parse(writeDesignText(*loaded.design))["format_version"].get<std::string>(),
                  toString(kDesignFormatVersion));
+    }
+
+    // Format 1.6 added workload.software; a 1.5 file searches every layout
+    // the model knows, as it did, and is saved at the current version
+    // without naming a profile.
+    void aFormat15FileSearchesAnySoftware()
+    {
+        Json doc = smallDesign();
+        doc["format_version"] = "1.5";
+        const DesignLoad loaded = readDesignJson(doc, Catalog::builtin());
+        QVERIFY(loaded.ok());
+        QVERIFY(loaded.problems.empty());
+        QVERIFY(!loaded.design->workload.software);
+        const SearchResult r = searchLayouts(*loaded.design, *loaded.catalog, {});
+        QVERIFY2(r.ok(), r.error.c_str());
+        QCOMPARE(r.software, std::string("anything"));
+        QVERIFY(r.allowed.empty());
+        const Json saved = Json::parse(writeDesignText(*loaded.design));
+        QCOMPARE(saved["format_version"].get<std::string>(), toString(kDesignFormatVersion));
+        QVERIFY(!saved["workload"].contains("software"));
+    }
+
+    // A design names its software by a catalog profile's id: read, written
+    // after the kind, searched within; a profile of a user's catalog travels
+    // in the design's embedded catalog, so the file opens and searches the
+    // same where that catalog is not loaded; an id no catalog has is an
+    // error naming the ids there are.
+    void aDesignsSoftwareRoundTripsAndTravelsWithIt()
+    {
+        Json doc = smallDesign();
+        Json workload = Json::object();
+        workload["kind"] = "training";
+        workload["software"] = "our-fork";
+        for (auto it = doc["workload"].begin(); it != doc["workload"].end(); ++it)
+            if (it.key() != "kind")
+                workload[it.key()] = it.value();
+        doc["workload"] = workload;
+        doc["catalog"] = Json::parse(R"json({"sources": {"fork": "our Megatron fork, 2026"}, "parts": [],
+          "software": [{"id": "our-fork", "name": "Our fork", "source": "fork", "allowed": {"zero": [3]}}]})json");
+        const DesignLoad loaded = readDesignJson(doc, Catalog::builtin());
+        QVERIFY2(loaded.ok(), errorLines(loaded).empty() ? "" : errorLines(loaded).front().c_str());
+        QCOMPARE(*loaded.design->workload.software, std::string("our-fork"));
+        QVERIFY(!Catalog::builtin().software("our-fork"));
+        SearchOptions o;
+        o.top = 20;
+        const SearchResult r = searchLayouts(*loaded.design, *loaded.catalog, o);
+        QVERIFY2(r.ok(), r.error.c_str());
+        QCOMPARE(r.allowedBy, std::string("Our fork"));
+        QVERIFY(!r.top.empty());
+        for (const Candidate& c : r.top)
+            QCOMPARE(c.layout.zero, 3);
+        const Json saved = Json::parse(writeDesignText(*loaded.design));
+        QCOMPARE(saved["workload"]["software"].get<std::string>(), std::string("our-fork"));
+        QCOMPARE(std::next(saved["workload"].begin()).key(), std::string("software"));
+        QCOMPARE(saved["catalog"], doc["catalog"]);
+
+        // The studio embeds the profile a design names with its parts.
+        Design embedded = *loaded.design;
+        embedUsedParts(embedded, *loaded.catalog);
+        QCOMPARE(embedded.catalog["software"].size(), std::size_t(1));
+        QCOMPARE(embedded.catalog["software"][0]["id"].get<std::string>(), std::string("our-fork"));
+        QCOMPARE(embedded.catalog["sources"]["fork"].get<std::string>(), std::string("our Megatron fork, 2026"));
+
+        doc.erase("catalog");
+        const DesignLoad missing = readDesignJson(doc, Catalog::builtin());
+        QVERIFY(!missing.ok());
+        const auto errors = errorLines(missing);
+        QCOMPARE(QString::fromStdString(errors.front()),
+                 QString("/workload/software: no software profile 'our-fork' in the catalog; one of 'anything', "
+                         "'megatron-lm', 'megatron-lm-2021', 'nemo', 'torchtitan', 'deepspeed-zero'"));
     }
 
     // Format 1.4 added the serving engine; a 1.3 serving file is served by

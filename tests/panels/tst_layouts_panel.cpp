@@ -5,6 +5,7 @@
 // publishes its stale result.
 #include <QtTest>
 
+#include <QComboBox>
 #include <QDockWidget>
 #include <QHeaderView>
 #include <QLabel>
@@ -158,6 +159,48 @@ private slots:
         QVERIFY(!w.layouts()->applyButton()->isEnabled());  // the selection is the current layout
         w.document()->undoStack()->undo();
         QVERIFY(w.document()->design().workload == before);
+    }
+
+    // The workload dock's Software lists the catalog's profiles; choosing
+    // one is one undo step, and the panel searches again within it, says
+    // so, and tells why the current layout is not ranked when the software
+    // does not run it.
+    void choosingTheSoftwareSearchesWithinIt()
+    {
+        MainWindow w;
+        QVERIFY(openWithLayouts(w, "budget-8node-100gbe.cluster.json"));
+        auto* box = qobject_cast<QComboBox*>(w.workload()->field("/workload/software"));
+        QVERIFY(box);
+        QCOMPARE(box->count(), int(w.document()->catalog().softwareProfiles().size()));
+        QCOMPARE(box->currentData().toString(), QString("anything"));
+        QVERIFY(box->isVisible());
+        const int old = box->findData("megatron-lm-2021");
+        QVERIFY(old > 0);
+        QVERIFY(box->itemData(old, Qt::ToolTipRole).toString().contains("Narayanan et al. 2021"));
+        const int undoSteps = w.document()->undoStack()->count();
+        box->setCurrentIndex(old);
+        emit box->activated(old);
+        QCOMPARE(w.document()->undoStack()->count(), undoSteps + 1);
+        QCOMPARE(*w.document()->design().workload.software, std::string("megatron-lm-2021"));
+        QCoreApplication::processEvents();
+        w.layoutSearch()->waitForIdle();
+        QCoreApplication::processEvents();
+        const SearchResult& r = *w.layoutSearch()->result();
+        QCOMPARE(r.software, std::string("megatron-lm-2021"));
+        for (const Candidate& c : r.top)
+            QVERIFY(!c.layout.sequenceParallel && c.layout.zero == 0);
+        const QString summary = w.layouts()->summaryLabel()->text();
+        QVERIFY2(summary.contains("Within what Megatron-LM (2021) runs: cp 1; ep 1; recompute none, full"),
+                 qPrintable(summary));
+        QVERIFY2(w.workload()->layoutRank().contains("outside what Megatron-LM (2021) runs"),
+                 qPrintable(w.workload()->layoutRank()));
+        // "Any software" again is the default the file leaves unnamed.
+        const int any = box->findData("anything");
+        box->setCurrentIndex(any);
+        emit box->activated(any);
+        QVERIFY(!w.document()->design().workload.software);
+        w.document()->undoStack()->undo();
+        QCOMPARE(box->currentData().toString(), QString("megatron-lm-2021"));
     }
 
     // An edit restarts the search; the rank follows it, and a search the

@@ -233,6 +233,10 @@ void LayoutsPanel::refresh()
                          q(formatCount(r->rejected.indivisible)),
                          q(formatCount(r->rejected.forbiddenTier + r->rejected.noPath)),
                          q(formatCount(r->rejected.outOfMemory)));
+    if (r->error.empty() && !r->allowed.empty())
+        text += tr(" Within what %1 runs: %2 (the workload's Software).")
+                    .arg(q(r->allowedBy), q(describeAllowed(r->allowed)))
+                    .toHtmlEscaped();
     summary_->setText(text);
     fillTable(*r);
     plotPoints(*r);

@@ -273,6 +273,7 @@ WorkloadPanel::WorkloadPanel(DesignDocument* document, AnalysisService* service,
                    "max_running_requests)"));
 
     addSection(tr("Parallelism"));
+    softwareField();
     intField(
         tr("Tensor (tp)"), "/workload/parallelism/tp", L::kParallel.min, L::kParallel.max,
         [](const W& w) { return w.parallelism.tp.value_or(1); }, [](W& w, I v) { w.parallelism.tp = v; },
@@ -481,6 +482,50 @@ void WorkloadPanel::choiceField(const QString& label, const QString& pointer,
     addRow(label, pointer, box, help);
 }
 
+void WorkloadPanel::softwareField()
+{
+    // The catalog's profiles, read again at each refresh: a user's catalog
+    // may bring its own.
+    auto* box = new QComboBox;
+    box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    box->setMinimumContentsLength(6);
+    const auto current = [this] { return q(doc_->design().workload.software.value_or(std::string(kAnySoftware))); };
+    connect(box, &QComboBox::activated, this, [=, this](int i) {
+        const QString id = box->itemData(i).toString();
+        if (id == current())
+            return;
+        // "Any software" is the default: a file that names none means it.
+        if (!apply(tr("Set Software to %1").arg(box->itemText(i)), 0, [&](Workload& w) {
+                w.software = id == q(std::string(kAnySoftware)) ? std::nullopt : std::optional(id.toStdString());
+            }))
+            refreshValues();
+    });
+    refreshers_.push_back([=, this] {
+        QSignalBlocker block(box);
+        const auto& profiles = doc_->catalog().softwareProfiles();
+        bool same = box->count() == int(profiles.size());
+        for (int i = 0; same && i < box->count(); ++i)
+            same = box->itemData(i).toString() == q(profiles[std::size_t(i)].id);
+        if (!same) {
+            box->clear();
+            for (const SoftwareProfile& p : profiles) {
+                box->addItem(q(p.name), q(p.id));
+                const std::string limits = describeAllowed(p.allowed);
+                box->setItemData(box->count() - 1,
+                                 q(p.name + ": " + (limits.empty() ? std::string("any layout") : limits) + "\n" +
+                                   p.note + "\nSource: " + p.source),
+                                 Qt::ToolTipRole);
+            }
+        }
+        box->setCurrentIndex(std::max(0, box->findData(current())));
+        // The serving search's axes are the engine's, not a framework's.
+        form_->setRowVisible(box, !doc_->design().workload.isServing());
+    });
+    addRow(tr("Software"), "/workload/software", box,
+           tr("What the training framework runs: the layout search, scale sweep, comparison and upgrades propose "
+              "only layouts it supports (hover a choice for its axes and source)"));
+}
+
 void WorkloadPanel::switchField(const QString& label, const QString& pointer,
                                 std::optional<bool> ParallelismSpec::*flag, bool fallback, const QString& help)
 {
@@ -494,7 +539,7 @@ QString WorkloadPanel::refusalOf(const Workload& proposed) const
 {
     // Only the workload changes, so only its rules can find a new error: the
     // rest of a design of thousands of items is not checked for each value.
-    if (const auto problem = editor_.firstNew(validateWorkload(proposed)))
+    if (const auto problem = editor_.firstNew(validateWorkload(proposed, doc_->catalog())))
         return editor_.describe(*problem);
     const Analysis* a = service_->analysis();
     if (!a)

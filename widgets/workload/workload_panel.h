@@ -75,6 +75,7 @@ private:
                      std::function<QString(const Workload&)> get, std::function<void(Workload&, const QString&)> set,
                      const QString& help);
     // An on/off setting of the parallelism, unset meaning `fallback`.
+    void softwareField();
     void switchField(const QString& label, const QString& pointer, std::optional<bool> ParallelismSpec::*flag,
                      bool fallback, const QString& help);
 
