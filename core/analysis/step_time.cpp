@@ -646,24 +646,24 @@ std::vector<StepPart> breakdownOf(const Slot& slot, double m, const StepTotals& 
         ? "what the GEMMs do not hide: /workload/parallelism/tp_comm_overlap is on (docs/model.md)"
         : "none hidden: /workload/parallelism/tp_comm_overlap is off (docs/model.md)";
     const KernelTier all = worseTier(worseTier(slot.gemmTier, slot.attnTier), worseTier(slot.memTier, slot.outTier));
-    return {{"GEMMs", m * slot.gemm, true, "each GEMM at its shape, forward and both backward GEMMs (docs/model.md)",
+    constexpr std::string_view model = "step-time model (docs/model.md)";
+    using P = StepPartId;
+    return {{P::Gemm, m * slot.gemm, "each GEMM at its shape, forward and both backward GEMMs (docs/model.md)",
              slot.gemmTier},
-            {"attention", m * slot.attn, true, "step-time model (docs/model.md)", slot.attnTier},
-            {"memory-bound ops", m * slot.mem, true, "step-time model (docs/model.md)", slot.memTier},
-            {"output layer and loss", m * slot.out, true, "step-time model (docs/model.md)", slot.outTier},
-            {"recompute", m * slot.re, false, "step-time model (docs/model.md)", all},
-            {"TP communication", m * slot.tp, false, tpSource, tierIf(w.tp > 1, slot.tpTier)},
-            {"CP communication (exposed)", m * slot.cp},
-            {"EP communication", m * slot.ep, false, "step-time model (docs/model.md)",
-             tierIf(w.moe() && w.ep > 1, slot.epTier)},
-            {"PP communication", m * slot.ppSends},
-            {"pipeline bubble", slot.bubble},
-            {"DP communication (exposed)", tot.dpExposed, false, "step-time model (docs/model.md)",
-             tierIf(w.dp * w.cp > 1, tot.dpTier)},
-            {"overlap contention", tot.contention, false,
+            {P::Attention, m * slot.attn, model, slot.attnTier},
+            {P::MemoryBound, m * slot.mem, model, slot.memTier},
+            {P::OutputLayer, m * slot.out, model, slot.outTier},
+            {P::Recompute, m * slot.re, model, all},
+            {P::TpComm, m * slot.tp, tpSource, tierIf(w.tp > 1, slot.tpTier)},
+            {P::CpComm, m * slot.cp},
+            {P::EpComm, m * slot.ep, model, tierIf(w.moe() && w.ep > 1, slot.epTier)},
+            {P::PpComm, m * slot.ppSends},
+            {P::PipelineBubble, slot.bubble},
+            {P::DpComm, tot.dpExposed, model, tierIf(w.dp * w.cp > 1, tot.dpTier)},
+            {P::OverlapContention, tot.contention,
              "compute 18.9% slower while hidden communication runs beside it (Lee et al. 2025, docs/model.md)"},
-            {"optimizer step", tot.optimizerS},
-            {"stragglers", tot.stepS - tot.beforeStragglers}};
+            {P::Optimizer, tot.optimizerS},
+            {P::Stragglers, tot.stepS - tot.beforeStragglers}};
 }
 
 // docs/model.md §5 "FLOPs, MFU and throughput": model FLOPs are forward +
@@ -700,7 +700,7 @@ std::string kernelTierSource(const AcceleratorProfile& g, const StepPart& part)
         return "";
     if (*part.tier != KernelTier::CatalogFactor && g.kernels) {
         std::string source = std::string(kernelTierName(*part.tier)) + ": " + g.kernels->citation();
-        if (part.name == "attention" && g.kernels->attentionForward && !g.kernels->attentionBackward)
+        if (part.id == StepPartId::Attention && g.kernels->attentionForward && !g.kernels->attentionBackward)
             source += "; the profile measured the forward only: the backward at its published share of the "
                       "forward's throughput, " +
                 formatValue(kAttentionBackwardShare[0].second) + " at " +
@@ -714,15 +714,15 @@ std::string kernelTierSource(const AcceleratorProfile& g, const StepPart& part)
     const Sourced* factor = &g.gemmEfficiency;
     std::string figure = g.trainingPrecision == "fp8" ? "fp8_gemm_efficiency" : "gemm_efficiency";
     std::string scaled = " scaled by kernel size";
-    if (part.name == "attention") {
+    if (part.id == StepPartId::Attention) {
         factor = &g.attentionEfficiency;
         figure = "attention_efficiency";
-    } else if (part.name.find("communication") != std::string_view::npos) {
+    } else if (stepPartInfo(part.id).communication) {
         // Across nodes the NIC's efficiency applies too (the hierarchy's tiers say which).
         factor = &g.scaleupEfficiency;
         figure = "scaleup_efficiency";
         scaled = " by message size on NVLink, the NIC's efficiency across nodes";
-    } else if (part.name == "memory-bound ops") {
+    } else if (part.id == StepPartId::MemoryBound) {
         factor = &g.hbmEfficiency;
         figure = "hbm_efficiency";
     }
@@ -753,9 +753,9 @@ void explainStepTime(StepTime& st, const AcceleratorProfile& g, const WorkloadSh
          {"GPUs", gpus, "", "tp x pp x cp x dp"}}};
     // Where each kind of kernel's speed came from.
     for (const StepPart& part : st.breakdown)
-        if (part.compute)
+        if (part.compute())
             st.explainStep.inputs.push_back(
-                {std::string(part.name) + " per step", part.seconds, "s", kernelTierSource(g, part)});
+                {std::string(part.name()) + " per step", part.seconds, "s", kernelTierSource(g, part)});
     st.explainMfu = {"MFU = model FLOPs per step / (step time x GPUs x peak)",
                      {{"model FLOPs per step", st.modelFlopsPerStep, "FLOP",
                        "3 x forward FLOPs; attention's causal half (Megatron's num_floating_point_operations)"},

@@ -14,6 +14,7 @@
 #include "core/analysis/explanation.h"
 #include "core/analysis/hardware_profile.h"
 #include "core/analysis/hierarchy.h"
+#include "core/analysis/step_parts.h"
 #include "core/analysis/workload_shape.h"
 #include "core/kernels/kernel_grid.h"
 
@@ -33,13 +34,16 @@ struct OpPoint {
 };
 
 struct StepPart {
-    std::string_view name;
+    StepPartId id = StepPartId::Gemm;
     double seconds = 0;
-    bool compute = false;  // running kernels (the rest is waiting: communication, bubble, ...)
     std::string_view source = "step-time model (docs/model.md)";  // what its explanation cites
     // Kernels' time: the worst tier their speeds came from (the GPU's kernel
     // profile or the catalog's factors); none for waiting.
     std::optional<KernelTier> tier;
+    std::string_view key() const { return stepPartInfo(id).key; }
+    std::string_view name() const { return stepPartInfo(id).label; }  // for people only
+    // Running kernels (the rest is waiting: communication, bubble, ...).
+    bool compute() const { return stepPartInfo(id).compute; }
 };
 
 struct StepTime {

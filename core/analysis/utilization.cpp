@@ -15,18 +15,19 @@ Utilization buildUtilization(const StepTime& step, const Reliability& rel, doubl
     // step is its share of peak lost, so the bars sum to 1 - MFU.
     double compute = 0;
     for (const auto& p : step.breakdown)
-        if (p.compute)
+        if (p.compute())
             compute += p.seconds;
-    u.waterfall.push_back({"peak", 1, true});
-    u.waterfall.push_back({"kernel efficiency", (compute - step.computeAtPeakS) / step.stepS});
+    namespace k = waterfall_key;
+    u.waterfall.push_back({k::kPeak, "peak", 1, true});
+    u.waterfall.push_back({k::kKernelEfficiency, "kernel efficiency", (compute - step.computeAtPeakS) / step.stepS});
     for (const auto& p : step.breakdown)
-        if (!p.compute)
-            u.waterfall.push_back({p.name, p.seconds / step.stepS});
-    u.waterfall.push_back({"MFU", u.mfu, true});
-    u.waterfall.push_back({"checkpointing", u.mfu * rel.checkpointFraction});
-    u.waterfall.push_back({"failures (lost work, restarts)", u.mfu * rel.failureFraction});
-    u.waterfall.push_back({"maintenance", u.mfu * rel.maintenanceFraction.value});
-    u.waterfall.push_back({"delivered", u.delivered, true});
+        if (!p.compute())
+            u.waterfall.push_back({p.key(), p.name(), p.seconds / step.stepS});
+    u.waterfall.push_back({k::kMfu, "MFU", u.mfu, true});
+    u.waterfall.push_back({k::kCheckpointing, "checkpointing", u.mfu * rel.checkpointFraction});
+    u.waterfall.push_back({k::kFailures, "failures (lost work, restarts)", u.mfu * rel.failureFraction});
+    u.waterfall.push_back({k::kMaintenance, "maintenance", u.mfu * rel.maintenanceFraction.value});
+    u.waterfall.push_back({k::kDelivered, "delivered", u.delivered, true});
     // Each loss hangs from what is left after the ones above it.
     double left = 1;
     for (auto& b : u.waterfall) {

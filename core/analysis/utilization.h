@@ -12,7 +12,8 @@
 namespace studio {
 
 struct WaterfallBar {
-    std::string_view name;
+    std::string_view key;   // a step part's key or one of waterfall_key's (core/analysis/step_parts.h)
+    std::string_view name;  // for people only
     double fraction = 0;  // of peak: the start and end bars are levels, the rest losses
     bool level = false;
     double from = 0, to = 0;  // where the bar is drawn, fractions of peak: a level from 0, a loss below the last level

@@ -102,30 +102,31 @@ std::vector<ExplainedMetric> explainMetrics(const Analysis& a)
          {{"MFU", a.utilization.mfu, "", "this model"}, {"goodput", a.utilization.goodput, "", "this model"}}});
     // The waterfall: each loss is its time's share of the step, so the bars
     // from peak down to MFU sum to 1 - MFU; after MFU, goodput's losses.
+    namespace wk = waterfall_key;
     for (const auto& b : a.utilization.waterfall) {
-        const std::string key = "training.waterfall." + std::string(b.name);
-        if (b.name == "peak") {
+        const std::string key = "training.waterfall." + std::string(b.key);
+        if (b.key == wk::kPeak) {
             add(key,
                 {"100% of peak: every GPU the layout uses at its dense peak",
                  {peak, {"GPUs", gpusUsed, "", "tp x pp x cp x dp"}}});
-        } else if (b.name == "MFU") {
+        } else if (b.key == wk::kMfu) {
             add(key, s.explainMfu);
-        } else if (b.name == "delivered") {
+        } else if (b.key == wk::kDelivered) {
             add(key,
                 {"delivered = MFU x goodput",
                  {{"MFU", a.utilization.mfu, "", "this model"}, {"goodput", a.utilization.goodput, "", "this model"}}});
-        } else if (b.name == "kernel efficiency") {
+        } else if (b.key == wk::kKernelEfficiency) {
             double compute = 0;
             for (const auto& part : s.breakdown)
-                if (part.compute)
+                if (part.compute())
                     compute += part.seconds;
             add(key,
                 {"(time running kernels - model FLOPs at peak) / step time",
                  {{"time running kernels", compute, "s", "GEMMs, attention, memory-bound ops, output layer"},
                   {"model FLOPs at peak", s.computeAtPeakS, "s", "model FLOPs / (GPUs x peak)"},
                   {"step time", s.stepS, "s", "this model"}}});
-        } else if (b.name == "checkpointing" || b.name == "maintenance" || b.name.rfind("failures", 0) == 0) {
-            const bool ckpt = b.name == "checkpointing", maint = b.name == "maintenance";
+        } else if (b.key == wk::kCheckpointing || b.key == wk::kMaintenance || b.key == wk::kFailures) {
+            const bool ckpt = b.key == wk::kCheckpointing, maint = b.key == wk::kMaintenance;
             const double share = ckpt ? r.checkpointFraction : maint ? r.maintenanceFraction.value : r.failureFraction;
             add(key,
                 {"MFU x share of wall time lost",
@@ -137,7 +138,7 @@ std::vector<ExplainedMetric> explainMetrics(const Analysis& a)
         } else {
             const StepPart* part = nullptr;
             for (const auto& p : s.breakdown)
-                if (p.name == b.name)
+                if (p.key() == b.key)
                     part = &p;
             std::string source(part ? part->source : "step-time model (docs/model.md)");
             if (const std::string tier = part ? kernelTierSource(g, *part) : ""; !tier.empty())

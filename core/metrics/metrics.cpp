@@ -184,10 +184,11 @@ Json trainingJson(const Analysis& a)
     const auto& m = a.memory;
     Json breakdown = Json::array();
     for (const auto& p : s.breakdown)
-        breakdown.push_back({{"name", p.name}, {"seconds", finiteOrZero(p.seconds)}});
+        breakdown.push_back({{"key", p.key()}, {"name", p.name()}, {"seconds", finiteOrZero(p.seconds)}});
     Json waterfall = Json::array();
     for (const auto& b : a.utilization.waterfall)
-        waterfall.push_back({{"name", b.name},
+        waterfall.push_back({{"key", b.key},
+                             {"name", b.name},
                              {"fraction", finiteOrZero(b.fraction)},
                              {"level", b.level},
                              {"from", finiteOrZero(b.from)},

@@ -151,9 +151,9 @@ Candidate candidateOf(const Layout& layout, const StepTime& st, const MemoryUse&
     c.memoryGb = mem.totalGb;
     c.bubbleFraction = st.bubbleFraction;
     for (const auto& part : st.breakdown) {
-        if (part.name == "pipeline bubble")
+        if (part.id == StepPartId::PipelineBubble)
             c.bubbleS = part.seconds;
-        else if (part.name.find("communication") != std::string_view::npos)
+        else if (stepPartInfo(part.id).communication)
             c.exposedCommS += part.seconds;
     }
     c.objective = objective;

@@ -203,6 +203,11 @@ private slots:
         QVERIFY(m["training"]["breakdown"].size() > 5);
         for (const auto& part : m["training"]["breakdown"])
             QVERIFY(part["name"].is_string() && part["seconds"].is_number());
+        // Parts and waterfall bars carry keys; the labels are for people.
+        QCOMPARE(m["training"]["breakdown"][5]["key"].get<std::string>(), std::string("tp_comm"));
+        QCOMPARE(m["training"]["breakdown"][5]["name"].get<std::string>(), std::string("TP communication"));
+        QCOMPARE(m["training"]["waterfall"][1]["key"].get<std::string>(), std::string("kernel_efficiency"));
+        QVERIFY(m["explain"].contains("training.waterfall.pipeline_bubble"));
         QVERIFY(m["hierarchy"].size() >= 4);
         for (const auto& tier : m["hierarchy"])
             for (const char* key : {"tier", "gb_per_s_per_gpu", "latency_us", "scope_gpus", "axes"})

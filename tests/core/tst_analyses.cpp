@@ -57,7 +57,7 @@ private slots:
         QVERIFY(a.step.valid);
         double sum = 0;
         for (const auto& p : a.step.breakdown) {
-            QVERIFY2(p.seconds >= 0, std::string(p.name).c_str());
+            QVERIFY2(p.seconds >= 0, std::string(p.name()).c_str());
             sum += p.seconds;
         }
         QCOMPARE(sum, a.step.stepS);
@@ -74,11 +74,11 @@ private slots:
                 QVERIFY2(std::fabs(b.to - level) < 1e-9, std::string(b.name).c_str());
                 QVERIFY2(std::fabs(b.to - b.from - b.fraction) < 1e-12, std::string(b.name).c_str());
             }
-            if (b.name == "peak")
+            if (b.key == "peak")
                 continue;
             if (b.level) {
                 QVERIFY2(std::fabs(level - b.fraction) < 1e-9, std::string(b.name).c_str());
-                passedMfu = passedMfu || b.name == "MFU";
+                passedMfu = passedMfu || b.key == "mfu";
             } else {
                 QVERIFY2(b.fraction >= 0, std::string(b.name).c_str());
                 level -= b.fraction;
@@ -133,7 +133,7 @@ private slots:
         QCOMPARE(tp->tier, std::string("leaf"));
         auto tpSeconds = [](const Analysis& a) {
             for (const auto& p : a.step.breakdown)
-                if (p.name == "TP communication")
+                if (p.id == StepPartId::TpComm)
                     return p.seconds;
             return 0.0;
         };
@@ -318,7 +318,7 @@ private slots:
         QCOMPARE(ep->tier, std::string("nvlink"));
         double epSeconds = 0;
         for (const auto& p : a.step.breakdown)
-            if (p.name == "EP communication")
+            if (p.id == StepPartId::EpComm)
                 epSeconds = p.seconds;
         QVERIFY(epSeconds > 0);
         // Active parameters per token: 2 of 8 experts.

@@ -72,7 +72,7 @@ private slots:
         const auto explained = explainMetrics(a);
         std::vector<std::string> wanted(std::begin(kShownKeys), std::end(kShownKeys));
         for (const auto& b : a.utilization.waterfall)
-            wanted.push_back("training.waterfall." + std::string(b.name));
+            wanted.push_back("training.waterfall." + std::string(b.key));
         for (const auto& c : a.reliability.classes)
             wanted.push_back("reliability.by_class." + c.key);
         for (const auto& r : a.power.racks)
@@ -115,15 +115,14 @@ private slots:
         QCOMPARE(days->inputs.front().source, std::string("/workload/training/tokens"));
         // TP communication says whether the GEMMs hide any of it, and
         // where its bandwidth came from.
-        const std::string tpSource =
-            findExplanation(explained, "training.waterfall.TP communication")->inputs.front().source;
+        const std::string tpSource = findExplanation(explained, "training.waterfall.tp_comm")->inputs.front().source;
         QVERIFY2(tpSource.rfind("none hidden: /workload/parallelism/tp_comm_overlap is off (docs/model.md); ", 0) == 0,
                  tpSource.c_str());
         QVERIFY2(tpSource.find("kernel profile") != std::string::npos, tpSource.c_str());
         d.workload.parallelism.tp_comm_overlap = true;
         const Analysis overlapped = analyzeDesign(d, *l.catalog);
         QVERIFY(overlapped.step.stepS < a.step.stepS);
-        QVERIFY(findExplanation(explainMetrics(overlapped), "training.waterfall.TP communication")
+        QVERIFY(findExplanation(explainMetrics(overlapped), "training.waterfall.tp_comm")
                     ->inputs.front()
                     .source.rfind("what the GEMMs do not hide: /workload/parallelism/tp_comm_overlap is on "
                                   "(docs/model.md)",

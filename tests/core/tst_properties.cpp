@@ -152,7 +152,7 @@ private slots:
                   a.data.writeAtNicsS, a.roofline.ridgeFlopPerByte, a.utilization.delivered, a.trainingRunMwh})
                 QVERIFY2(std::isfinite(v), qPrintable(QString("design %1").arg(i)));
             for (const auto& p : a.step.breakdown)
-                QVERIFY2(std::isfinite(p.seconds) && p.seconds >= 0, std::string(p.name).c_str());
+                QVERIFY2(std::isfinite(p.seconds) && p.seconds >= 0, std::string(p.name()).c_str());
             for (const auto& t : a.hierarchy.tiers)
                 QVERIFY(std::isfinite(t.gbPerSPerGpu) && std::isfinite(t.ratioToAbove));
             requireFinite(metricsJson(d, a), "");

@@ -112,22 +112,18 @@ std::shared_ptr<const KernelProfile> toyKernels(KernelGrid gemm, std::optional<K
     return k;
 }
 
-const StepPart& partOf(const StepTime& st, std::string_view name)
+const StepPart& partOf(const StepTime& st, StepPartId id)
 {
     for (const auto& p : st.breakdown)
-        if (p.name == name)
+        if (p.id == id)
             return p;
-    qFatal("no breakdown part %s", std::string(name).c_str());
+    qFatal("no breakdown part %s", std::string(stepPartInfo(id).key).c_str());
     return st.breakdown.front();
 }
 
-double timeOf(const StepTime& st, std::string_view name)
+double timeOf(const StepTime& st, StepPartId id)
 {
-    for (const auto& p : st.breakdown)
-        if (p.name == name)
-            return p.seconds;
-    qFatal("no breakdown part %s", std::string(name).c_str());
-    return 0;
+    return partOf(st, id).seconds;
 }
 
 const OpPoint* op(const StepTime& st, std::string_view name)
@@ -190,18 +186,18 @@ private slots:
         const double gemmRate = 1e15 * 0.25, attnRate = 1e15 * 0.4;
         const double executed = 4 * 64 * s * s * 128 * 0.5;
         // m x layers x (forward + data gradient + weight gradient) x 24 T h^2 FLOPs.
-        COMPARE_REL(timeOf(st, "GEMMs"), 4 * 2 * 3 * 24 * T * h * h / gemmRate, kExact);  // 1.266637395197952
+        COMPARE_REL(timeOf(st, StepPartId::Gemm), 4 * 2 * 3 * 24 * T * h * h / gemmRate, kExact);  // 1.266637395197952
         // The measured forward's backward: 2.5 x its FLOPs at 0.86 of its
         // throughput, the published backward share at 8,192 tokens, and
         // the explanation says so.
         const double attnPasses = 1 + 2.5 / 0.86;
-        COMPARE_REL(timeOf(st, "attention"), 4 * 2 * attnPasses * executed / attnRate, kExact);
-        QVERIFY(kernelTierSource(hw.gpu, partOf(st, "attention"))
+        COMPARE_REL(timeOf(st, StepPartId::Attention), 4 * 2 * attnPasses * executed / attnRate, kExact);
+        QVERIFY(kernelTierSource(hw.gpu, partOf(st, StepPartId::Attention))
                     .find("the backward at its published share of the forward's throughput, 0.66 at 512 tokens to "
                           "0.87 from 16,384") != std::string::npos);
-        COMPARE_REL(timeOf(st, "memory-bound ops"), 4 * 2 * kMemPerLayer, kExact);
+        COMPARE_REL(timeOf(st, StepPartId::MemoryBound), 4 * 2 * kMemPerLayer, kExact);
         const double output = 3 * 2 * T * h * V / gemmRate + (38 + 14) * T * V / kMemRate;
-        COMPARE_REL(timeOf(st, "output layer and loss"), 4 * output, kExact);
+        COMPARE_REL(timeOf(st, StepPartId::OutputLayer), 4 * output, kExact);
         const double slot =
             2 * (3 * 24 * T * h * h / gemmRate + attnPasses * executed / attnRate + kMemPerLayer) + output;
         COMPARE_REL(st.slotS, slot, kExact);
@@ -209,10 +205,10 @@ private slots:
         // Every GEMM of the toy lies beyond the one-point grid: the edge
         // value held. Attention's head size and sequence are the table's
         // point. Memory-bound kernels had no table.
-        QCOMPARE(partOf(st, "GEMMs").tier, std::optional(KernelTier::Edge));
-        QCOMPARE(partOf(st, "attention").tier, std::optional(KernelTier::Measured));
-        QCOMPARE(partOf(st, "memory-bound ops").tier, std::optional(KernelTier::CatalogFactor));
-        QVERIFY(!partOf(st, "pipeline bubble").tier);
+        QCOMPARE(partOf(st, StepPartId::Gemm).tier, std::optional(KernelTier::Edge));
+        QCOMPARE(partOf(st, StepPartId::Attention).tier, std::optional(KernelTier::Measured));
+        QCOMPARE(partOf(st, StepPartId::MemoryBound).tier, std::optional(KernelTier::CatalogFactor));
+        QVERIFY(!partOf(st, StepPartId::PipelineBubble).tier);
         QCOMPARE(op(st, "QKV projection")->tier, KernelTier::Edge);
         // The step's explanation names where each kind of kernel came from.
         bool named = false;
@@ -241,22 +237,21 @@ private slots:
         const double perLayer = 24 * T * h * h / at8k         // forward: QKV 6, output 2, up 8, down 8 T h^2
             + 24 * T * h * h / at8k                           // data gradients
             + 16 * T * h * h / at8k + 8 * T * h * h / at32k;  // weight gradients
-        COMPARE_REL(timeOf(st, "GEMMs"), 4 * 2 * perLayer, 1e-12);
+        COMPARE_REL(timeOf(st, StepPartId::Gemm), 4 * 2 * perLayer, 1e-12);
         COMPARE_REL(op(st, "MLP down projection")->seconds, 8 * T * h * h / at8k, 1e-12);
         // Attention had no table: the catalog's factor, and it says so.
-        COMPARE_REL(timeOf(st, "attention"), 4 * 2 * 3.5 * kAttnFwdPerLayer, kExact);
-        QCOMPARE(partOf(st, "attention").tier, std::optional(KernelTier::CatalogFactor));
-        QVERIFY(
-            kernelTierSource(hw.gpu, partOf(st, "attention")).rfind("catalog factor: attention_efficiency 0.5", 0) ==
-            0);
+        COMPARE_REL(timeOf(st, StepPartId::Attention), 4 * 2 * 3.5 * kAttnFwdPerLayer, kExact);
+        QCOMPARE(partOf(st, StepPartId::Attention).tier, std::optional(KernelTier::CatalogFactor));
+        QVERIFY(kernelTierSource(hw.gpu, partOf(st, StepPartId::Attention))
+                    .rfind("catalog factor: attention_efficiency 0.5", 0) == 0);
     }
 
     void withoutAProfileTheCatalogFactorsAndTheirTier()
     {
         const StepTime st = modelStepTime(toyGpu(1), toyHierarchy(), shapeOf(toyWorkload(), 1), 0);
         COMPARE_REL(st.slotS, kToySlot, kExact);
-        QCOMPARE(partOf(st, "GEMMs").tier, std::optional(KernelTier::CatalogFactor));
-        QCOMPARE(QString::fromStdString(kernelTierSource(toyGpu(1).gpu, partOf(st, "GEMMs"))),
+        QCOMPARE(partOf(st, StepPartId::Gemm).tier, std::optional(KernelTier::CatalogFactor));
+        QCOMPARE(QString::fromStdString(kernelTierSource(toyGpu(1).gpu, partOf(st, StepPartId::Gemm))),
                  QString("catalog factor: gemm_efficiency 0.5 scaled by kernel size (test); no kernel profile for "
                          "'test.gpu'"));
     }
@@ -386,21 +381,21 @@ private slots:
         COMPARE_REL(st.slotS, 2 * (3 * kGemmFwdPerLayer + 3.5 * kAttnFwdPerLayer + kMemPerLayer) + kOutput, kExact);
         COMPARE_REL(st.slotS, kToySlot, kExact);
         // Breakdown (section 5): m x ceil(L/p) x each layer part.
-        COMPARE_REL(timeOf(st, "GEMMs"), 4 * 2 * 3 * kGemmFwdPerLayer, kExact);        // 0.633318697598976
-        COMPARE_REL(timeOf(st, "attention"), 4 * 2 * 3.5 * kAttnFwdPerLayer, kExact);  // 0.061572651155456
-        COMPARE_REL(timeOf(st, "memory-bound ops"), 4 * 2 * kMemPerLayer, kExact);     // 0.008589934592
-        COMPARE_REL(timeOf(st, "output layer and loss"), 4 * kOutput, kExact);         // 0.116720031236096
+        COMPARE_REL(timeOf(st, StepPartId::Gemm), 4 * 2 * 3 * kGemmFwdPerLayer, kExact);         // 0.633318697598976
+        COMPARE_REL(timeOf(st, StepPartId::Attention), 4 * 2 * 3.5 * kAttnFwdPerLayer, kExact);  // 0.061572651155456
+        COMPARE_REL(timeOf(st, StepPartId::MemoryBound), 4 * 2 * kMemPerLayer, kExact);          // 0.008589934592
+        COMPARE_REL(timeOf(st, StepPartId::OutputLayer), 4 * kOutput, kExact);                   // 0.116720031236096
         // Selective recompute with flash attention re-runs nothing.
-        QCOMPARE(timeOf(st, "recompute"), 0.0);
+        QCOMPARE(timeOf(st, StepPartId::Recompute), 0.0);
         // One GPU: no communication, no bubble; the optimizer streams 18 B
         // per parameter: 18 x 2^31 / 5e12 = 7.7309411328e-3 s.
-        for (const char* p : {"TP communication", "CP communication (exposed)", "EP communication", "PP communication",
-                              "pipeline bubble", "DP communication (exposed)"})
-            QVERIFY2(timeOf(st, p) == 0, p);
-        COMPARE_REL(timeOf(st, "optimizer step"), 7.7309411328e-3, kExact);
+        for (StepPartId p : {StepPartId::TpComm, StepPartId::CpComm, StepPartId::EpComm, StepPartId::PpComm,
+                             StepPartId::PipelineBubble, StepPartId::DpComm})
+            QVERIFY2(timeOf(st, p) == 0, std::string(stepPartInfo(p).key).c_str());
+        COMPARE_REL(timeOf(st, StepPartId::Optimizer), 7.7309411328e-3, kExact);
         // Stragglers: 1 + cv sqrt(2 ln 1) = 1 on one GPU, whatever cv.
         QCOMPARE(st.stragglerFactor, 1.0);
-        QCOMPARE(timeOf(st, "stragglers"), 0.0);
+        QCOMPARE(timeOf(st, StepPartId::Stragglers), 0.0);
         QCOMPARE(st.bubbleFraction, 0.0);
         // step = m x slot + optimizer = 4 x 0.205050328645632 + 0.0077309411328.
         COMPARE_REL(st.stepS, 0.827932255715328, kExact);
@@ -431,7 +426,7 @@ private slots:
         // 2.199023255552e-3 + kernels' forward passes (10 x T h + 2 x T f
         // elements x 2 B = 2,415,919,104 B / 5e12 = 4.831838208e-4 s).
         const double perLayer = kGemmFwdPerLayer + kAttnFwdPerLayer + (10 * T * h + 2 * T * f) * 2 / kMemRate;
-        COMPARE_REL(timeOf(st, "recompute"), 4 * 2 * perLayer, kExact);  // 0.232563889143808
+        COMPARE_REL(timeOf(st, StepPartId::Recompute), 4 * 2 * perLayer, kExact);  // 0.232563889143808
         COMPARE_REL(st.slotS, kToySlot + 2 * perLayer, kExact);
         // Hardware FLOPs add B x L x layer forward = 4 x 2 x 26 h^3:
         // (720 + 208) h^3 against 720 h^3 of model FLOPs.
@@ -453,13 +448,14 @@ private slots:
         COMPARE_REL(op(st, "attention scores QK^T")->bytes, 8858370048.0, kExact);
         COMPARE_REL(op(st, "attention scores QK^T")->seconds, scores, kExact);
         COMPARE_REL(op(st, "attention over values")->seconds, scores, kExact);
-        COMPARE_REL(timeOf(st, "attention"), 4 * 2 * 6 * scores, kExact);
+        COMPARE_REL(timeOf(st, StepPartId::Attention), 4 * 2 * 6 * scores, kExact);
         // Softmax over 64 s^2 = 4,294,967,296 elements: 2 passes forward.
         const double softmaxF = 64 * s * s * 2 * 2 / kMemRate;  // 3.4359738368e-3 s
         COMPARE_REL(op(st, "softmax")->seconds, softmaxF, kExact);
-        COMPARE_REL(timeOf(st, "memory-bound ops"), 4 * 2 * (kMemPerLayer + 64 * s * s * 5 * 2 / kMemRate), kExact);
+        COMPARE_REL(timeOf(st, StepPartId::MemoryBound), 4 * 2 * (kMemPerLayer + 64 * s * s * 5 * 2 / kMemRate),
+                    kExact);
         // Selective: both attention GEMMs and the softmax run again.
-        COMPARE_REL(timeOf(st, "recompute"), 4 * 2 * (2 * scores + softmaxF), kExact);
+        COMPARE_REL(timeOf(st, StepPartId::Recompute), 4 * 2 * (2 * scores + softmaxF), kExact);
         // Model FLOPs count the causal half of attention either way, and
         // hardware FLOPs add the re-run core's causal half, B L 2 s^2 h =
         // 16 h^3 (s = h), by the same convention.
@@ -473,7 +469,7 @@ private slots:
         w.training.attention_kernel = "unfused";
         w.parallelism.recompute = "none";
         const StepTime st = modelStepTime(toyGpu(1), toyHierarchy(), shapeOf(w, 1), 0);
-        QCOMPARE(timeOf(st, "recompute"), 0.0);
+        QCOMPARE(timeOf(st, StepPartId::Recompute), 0.0);
         QCOMPARE(st.hardwareFlopsPerStep, st.modelFlopsPerStep);
     }
 
@@ -492,23 +488,23 @@ private slots:
         // Sequence parallel: the same volume as the all-reduces it replaces
         // (Korthikanti et al.): 4 gathers/scatters forward, 4 backward (the
         // weight gradient's re-gather overlaps the data-gradient GEMM).
-        COMPARE_REL(timeOf(st, "TP communication"), 4 * 2 * 8 * rs, kExact);
+        COMPARE_REL(timeOf(st, StepPartId::TpComm), 4 * 2 * 8 * rs, kExact);
         // Its norms and residuals see r = T/t tokens; QKV is T x h x 3h/t.
         COMPARE_REL(op(st, "attention norm")->bytes, T / 2 * h * 2 * 2, kExact);
         COMPARE_REL(op(st, "QKV projection")->flops, 2 * T * h * 3 * h / 2, kExact);
         w.parallelism.recompute = "full";
         st = modelStepTime(toyGpu(2), toyHierarchy(), shapeOf(w, 2), 0);
-        COMPARE_REL(timeOf(st, "TP communication"), 4 * 2 * 12 * rs, kExact);  // + 4 under full recompute
+        COMPARE_REL(timeOf(st, StepPartId::TpComm), 4 * 2 * 12 * rs, kExact);  // + 4 under full recompute
 
         // Without sequence parallelism: 2 + 2 all-reduces, + 2 under full.
         w.parallelism.sequence_parallel = false;
         w.parallelism.recompute = "selective";
         st = modelStepTime(toyGpu(2), toyHierarchy(), shapeOf(w, 2), 0);
-        COMPARE_REL(timeOf(st, "TP communication"), 4 * 2 * 4 * ar, kExact);  // 0.04301367296
+        COMPARE_REL(timeOf(st, StepPartId::TpComm), 4 * 2 * 4 * ar, kExact);  // 0.04301367296
         COMPARE_REL(op(st, "attention norm")->bytes, T * h * 2 * 2, kExact);  // r = T
         w.parallelism.recompute = "full";
         st = modelStepTime(toyGpu(2), toyHierarchy(), shapeOf(w, 2), 0);
-        COMPARE_REL(timeOf(st, "TP communication"), 4 * 2 * 6 * ar, kExact);  // 0.06452050944
+        COMPARE_REL(timeOf(st, StepPartId::TpComm), 4 * 2 * 6 * ar, kExact);  // 0.06452050944
     }
 
     void tensorParallelOverlapLeavesWhatTheGemmsCannotCover()
@@ -522,20 +518,20 @@ private slots:
         w.model.heads = 64;
         w.parallelism.tp = 8;
         const StepTime plain = modelStepTime(toyGpu(8), toyHierarchy(), shapeOf(w, 8), 0);
-        COMPARE_REL(timeOf(plain, "TP communication"), 4 * 2 * 8 * rs, kExact);
+        COMPARE_REL(timeOf(plain, StepPartId::TpComm), 4 * 2 * 8 * rs, kExact);
         w.parallelism.tp_comm_overlap = true;
         StepTime st = modelStepTime(toyGpu(8), toyHierarchy(), shapeOf(w, 8), 0);
         // Forward: 4 rs = 6.0e-3 s against 3.3e-3 s of GEMMs, so the excess
         // shows; backward's GEMMs (twice as long) cover all but one chunk.
         QVERIFY(4 * rs > gemmF && 4 * rs - 2 * gemmF < 4 * rs / 8);
-        COMPARE_REL(timeOf(st, "TP communication"), 4 * 2 * ((4 * rs - gemmF) + 4 * rs / 8), 1e-9);
+        COMPARE_REL(timeOf(st, StepPartId::TpComm), 4 * 2 * ((4 * rs - gemmF) + 4 * rs / 8), 1e-9);
         // What the GEMMs hide (gemmF forward, 4 rs - rs/2 backward) slows them
         // by 18.9% (dp 1: nothing else overlaps).
-        QCOMPARE(timeOf(plain, "overlap contention"), 0.0);
-        COMPARE_REL(timeOf(st, "overlap contention"), 0.189 * 4 * 2 * (gemmF + 4 * rs - 4 * rs / 8), 1e-9);
+        QCOMPARE(timeOf(plain, StepPartId::OverlapContention), 0.0);
+        COMPARE_REL(timeOf(st, StepPartId::OverlapContention), 0.189 * 4 * 2 * (gemmF + 4 * rs - 4 * rs / 8), 1e-9);
         QVERIFY(st.stepS < plain.stepS);
         // Everything else is untouched.
-        COMPARE_REL(timeOf(st, "GEMMs"), timeOf(plain, "GEMMs"), kExact);
+        COMPARE_REL(timeOf(st, StepPartId::Gemm), timeOf(plain, StepPartId::Gemm), kExact);
 
         // Megatron refuses the overlap without sequence parallelism; with
         // tp 1 it does nothing and says so.
@@ -567,13 +563,13 @@ private slots:
         const double send = T * h * 2 / 100e9 + 1e-6;
         const double slot = kToySlot + 2 * 2 * send;  // 0.210423037765632
         COMPARE_REL(st.slotS, slot, kExact);
-        COMPARE_REL(timeOf(st, "PP communication"), 4 * 2 * 2 * send, kExact);  // 0.02149083648
+        COMPARE_REL(timeOf(st, StepPartId::PpComm), 4 * 2 * 2 * send, kExact);  // 0.02149083648
         // Bubble (p - 1)/v x slot; fraction 0.5 / (4 + 0.5) = 1/9.
-        COMPARE_REL(timeOf(st, "pipeline bubble"), 0.5 * slot, kExact);
+        COMPARE_REL(timeOf(st, StepPartId::PipelineBubble), 0.5 * slot, kExact);
         COMPARE_REL(st.bubbleFraction, 1.0 / 9.0, kExact);
         // Stage parameters: 2 layers + one embedding, 2 x 12 h^2 + V h =
         // 1,879,048,192; optimizer 18 B each / 5e12 = 6.7645734912e-3 s.
-        COMPARE_REL(timeOf(st, "optimizer step"), 18 * 1879048192.0 / kMemRate, kExact);
+        COMPARE_REL(timeOf(st, StepPartId::Optimizer), 18 * 1879048192.0 / kMemRate, kExact);
         // step = (m + (p-1)/v) slot + optimizer.
         COMPARE_REL(st.stepS, 0.953668243436544, kExact);
 
@@ -592,8 +588,8 @@ private slots:
         w.model.layers = 3;
         w.parallelism.pp = 2;
         const StepTime st = modelStepTime(toyGpu(2), toyHierarchy(), shapeOf(w, 2), 0);
-        COMPARE_REL(timeOf(st, "GEMMs"), 4 * 2 * 3 * kGemmFwdPerLayer, kExact);
-        COMPARE_REL(timeOf(st, "attention"), 4 * 2 * 3.5 * kAttnFwdPerLayer, kExact);
+        COMPARE_REL(timeOf(st, StepPartId::Gemm), 4 * 2 * 3 * kGemmFwdPerLayer, kExact);
+        COMPARE_REL(timeOf(st, StepPartId::Attention), 4 * 2 * 3.5 * kAttnFwdPerLayer, kExact);
     }
 
     void dataParallelReductionIsHierarchicalByZeroStage_data()
@@ -643,9 +639,9 @@ private slots:
         w.training.global_batch = 64;  // m = 64 / 16 = 4
         const StepTime st = modelStepTime(toyGpu(16), toyHierarchy(8, 100e9, 1e9), shapeOf(w, 16), 0);
         COMPARE_REL(st.slotS, kToySlot, kExact);
-        COMPARE_REL(timeOf(st, "DP communication (exposed)"), exposed, kExact);
-        COMPARE_REL(timeOf(st, "optimizer step"), optimizer, kExact);
-        COMPARE_REL(timeOf(st, "overlap contention"), 0.189 * hidden, kExact);
+        COMPARE_REL(timeOf(st, StepPartId::DpComm), exposed, kExact);
+        COMPARE_REL(timeOf(st, StepPartId::Optimizer), optimizer, kExact);
+        COMPARE_REL(timeOf(st, StepPartId::OverlapContention), 0.189 * hidden, kExact);
         COMPARE_REL(st.stepS, 4 * kToySlot + exposed + optimizer + 0.189 * hidden, kExact);
     }
 
@@ -663,7 +659,7 @@ private slots:
             2.0 / 3.0 * kToyParams / 1e9 + 10e-6;
         const double h2 = 0.75 * 2 * kToyParams / (100e9 * scaleupMessageFactor(2 * 40e6)) + 3e-6 +
             2.0 / 3.0 * kToyParams / 2 / 1e9 + 10e-6;
-        COMPARE_REL(timeOf(st, "DP communication (exposed)"), h4 + h2 - kToySlot, kExact);
+        COMPARE_REL(timeOf(st, StepPartId::DpComm), h4 + h2 - kToySlot, kExact);
     }
 
     void dataParallelHidesBehindOneSlotAndStragglersStretchTheStep()
@@ -675,17 +671,17 @@ private slots:
         w.parallelism.dp = 16;
         w.training.global_batch = 64;
         const StepTime st = modelStepTime(toyGpu(16), toyHierarchy(8, 100e9, 20e9), shapeOf(w, 16), 0.05);
-        QCOMPARE(timeOf(st, "DP communication (exposed)"), 0.0);
+        QCOMPARE(timeOf(st, StepPartId::DpComm), 0.0);
         auto hier = [](double bytes, double bucket) {
             return 7.0 / 8 * bytes / (100e9 * scaleupMessageFactor(bucket)) + 7e-6 + 0.5 * bytes / 8 / 20e9 + 5e-6;
         };
         const double hidden = hier(4 * kToyParams, 4 * 40e6) + hier(2 * kToyParams, 2 * 40e6);
-        COMPARE_REL(timeOf(st, "overlap contention"), 0.189 * hidden, kExact);
+        COMPARE_REL(timeOf(st, StepPartId::OverlapContention), 0.189 * hidden, kExact);
         // Stragglers: 1 + cv sqrt(2 ln N) = 1 + 0.05 sqrt(2 ln 16) = 1.11774100225.
         COMPARE_REL(st.stragglerFactor, 1 + 0.05 * std::sqrt(2 * std::log(16.0)), kExact);
         const double before = 4 * kToySlot + 18 * kToyParams / 16 / kMemRate + 0.189 * hidden;
         COMPARE_REL(st.stepS, before * 1.1177410022515475, 1e-9);
-        COMPARE_REL(timeOf(st, "stragglers"), before * 0.1177410022515475, 1e-9);
+        COMPARE_REL(timeOf(st, StepPartId::Stragglers), before * 0.1177410022515475, 1e-9);
     }
 
     void contextParallelRingHidesBehindAttention()
@@ -702,17 +698,17 @@ private slots:
         const double attnF = 4 * 64 * 4096 * s * 128 * 0.5 / kGemmRate;
         const double ring = 134217728 / 1e9 + 5e-6;
         StepTime st = modelStepTime(toyGpu(2), toyHierarchy(1, 100e9, 1e9), shapeOf(w, 2), 0);
-        COMPARE_REL(timeOf(st, "CP communication (exposed)"), 4 * 2 * ((ring - attnF) + (2 * ring - 2.5 * attnF)),
+        COMPARE_REL(timeOf(st, StepPartId::CpComm), 4 * 2 * ((ring - attnF) + (2 * ring - 2.5 * attnF)),
                     kExact);  // 3.190559146422272
         // Full recompute repeats the forward exchange.
         w.parallelism.recompute = "full";
         st = modelStepTime(toyGpu(2), toyHierarchy(1, 100e9, 1e9), shapeOf(w, 2), 0);
-        COMPARE_REL(timeOf(st, "CP communication (exposed)"), 4 * 2 * (2 * (ring - attnF) + (2 * ring - 2.5 * attnF)),
+        COMPARE_REL(timeOf(st, StepPartId::CpComm), 4 * 2 * (2 * (ring - attnF) + (2 * ring - 2.5 * attnF)),
                     kExact);  // 4.255544877400064
         // On 1 TB/s NVLink the ring (1.35e-4 s) hides behind attention.
         w.parallelism.recompute = "selective";
         st = modelStepTime(toyGpu(2), toyHierarchy(8, 1e12, 1e9), shapeOf(w, 2), 0);
-        QCOMPARE(timeOf(st, "CP communication (exposed)"), 0.0);
+        QCOMPARE(timeOf(st, StepPartId::CpComm), 0.0);
     }
 
     void expertParallelAllToAllAndMoeFlops()
@@ -729,7 +725,7 @@ private slots:
         // + 2 backward per layer.
         const double buffer = T * 2 * h * 2;
         const double one = 0.5 * buffer / (100e9 * scaleupMessageFactor(buffer)) + 1e-6;
-        COMPARE_REL(timeOf(st, "EP communication"), 4 * 2 * 4 * one, kExact);
+        COMPARE_REL(timeOf(st, StepPartId::EpComm), 4 * 2 * 4 * one, kExact);
         // Router T x h x E; softmax over T E; experts here E/e = 4, each a
         // GEMM of T k / 4 = 4,096 tokens: up = 2 x 4,096 x h x f x 4 = 2 T k h f.
         COMPARE_REL(op(st, "router")->flops, 2 * T * h * 8, kExact);
@@ -745,7 +741,7 @@ private slots:
         // Full recompute adds 2 all-to-alls backward.
         w.parallelism.recompute = "full";
         st = modelStepTime(toyGpu(2), toyHierarchy(), shapeOf(w, 2), 0);
-        COMPARE_REL(timeOf(st, "EP communication"), 4 * 2 * 6 * one, kExact);
+        COMPARE_REL(timeOf(st, StepPartId::EpComm), 4 * 2 * 6 * one, kExact);
     }
 
     // The causal convention counts what Megatron-LM's
@@ -813,8 +809,8 @@ private slots:
         // The two transposes move T h = 67 MB each, under the 100 MB where
         // the memory size factor reaches 1.
         const double perLayer = 2 * T * h / (kMemRate * memorySizeFactor(T * h)) + (24 * T * h + 8 * T * f) / kMemRate;
-        COMPARE_REL(timeOf(fp8, "memory-bound ops") - timeOf(bf16, "memory-bound ops"), fp8.microBatches * 2 * perLayer,
-                    1e-12);
+        COMPARE_REL(timeOf(fp8, StepPartId::MemoryBound) - timeOf(bf16, StepPartId::MemoryBound),
+                    fp8.microBatches * 2 * perLayer, 1e-12);
     }
 
     void outputLayerDataGradientMovesNoFp32Gradients()
@@ -835,7 +831,7 @@ private slots:
         w.model.vocab = 131072;
         const StepTime st = modelStepTime(toyGpu(1), toyHierarchy(), shapeOf(w, 1), 0);
         COMPARE_REL(op(st, "output layer (logits)")->seconds, 1.099511627776e-3, kExact);
-        COMPARE_REL(timeOf(st, "output layer and loss"), 0.018838934519808, kExact);
+        COMPARE_REL(timeOf(st, StepPartId::OutputLayer), 0.018838934519808, kExact);
     }
 
     void noStepWithoutGpusOrFigures()
@@ -1323,14 +1319,9 @@ private slots:
         st.stepS = 10;
         st.computeAtPeakS = 4;
         st.mfu = 0.4;
-        st.breakdown = {{"GEMMs", 3, true},
-                        {"attention", 1, true},
-                        {"memory-bound ops", 0.5, true},
-                        {"output layer and loss", 0.5, true},
-                        {"recompute", 1},
-                        {"TP communication", 2},
-                        {"pipeline bubble", 1},
-                        {"stragglers", 1}};
+        st.breakdown = {{StepPartId::Gemm, 3},           {StepPartId::Attention, 1}, {StepPartId::MemoryBound, 0.5},
+                        {StepPartId::OutputLayer, 0.5},  {StepPartId::Recompute, 1}, {StepPartId::TpComm, 2},
+                        {StepPartId::PipelineBubble, 1}, {StepPartId::Stragglers, 1}};
         Reliability rel;
         rel.goodput = 0.8;
         rel.checkpointFraction = 0.05;
@@ -1340,26 +1331,27 @@ private slots:
         // kernel efficiency = (5 - 4) / 10; each other loss its seconds / 10;
         // after MFU: MFU x 0.05, x 0.1, x 0.05; delivered MFU x goodput.
         struct Bar {
-            const char* name;
+            const char *key, *name;
             double fraction, from, to;
             bool level;
         };
         const Bar expected[] = {
-            {"peak", 1, 0, 1, true},
-            {"kernel efficiency", 0.1, 0.9, 1, false},
-            {"recompute", 0.1, 0.8, 0.9, false},
-            {"TP communication", 0.2, 0.6, 0.8, false},
-            {"pipeline bubble", 0.1, 0.5, 0.6, false},
-            {"stragglers", 0.1, 0.4, 0.5, false},
-            {"MFU", 0.4, 0, 0.4, true},
-            {"checkpointing", 0.02, 0.38, 0.4, false},
-            {"failures (lost work, restarts)", 0.04, 0.34, 0.38, false},
-            {"maintenance", 0.02, 0.32, 0.34, false},
-            {"delivered", 0.32, 0, 0.32, true},
+            {"peak", "peak", 1, 0, 1, true},
+            {"kernel_efficiency", "kernel efficiency", 0.1, 0.9, 1, false},
+            {"recompute", "recompute", 0.1, 0.8, 0.9, false},
+            {"tp_comm", "TP communication", 0.2, 0.6, 0.8, false},
+            {"pipeline_bubble", "pipeline bubble", 0.1, 0.5, 0.6, false},
+            {"stragglers", "stragglers", 0.1, 0.4, 0.5, false},
+            {"mfu", "MFU", 0.4, 0, 0.4, true},
+            {"checkpointing", "checkpointing", 0.02, 0.38, 0.4, false},
+            {"failures", "failures (lost work, restarts)", 0.04, 0.34, 0.38, false},
+            {"maintenance", "maintenance", 0.02, 0.32, 0.34, false},
+            {"delivered", "delivered", 0.32, 0, 0.32, true},
         };
         QCOMPARE(u.waterfall.size(), std::size_t(11));
         for (std::size_t i = 0; i < u.waterfall.size(); ++i) {
             const WaterfallBar& b = u.waterfall[i];
+            QCOMPARE(std::string(b.key), std::string(expected[i].key));
             QCOMPARE(std::string(b.name), std::string(expected[i].name));
             QCOMPARE(b.level, expected[i].level);
             COMPARE_REL(b.fraction, expected[i].fraction, kExact);

@@ -615,7 +615,7 @@ private slots:
             QVERIFY2(a.runnable(), qPrintable(QString("tp %1").arg(tp)));
             const double tpShare = [&] {
                 for (const auto& part : a.step.breakdown)
-                    if (part.name == "TP communication")
+                    if (part.id == StepPartId::TpComm)
                         return part.seconds / a.step.stepS;
                 return 0.0;
             }();

@@ -279,7 +279,7 @@ private slots:
         // time falls and the panels follow.
         const auto tpTime = [&] {
             for (const auto& part : w.analysis()->analysis()->step.breakdown)
-                if (part.name == "TP communication")
+                if (part.id == StepPartId::TpComm)
                     return part.seconds;
             return -1.0;
         };

@@ -35,10 +35,10 @@ constexpr MemoryPart kMemoryParts[] = {
     {"activations", "activations", &MemoryUse::activationsGb, "training.memory_gb_per_gpu.activations"},
     {"workspace", "workspace", &MemoryUse::workspaceGb, "training.memory_gb_per_gpu.total"}};
 
-const WaterfallBar* findStep(const Analysis& a, const std::string& name)
+const WaterfallBar* findStep(const Analysis& a, const std::string& key)
 {
     for (const auto& b : a.utilization.waterfall)
-        if (b.name == name)
+        if (b.key == key)
             return &b;
     return nullptr;
 }
@@ -147,31 +147,32 @@ void MfuChart::drawWaterfall(ChartView& view, const std::vector<ChartDesign>& de
     // when some design has it.
     std::vector<std::vector<std::string>> sequences;
     for (const ChartDesign& d : designs) {
-        std::vector<std::string> names;
+        std::vector<std::string> keys;
         for (const auto& b : d.analysis->utilization.waterfall)
-            names.emplace_back(b.name);
-        sequences.push_back(std::move(names));
+            keys.emplace_back(b.key);
+        sequences.push_back(std::move(keys));
     }
     steps_.clear();
-    for (const auto& name : mergeOrder(sequences)) {
+    for (const auto& key : mergeOrder(sequences)) {
         bool shown = false;
         for (const ChartDesign& d : designs)
-            if (const WaterfallBar* b = findStep(*d.analysis, name))
+            if (const WaterfallBar* b = findStep(*d.analysis, key))
                 shown = shown || b->level || b->fraction >= kVisibleLoss;
         if (shown)
-            steps_.push_back(name);
+            steps_.push_back(key);
     }
     auto ticker = categoryTicker(waterfall_->yAxis);
     ticker->clear();
     for (std::size_t k = 0; k < steps_.size(); ++k) {
         bool level = false;
+        QString name;
         for (const ChartDesign& d : designs)
-            if (const WaterfallBar* b = findStep(*d.analysis, steps_[k]))
+            if (const WaterfallBar* b = findStep(*d.analysis, steps_[k])) {
                 level = b->level;
+                name = capitalized(b->name);
+            }
         // Overlaid, a loss reads as one: "- Communication" under "Peak".
-        ticker->addTick(double(k + 1),
-                        level || designs.size() == 1 ? capitalized(steps_[k])
-                                                     : QString::fromUtf8("\u2212 ") + capitalized(steps_[k]));
+        ticker->addTick(double(k + 1), level || designs.size() == 1 ? name : QString::fromUtf8("\u2212 ") + name);
     }
     waterfall_->yAxis->setRange(0.4, double(std::max<std::size_t>(steps_.size(), 1)) + 0.6);
 

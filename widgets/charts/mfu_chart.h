@@ -38,7 +38,7 @@ private:
     QCPItemStraightLine* capacity_ = nullptr;
     QCPItemText* capacityLabel_ = nullptr;
     std::vector<QCPItemText*> valueLabels_;
-    std::vector<std::string> steps_;  // the waterfall's bars, by category, for tips
+    std::vector<std::string> steps_;  // the waterfall's bars' keys, by category, for tips
     Transient overlayWaterfall_, overlayMemory_;
 };
 
