@@ -726,11 +726,10 @@ int runCompare(const QStringList& args, const Verb& verb)
     const Workload* shared = setup.workload == WorkloadFrom::Baseline ? &loads[std::size_t(base - 1)].design->workload
         : setup.workload == WorkloadFrom::Other                       ? &*setup.other
                                                                       : nullptr;
-    const std::string sharedSource = setup.workload == WorkloadFrom::Other ? setup.otherSource : "baseline";
     std::vector<ComparedDesign> designs;
     for (std::size_t i = 0; i < loads.size(); ++i)
-        designs.push_back(*compareEntry(*loads[i].design, *loads[i].catalog, files[int(i)].toStdString(), shared,
-                                        sharedSource, setup));
+        designs.push_back(
+            *compareEntry(*loads[i].design, *loads[i].catalog, files[int(i)].toStdString(), shared, setup));
     const Comparison comparison = compareDesigns(std::move(designs), std::size_t(base - 1));
     if (parser.isSet(output.output)) {
         if (suffix == "csv") {

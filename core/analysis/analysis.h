@@ -34,6 +34,7 @@ struct Analysis {
     // The workload is serving with no training run: the training figures
     // are not set (core/serving has the design's figures).
     bool serving = false;
+    WorkloadKind workloadKind() const { return serving ? WorkloadKind::Serving : WorkloadKind::Training; }
     Inventory inventory;
     HardwareProfile hardware;
     WorkloadShape workload;

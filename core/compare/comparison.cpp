@@ -58,11 +58,11 @@ const std::vector<KeyFigure>& keyFigures()
         for (KeyFigure& f : rows) {
             f.label = figureName(f.key);
             if (f.key.starts_with("serving."))
-                f.workload = "serving";
+                f.workload = WorkloadKind::Serving;
             else if (f.key.starts_with("training.") || f.key == "reliability.checkpoint_interval_min" ||
                      f.key == "reliability.goodput" || f.key == "reliability.wall_days" ||
                      f.key == "power.training_run_mwh")
-                f.workload = "training";
+                f.workload = WorkloadKind::Training;
         }
         return rows;
     }();
@@ -115,9 +115,10 @@ std::string figureUnavailable(const Json& metrics, const KeyFigure& figure)
     const auto it = metrics.find("unavailable");
     if (it != metrics.end() && it->contains(figure.key))
         return (*it)[figure.key].get<std::string>();
-    if (it != metrics.end() && !figure.workload.empty() && it->contains(figure.workload))
-        return (*it)[figure.workload].get<std::string>();
-    if (figure.workload == "serving" && !metrics.contains("serving"))
+    if (const std::string kind = figure.workload ? std::string(workloadKindName(*figure.workload)) : "";
+        it != metrics.end() && !kind.empty() && it->contains(kind))
+        return (*it)[kind].get<std::string>();
+    if (figure.workload == WorkloadKind::Serving && !metrics.contains("serving"))
         return "not serving: the workload is training";
     return {};
 }
@@ -158,8 +159,8 @@ bool sameRun(const Workload& a, const Workload& b)
     for (auto* s : {&sa, &sb})
         if (*s)
             (*s)->disaggregated.reset();  // the layout's
-    return a.kind.value_or("training") == b.kind.value_or("training") && a.model == b.model && ta == tb && sa == sb &&
-        a.data == b.data && a.extra == b.extra;
+    return a.kindOf() == b.kindOf() && a.model == b.model && ta == tb && sa == sb && a.data == b.data &&
+        a.extra == b.extra;
 }
 
 std::string describeRun(const Workload& w)
@@ -204,16 +205,31 @@ ComparedDesign analyseCompared(Design design, const Catalog& catalog, std::strin
 
 }  // namespace
 
+std::string workloadSourceName(const ComparedDesign& d)
+{
+    switch (d.workloadFrom) {
+    case WorkloadFrom::Own: return "own";
+    case WorkloadFrom::Baseline: return "baseline";
+    case WorkloadFrom::Other: return d.workloadFile;
+    }
+    return "own";
+}
+
+const char* layoutSourceName(const std::optional<LayoutFrom>& from)
+{
+    return !from ? "none" : *from == LayoutFrom::Best ? "best" : "own";
+}
+
 ComparedDesign compareEntry(const Design& design, const Catalog& catalog, std::string source)
 {
     ComparedDesign d = analyseCompared(design, catalog, std::move(source), nullptr);
-    d.metrics["workload_source"] = d.workloadSource;
+    d.metrics["workload_source"] = workloadSourceName(d);
     return d;
 }
 
 std::optional<ComparedDesign> compareEntry(const Design& design, const Catalog& catalog, std::string source,
-                                           const Workload* shared, const std::string& workloadSource,
-                                           const CompareSetup& setup, const std::atomic<bool>* cancel)
+                                           const Workload* shared, const CompareSetup& setup,
+                                           const std::atomic<bool>* cancel)
 {
     Design d = design;
     const bool ownLayout = setup.layout == LayoutFrom::Own;
@@ -261,11 +277,15 @@ std::optional<ComparedDesign> compareEntry(const Design& design, const Catalog& 
         }
     }
     ComparedDesign out = analyseCompared(std::move(d), catalog, std::move(source), noLayout ? &*noLayout : nullptr);
-    out.workloadSource = shared ? workloadSource : "own";
-    out.layoutSource = searched ? "best" : noLayout && !ownLayout ? "none" : "own";
+    out.workloadFrom = shared ? setup.workload : WorkloadFrom::Own;
+    if (out.workloadFrom == WorkloadFrom::Other)
+        out.workloadFile = setup.otherSource;
+    out.layoutFrom = searched    ? std::optional(LayoutFrom::Best)
+        : noLayout && !ownLayout ? std::nullopt
+                                 : std::optional(LayoutFrom::Own);
     out.objective = setup.objective;
-    out.metrics["workload_source"] = out.workloadSource;
-    out.metrics["layout_source"] = out.layoutSource;
+    out.metrics["workload_source"] = workloadSourceName(out);
+    out.metrics["layout_source"] = layoutSourceName(out.layoutFrom);
     return out;
 }
 
@@ -373,7 +393,8 @@ Comparison compareDesigns(std::vector<ComparedDesign> designs, std::size_t basel
         std::count_if(designs.begin(), designs.end(), [](const auto& d) { return d.serving.has_value(); });
     const bool anyServing = serving > 0, anyTraining = serving < std::ssize(designs);
     for (const auto& f : keyFigures()) {
-        if ((f.workload == "serving" && !anyServing) || (f.workload == "training" && !anyTraining))
+        if ((f.workload == WorkloadKind::Serving && !anyServing) ||
+            (f.workload == WorkloadKind::Training && !anyTraining))
             continue;
         FigureComparison row{f, f.label, {}};
         const bool atPrecision = f.namesItsPrecision();
@@ -449,7 +470,7 @@ std::string describeComparison(const Comparison& c)
 {
     const ComparedDesign& base = c.designs[c.baseline];
     const bool allBest = std::all_of(c.designs.begin(), c.designs.end(), [](const auto& d) {
-        return d.layoutSource != "own" || d.design.workload.isServing();
+        return d.layoutFrom != LayoutFrom::Own || d.design.workload.isServing();
     });
     const std::string objective = base.objective == Objective::Time ? "step time"
         : base.objective == Objective::Energy                       ? "energy per token"
@@ -460,11 +481,10 @@ std::string describeComparison(const Comparison& c)
     if (!c.sameWorkload)
         return "The designs run different workloads, " + layouts +
             ": throughput, days and the run's energy are not compared (\"different workloads\").";
-    const std::string& from = base.workloadSource;
     return "Every design runs " + describeRun(base.design.workload) +
-        (from == "own"            ? " (each its own, and they are the same)"
-             : from == "baseline" ? " (the baseline's workload)"
-                                  : " (the workload of " + from + ")") +
+        (base.workloadFrom == WorkloadFrom::Own            ? " (each its own, and they are the same)"
+             : base.workloadFrom == WorkloadFrom::Baseline ? " (the baseline's workload)"
+                                                           : " (the workload of " + base.workloadFile + ")") +
         ", " + layouts + ".";
 }
 
@@ -482,9 +502,9 @@ std::string layoutText(const ComparedDesign& d, bool howChosen)
         ? " on " + formatCount(w.gpusUsed) + " of " + formatCount(d.analysis.inventory.gpus) + " GPUs"
         : std::string();
     return describeLayout(layoutOf(w)) + spare +
-        (!howChosen                     ? ""
-             : d.layoutSource == "best" ? " (best found)"
-                                        : " (its own)");
+        (!howChosen                             ? ""
+             : d.layoutFrom == LayoutFrom::Best ? " (best found)"
+                                                : " (its own)");
 }
 
 Json comparisonJson(const Comparison& c)
@@ -495,8 +515,8 @@ Json comparisonJson(const Comparison& c)
         d["label"] = c.designs[i].label;
         d["source"] = c.designs[i].source;
         d["baseline"] = i == c.baseline;
-        d["workload_source"] = c.designs[i].workloadSource;
-        d["layout_source"] = c.designs[i].layoutSource;
+        d["workload_source"] = workloadSourceName(c.designs[i]);
+        d["layout_source"] = layoutSourceName(c.designs[i].layoutFrom);
         d["run"] = describeRun(c.designs[i].design.workload);
         Json deltas = Json::object();
         for (const auto& row : c.figures) {
@@ -528,7 +548,7 @@ std::string comparisonText(const Comparison& c)
     std::vector<std::string> run{"Workload"}, layout{figureName("training.layout")};
     for (const auto& d : c.designs) {
         run.push_back(describeRun(d.design.workload) +
-                      (d.workloadSource == "own" ? "" : " (" + d.workloadSource + "'s)"));
+                      (d.workloadFrom == WorkloadFrom::Own ? "" : " (" + workloadSourceName(d) + "'s)"));
         layout.push_back(layoutText(d));
     }
     table.push_back(run);

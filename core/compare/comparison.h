@@ -41,14 +41,14 @@ struct KeyFigure {
     // figure is the one at the precision the design trains at, or serves
     // its weights at.
     bool atTrainingPrecision = false;
-    // The workload the figure belongs to ("training", "serving"), or "" for
-    // a figure of the cluster itself: a comparison shows a workload's rows
-    // only when one of its designs has that workload.
-    std::string workload = "";
+    // The kind of workload the figure belongs to, or none for a figure of
+    // the cluster itself: a comparison shows a workload's rows only when one
+    // of its designs has that kind of workload.
+    std::optional<WorkloadKind> workload;
     // Its meaning changes with the workload (a run's throughput, days or
     // energy; the peak at the workload's precision): designs on different
     // workloads are not better or worse at it, only different.
-    bool ofTheWorkload() const { return !workload.empty() || atTrainingPrecision; }
+    bool ofTheWorkload() const { return workload || atTrainingPrecision; }
     // Shown with the precision it is at (the peak, and MFU: a share of that
     // peak), which changes the figure.
     bool namesItsPrecision() const { return atTrainingPrecision || key == "training.mfu"; }
@@ -67,26 +67,34 @@ std::optional<double> figureValue(const Json& metrics, const KeyFigure& figure);
 // Why `figure` has no value in `metrics` ("not runnable: ..."), or "".
 std::string figureUnavailable(const Json& metrics, const KeyFigure& figure);
 
+// Where the designs' workload comes from, and which layout each runs it at.
+enum class WorkloadFrom { Baseline, Own, Other };
+enum class LayoutFrom { Best, Own };
+
+struct ComparedDesign;
+// "own", "baseline" or the file the workload came from.
+std::string workloadSourceName(const ComparedDesign& d);
+// "own", "best", or "none" (no layout runs).
+const char* layoutSourceName(const std::optional<LayoutFrom>& from);
+
 struct ComparedDesign {
     std::string label;   // the design's name, made unique among those compared
     std::string source;  // the file it came from, or what it is ("open document")
     Design design;       // as analysed: on the workload compared, at the layout chosen
-    // Where its workload came from: "own", "baseline", or the design file
-    // it was taken from (also `metrics`' "workload_source").
-    std::string workloadSource = "own";
-    // How its layout was chosen: "own" (the file's), "best" (the layout
-    // search's first for the workload, by `objective`), or "none" (the
-    // search found none that runs: the design is not runnable).
-    std::string layoutSource = "own";
-    Objective objective = Objective::Time;  // what "best" was best at
+    // Where its workload came from: its own, the baseline's, or the design
+    // file `workloadFile` (workloadSourceName: `metrics`' "workload_source").
+    WorkloadFrom workloadFrom = WorkloadFrom::Own;
+    std::string workloadFile;
+    // How its layout was chosen: its own (the file's), the best (the layout
+    // search's first for the workload, by `objective`), or nullopt: the
+    // search found none that runs, so the design is not runnable
+    // (layoutSourceName: "layout_source").
+    std::optional<LayoutFrom> layoutFrom = LayoutFrom::Own;
+    Objective objective = Objective::Time;  // what the best was best at
     Analysis analysis;
     Json metrics;                    // metricsJson of the analysis, with the serving object of a serving design
     std::optional<Serving> serving;  // a serving design's serving analysis
 };
-
-// Where the designs' workload comes from, and which layout each runs it at.
-enum class WorkloadFrom { Baseline, Own, Other };
-enum class LayoutFrom { Best, Own };
 
 struct CompareSetup {
     WorkloadFrom workload = WorkloadFrom::Baseline;
@@ -117,14 +125,14 @@ std::vector<ExplainedMetric> explainCompared(const ComparedDesign& design);
 // Analyses `design` (valid against `catalog`) for comparison, on its own
 // workload at its own layout.
 ComparedDesign compareEntry(const Design& design, const Catalog& catalog, std::string source);
-// The same on `shared` (nullptr: its own workload), taken from
-// `workloadSource` ("baseline" or a file), at the layout `setup` asks for.
+// The same on `shared` (nullptr: its own workload), which is the baseline's
+// or setup.other as `setup` says, at the layout `setup` asks for.
 // A workload no layout runs on this design (it does not fit, it does not
 // divide) leaves the design not runnable, saying why. Returns nullopt only
 // when `cancel` was set during the layout search.
 std::optional<ComparedDesign> compareEntry(const Design& design, const Catalog& catalog, std::string source,
-                                           const Workload* shared, const std::string& workloadSource,
-                                           const CompareSetup& setup, const std::atomic<bool>* cancel = nullptr);
+                                           const Workload* shared, const CompareSetup& setup,
+                                           const std::atomic<bool>* cancel = nullptr);
 
 // Changed: differs, neither better nor worse. DifferentWorkloads: a figure
 // of the workload, on a design that runs another workload than the

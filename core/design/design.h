@@ -141,8 +141,16 @@ struct ServingSpec {
     bool operator==(const ServingSpec&) const = default;
 };
 
+// What a workload does; the file spells it workload.kind.
+enum class WorkloadKind { Training, Serving };
+// "training", "serving": as the file and the metrics JSON spell it.
+constexpr std::string_view workloadKindName(WorkloadKind k)
+{
+    return k == WorkloadKind::Serving ? "serving" : "training";
+}
+
 struct Workload {
-    std::optional<std::string> kind;  // "training" | "serving" [training]
+    std::optional<std::string> kind;  // "training" | "serving" [training]: read it through kindOf()
     // What the training framework runs: a catalog software profile's id
     // ["anything"]; the layout search stays within it. (1.6)
     std::optional<std::string> software;
@@ -153,7 +161,8 @@ struct Workload {
     DataSpec data;
     Json extra = Json::object();
     bool operator==(const Workload&) const = default;
-    bool isServing() const { return kind == std::optional<std::string>("serving"); }
+    bool isServing() const { return kind && *kind == workloadKindName(WorkloadKind::Serving); }
+    WorkloadKind kindOf() const { return isServing() ? WorkloadKind::Serving : WorkloadKind::Training; }
 };
 
 struct Facility {

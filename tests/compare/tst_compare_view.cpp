@@ -193,7 +193,7 @@ private slots:
         QCOMPARE(t->verticalHeaderItem(1)->text(), QString("Layout"));
         int r = 2;
         for (const auto& row : w.comparison()->figures) {
-            QVERIFY(row.figure.workload != "serving");
+            QVERIFY(row.figure.workload != WorkloadKind::Serving);
             QCOMPARE(t->verticalHeaderItem(r++)->text(), QString::fromStdString(row.label));
         }
         QCOMPARE(t->rowCount(), r);

@@ -44,17 +44,21 @@ DesignLoad presetLoad(const QString& preset)
 
 // The presets as the compare verb prepares them: every one on the
 // baseline's workload (or `other`'s), at the layout `setup` asks for.
-std::vector<ComparedDesign> onOneWorkload(const QStringList& presets, std::size_t baseline,
-                                          const CompareSetup& setup = {}, const Workload* other = nullptr)
+std::vector<ComparedDesign> onOneWorkload(const QStringList& presets, std::size_t baseline, CompareSetup setup = {},
+                                          const Workload* other = nullptr)
 {
+    if (other) {
+        setup.workload = WorkloadFrom::Other;
+        setup.otherSource = "other.cluster.json";
+    }
     std::vector<DesignLoad> loads;
     for (const QString& p : presets)
         loads.push_back(presetLoad(p));
     const Workload shared = other ? *other : loads[baseline].design->workload;
     std::vector<ComparedDesign> out;
     for (std::size_t i = 0; i < loads.size(); ++i)
-        out.push_back(*compareEntry(*loads[i].design, *loads[i].catalog, presets[int(i)].toStdString(), &shared,
-                                    other ? "other.cluster.json" : "baseline", setup));
+        out.push_back(
+            *compareEntry(*loads[i].design, *loads[i].catalog, presets[int(i)].toStdString(), &shared, setup));
     return out;
 }
 
@@ -86,11 +90,11 @@ private slots:
         QVERIFY(l.ok());
         const ComparedDesign d = compareEntry(*l.design, *l.catalog, file.toStdString());
         const auto explained = explainCompared(d);
-        const std::string workload = d.serving ? "serving" : "training";
+        const WorkloadKind workload = d.design.workload.kindOf();
         for (const auto& f : keyFigures()) {
             const auto v = figureValue(d.metrics, f);
             // The other workload's figures say why they are not there.
-            if (!f.workload.empty() && f.workload != workload) {
+            if (f.workload && f.workload != workload) {
                 QVERIFY2(!figureUnavailable(d.metrics, f).empty(), f.key.c_str());
                 continue;
             }
@@ -284,7 +288,7 @@ private slots:
             QCOMPARE(d["deltas"].size(), c.figures.size());
             QCOMPARE(c.figures.size(),
                      std::size_t(std::count_if(keyFigures().begin(), keyFigures().end(),
-                                               [](const auto& f) { return f.workload != "serving"; })));
+                                               [](const auto& f) { return f.workload != WorkloadKind::Serving; })));
             const Json& mfu = d["deltas"]["training.mfu"];
             if (!c.designs[i].analysis.runnable()) {
                 QVERIFY(mfu["value"].is_null() && mfu.contains("unavailable"));
@@ -360,7 +364,8 @@ private slots:
         QCOMPARE(b.design.workload.training.tokens, h100.design->workload.training.tokens);
         QCOMPARE(b.design.workload.training.global_batch, h100.design->workload.training.global_batch);
         QCOMPARE(b.analysis.workload.precision, std::string("bf16"));
-        QCOMPARE(b.workloadSource, std::string("baseline"));
+        QVERIFY(b.workloadFrom == WorkloadFrom::Baseline);
+        QCOMPARE(b.metrics["workload_source"].get<std::string>(), std::string("baseline"));
         // At the layout the search ranks first for that workload there.
         Design onB200 = *b200.design;
         onB200.workload = runOn(b200.design->workload, h100.design->workload, false);
@@ -368,7 +373,8 @@ private slots:
         options.top = 1;
         const SearchResult best = searchLayouts(onB200, *b200.catalog, options);
         QVERIFY(best.ok() && !best.top.empty());
-        QCOMPARE(b.layoutSource, std::string("best"));
+        QVERIFY(b.layoutFrom == LayoutFrom::Best);
+        QCOMPARE(b.metrics["layout_source"].get<std::string>(), std::string("best"));
         QCOMPARE(layoutOf(b.analysis.workload), best.top.front().layout);
         QCOMPARE(b.analysis.step.stepS, best.top.front().stepS);
         // Every figure of the run is compared.
@@ -386,7 +392,7 @@ private slots:
         ParallelismSpec expected = b200.design->workload.parallelism;
         expected.ep = std::nullopt;
         QVERIFY(designs[1].design.workload.parallelism == expected);
-        QCOMPARE(designs[1].layoutSource, std::string("own"));
+        QVERIFY(designs[1].layoutFrom == LayoutFrom::Own);
         QVERIFY(layoutText(designs[1]).ends_with("(its own)") || !designs[1].analysis.runnable());
         // The baseline keeps its own too: its own file, unchanged.
         QVERIFY(designs[0].design.workload == presetLoad(kH100).design->workload);
@@ -407,8 +413,8 @@ private slots:
         setup.layout = LayoutFrom::Own;
         const Workload shared = node.design->workload;
         const std::vector<ComparedDesign> designs = {
-            *compareEntry(*node.design, *node.catalog, "whole", &shared, "baseline", setup),
-            *compareEntry(split, *node.catalog, "split", &shared, "baseline", setup)};
+            *compareEntry(*node.design, *node.catalog, "whole", &shared, setup),
+            *compareEntry(split, *node.catalog, "split", &shared, setup)};
         const Comparison c = compareDesigns(designs);
         QVERIFY(c.sameWorkload);
         QCOMPARE(layoutText(c.designs[0], false), std::string("replicas of tp 8 x pp 1"));

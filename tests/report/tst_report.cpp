@@ -402,7 +402,7 @@ private slots:
         // On the baseline's workload, each at its best layout, as `compare` runs them.
         const Workload shared = a.design->workload;
         auto entry = [&](const DesignLoad& l, const char* file) {
-            return *compareEntry(*l.design, *l.catalog, file, &shared, "baseline", CompareSetup{});
+            return *compareEntry(*l.design, *l.catalog, file, &shared, CompareSetup{});
         };
         const Comparison cmp =
             compareDesigns({entry(a, "a.cluster.json"), entry(b, "b.cluster.json"), entry(c, "c.cluster.json")}, 0);

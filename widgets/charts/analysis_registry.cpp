@@ -14,11 +14,6 @@
 
 namespace studio {
 
-WorkloadKind workloadKindOf(const Analysis& analysis)
-{
-    return analysis.serving ? WorkloadKind::Serving : WorkloadKind::Training;
-}
-
 bool AnalysisEntry::appliesTo(WorkloadKind kind) const
 {
     return std::find(workloads.begin(), workloads.end(), kind) != workloads.end();
@@ -28,7 +23,7 @@ std::vector<ChartDesign> designsFor(const AnalysisEntry& entry, const std::vecto
 {
     std::vector<ChartDesign> kept;
     for (std::size_t i = 0; i < designs.size(); ++i)
-        if (entry.appliesTo(workloadKindOf(*designs[i].analysis))) {
+        if (entry.appliesTo(designs[i].analysis->workloadKind())) {
             kept.push_back(designs[i]);
             kept.back().color = colorIndex(designs, i);
         }

@@ -9,18 +9,13 @@
 #include <memory>
 #include <vector>
 
+#include "core/design/design.h"
 #include "widgets/charts/chart_renderer.h"
 #include "widgets/charts/figure_table.h"
 
 namespace studio {
 
 struct Analysis;
-
-// What a design's workload is for: a training run, or serving (whose own
-// figures are in the Serving panel; the analyses here that apply to it are
-// the GPU's and the cluster's).
-enum class WorkloadKind { Training, Serving };
-WorkloadKind workloadKindOf(const Analysis& analysis);
 
 struct AnalysisEntry {
     QString key;    // "roofline": object names, settings, `screenshot --panel`, export file names
@@ -29,7 +24,9 @@ struct AnalysisEntry {
     // The table of numbers a panel shows beside its plots and a design
     // review prints under them, each row explaining itself.
     std::function<std::vector<FigureRow>(const Analysis&)> figures;
-    std::vector<WorkloadKind> workloads;  // the workloads it applies to
+    // The workloads it applies to (serving's own figures are in the Serving
+    // panel; the analyses here that apply to it are the GPU's and the cluster's).
+    std::vector<WorkloadKind> workloads;
     bool appliesTo(WorkloadKind kind) const;
 };
 

@@ -786,21 +786,17 @@ void CompareWindow::recompute()
         inputs.push_back({e.design, e.catalog, e.compared.source});
     const std::size_t baseline = std::size_t(baseline_);
     std::optional<Workload> shared;
-    std::string sharedSource;
-    if (setup_.workload == WorkloadFrom::Baseline) {
+    if (setup_.workload == WorkloadFrom::Baseline)
         shared = entries_[baseline].design.workload;
-        sharedSource = "baseline";
-    } else if (setup_.workload == WorkloadFrom::Other) {
+    else if (setup_.workload == WorkloadFrom::Other)
         shared = setup_.other;
-        sharedSource = setup_.otherSource;
-    }
-    prepareJob_->start([this, inputs = std::move(inputs), shared, sharedSource, setup = setup_,
+    prepareJob_->start([this, inputs = std::move(inputs), shared, setup = setup_,
                         baseline](const BackgroundJob::Context& context) -> BackgroundJob::Publish {
         std::vector<ComparedDesign> prepared;
         for (std::size_t i = 0; i < inputs.size(); ++i) {
             context.progress(double(i) / double(inputs.size()));
             auto d = compareEntry(inputs[i].design, *inputs[i].catalog, inputs[i].source, shared ? &*shared : nullptr,
-                                  sharedSource, setup, context.cancel);
+                                  setup, context.cancel);
             if (!d)
                 return {};
             prepared.push_back(std::move(*d));
@@ -911,14 +907,14 @@ void CompareWindow::fillFigures()
     for (std::size_t i = 0; i < c.designs.size(); ++i) {
         const ComparedDesign& d = c.designs[i];
         auto* run = cell(q(describeRun(d.design.workload)), Qt::AlignLeft | Qt::AlignVCenter);
-        run->setToolTip(d.workloadSource == "own" ? tr("%1's own workload").arg(q(d.label))
-                            : d.workloadSource == "baseline"
+        run->setToolTip(d.workloadFrom == WorkloadFrom::Own ? tr("%1's own workload").arg(q(d.label))
+                            : d.workloadFrom == WorkloadFrom::Baseline
                             ? tr("The baseline's workload, run on %1").arg(q(d.label))
-                            : tr("The workload of %1, run on %2").arg(q(d.workloadSource), q(d.label)));
+                            : tr("The workload of %1, run on %2").arg(q(d.workloadFile), q(d.label)));
         figures_->setItem(0, int(i), run);
         // How it was chosen is said once, above the table.
         auto* layout = cell(q(layoutText(d, false)), Qt::AlignLeft | Qt::AlignVCenter);
-        layout->setToolTip(d.layoutSource == "best"
+        layout->setToolTip(d.layoutFrom == LayoutFrom::Best
                                ? tr("The layout search's first for this workload on %1 (the Layouts panel finds the "
                                     "same), by %2")
                                      .arg(q(d.label), q(objectiveName(setup_.objective)))

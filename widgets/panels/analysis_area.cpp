@@ -91,7 +91,7 @@ void AnalysisArea::feed()
         else if (a->inventory.gpus == 0)
             view->setMessage(tr("No GPUs yet: drag an accelerator or a node platform from the Parts palette onto "
                                 "the canvas, or open a preset (File > Open). The analyses appear here."));
-        else if (!entry.appliesTo(workloadKindOf(*a)))
+        else if (!entry.appliesTo(a->workloadKind()))
             // Kept in its place, so the tabs do not move between designs.
             view->setMessage(tr("The %1 is a training run's, and this design's workload is serving: its figures "
                                 "are in the Serving panel.")

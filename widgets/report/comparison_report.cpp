@@ -81,9 +81,9 @@ bool writeComparisonReport(const Comparison& c, const QString& path, const Repor
     ReportRow run{{QObject::tr("Workload")}}, layout{{q(figureName("training.layout"))}};
     for (const auto& d : c.designs) {
         run.push_back({q(describeRun(d.design.workload)), ReportCell::Normal, false,
-                       d.workloadSource == "own"            ? QObject::tr("its own")
-                           : d.workloadSource == "baseline" ? QObject::tr("the baseline's")
-                                                            : QFileInfo(q(d.workloadSource)).fileName()});
+                       d.workloadFrom == WorkloadFrom::Own            ? QObject::tr("its own")
+                           : d.workloadFrom == WorkloadFrom::Baseline ? QObject::tr("the baseline's")
+                                                                      : QFileInfo(q(d.workloadFile)).fileName()});
         layout.push_back({q(layoutText(d)), d.analysis.runnable() ? ReportCell::Normal : ReportCell::Bad, false});
     }
     rows.push_back(std::move(run));

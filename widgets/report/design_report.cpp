@@ -105,7 +105,7 @@ void cover(ReportDocument& doc, const Design& design, const Analysis& a, const S
     // The figures of the design's own workload and of the cluster.
     std::vector<KeyFigure> figures;
     for (const KeyFigure& f : keyFigures())
-        if (f.workload.empty() || f.workload == (a.serving ? "serving" : "training"))
+        if (!f.workload || f.workload == a.workloadKind())
             figures.push_back(f);
     const std::size_t half = (figures.size() + 1) / 2;
     std::vector<ReportRow> rows;
@@ -674,7 +674,7 @@ bool writeDesignReport(const Design& design, std::shared_ptr<const Catalog> cata
     canvasAndInventory(doc, scene, *a);
 
     for (const AnalysisEntry& entry : analysisRegistry()) {
-        if (!entry.appliesTo(workloadKindOf(*a)))
+        if (!entry.appliesTo(a->workloadKind()))
             continue;
         if (!advance())
             return false;

@@ -98,9 +98,14 @@ WorkloadPanel::WorkloadPanel(DesignDocument* document, AnalysisService* service,
     namespace L = limits;
     addSection(tr("Workload"));
     choiceField(
-        tr("Kind"), "/workload/kind", {{"training", tr("Training")}, {"serving", tr("Serving")}},
-        [](const W& w) { return q(w.kind.value_or("training")); },
-        [this](W& w, const QString& v) { switchKind(w, v.toStdString()); },
+        tr("Kind"), "/workload/kind",
+        {{q(workloadKindName(WorkloadKind::Training)), tr("Training")},
+         {q(workloadKindName(WorkloadKind::Serving)), tr("Serving")}},
+        [](const W& w) { return q(workloadKindName(w.kindOf())); },
+        [this](W& w, const QString& v) {
+            switchKind(
+                w, v == q(workloadKindName(WorkloadKind::Serving)) ? WorkloadKind::Serving : WorkloadKind::Training);
+        },
         tr("Training sizes a training run (days, MFU, failures); serving sizes a fleet of replicas for a request "
            "load (the Serving panel). Each keeps its own section, so switching back loses nothing."));
 
@@ -351,16 +356,16 @@ ServingSpec WorkloadPanel::defaultServing()
     return s;
 }
 
-void WorkloadPanel::switchKind(Workload& w, const std::string& kind)
+void WorkloadPanel::switchKind(Workload& w, WorkloadKind kind)
 {
-    w.kind = kind;
-    if (kind == "serving" && !w.serving) {
+    w.kind = std::string(workloadKindName(kind));
+    if (kind == WorkloadKind::Serving && !w.serving) {
         w.serving = defaultServing();
         emit message(tr("Serving: 1,024-token prompts and 256-token answers to start with (the Serving section)"));
     }
     // Back to training from a design that never had a training run: the
     // model preset's published sizes, else a placeholder the user sees.
-    if (kind == "training" && w.training == TrainingSpec{}) {
+    if (kind == WorkloadKind::Training && w.training == TrainingSpec{}) {
         if (const ModelPreset* p = matchModelPreset(w.model)) {
             w.training.global_batch = p->globalBatch;
             w.training.tokens = p->tokens;

@@ -56,7 +56,7 @@ private:
     bool apply(const QString& undoText, int mergeKey, const std::function<void(Workload&)>& edit);
     void usePreset(int index);
     // Makes the workload `kind`, giving it the section it lacks.
-    void switchKind(Workload& w, const std::string& kind);
+    void switchKind(Workload& w, WorkloadKind kind);
     static ServingSpec defaultServing();
     void refreshValues();
     void refreshSummary();
