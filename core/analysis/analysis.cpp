@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/design/defaults.h"
 #include "core/serving/serving.h"
 
 namespace studio {
@@ -25,7 +26,7 @@ Analysis analyzeDesign(const Design& design, const Catalog& catalog)
     a.workload = shapeWorkload(design.workload, a.inventory.gpus, trainingWarnings);
     // A serving design's peak, ceilings and ridge are at its weights' precision.
     const std::string precision = servingOnly && design.workload.serving
-        ? design.workload.serving->weight_precision.value_or("bf16")
+        ? orDefault(design.workload.serving->weight_precision, defaults::kServingPrecision)
         : a.workload.precision;
     a.hardware = profileHardware(index, a.inventory, precision, trainingWarnings);
     a.hierarchy = buildHierarchy(a.hardware, a.workload, trainingWarnings);

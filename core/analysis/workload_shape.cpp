@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/design/defaults.h"
 #include "core/text.h"
 
 namespace studio {
@@ -30,13 +31,13 @@ WorkloadShape shapeWorkload(const Workload& w, std::int64_t gpus, std::vector<Pr
     s.seq = m.seq_len;
     s.experts = m.experts.value_or(0);
     s.expertsPerToken = m.experts_per_token.value_or(0);
-    s.swiglu = m.ffn_type.value_or("gelu") == "swiglu";
+    s.swiglu = orDefault(m.ffn_type, defaults::kFfnType) == "swiglu";
     s.dropout = m.dropout.value_or(0);
-    s.flash = w.training.attention_kernel.value_or("flash") == "flash";
+    s.flash = orDefault(w.training.attention_kernel, defaults::kAttentionKernel) == "flash";
     s.globalBatch = w.training.global_batch;
     s.microBatch = w.training.micro_batch.value_or(1);
     s.tokens = w.training.tokens;
-    s.precision = w.training.precision.value_or("bf16");
+    s.precision = orDefault(w.training.precision, defaults::kPrecision);
     const auto& p = w.parallelism;
     s.tp = p.tp.value_or(1);
     s.pp = p.pp.value_or(1);
@@ -45,8 +46,8 @@ WorkloadShape shapeWorkload(const Workload& w, std::int64_t gpus, std::vector<Pr
     s.interleave = p.interleave.value_or(1);
     s.zero = p.zero.value_or(1);
     s.sequenceParallel = p.sequence_parallel.value_or(true) && s.tp > 1;
-    s.recompute = p.recompute.value_or("selective");
-    s.cpComm = p.cp_comm.value_or("p2p");
+    s.recompute = orDefault(p.recompute, defaults::kRecompute);
+    s.cpComm = orDefault(p.cp_comm, defaults::kCpComm);
     s.tpCommOverlap = p.tp_comm_overlap.value_or(false) && s.tp > 1;
     s.fullRecompute = s.recompute == "full";
     s.selectiveRecompute = s.recompute == "selective";

@@ -6,6 +6,7 @@
 #include <map>
 #include <stdexcept>
 
+#include "core/design/defaults.h"
 #include "core/format/design_validator.h"
 #include "core/metrics/figure_names.h"
 #include "core/metrics/metrics.h"
@@ -172,8 +173,8 @@ std::string describeRun(const Workload& w)
     };
     if (w.isServing() && w.serving) {
         const ServingSpec& v = *w.serving;
-        return s + " · " + upper(v.weight_precision.value_or("bf16")) + " weights · " + formatCount(v.prompt_tokens) +
-            " in / " + formatCount(v.output_tokens) + " out tokens";
+        return s + " · " + upper(orDefault(v.weight_precision, defaults::kServingPrecision)) + " weights · " +
+            formatCount(v.prompt_tokens) + " in / " + formatCount(v.output_tokens) + " out tokens";
     }
     // 15T tokens, 300B tokens: as runs are spoken of.
     const double t = w.training.tokens;
@@ -181,8 +182,8 @@ std::string describeRun(const Workload& w)
         : t >= 1e9                       ? formatReadable(t / 1e9) + "B"
         : t >= 1e6                       ? formatReadable(t / 1e6) + "M"
                                          : formatReadable(t);
-    return s + " · " + upper(w.training.precision.value_or("bf16")) + " · " + tokens + " tokens · batch " +
-        formatCount(w.training.global_batch);
+    return s + " · " + upper(orDefault(w.training.precision, defaults::kPrecision)) + " · " + tokens +
+        " tokens · batch " + formatCount(w.training.global_batch);
 }
 
 namespace {

@@ -3,10 +3,18 @@
 // from, so the studio can show a default's origin beside it and
 // docs/file-format.md can list them. Hardware figures live in the catalog;
 // these are workload, facility and operations inputs.
+#include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 
 namespace studio {
+
+// An optional choice's value, or its default.
+inline std::string orDefault(const std::optional<std::string>& value, std::string_view fallback)
+{
+    return value ? *value : std::string(fallback);
+}
 
 struct SourcedDefault {
     std::string_view pointer;  // where the input lives in a design file
@@ -65,6 +73,16 @@ inline constexpr SourcedDefault kElectricityPrice{
     "US industrial average retail electricity price, ~8 cents/kWh (EIA Electric Power Monthly, 2024)"};
 inline constexpr SourcedDefault kCarbon{"/facility/carbon_g_per_kwh", 370, "gCO2/kWh",
                                         "US grid average, ~370 gCO2/kWh (2025 estimate; reliability-power.md)"};
+
+// The choices a design may leave out, and what the model takes then (each
+// one's field in design_fields carries it too, for the workload dock and
+// docs/file-format.md). Read an optional choice with orDefault.
+inline constexpr std::string_view kFfnType = "gelu";           // /workload/model/ffn_type
+inline constexpr std::string_view kPrecision = "bf16";         // /workload/training/precision
+inline constexpr std::string_view kAttentionKernel = "flash";  // /workload/training/attention_kernel
+inline constexpr std::string_view kRecompute = "selective";    // /workload/parallelism/recompute
+inline constexpr std::string_view kCpComm = "p2p";             // /workload/parallelism/cp_comm
+inline constexpr std::string_view kServingPrecision = "bf16";  // /workload/serving/weight_precision, kv_precision
 
 inline constexpr SourcedDefault kBytesPerToken{
     "/workload/data/bytes_per_token", 4, "bytes",

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/contract.h"
+#include "core/design/defaults.h"
 
 #include "core/format/json_pointer.h"
 #include "core/format/json_reader.h"
@@ -34,9 +35,10 @@ Field<S> text(std::string_view key, T S::*member, bool required, bool allowEmpty
 }
 
 template <typename S>
-Field<S> choice(std::string_view key, std::optional<std::string> S::*member, std::vector<std::string_view> choices)
+Field<S> choice(std::string_view key, std::optional<std::string> S::*member, std::vector<std::string_view> choices,
+                std::string_view fallback = {})
 {
-    return {key, member, false, 0, 0, false, std::move(choices)};
+    return {key, member, false, 0, 0, false, std::move(choices), false, fallback};
 }
 
 template <typename S, typename T>
@@ -99,7 +101,7 @@ const Table<ModelSpec>& model()
                             integer("heads", &M::heads, limits::kHeads, true),
                             integer("kv_heads", &M::kv_heads, limits::kHeads),
                             integer("ffn_hidden", &M::ffn_hidden, limits::kFfnHidden),
-                            choice("ffn_type", &M::ffn_type, {"gelu", "swiglu"}),
+                            choice("ffn_type", &M::ffn_type, {"gelu", "swiglu"}, defaults::kFfnType),
                             integer("vocab", &M::vocab, limits::kVocab, true),
                             integer("seq_len", &M::seq_len, limits::kSeqLen, true),
                             integer("experts", &M::experts, limits::kExperts),
@@ -111,11 +113,12 @@ const Table<ModelSpec>& model()
 const Table<TrainingSpec>& training()
 {
     using T = TrainingSpec;
-    static const Table<T> t{integer("global_batch", &T::global_batch, limits::kGlobalBatch, true),
-                            integer("micro_batch", &T::micro_batch, limits::kGlobalBatch),
-                            number("tokens", &T::tokens, 0, limits::kTokensMax, true, true),
-                            choice("precision", &T::precision, {"bf16", "fp16", "fp8"}),
-                            choice("attention_kernel", &T::attention_kernel, {"flash", "unfused"})};
+    static const Table<T> t{
+        integer("global_batch", &T::global_batch, limits::kGlobalBatch, true),
+        integer("micro_batch", &T::micro_batch, limits::kGlobalBatch),
+        number("tokens", &T::tokens, 0, limits::kTokensMax, true, true),
+        choice("precision", &T::precision, {"bf16", "fp16", "fp8"}, defaults::kPrecision),
+        choice("attention_kernel", &T::attention_kernel, {"flash", "unfused"}, defaults::kAttentionKernel)};
     return t;
 }
 
@@ -130,8 +133,8 @@ const Table<ParallelismSpec>& parallelism()
                             integer("interleave", &P::interleave, limits::kInterleave),
                             integer("zero", &P::zero, limits::kZero),
                             flag("sequence_parallel", &P::sequence_parallel),
-                            choice("recompute", &P::recompute, {"none", "selective", "full"}),
-                            choice("cp_comm", &P::cp_comm, {"p2p", "all_gather", "a2a"}),
+                            choice("recompute", &P::recompute, {"none", "selective", "full"}, defaults::kRecompute),
+                            choice("cp_comm", &P::cp_comm, {"p2p", "all_gather", "a2a"}, defaults::kCpComm),
                             flag("tp_comm_overlap", &P::tp_comm_overlap)};
     return t;
 }
@@ -154,18 +157,19 @@ const Table<Workload>& workloadInfo()
 const Table<ServingSpec>& serving()
 {
     using S = ServingSpec;
-    static const Table<S> t{integer("prompt_tokens", &S::prompt_tokens, limits::kServingTokens, true),
-                            integer("output_tokens", &S::output_tokens, limits::kServingTokens, true),
-                            integer("batch", &S::batch, limits::kServingBatch),
-                            number("arrival_rate_per_s", &S::arrival_rate_per_s, 0, limits::kArrivalRateMax),
-                            number("ttft_target_s", &S::ttft_target_s, 0, limits::kLatencyTargetMax, true),
-                            number("tpot_target_s", &S::tpot_target_s, 0, limits::kLatencyTargetMax, true),
-                            number("e2e_target_s", &S::e2e_target_s, 0, limits::kLatencyTargetMax, true),
-                            choice("weight_precision", &S::weight_precision, {"bf16", "fp8", "fp4"}),
-                            choice("kv_precision", &S::kv_precision, {"bf16", "fp8"}),
-                            choice("engine", &S::engine, {"trtllm", "vllm", "sglang"}),
-                            integer("step_tokens", &S::step_tokens, limits::kEngineStepTokens),
-                            integer("max_requests", &S::max_requests, limits::kEngineMaxRequests)};
+    static const Table<S> t{
+        integer("prompt_tokens", &S::prompt_tokens, limits::kServingTokens, true),
+        integer("output_tokens", &S::output_tokens, limits::kServingTokens, true),
+        integer("batch", &S::batch, limits::kServingBatch),
+        number("arrival_rate_per_s", &S::arrival_rate_per_s, 0, limits::kArrivalRateMax),
+        number("ttft_target_s", &S::ttft_target_s, 0, limits::kLatencyTargetMax, true),
+        number("tpot_target_s", &S::tpot_target_s, 0, limits::kLatencyTargetMax, true),
+        number("e2e_target_s", &S::e2e_target_s, 0, limits::kLatencyTargetMax, true),
+        choice("weight_precision", &S::weight_precision, {"bf16", "fp8", "fp4"}, defaults::kServingPrecision),
+        choice("kv_precision", &S::kv_precision, {"bf16", "fp8"}, defaults::kServingPrecision),
+        choice("engine", &S::engine, {"trtllm", "vllm", "sglang"}),
+        integer("step_tokens", &S::step_tokens, limits::kEngineStepTokens),
+        integer("max_requests", &S::max_requests, limits::kEngineMaxRequests)};
     return t;
 }
 
@@ -357,6 +361,43 @@ std::vector<std::string_view> keys(const Table<S>& table, std::initializer_list<
 }
 
 template <typename S>
+void write(Json& obj, const S& value, const Table<S>& table)
+{
+    for (const Field<S>& f : table)
+        std::visit(
+            [&](auto member) {
+                using T = std::remove_cvref_t<decltype(value.*member)>;
+                const auto& slot = value.*member;
+                const std::string key(f.key);
+                if constexpr (std::is_same_v<T, std::string>) {
+                    if (f.required || !slot.empty())
+                        obj[key] = slot;
+                } else if constexpr (std::is_same_v<T, double>) {
+                    obj[key] = jsonNumber(slot);
+                } else if constexpr (std::is_same_v<T, std::optional<double>>) {
+                    if (slot)
+                        obj[key] = jsonNumber(*slot);
+                } else if constexpr (std::is_same_v<T, bool>) {
+                    if (slot)
+                        obj[key] = true;
+                } else if constexpr (std::is_same_v<T, std::int64_t>) {
+                    obj[key] = slot;
+                } else {
+                    if (slot)
+                        obj[key] = *slot;
+                }
+            },
+            f.member);
+}
+
+Json jsonNumber(double v)
+{
+    if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 9e15)
+        return static_cast<std::int64_t>(v);
+    return v;
+}
+
+template <typename S>
 const Field<S>& find(const Table<S>& table, std::string_view key)
 {
     const auto it = std::find_if(table.begin(), table.end(), [&](const Field<S>& f) { return f.key == key; });
@@ -367,6 +408,7 @@ const Field<S>& find(const Table<S>& table, std::string_view key)
 #define STUDIO_FIELD_TABLE(S)                                                                                          \
     template void read<S>(JsonReader&, const Json&, const std::string&, S&, const Table<S>&);                          \
     template void check<S>(JsonReader&, const S&, const std::string&, const Table<S>&);                                \
+    template void write<S>(Json&, const S&, const Table<S>&);                                                          \
     template std::vector<std::string_view> keys<S>(const Table<S>&, std::initializer_list<std::string_view>);          \
     template const Field<S>& find<S>(const Table<S>&, std::string_view);
 STUDIO_FIELD_TABLE(Design)

@@ -35,6 +35,7 @@ struct Field {
     bool minExclusive = false;
     std::vector<std::string_view> choices = {};  // strings: the allowed values, or any
     bool allowEmpty = false;                     // strings
+    std::string_view fallback = {};              // a choice's default when left out (core/design/defaults.h)
 };
 
 template <typename S>
@@ -66,6 +67,17 @@ void read(JsonReader& r, const nlohmann::ordered_json& obj, const std::string& p
 // same messages and pointers the reader gives for a file.
 template <typename S>
 void check(JsonReader& r, const S& value, const std::string& ptr, const Table<S>& table);
+
+// Writes each field of `value` into `obj` in the table's order, the writer's
+// one list of a section's fields: an optional field when set, a plain one
+// always (a string only when required or not empty, a flag only when set),
+// whole numbers without ".0" (jsonNumber).
+template <typename S>
+void write(nlohmann::ordered_json& obj, const S& value, const Table<S>& table);
+
+// A number as the files write it: whole numbers without ".0", so
+// hand-written files and saved ones read the same.
+nlohmann::ordered_json jsonNumber(double v);
 
 // The table's keys, for keepUnknown; `more` are nested sections read by hand.
 template <typename S>

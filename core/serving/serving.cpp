@@ -10,6 +10,7 @@
 #include "core/analysis/inventory.h"
 #include "core/analysis/power.h"
 #include "core/analysis/workload_shape.h"
+#include "core/design/defaults.h"
 #include "core/design/design_index.h"
 #include "core/serving/disaggregation.h"
 #include "core/serving/replica.h"
@@ -70,8 +71,8 @@ Serving serve(const Design& design, const DesignFacts& facts)
         return s;
     }
     s.designGpus = inv.gpus;
-    s.weightPrecision = spec.weight_precision.value_or("bf16");
-    s.kvPrecision = spec.kv_precision.value_or("bf16");
+    s.weightPrecision = orDefault(spec.weight_precision, defaults::kServingPrecision);
+    s.kvPrecision = orDefault(spec.kv_precision, defaults::kServingPrecision);
     std::vector<Problem> warnings;
     std::optional<HardwareProfile> profiled;
     if (!facts.hardware)

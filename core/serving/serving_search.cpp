@@ -9,6 +9,7 @@
 #include "core/analysis/hardware_profile.h"
 #include "core/analysis/inventory.h"
 #include "core/analysis/power.h"
+#include "core/design/defaults.h"
 #include "core/design/design_index.h"
 #include "core/serving/disaggregation.h"
 #include "core/serving/replica.h"
@@ -197,8 +198,8 @@ ServingSearchResult searchServing(const Design& design, const Catalog& catalog, 
     const ServingSpec& spec = *w.serving;
     std::vector<Problem> warnings;
     const Power power = modelPower(index, inv, design.facility, warnings);
-    const std::string ownWeights = spec.weight_precision.value_or("bf16");
-    const std::string ownKv = spec.kv_precision.value_or("bf16");
+    const std::string ownWeights = orDefault(spec.weight_precision, defaults::kServingPrecision);
+    const std::string ownKv = orDefault(spec.kv_precision, defaults::kServingPrecision);
 
     // The precisions the GPU has a peak for (the design's own always).
     std::map<std::string, std::unique_ptr<HardwareProfile>> hardware;

@@ -464,8 +464,8 @@ void assumptions(ReportDocument& doc, const Design& design, const Catalog& catal
              {QStringLiteral("%1, %2, %3")
                   .arg(seconds(v.ttft_target_s).text, seconds(v.tpot_target_s).text, seconds(v.e2e_target_s).text)}},
             {{QObject::tr("Weights, KV cache precision")},
-             {QStringLiteral("%1, %2").arg(q(v.weight_precision.value_or("bf16")),
-                                           q(v.kv_precision.value_or("bf16")))}},
+             {QStringLiteral("%1, %2").arg(q(orDefault(v.weight_precision, defaults::kServingPrecision)),
+                                           q(orDefault(v.kv_precision, defaults::kServingPrecision)))}},
             {{QObject::tr("Replica layout")}, {QStringLiteral("tp %1, pp %2, ep %3").arg(s.tp).arg(s.pp).arg(s.ep)}},
         };
         workload.insert(workload.end(), serving.begin(), serving.end());
@@ -485,7 +485,7 @@ void assumptions(ReportDocument& doc, const Design& design, const Catalog& catal
               .arg(s.cp)
               .arg(s.ep)
               .arg(s.zero)}},
-        {{QObject::tr("Activation recompute")}, {q(w.parallelism.recompute.value_or("selective"))}},
+        {{QObject::tr("Activation recompute")}, {q(orDefault(w.parallelism.recompute, defaults::kRecompute))}},
     };
     if (!a.serving) {
         workload.insert(workload.end(), training.begin(), training.end());

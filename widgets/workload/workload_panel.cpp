@@ -15,6 +15,7 @@
 #include <set>
 
 #include "core/analysis/workload_shape.h"
+#include "core/design/defaults.h"
 #include "core/design/model_presets.h"
 #include "core/format/design_validator.h"
 #include "core/format/workload_limits.h"
@@ -153,7 +154,7 @@ WorkloadPanel::WorkloadPanel(DesignDocument* document, AnalysisService* service,
         [](W& w, I v) { w.model.ffn_hidden = v; }, tr("Default: 4 x hidden"));
     choiceField(
         tr("FFN type"), "/workload/model/ffn_type", {{"gelu", tr("GeLU")}, {"swiglu", tr("SwiGLU")}},
-        [](const W& w) { return q(w.model.ffn_type.value_or("gelu")); },
+        [](const W& w) { return q(orDefault(w.model.ffn_type, defaults::kFfnType)); },
         [](W& w, const QString& v) { w.model.ffn_type = v.toStdString(); }, tr("Default: GeLU"));
     intField(
         tr("Vocabulary"), "/workload/model/vocab", L::kVocab.min, L::kVocab.max,
@@ -191,13 +192,13 @@ WorkloadPanel::WorkloadPanel(DesignDocument* document, AnalysisService* service,
         tr("Total training tokens, in billions"));
     choiceField(
         tr("Precision"), "/workload/training/precision", {{"bf16", "BF16"}, {"fp16", "FP16"}, {"fp8", "FP8"}},
-        [](const W& w) { return q(w.training.precision.value_or("bf16")); },
+        [](const W& w) { return q(orDefault(w.training.precision, defaults::kPrecision)); },
         [](W& w, const QString& v) { w.training.precision = v.toStdString(); },
         tr("Math precision of the GEMMs; sets the compute ceiling. Default BF16"));
     choiceField(
         tr("Attention kernel"), "/workload/training/attention_kernel",
         {{"flash", tr("Fused (Flash)")}, {"unfused", tr("Unfused")}},
-        [](const W& w) { return q(w.training.attention_kernel.value_or("flash")); },
+        [](const W& w) { return q(orDefault(w.training.attention_kernel, defaults::kAttentionKernel)); },
         [](W& w, const QString& v) { w.training.attention_kernel = v.toStdString(); },
         tr("Fused attention keeps the s x s scores out of HBM. Default fused"));
 
@@ -249,12 +250,12 @@ WorkloadPanel::WorkloadPanel(DesignDocument* document, AnalysisService* service,
     target(tr("End-to-end target"), "e2e_target_s", &ServingSpec::e2e_target_s, tr("Whole request"));
     choiceField(
         tr("Weights in"), "/workload/serving/weight_precision", {{"bf16", "BF16"}, {"fp8", "FP8"}, {"fp4", "FP4"}},
-        [=](const W& w) { return q(servingOf(w).weight_precision.value_or("bf16")); },
+        [=](const W& w) { return q(orDefault(servingOf(w).weight_precision, defaults::kServingPrecision)); },
         [=](W& w, const QString& v) { serving(w).weight_precision = v.toStdString(); },
         tr("Precision of the weights: their bytes and the compute roof; the GPU needs a peak at it. Default BF16"));
     choiceField(
         tr("KV cache in"), "/workload/serving/kv_precision", {{"bf16", "BF16"}, {"fp8", "FP8"}},
-        [=](const W& w) { return q(servingOf(w).kv_precision.value_or("bf16")); },
+        [=](const W& w) { return q(orDefault(servingOf(w).kv_precision, defaults::kServingPrecision)); },
         [=](W& w, const QString& v) { serving(w).kv_precision = v.toStdString(); },
         tr("Precision of the KV cache; FP8 holds twice the sequences. Default BF16"));
     choiceField(
@@ -319,14 +320,14 @@ WorkloadPanel::WorkloadPanel(DesignDocument* document, AnalysisService* service,
     choiceField(
         tr("CP exchange"), "/workload/parallelism/cp_comm",
         {{"p2p", tr("ring (p2p)")}, {"all_gather", tr("all-gather")}, {"a2a", tr("all-to-all (Ulysses)")}},
-        [](const W& w) { return q(w.parallelism.cp_comm.value_or("p2p")); },
+        [](const W& w) { return q(orDefault(w.parallelism.cp_comm, defaults::kCpComm)); },
         [](W& w, const QString& v) { w.parallelism.cp_comm = v.toStdString(); },
         tr("How context parallelism exchanges keys and values (Megatron --cp-comm-type): the ring hides behind "
            "attention, all-gather (Llama 3) and all-to-all are exposed; default ring"));
     choiceField(
         tr("Recompute"), "/workload/parallelism/recompute",
         {{"none", tr("none")}, {"selective", tr("selective")}, {"full", tr("full")}},
-        [](const W& w) { return q(w.parallelism.recompute.value_or("selective")); },
+        [](const W& w) { return q(orDefault(w.parallelism.recompute, defaults::kRecompute)); },
         [](W& w, const QString& v) { w.parallelism.recompute = v.toStdString(); },
         tr("Activation recomputation: selective re-runs the attention core, full the whole block; default selective"));
 
