@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "core/analysis/analysis.h"
 #include "core/design/resize.h"
 #include "core/format/design_reader.h"
 #include "core/metrics/metrics.h"
+#include "core/model/analysis.h"
 #include "core/serving/serving.h"
 
 using namespace studio;

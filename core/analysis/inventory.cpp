@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "core/format/json_pointer.h"
+#include "core/json/json_pointer.h"
 #include "core/text.h"
 
 namespace studio {

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "core/analysis/fat_tree.h"
 #include "core/design/design_index.h"
+#include "core/design/fat_tree.h"
 #include "core/problem.h"
 
 namespace studio {

@@ -7,7 +7,7 @@
 #include <utility>
 
 #include "core/analysis/fleet_formulas.h"
-#include "core/format/json_pointer.h"
+#include "core/json/json_pointer.h"
 #include "core/text.h"
 
 namespace studio {

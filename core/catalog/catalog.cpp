@@ -8,10 +8,10 @@
 
 #include "core/catalog/builtin_catalog.h"
 #include "core/catalog/part_schema.h"
-#include "core/format/format_version.h"
-#include "core/format/json_pointer.h"
-#include "core/format/json_reader.h"
-#include "core/format/json_text.h"
+#include "core/json/format_version.h"
+#include "core/json/json_pointer.h"
+#include "core/json/json_reader.h"
+#include "core/json/json_text.h"
 #include "core/text.h"
 
 namespace studio {

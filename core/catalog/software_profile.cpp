@@ -4,8 +4,8 @@
 #include <charconv>
 #include <set>
 
-#include "core/format/json_pointer.h"
-#include "core/format/json_reader.h"
+#include "core/json/json_pointer.h"
+#include "core/json/json_reader.h"
 #include "core/text.h"
 
 namespace studio {

@@ -10,7 +10,7 @@
 #include "core/format/design_validator.h"
 #include "core/metrics/figure_names.h"
 #include "core/metrics/metrics.h"
-#include "core/serving/serving_report.h"
+#include "core/metrics/serving_report.h"
 #include "core/text.h"
 
 namespace studio {

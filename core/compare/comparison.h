@@ -17,9 +17,9 @@
 #include <string>
 #include <vector>
 
-#include "core/analysis/analysis.h"
 #include "core/design/design.h"
 #include "core/metrics/explanations.h"
+#include "core/model/analysis.h"
 #include "core/search/layout.h"
 #include "core/search/layout_search.h"
 #include "core/serving/serving.h"

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "core/analysis/fat_tree.h"
 #include "core/catalog/catalog.h"
 #include "core/design/design.h"
+#include "core/design/fat_tree.h"
 
 namespace studio {
 

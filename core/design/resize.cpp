@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "core/design/design_index.h"
-#include "core/format/json_pointer.h"
+#include "core/json/json_pointer.h"
 #include "core/text.h"
 
 namespace studio {

@@ -6,9 +6,9 @@
 #include "core/contract.h"
 #include "core/design/defaults.h"
 
-#include "core/format/json_pointer.h"
-#include "core/format/json_reader.h"
 #include "core/format/workload_limits.h"
+#include "core/json/json_pointer.h"
+#include "core/json/json_reader.h"
 
 namespace studio::fields {
 namespace {

@@ -2,11 +2,11 @@
 
 #include "core/format/design_fields.h"
 #include "core/format/design_validator.h"
-#include "core/format/format_version.h"
-#include "core/format/json_pointer.h"
-#include "core/format/json_reader.h"
-#include "core/format/json_text.h"
 #include "core/format/migrations.h"
+#include "core/json/format_version.h"
+#include "core/json/json_pointer.h"
+#include "core/json/json_reader.h"
+#include "core/json/json_text.h"
 #include "core/text.h"
 
 namespace studio {

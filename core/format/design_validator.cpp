@@ -6,8 +6,8 @@
 #include "core/catalog/part_schema.h"
 #include "core/design/id_table.h"
 #include "core/format/design_fields.h"
-#include "core/format/json_pointer.h"
-#include "core/format/json_reader.h"
+#include "core/json/json_pointer.h"
+#include "core/json/json_reader.h"
 #include "core/text.h"
 
 namespace studio {

@@ -4,7 +4,7 @@
 
 #include "core/format/design_fields.h"
 #include "core/format/design_reader.h"
-#include "core/format/format_version.h"
+#include "core/json/format_version.h"
 #include "core/version.h"
 
 namespace studio {

@@ -8,7 +8,7 @@
 #include <span>
 #include <string_view>
 
-#include "core/format/format_version.h"
+#include "core/json/format_version.h"
 #include "core/problem.h"
 
 namespace studio {

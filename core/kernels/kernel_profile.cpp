@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/format/json_pointer.h"
-#include "core/format/json_reader.h"
+#include "core/json/json_pointer.h"
+#include "core/json/json_reader.h"
 #include "core/text.h"
 
 namespace studio {

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "core/analysis/analysis.h"
 #include "core/analysis/explanation.h"
+#include "core/model/analysis.h"
 
 namespace studio {
 

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/analysis/analysis.h"
+#include "core/model/analysis.h"
 
 namespace studio {
 

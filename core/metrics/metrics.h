@@ -2,9 +2,9 @@
 // The one place that assembles every analysis of a design into the metrics
 // object the CLI prints and the panels, compare view and report read. Keys
 // named by the issues are part of the product's interface: keep them.
-#include "core/analysis/analysis.h"
 #include "core/catalog/catalog.h"
 #include "core/design/design.h"
+#include "core/model/analysis.h"
 
 namespace studio {
 

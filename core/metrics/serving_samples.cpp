@@ -7,9 +7,9 @@
 #include <map>
 #include <tuple>
 
-#include "core/format/json_pointer.h"
-#include "core/format/json_reader.h"
-#include "core/format/json_text.h"
+#include "core/json/json_pointer.h"
+#include "core/json/json_reader.h"
+#include "core/json/json_text.h"
 #include "core/serving/serving.h"
 #include "core/text.h"
 

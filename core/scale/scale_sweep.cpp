@@ -5,10 +5,10 @@
 #include <iterator>
 #include <utility>
 
-#include "core/analysis/analysis.h"
 #include "core/analysis/fleet_formulas.h"
 #include "core/design/resize.h"
 #include "core/format/design_validator.h"
+#include "core/model/analysis.h"
 #include "core/search/layout_search.h"
 #include "core/text.h"
 

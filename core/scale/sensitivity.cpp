@@ -4,9 +4,9 @@
 #include <cmath>
 #include <limits>
 
-#include "core/analysis/analysis.h"
 #include "core/design/defaults.h"
 #include "core/design/design_index.h"
+#include "core/model/analysis.h"
 #include "core/search/layout_search.h"
 #include "core/text.h"
 

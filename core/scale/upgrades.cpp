@@ -5,11 +5,11 @@
 #include <map>
 #include <set>
 
-#include "core/analysis/analysis.h"
 #include "core/catalog/cable_choice.h"
 #include "core/design/defaults.h"
 #include "core/design/design_index.h"
 #include "core/format/design_validator.h"
+#include "core/model/analysis.h"
 #include "core/search/layout_search.h"
 #include "core/text.h"
 

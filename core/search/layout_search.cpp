@@ -8,9 +8,9 @@
 #include <limits>
 #include <tuple>
 
-#include "core/analysis/analysis.h"
 #include "core/catalog/software_profile.h"
 #include "core/format/workload_limits.h"
+#include "core/model/analysis.h"
 #include "core/text.h"
 
 namespace studio {

@@ -24,7 +24,7 @@
 #include "app/main_window.h"
 #include "app/malloc_settings.h"
 #include "app/studio_application.h"
-#include "core/analysis/analysis.h"
+#include "core/model/analysis.h"
 #include "tests/gui_test_main.h"
 #include "tests/test_support.h"
 #include "widgets/analysis/analysis_service.h"

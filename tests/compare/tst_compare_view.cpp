@@ -29,9 +29,9 @@
 #include <cmath>
 #include <set>
 
-#include "core/analysis/analysis.h"
 #include "core/compare/comparison.h"
 #include "core/format/design_reader.h"
+#include "core/model/analysis.h"
 #include "core/scale/scale_sweep.h"
 #include "core/text.h"
 #include "tests/chart_support.h"

@@ -4,11 +4,11 @@
 // operation climbs over.
 #include <QtTest>
 
-#include "core/analysis/analysis.h"
 #include "core/analysis/fleet_formulas.h"
 #include "core/format/design_reader.h"
 #include "core/metrics/metrics.h"
 #include "core/metrics/metrics_text.h"
+#include "core/model/analysis.h"
 #include "tests/test_support.h"
 
 using namespace studio;

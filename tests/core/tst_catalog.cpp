@@ -4,7 +4,7 @@
 
 #include "core/catalog/builtin_catalog.h"
 #include "core/catalog/catalog.h"
-#include "core/format/json_text.h"
+#include "core/json/json_text.h"
 
 using namespace studio;
 using Json = nlohmann::ordered_json;

@@ -5,9 +5,9 @@
 
 #include <cmath>
 
-#include "core/analysis/analysis.h"
 #include "core/format/design_reader.h"
 #include "core/metrics/explanations.h"
+#include "core/model/analysis.h"
 #include "core/text.h"
 #include "tests/test_support.h"
 

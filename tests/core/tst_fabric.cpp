@@ -2,7 +2,7 @@
 // its edge cases.
 #include <QtTest>
 
-#include "core/analysis/fat_tree.h"
+#include "core/design/fat_tree.h"
 
 using namespace studio;
 

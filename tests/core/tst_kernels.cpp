@@ -7,11 +7,11 @@
 #include <cmath>
 #include <random>
 
-#include "core/analysis/analysis.h"
 #include "core/analysis/hierarchy.h"
 #include "core/catalog/catalog.h"
-#include "core/format/json_text.h"
+#include "core/json/json_text.h"
 #include "core/kernels/kernel_profile.h"
+#include "core/model/analysis.h"
 #include "core/serving/serving.h"
 #include "tests/core/hand_built.h"
 #include "tests/core/presets.h"

@@ -6,8 +6,8 @@
 
 #include <atomic>
 
-#include "core/analysis/analysis.h"
 #include "core/format/design_reader.h"
+#include "core/model/analysis.h"
 #include "core/search/layout_search.h"
 #include "core/search/search_report.h"
 #include "core/text.h"

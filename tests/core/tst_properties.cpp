@@ -6,9 +6,9 @@
 #include <cmath>
 #include <random>
 
-#include "core/analysis/analysis.h"
 #include "core/format/design_validator.h"
 #include "core/metrics/metrics.h"
+#include "core/model/analysis.h"
 
 using namespace studio;
 

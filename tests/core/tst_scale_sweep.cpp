@@ -6,10 +6,10 @@
 
 #include <atomic>
 
-#include "core/analysis/analysis.h"
 #include "core/analysis/fleet_formulas.h"
 #include "core/compare/comparison.h"
 #include "core/metrics/metrics.h"
+#include "core/model/analysis.h"
 #include "core/scale/scale_sweep.h"
 #include "core/scale/sweep_report.h"
 #include "tests/core/presets.h"

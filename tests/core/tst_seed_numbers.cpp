@@ -3,10 +3,10 @@
 // is about a part.
 #include <QtTest>
 
-#include "core/analysis/analysis.h"
 #include "core/analysis/collectives.h"
 #include "core/analysis/fleet_formulas.h"
 #include "core/format/design_reader.h"
+#include "core/model/analysis.h"
 #include "tests/test_support.h"
 
 using namespace studio;

@@ -6,9 +6,9 @@
 
 #include <cmath>
 
-#include "core/analysis/analysis.h"
 #include "core/design/design_index.h"
 #include "core/metrics/metrics.h"
+#include "core/model/analysis.h"
 #include "core/scale/sensitivity.h"
 #include "core/scale/sensitivity_report.h"
 #include "tests/core/presets.h"

@@ -7,10 +7,10 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/analysis/analysis.h"
 #include "core/design/model_presets.h"
 #include "core/format/design_reader.h"
 #include "core/format/design_validator.h"
+#include "core/model/analysis.h"
 #include "core/scale/scale_sweep.h"
 #include "core/scale/sensitivity.h"
 #include "core/scale/upgrades.h"

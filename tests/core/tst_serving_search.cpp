@@ -8,13 +8,13 @@
 
 #include <algorithm>
 
-#include "core/analysis/analysis.h"
 #include "core/design/design_index.h"
 #include "core/format/design_reader.h"
-#include "core/format/design_writer.h"
 #include "core/format/design_validator.h"
+#include "core/format/design_writer.h"
+#include "core/metrics/serving_report.h"
+#include "core/model/analysis.h"
 #include "core/serving/serving.h"
-#include "core/serving/serving_report.h"
 #include "core/serving/serving_search.h"
 
 #include <map>

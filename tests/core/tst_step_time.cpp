@@ -17,7 +17,6 @@
 
 #include <cmath>
 
-#include "core/analysis/analysis.h"
 #include "core/analysis/hardware_profile.h"
 #include "core/analysis/hierarchy.h"
 #include "core/analysis/roofline.h"
@@ -25,6 +24,7 @@
 #include "core/analysis/utilization.h"
 #include "core/analysis/workload_shape.h"
 #include "core/design/model_presets.h"
+#include "core/model/analysis.h"
 #include "tests/core/hand_built.h"
 
 using namespace studio;

@@ -7,8 +7,8 @@
 
 #include <cmath>
 
-#include "core/analysis/analysis.h"
 #include "core/format/design_validator.h"
+#include "core/model/analysis.h"
 #include "core/scale/upgrades.h"
 #include "core/search/layout_search.h"
 #include "tests/core/presets.h"

@@ -3,8 +3,8 @@
 // corpus rejected with its exact message.
 #include <QtTest>
 
-#include "core/analysis/analysis.h"
 #include "core/analysis/workload_shape.h"
+#include "core/model/analysis.h"
 
 #include <QTemporaryDir>
 
@@ -19,8 +19,8 @@
 #include "core/format/design_validator.h"
 #include "core/format/design_writer.h"
 #include "core/format/embedded_parts.h"
-#include "core/format/json_pointer.h"
 #include "core/format/migrations.h"
+#include "core/json/json_pointer.h"
 #include "core/search/layout_search.h"
 #include "core/serving/serving.h"
 #include "tests/test_support.h"

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <limits>
 
-#include "core/format/json_reader.h"
+#include "core/json/json_reader.h"
 #include "core/problem.h"
 
 using namespace studio;

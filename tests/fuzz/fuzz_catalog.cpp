@@ -17,7 +17,7 @@
 
 #include "core/catalog/catalog.h"
 #include "core/format/design_reader.h"
-#include "core/format/json_text.h"
+#include "core/json/json_text.h"
 #include "tests/fuzz/fuzz_checks.h"
 #include "tests/fuzz/shipped_designs.h"
 

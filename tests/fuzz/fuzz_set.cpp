@@ -17,7 +17,7 @@
 #include "core/design/resize.h"
 #include "core/format/design_reader.h"
 #include "core/format/design_validator.h"
-#include "core/format/json_pointer.h"
+#include "core/json/json_pointer.h"
 #include "tests/fuzz/fuzz_checks.h"
 #include "tests/fuzz/shipped_designs.h"
 

@@ -11,7 +11,7 @@
 #include "core/design/resize.h"
 #include "core/format/design_reader.h"
 #include "core/format/embedded_parts.h"
-#include "core/format/json_text.h"
+#include "core/json/json_text.h"
 
 namespace studio::fuzz {
 namespace {

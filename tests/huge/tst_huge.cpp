@@ -12,11 +12,11 @@
 
 #include "app/main_window.h"
 #include "bench/expanded_design.h"
-#include "core/analysis/analysis.h"
 #include "core/design/resize.h"
 #include "core/format/design_reader.h"
 #include "core/format/design_validator.h"
 #include "core/format/design_writer.h"
+#include "core/model/analysis.h"
 #include "tests/chart_support.h"
 #include "tests/gui_test_main.h"
 #include "tests/test_support.h"

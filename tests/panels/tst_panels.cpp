@@ -18,8 +18,8 @@
 #include <set>
 
 #include "app/main_window.h"
-#include "core/analysis/analysis.h"
 #include "core/metrics/figure_names.h"
+#include "core/model/analysis.h"
 #include "core/text.h"
 #include "tests/chart_support.h"
 #include "tests/gui_test_main.h"

@@ -13,8 +13,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/analysis/analysis.h"
 #include "core/metrics/explanations.h"
+#include "core/model/analysis.h"
 #include "core/problem.h"
 #include "core/serving/serving.h"
 #include "widgets/common/posted_call.h"

@@ -11,9 +11,9 @@
 #include <utility>
 #include <vector>
 
-#include "core/analysis/analysis.h"
 #include "core/catalog/part_kind.h"
 #include "core/design/design.h"
+#include "core/model/analysis.h"
 #include "widgets/canvas/item_metrics.h"
 
 namespace studio {

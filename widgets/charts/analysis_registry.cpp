@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "core/analysis/analysis.h"
+#include "core/model/analysis.h"
 
 #include "widgets/charts/failure_chart.h"
 #include "widgets/charts/hierarchy_chart.h"

@@ -17,7 +17,7 @@
 
 #include <qcustomplot.h>
 
-#include "core/analysis/analysis.h"
+#include "core/model/analysis.h"
 #include "widgets/charts/analysis_registry.h"
 #include "widgets/charts/chart_plot.h"
 #include "widgets/charts/chart_style.h"

@@ -6,8 +6,8 @@
 
 #include <qcustomplot.h>
 
-#include "core/analysis/analysis.h"
 #include "core/metrics/figure_names.h"
+#include "core/model/analysis.h"
 #include "core/text.h"
 #include "widgets/charts/chart_text.h"
 #include "widgets/charts/chart_view.h"

@@ -7,8 +7,8 @@
 
 #include <qcustomplot.h>
 
-#include "core/analysis/analysis.h"
 #include "core/analysis/fleet_formulas.h"
+#include "core/model/analysis.h"
 #include "core/text.h"
 #include "widgets/charts/chart_style.h"
 #include "widgets/charts/chart_text.h"

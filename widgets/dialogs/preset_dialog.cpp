@@ -10,9 +10,9 @@
 #include <QListWidget>
 #include <QVBoxLayout>
 
-#include "core/analysis/analysis.h"
 #include "core/format/design_reader.h"
 #include "core/metrics/figure_names.h"
+#include "core/model/analysis.h"
 #include "core/text.h"
 #include "widgets/style/theme.h"
 

@@ -9,7 +9,7 @@
 #include "core/format/design_reader.h"
 #include "core/format/design_validator.h"
 #include "core/format/design_writer.h"
-#include "core/format/json_text.h"
+#include "core/json/json_text.h"
 #include "core/version.h"
 #include "widgets/common/atomic_write.h"
 #include "widgets/common/qt_string.h"

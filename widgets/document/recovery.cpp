@@ -12,7 +12,7 @@
 
 #include "core/format/design_reader.h"
 #include "core/format/design_writer.h"
-#include "core/format/json_text.h"
+#include "core/json/json_text.h"
 #include "widgets/common/atomic_write.h"
 #include "widgets/document/design_document.h"
 

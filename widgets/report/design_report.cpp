@@ -12,18 +12,18 @@
 
 #include <qcustomplot.h>
 
-#include "core/analysis/analysis.h"
 #include "core/catalog/catalog.h"
 #include "core/compare/comparison.h"
 #include "core/design/defaults.h"
 #include "core/format/design_writer.h"
 #include "core/metrics/explanations.h"
 #include "core/metrics/metrics.h"
+#include "core/metrics/serving_report.h"
 #include "core/metrics/warning_rank.h"
+#include "core/model/analysis.h"
 #include "core/scale/scale_sweep.h"
 #include "core/scale/sensitivity.h"
 #include "core/scale/upgrades.h"
-#include "core/serving/serving_report.h"
 #include "core/text.h"
 #include "core/version.h"
 #include "widgets/analysis/analysis_service.h"

@@ -1,4 +1,4 @@
-#include "core/analysis/fat_tree.h"
+#include "core/design/fat_tree.h"
 
 #include <algorithm>
 #include <cmath>

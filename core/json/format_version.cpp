@@ -1,8 +1,8 @@
-#include "core/format/format_version.h"
+#include "core/json/format_version.h"
 
 #include <charconv>
 
-#include "core/format/json_pointer.h"
+#include "core/json/json_pointer.h"
 #include "core/text.h"
 
 namespace studio {

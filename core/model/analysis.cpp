@@ -1,4 +1,4 @@
-#include "core/analysis/analysis.h"
+#include "core/model/analysis.h"
 
 #include <algorithm>
 
@@ -49,9 +49,9 @@ Analysis analyzeDesign(const Design& design, const Catalog& catalog)
     // A serving-only design's hardware is profiled at the serving weights'
     // precision (above): the serving analysis reuses it.
     if (design.workload.isServing())
-        a.served = std::make_shared<const Serving>(
-            servingOnly ? analyzeServing(design, index, a.inventory, a.hardware, a.power)
-                        : analyzeServing(design, catalog));
+        a.served = std::make_shared<const Serving>(servingOnly
+                                                       ? analyzeServing(design, index, a.inventory, a.hardware, a.power)
+                                                       : analyzeServing(design, catalog));
     if (servingOnly)
         a.roofline.points = decodeRooflinePoints(*a.served, a.hardware.gpu.hbmTbPerS.value);
     a.trainingRunMwh = a.power.facilityKw * a.reliability.wallDays * 24 / 1000;

@@ -1,10 +1,10 @@
-#include "core/format/json_reader.h"
+#include "core/json/json_reader.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "core/format/json_pointer.h"
+#include "core/json/json_pointer.h"
 #include "core/text.h"
 
 namespace studio {
@@ -27,8 +27,7 @@ std::string typeName(const Json& v)
 
 }  // namespace
 
-bool JsonReader::fileHeader(const Json& doc, std::string_view format, std::string_view versionKey,
-                            std::int64_t newest)
+bool JsonReader::fileHeader(const Json& doc, std::string_view format, std::string_view versionKey, std::int64_t newest)
 {
     if (const auto f = string(doc, "", "format", true); f && *f != format) {
         error("/format", "must be " + inQuotes(format) + ", got " + inQuotes(*f));

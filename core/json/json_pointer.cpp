@@ -1,4 +1,4 @@
-#include "core/format/json_pointer.h"
+#include "core/json/json_pointer.h"
 
 #include <limits>
 #include <vector>

@@ -1,7 +1,7 @@
-#include "core/serving/serving_report.h"
+#include "core/metrics/serving_report.h"
 
-#include "core/analysis/analysis.h"
 #include "core/json_number.h"
+#include "core/model/analysis.h"
 #include "core/text.h"
 
 namespace studio {
@@ -165,7 +165,8 @@ std::vector<ExplainedMetric> explainServing(const Serving& s)
     add("mix_step_s",
         "one engine step of the decodes sharing it and a cohort's prompt tokens (the step budget less the "
         "decodes, at most every user's prompt), as the decode step's formula prices its rows",
-        {batch, stepTokens,
+        {batch,
+         stepTokens,
          {"prompt tokens in the step", e.prefillTokensPerMixStep, "", model},
          {"decodes in the step", e.decodesPerMixStep, "", model}});
     const std::string stepFormula = measured
@@ -209,7 +210,10 @@ std::vector<ExplainedMetric> explainServing(const Serving& s)
     add("tokens_per_s_per_replica",
         "batch x output tokens / (time to first token + (output tokens - 1) x time per output token): each of the "
         "batch's users finishes its output in its request's time, the prompts prefilled on the same GPUs",
-        {batch, output, tpot, {"time to first token", s.ttftS, "s", model},
+        {batch,
+         output,
+         tpot,
+         {"time to first token", s.ttftS, "s", model},
          {"share of a request's time in steps with prompt tokens", d.prefillShare, "", model}});
     add("tokens_per_s_per_gpu", "tokens/s per replica / GPUs per replica", {perReplica, gpus});
     add("mfu", "tokens/s per replica x (1 + prompt / output) x 2 x active parameters / (GPUs x peak)",
@@ -250,7 +254,9 @@ std::vector<ExplainedMetric> explainServing(const Serving& s)
         add("operation.tpot_s", "time per output token " + atLoad,
             {{"requests in flight per replica", o.inFlightPerReplica, "", "Little's law"}, perReplica});
         add("operation.e2e_s", "TTFT + (output tokens - 1) x TPOT " + atLoad,
-            {{"time to first token", o.at.ttftS, "s", atLoad}, output, {"time per output token", o.at.tpotS, "s", atLoad}});
+            {{"time to first token", o.at.ttftS, "s", atLoad},
+             output,
+             {"time per output token", o.at.tpotS, "s", atLoad}});
         add("operation.tokens_per_s_per_gpu", "arrival rate per replica x output tokens / GPUs per replica",
             {perReplica, output, gpus});
     }
@@ -279,9 +285,11 @@ std::vector<ExplainedMetric> explainServing(const Serving& s)
         add("tokens_per_s_per_replica",
             "one copy's requests/s x output tokens: the slowest of its prefill workers (at the TTFT target), the "
             "links moving the KV cache and its decode workers (at the batch)",
-            {perCopy, output,
+            {perCopy,
+             output,
              {"prefill workers' most", double(x->prefill.workers) * x->prefill.requestsPerS, "requests/s", split},
-             {"decode workers' at the batch", double(x->decode.workers) * x->decode.requestsPerS, "requests/s", split}});
+             {"decode workers' at the batch", double(x->decode.workers) * x->decode.requestsPerS, "requests/s",
+              split}});
         add("kv_transfer_s",
             "prompt x KV bytes per token / (shards sending at once x the tier's one-way achievable bandwidth) + "
             "its latency, averaged over the copy's prefill-decode pairs (the tier each pair's block spans)",

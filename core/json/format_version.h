@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "core/format/json_reader.h"
+#include "core/json/json_reader.h"
 
 namespace studio {
 

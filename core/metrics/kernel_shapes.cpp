@@ -1,12 +1,12 @@
-#include "core/kernels/kernel_shapes.h"
+#include "core/metrics/kernel_shapes.h"
 
 #include <algorithm>
 #include <cmath>
 #include <set>
 #include <tuple>
 
-#include "core/analysis/analysis.h"
 #include "core/analysis/step_time.h"
+#include "core/model/analysis.h"
 #include "core/serving/serving.h"
 
 namespace studio {

@@ -1,4 +1,4 @@
-#include "core/format/json_text.h"
+#include "core/json/json_text.h"
 
 #include <cerrno>
 #include <cstdio>
