@@ -42,12 +42,14 @@ std::string constraintError(const std::string& axis, const std::vector<std::stri
 AllowedValues intersectAllowed(const AllowedValues& a, const AllowedValues& b)
 {
     AllowedValues out = a;
-    for (const auto& [axis, values] : b) {
-        const auto it = out.find(axis);
+    for (const auto& axis : b) {
+        const std::vector<std::string>& values = axis.second;
+        const auto it = out.find(axis.first);
         if (it == out.end()) {
-            out[axis] = values;
+            out[axis.first] = values;
             continue;
         }
+        // (A structured binding captured by a lambda needs clang 16; the fuzz tree builds with 14.)
         std::erase_if(it->second,
                       [&](const std::string& v) { return std::find(values.begin(), values.end(), v) == values.end(); });
     }
