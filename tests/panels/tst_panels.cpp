@@ -18,6 +18,7 @@
 #include <set>
 
 #include "app/main_window.h"
+#include "core/format/design_fields.h"
 #include "core/metrics/figure_names.h"
 #include "core/model/analysis.h"
 #include "core/text.h"
@@ -560,6 +561,47 @@ private slots:
         MainWindow w;
         QCOMPARE(w.analysisArea()->mode(), AnalysisArea::Mode::Tabs);
         QCOMPARE(w.analysisArea()->currentKey(), QString("failures"));
+    }
+
+    // The dock's choices are the file's (design_fields' tables): the same
+    // values in the same order, and a field the design leaves out shows its
+    // table default. A choice added to a table without the dock fails here.
+    void workloadDockOffersTheFilesChoices()
+    {
+        for (const char* preset : {"dgx-h100-superpod-4su.cluster.json", "serving-llama3-70b-dgx-h100.cluster.json"}) {
+            MainWindow w;
+            QVERIFY(w.openFile(test::sourcePath(QString("presets/") + preset)));
+            settle();
+            const Workload& workload = w.document()->design().workload;
+            int checked = 0;
+            const auto compare = [&](const QString& section, const auto& table, const auto& value) {
+                for (const auto& f : table) {
+                    if (f.choices.empty())
+                        continue;
+                    const QString pointer = section + q(std::string(f.key));
+                    auto* box = qobject_cast<QComboBox*>(w.workload()->field(pointer));
+                    QVERIFY2(box, qPrintable(pointer + " has no choice in the workload dock"));
+                    QStringList shown, file;
+                    for (int i = 0; i < box->count(); ++i)
+                        shown << box->itemData(i).toString();
+                    for (std::string_view c : f.choices)
+                        file << q(std::string(c));
+                    QCOMPARE(shown, file);
+                    const auto* slot =
+                        std::get_if<std::optional<std::string> std::remove_cvref_t<decltype(value)>::*>(&f.member);
+                    if (slot && !(value.**slot) && !f.fallback.empty())
+                        QCOMPARE(box->currentData().toString(), q(std::string(f.fallback)));
+                    ++checked;
+                }
+            };
+            compare("/workload/", fields::workloadInfo(), workload);
+            compare("/workload/model/", fields::model(), workload.model);
+            compare("/workload/training/", fields::training(), workload.training);
+            compare("/workload/parallelism/", fields::parallelism(), workload.parallelism);
+            if (workload.serving)
+                compare("/workload/serving/", fields::serving(), *workload.serving);
+            QCOMPARE(checked, workload.serving ? 9 : 6);
+        }
     }
 
     void workloadDockRefusesWhatCannotRun()
