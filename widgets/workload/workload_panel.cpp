@@ -279,7 +279,25 @@ WorkloadPanel::WorkloadPanel(DesignDocument* document, AnalysisService* service,
                    "max_running_requests)"));
 
     addSection(tr("Parallelism"));
-    softwareField();
+    // "Any software" is the default: a file that names none means it.
+    choiceField(
+        tr("Software"), "/workload/software",
+        [this] {
+            std::vector<Choice> choices;
+            for (const SoftwareProfile& p : doc_->catalog().softwareProfiles()) {
+                const std::string limits = describeAllowed(p.allowed);
+                choices.push_back({q(p.id), q(p.name),
+                                   q(p.name + ": " + (limits.empty() ? std::string("any layout") : limits) + "\n" +
+                                     p.note + "\nSource: " + p.source)});
+            }
+            return choices;
+        },
+        [](const W& w) { return q(w.software.value_or(std::string(kAnySoftware))); },
+        [](W& w, const QString& id) {
+            w.software = id == q(kAnySoftware) ? std::nullopt : std::optional(id.toStdString());
+        },
+        tr("What the training framework runs: the layout search, scale sweep, comparison and upgrades propose only "
+           "layouts it supports (hover a choice for its axes and source)"));
     intField(
         tr("Tensor (tp)"), "/workload/parallelism/tp", L::kParallel.min, L::kParallel.max,
         [](const W& w) { return w.parallelism.tp.value_or(1); }, [](W& w, I v) { w.parallelism.tp = v; },
@@ -469,11 +487,21 @@ void WorkloadPanel::choiceField(const QString& label, const QString& pointer,
                                 std::function<QString(const Workload&)> get,
                                 std::function<void(Workload&, const QString&)> set, const QString& help)
 {
+    std::vector<Choice> choices;
+    for (const auto& [value, text] : options)
+        choices.push_back({value, text, {}});
+    choiceField(
+        label, pointer, [choices] { return choices; }, std::move(get), std::move(set), help);
+}
+
+void WorkloadPanel::choiceField(const QString& label, const QString& pointer,
+                                std::function<std::vector<Choice>()> options,
+                                std::function<QString(const Workload&)> get,
+                                std::function<void(Workload&, const QString&)> set, const QString& help)
+{
     auto* box = new QComboBox;
     box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     box->setMinimumContentsLength(6);
-    for (const auto& [value, text] : options)
-        box->addItem(text, value);
     connect(box, &QComboBox::activated, this, [=, this](int i) {
         const QString v = box->itemData(i).toString();
         if (get(doc_->design().workload) == v)
@@ -481,55 +509,25 @@ void WorkloadPanel::choiceField(const QString& label, const QString& pointer,
         if (!apply(tr("Set %1 to %2").arg(label, box->itemText(i)), 0, [&](Workload& w) { set(w, v); }))
             refreshValues();
     });
+    // The choices are asked for at each refresh: the software profiles come
+    // from the catalog, which a user's catalog may extend.
     refreshers_.push_back([=, this] {
         QSignalBlocker block(box);
+        const std::vector<Choice> now = options();
+        bool same = box->count() == int(now.size());
+        for (int i = 0; same && i < box->count(); ++i)
+            same = box->itemData(i).toString() == now[std::size_t(i)].value;
+        if (!same) {
+            box->clear();
+            for (const Choice& c : now) {
+                box->addItem(c.text, c.value);
+                if (!c.tip.isEmpty())
+                    box->setItemData(box->count() - 1, c.tip, Qt::ToolTipRole);
+            }
+        }
         box->setCurrentIndex(std::max(0, box->findData(get(doc_->design().workload))));
     });
     addRow(label, pointer, box, help);
-}
-
-void WorkloadPanel::softwareField()
-{
-    // The catalog's profiles, read again at each refresh: a user's catalog
-    // may bring its own.
-    auto* box = new QComboBox;
-    box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    box->setMinimumContentsLength(6);
-    const auto current = [this] { return q(doc_->design().workload.software.value_or(std::string(kAnySoftware))); };
-    connect(box, &QComboBox::activated, this, [=, this](int i) {
-        const QString id = box->itemData(i).toString();
-        if (id == current())
-            return;
-        // "Any software" is the default: a file that names none means it.
-        if (!apply(tr("Set Software to %1").arg(box->itemText(i)), 0, [&](Workload& w) {
-                w.software = id == q(std::string(kAnySoftware)) ? std::nullopt : std::optional(id.toStdString());
-            }))
-            refreshValues();
-    });
-    refreshers_.push_back([=, this] {
-        QSignalBlocker block(box);
-        const auto& profiles = doc_->catalog().softwareProfiles();
-        bool same = box->count() == int(profiles.size());
-        for (int i = 0; same && i < box->count(); ++i)
-            same = box->itemData(i).toString() == q(profiles[std::size_t(i)].id);
-        if (!same) {
-            box->clear();
-            for (const SoftwareProfile& p : profiles) {
-                box->addItem(q(p.name), q(p.id));
-                const std::string limits = describeAllowed(p.allowed);
-                box->setItemData(box->count() - 1,
-                                 q(p.name + ": " + (limits.empty() ? std::string("any layout") : limits) + "\n" +
-                                   p.note + "\nSource: " + p.source),
-                                 Qt::ToolTipRole);
-            }
-        }
-        box->setCurrentIndex(std::max(0, box->findData(current())));
-        // The serving search's axes are the engine's, not a framework's.
-        form_->setRowVisible(box, !doc_->design().workload.isServing());
-    });
-    addRow(tr("Software"), "/workload/software", box,
-           tr("What the training framework runs: the layout search, scale sweep, comparison and upgrades propose "
-              "only layouts it supports (hover a choice for its axes and source)"));
 }
 
 void WorkloadPanel::switchField(const QString& label, const QString& pointer,
@@ -629,6 +627,8 @@ void WorkloadPanel::refreshValues()
     // A workload shows the section of its kind: a serving design's
     // training fields would show clamped placeholders.
     const bool serving = w.isServing();
+    // The serving search's axes are the engine's, not a framework's.
+    form_->setRowVisible(field("/workload/software"), !serving);
     for (const Section& sec : sections_)
         if (sec.title == tr("Training") || sec.title == tr("Serving")) {
             const bool show = (sec.title == tr("Serving")) == serving;

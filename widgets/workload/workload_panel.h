@@ -70,12 +70,19 @@ private:
     void doubleField(const QString& label, const QString& pointer, double min, double max, int decimals, double scale,
                      const QString& suffix, std::function<double(const Workload&)> get,
                      std::function<void(Workload&, double)> set, const QString& help);
+    // One choice of a combo box: the value the file writes, what it shows,
+    // and its tooltip.
+    struct Choice {
+        QString value, text, tip;
+    };
+    void choiceField(const QString& label, const QString& pointer, std::function<std::vector<Choice>()> options,
+                     std::function<QString(const Workload&)> get, std::function<void(Workload&, const QString&)> set,
+                     const QString& help);
     void choiceField(const QString& label, const QString& pointer,
                      const std::vector<std::pair<QString, QString>>& options,
                      std::function<QString(const Workload&)> get, std::function<void(Workload&, const QString&)> set,
                      const QString& help);
     // An on/off setting of the parallelism, unset meaning `fallback`.
-    void softwareField();
     void switchField(const QString& label, const QString& pointer, std::optional<bool> ParallelismSpec::*flag,
                      bool fallback, const QString& help);
 
