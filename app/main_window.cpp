@@ -49,6 +49,7 @@
 #include "widgets/palette/part_mime.h"
 #include "widgets/palette/part_palette.h"
 #include "widgets/panels/analysis_area.h"
+#include "widgets/panels/background_registry.h"
 #include "widgets/panels/kpi_strip.h"
 #include "widgets/report/design_report.h"
 #include "widgets/scale/scale_panel.h"
@@ -56,11 +57,9 @@
 #include "widgets/scale/sensitivity_panel.h"
 #include "widgets/scale/sensitivity_service.h"
 #include "widgets/scale/upgrades_service.h"
-#include "widgets/scale/upgrades_table.h"
 #include "widgets/search/layout_search_service.h"
 #include "widgets/search/layouts_panel.h"
 #include "widgets/serving/serving_panel.h"
-#include "widgets/serving/serving_search_service.h"
 #include "widgets/style/theme.h"
 #include "widgets/warnings/warnings_panel.h"
 #include "widgets/workload/workload_panel.h"
@@ -156,14 +155,9 @@ MainWindow::~MainWindow()
     delete minimap_;
     delete view_;
     delete scene_;
-    // The background runs' threads stop before what they were started from goes.
-    delete layouts_;
-    delete search_;
-    delete scale_;
-    delete sweep_;
-    delete sensitivity_;
-    delete tornado_;
-    delete upgrades_;
+    // The background runs' threads stop before what they were started from
+    // goes (each panel owns its services).
+    qDeleteAll(std::exchange(backgroundPanels_, {}));
     delete analysis_;
     // The document goes after this window's own part (it is a child): its
     // undo stack must not call back into a window that is no longer one.
@@ -219,41 +213,24 @@ void MainWindow::createDocks()
     inspectorDock->raise();
     connect(workload_, &WorkloadPanel::message, this, &MainWindow::status);
 
-    // The layout search beside the analyses; the workload dock shows the
-    // current layout's rank.
-    search_ = new LayoutSearchService(doc_, analysis_, this);
-    layouts_ = new LayoutsPanel(doc_, search_, this);
-    auto* layoutsDock = dock(tr("Layouts"), "layouts", layouts_, Qt::BottomDockWidgetArea);
-    tabifyDockWidget(analysisDock, layoutsDock);
-    // How many GPUs pay off: swept only while the panel is shown.
-    sweep_ = new ScaleSweepService(doc_, analysis_, this);
-    scale_ = new ScalePanel(sweep_, this);
-    auto* scaleDock = dock(tr("Scale"), "scale", scale_, Qt::BottomDockWidgetArea);
-    tabifyDockWidget(layoutsDock, scaleDock);
-    sweep_->setWanted(false);
-    connect(scaleDock, &QDockWidget::visibilityChanged, scale_, &ScalePanel::setShown);
-    // What limits the design: likewise run only while shown.
-    tornado_ = new SensitivityService(doc_, analysis_, this);
-    upgrades_ = new UpgradesService(doc_, analysis_, this);
-    sensitivity_ = new SensitivityPanel(doc_, tornado_, upgrades_, this);
-    auto* sensitivityDock = dock(tr("Sensitivity"), "sensitivity", sensitivity_, Qt::BottomDockWidgetArea);
-    tabifyDockWidget(scaleDock, sensitivityDock);
-    tornado_->setWanted(false);
-    upgrades_->setWanted(false);
-    connect(sensitivity_->upgrades(), &UpgradesTable::message, this, &MainWindow::status);
-    connect(sensitivityDock, &QDockWidget::visibilityChanged, sensitivity_, &SensitivityPanel::setShown);
-    // Serving figures beside the analyses; brought forward for a serving design.
-    serving_ = new ServingPanel(analysis_, this);
-    servingSearch_ = new ServingSearchService(doc_, analysis_, this);
-    serving_->setSearch(doc_, servingSearch_);
-    connect(serving_, &ServingPanel::message, this, &MainWindow::status);
-    auto* servingDock = dock(tr("Serving"), "serving", serving_, Qt::BottomDockWidgetArea);
-    connect(servingDock, &QDockWidget::visibilityChanged, serving_, &ServingPanel::setShown);
-    tabifyDockWidget(sensitivityDock, servingDock);
+    // The background analyses beside them (the layout search, the scale
+    // sweep, what limits the design, serving), a dock each; each runs only
+    // while its dock shows, unless something else shows its result.
+    QDockWidget* previous = analysisDock;
+    for (const BackgroundEntry& entry : backgroundRegistry()) {
+        BackgroundPanel* panel = entry.makePanel(doc_, analysis_, this);
+        backgroundPanels_.push_back(panel);
+        auto* d = dock(entry.title, entry.key, panel, Qt::BottomDockWidgetArea);
+        tabifyDockWidget(previous, d);
+        previous = d;
+        connect(d, &QDockWidget::visibilityChanged, panel, &BackgroundPanel::setShown);
+        connect(panel, &BackgroundPanel::message, this, &MainWindow::status);
+    }
     analysisDock->raise();
-    connect(layouts_, &LayoutsPanel::message, this, &MainWindow::status);
-    workload_->setLayoutSearch(search_);
-    connect(workload_, &WorkloadPanel::layoutsRequested, this, [layoutsDock] {
+    // The workload dock shows the current layout's rank and opens the Layouts.
+    workload_->setLayoutSearch(layoutSearch());
+    connect(workload_, &WorkloadPanel::layoutsRequested, this, [this] {
+        auto* layoutsDock = findChild<QDockWidget*>("layouts");
         layoutsDock->show();
         layoutsDock->raise();
     });
@@ -509,11 +486,57 @@ void MainWindow::newDesign()
 
 void MainWindow::waitForBackgroundRuns()
 {
-    search_->waitForIdle();
-    servingSearch_->waitForIdle();
-    sweep_->waitForIdle();
-    tornado_->waitForIdle();
-    upgrades_->waitForIdle();
+    for (BackgroundPanel* panel : backgroundPanels_)
+        for (BackgroundJob* job : panel->jobs())
+            job->waitForIdle();
+}
+
+BackgroundPanel* MainWindow::backgroundPanel(const QString& key) const
+{
+    for (std::size_t i = 0; i < backgroundPanels_.size(); ++i)
+        if (backgroundRegistry()[i].key == key)
+            return backgroundPanels_[i];
+    return nullptr;
+}
+
+LayoutsPanel* MainWindow::layouts() const
+{
+    return qobject_cast<LayoutsPanel*>(backgroundPanel("layouts"));
+}
+
+LayoutSearchService* MainWindow::layoutSearch() const
+{
+    return layouts()->search();
+}
+
+ScalePanel* MainWindow::scale() const
+{
+    return qobject_cast<ScalePanel*>(backgroundPanel("scale"));
+}
+
+ScaleSweepService* MainWindow::scaleSweep() const
+{
+    return scale()->sweep();
+}
+
+SensitivityPanel* MainWindow::sensitivity() const
+{
+    return qobject_cast<SensitivityPanel*>(backgroundPanel("sensitivity"));
+}
+
+SensitivityService* MainWindow::sensitivityService() const
+{
+    return sensitivity()->service();
+}
+
+UpgradesService* MainWindow::upgradesService() const
+{
+    return sensitivity()->upgradesService();
+}
+
+ServingPanel* MainWindow::serving() const
+{
+    return qobject_cast<ServingPanel*>(backgroundPanel("serving"));
 }
 
 bool MainWindow::openFile(const QString& path)
@@ -534,17 +557,16 @@ bool MainWindow::openFile(const QString& path)
     QSettings().setValue(settings::kLastDir, QFileInfo(path).absolutePath());
     updateTitle();
     QTimer::singleShot(0, view_, &DesignView::zoomToFit);
-    showServingIfServing();
+    raisePanelsForWorkload();
     return true;
 }
 
-void MainWindow::showServingIfServing()
+void MainWindow::raisePanelsForWorkload()
 {
-    // A serving design's figures are on the Serving panel, not the
-    // training analyses.
-    if (doc_->design().workload.isServing())
-        if (auto* dock = findChild<QDockWidget*>("serving"))
-            dock->raise();
+    const WorkloadKind kind = doc_->design().workload.kindOf();
+    for (const BackgroundEntry& entry : backgroundRegistry())
+        if (entry.raisedFor == kind)
+            findChild<QDockWidget*>(entry.key)->raise();
 }
 
 bool MainWindow::openPreset(const QString& resourcePath)
@@ -559,7 +581,7 @@ bool MainWindow::openPreset(const QString& resourcePath)
     doc_->undoStack()->resetClean();
     updateTitle();
     QTimer::singleShot(0, view_, &DesignView::zoomToFit);
-    showServingIfServing();
+    raisePanelsForWorkload();
     return true;
 }
 

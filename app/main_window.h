@@ -20,6 +20,7 @@ class DesignView;
 class StartPage;
 class Inspector;
 class KpiStrip;
+class BackgroundPanel;
 class LayoutSearchService;
 class ScalePanel;
 class ScaleSweepService;
@@ -27,7 +28,6 @@ class SensitivityPanel;
 class SensitivityService;
 class UpgradesService;
 class ServingPanel;
-class ServingSearchService;
 class LayoutsPanel;
 class Minimap;
 class PartPalette;
@@ -83,16 +83,21 @@ public:
     AnalysisService* analysis() const { return analysis_; }
     AnalysisArea* analysisArea() const { return analysisArea_; }
     WorkloadPanel* workload() const { return workload_; }
-    LayoutsPanel* layouts() const { return layouts_; }
-    LayoutSearchService* layoutSearch() const { return search_; }
-    ScalePanel* scale() const { return scale_; }
-    ScaleSweepService* scaleSweep() const { return sweep_; }
-    SensitivityPanel* sensitivity() const { return sensitivity_; }
-    SensitivityService* sensitivityService() const { return tornado_; }
-    UpgradesService* upgradesService() const { return upgrades_; }
-    ServingPanel* serving() const { return serving_; }
-    // Blocks until the layout search, the scale sweep and the sensitivity
-    // analysis are done: for the screenshot verb and tests.
+    // The background registry's panels (background_registry.h), a dock
+    // each, in its order; by key (nullptr when none has it).
+    const std::vector<BackgroundPanel*>& backgroundPanels() const { return backgroundPanels_; }
+    BackgroundPanel* backgroundPanel(const QString& key) const;
+    // The same, typed, for tests and the screenshot verb.
+    LayoutsPanel* layouts() const;
+    LayoutSearchService* layoutSearch() const;
+    ScalePanel* scale() const;
+    ScaleSweepService* scaleSweep() const;
+    SensitivityPanel* sensitivity() const;
+    SensitivityService* sensitivityService() const;
+    UpgradesService* upgradesService() const;
+    ServingPanel* serving() const;
+    // Blocks until every background panel's runs are done: for the
+    // screenshot verb and tests.
     void waitForBackgroundRuns();
     KpiStrip* kpis() const { return kpis_; }
 
@@ -105,7 +110,8 @@ private:
     void updateTitle();
     void updateRecentMenu();
     void addRecent(const QString& path);
-    void showServingIfServing();
+    // Brings forward the panels its entry raises for the design's workload.
+    void raisePanelsForWorkload();
     void showProblems(const QString& title, const QString& path, const std::vector<struct Problem>& problems);
     bool maybeSave();
     bool save();
@@ -137,15 +143,7 @@ private:
     Inspector* inspector_;
     WarningsPanel* warnings_;
     WorkloadPanel* workload_;
-    LayoutSearchService* search_;
-    LayoutsPanel* layouts_;
-    ScaleSweepService* sweep_;
-    ScalePanel* scale_;
-    SensitivityService* tornado_;
-    UpgradesService* upgrades_;
-    ServingPanel* serving_;
-    ServingSearchService* servingSearch_;
-    SensitivityPanel* sensitivity_;
+    std::vector<BackgroundPanel*> backgroundPanels_;
     AnalysisArea* analysisArea_;
     KpiStrip* kpis_;
     Autosaver* autosaver_;

@@ -44,6 +44,7 @@
 #include "widgets/charts/chart_view.h"
 #include "widgets/common/qt_string.h"
 #include "widgets/compare/compare_window.h"
+#include "widgets/panels/background_registry.h"
 #include "widgets/scale/scale_overlay.h"
 #include "widgets/style/theme.h"
 
@@ -594,21 +595,53 @@ private slots:
         QVERIFY(view->tipAt(mtbf, QPointF(2, 2)).isEmpty());
     }
 
+    void everyBackgroundAnalysisThatComparesHasATab()
+    {
+        // A tab per background analysis that compares designs, titled by its
+        // entry, between the plots and the bill of materials; each runs only
+        // while shown and says what it found for every design.
+        auto w = twoPresets();
+        onTheH100sWorkload(*w);
+        int tabs = 0;
+        for (const BackgroundEntry& e : backgroundRegistry()) {
+            CompareRunTab* tab = w->runTab(e.key);
+            QCOMPARE(tab != nullptr, bool(e.makeCompareTab));
+            if (!tab)
+                continue;
+            ++tabs;
+            const int index = w->tabs()->indexOf(tab);
+            QCOMPARE(w->tabs()->tabText(index), e.title);
+            QVERIFY(index > w->tabs()->indexOf(w->figureTable()) + 1);  // after the key figures and the plots
+            QVERIFY(index < w->tabs()->indexOf(w->bomTable()));
+            QCOMPARE(tab->job()->runsStarted(), std::uint64_t(0));
+            w->tabs()->setCurrentIndex(index);
+            tab->job()->waitForIdle();
+            QCOMPARE(tab->job()->runsStarted(), std::uint64_t(1));
+            for (const ComparedDesign& d : w->comparison()->designs)
+                QVERIFY2(tab->summaryLabel()->text().contains(q(d.label).toHtmlEscaped()), qPrintable(e.key));
+        }
+        QCOMPARE(int(w->runTabs().size()), tabs);
+        QVERIFY(tabs >= 1);
+    }
+
     void scaleSweepsAreOverlaidWhileTheTabIsShown()
     {
         auto w = twoPresets();
         onTheH100sWorkload(*w);
-        ScaleOverlay* overlay = w->scaleOverlay();
+        auto* tab = qobject_cast<ScaleCompareTab*>(w->runTab("scale"));
+        QVERIFY(tab);
+        ScaleOverlay* overlay = tab->overlay();
+        BackgroundJob* job = tab->job();
         // Nothing is swept while nobody looks at the Scale tab.
-        QVERIFY(!w->scaleJob()->running());
+        QVERIFY(!job->running());
         QCOMPARE(overlay->throughputPlot()->graphCount(), 0);
         const int scaleTab = w->tabs()->indexOf(overlay->parentWidget());
         QVERIFY(scaleTab > 0);
         QCOMPARE(w->tabs()->tabText(scaleTab), QString("Scale"));
         w->tabs()->setCurrentIndex(scaleTab);
-        QVERIFY(w->scaleJob()->running());
-        w->scaleJob()->waitForIdle();
-        QVERIFY(!w->scaleJob()->running());
+        QVERIFY(job->running());
+        job->waitForIdle();
+        QVERIFY(!job->running());
         // A line and a star per design: the design's own sweep, best layout
         // at each size, the star at its own size.
         QCOMPARE(overlay->throughputPlot()->graphCount(), 4);
@@ -635,27 +668,27 @@ private slots:
             const SweepPoint* own = r.designPoint();
             const auto at = days->data()->findBegin(double(own->gpus), false);
             QCOMPARE(at->value, own->best->wallDays);
-            QVERIFY(w->scaleSummaryLabel()->text().contains(q(r.stopsPaying).toHtmlEscaped()));
+            QVERIFY(tab->summaryLabel()->text().contains(q(r.stopsPaying).toHtmlEscaped()));
         }
         // A new baseline sweeps nothing again: the designs are the same.
         w->setBaseline(1);
         w->waitForComparison();
-        QVERIFY(!w->scaleJob()->running());
+        QVERIFY(!job->running());
         QCOMPARE(overlay->throughputPlot()->graphCount(), 4);
         // A third design sweeps all three again.
         QVERIFY(w->addFile(test::sourcePath(kMi300)));
         w->waitForComparison();
-        QVERIFY(w->scaleJob()->running());
-        w->scaleJob()->waitForIdle();
+        QVERIFY(job->running());
+        job->waitForIdle();
         QCOMPARE(overlay->throughputPlot()->graphCount(), 6);
         QCOMPARE(overlay->throughputPlot()->graph(4)->pen().color(), designColor(2));
         // Removing one while another tab is shown leaves the sweep for later.
         w->tabs()->setCurrentIndex(0);
         w->removeDesign(0);
         w->waitForComparison();
-        QVERIFY(!w->scaleJob()->running());
+        QVERIFY(!job->running());
         w->tabs()->setCurrentIndex(scaleTab);
-        w->scaleJob()->waitForIdle();
+        job->waitForIdle();
         QCOMPARE(overlay->throughputPlot()->graphCount(), 4);
         QCOMPARE(overlay->throughputPlot()->graph(0)->name(), q(w->comparison()->designs[0].label));
     }
@@ -780,7 +813,8 @@ private slots:
                 QVERIFY(QTest::qWaitForWindowExposed(w.get()));
                 for (int tab = 0; tab < w->tabs()->count(); ++tab) {
                     w->tabs()->setCurrentIndex(tab);
-                    w->scaleJob()->waitForIdle();
+                    for (CompareRunTab* run : w->runTabs())
+                        run->job()->waitForIdle();
                     QTest::qWait(50);
                     w->grab().save(QDir(shots).filePath(QString("compare-%1-%2.png").arg(themeName(theme)).arg(tab)));
                 }

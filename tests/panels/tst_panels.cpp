@@ -26,6 +26,7 @@
 #include "tests/gui_test_main.h"
 #include "tests/test_support.h"
 #include "widgets/analysis/analysis_service.h"
+#include "widgets/analysis/background_job.h"
 #include "widgets/canvas/component_item.h"
 #include "widgets/canvas/design_scene.h"
 #include "widgets/charts/analysis_registry.h"
@@ -37,7 +38,9 @@
 #include "widgets/document/design_document.h"
 #include "widgets/document/design_editor.h"
 #include "widgets/panels/analysis_area.h"
+#include "widgets/panels/background_registry.h"
 #include "widgets/panels/kpi_strip.h"
+#include "widgets/search/layout_search_service.h"
 #include "widgets/style/theme.h"
 #include "widgets/workload/checked_spin_box.h"
 #include "widgets/workload/workload_panel.h"
@@ -427,6 +430,46 @@ private slots:
             QVERIFY(!p->plots().isEmpty());
         }
         QVERIFY(!findAnalysis("nonsense"));
+    }
+
+    void everyBackgroundPanelComesFromItsRegistry()
+    {
+        // A dock per entry of the background registry, in its order, titled
+        // by it and holding the panel it made, whose runs publish for the
+        // design as it is; a panel hidden behind another dock's tab runs
+        // nothing (but the layout search: the workload dock shows its rank).
+        QStringList keys;
+        for (const BackgroundEntry& e : backgroundRegistry())
+            keys << e.key;
+        QCOMPARE(keys, (QStringList{"layouts", "scale", "sensitivity", "serving"}));
+        MainWindow w;
+        QCOMPARE(w.backgroundPanels().size(), backgroundRegistry().size());
+        QVERIFY(openInGrid(w, "h100-16k-roce-llama3.cluster.json"));
+        w.layoutSearch()->waitForIdle();
+        for (std::size_t i = 0; i < backgroundRegistry().size(); ++i) {
+            const BackgroundEntry& e = backgroundRegistry()[i];
+            BackgroundPanel* panel = w.backgroundPanels()[i];
+            auto* dock = w.findChild<QDockWidget*>(e.key);
+            QVERIFY(dock);
+            QCOMPARE(dock->windowTitle(), e.title);
+            QCOMPARE(dock->widget(), panel);
+            QCOMPARE(w.backgroundPanel(e.key), panel);
+            QVERIFY(findBackgroundEntry(e.key) == &e);
+            QVERIFY(!panel->jobs().empty());
+            for (BackgroundJob* job : panel->jobs())
+                QVERIFY2((job->runsStarted() > 0) == (e.key == "layouts"), qPrintable(e.key));
+            dock->raise();
+            settle();
+            for (BackgroundJob* job : panel->jobs()) {
+                job->waitForIdle();
+                QVERIFY(!job->running());
+                // A training design's panels run once shown; the serving
+                // search is for a serving design only.
+                QVERIFY2((job->runsStarted() > 0) == e.appliesTo(WorkloadKind::Training), qPrintable(e.key));
+            }
+        }
+        QVERIFY(!w.backgroundPanel("nonsense"));
+        QVERIFY(!findBackgroundEntry("nonsense"));
     }
 
     void onlyPlotsWhoseContentChangedAreDrawnAgain()

@@ -24,6 +24,7 @@
 #include "widgets/charts/analysis_registry.h"
 #include "widgets/compare/compare_window.h"
 #include "widgets/document/design_document.h"
+#include "widgets/panels/background_registry.h"
 #include "widgets/report/comparison_report.h"
 #include "widgets/report/design_report.h"
 #include "widgets/report/report_document.h"
@@ -251,6 +252,41 @@ private slots:
     // The cover and the body are laid out apart (numbering the contents
     // re-lays the cover alone): a cover of two pages moves every section
     // two pages on, in the contents, the footers and the page count.
+    // Each background analysis with design-review pages adds them for the
+    // workloads it applies to, computed on the spot as its panel would.
+    void everyBackgroundAnalysisAddsItsPages_data()
+    {
+        QTest::addColumn<QString>("preset");
+        QTest::newRow("training") << "h100-16k-roce-llama3.cluster.json";
+        QTest::newRow("serving") << "serving-grok1-moe-gb200-nvl72.cluster.json";
+    }
+
+    void everyBackgroundAnalysisAddsItsPages()
+    {
+        QFETCH(QString, preset);
+        DesignLoad l = load(preset);
+        QVERIFY(l.ok());
+        DesignDocument document;
+        AnalysisService service(&document);
+        document.reset(*l.design, l.catalog, QString());
+        service.recomputeNow();
+        const Analysis* a = service.analysis();
+        QVERIFY(a);
+        int withPages = 0;
+        for (const BackgroundEntry& entry : backgroundRegistry()) {
+            if (!entry.report || !entry.appliesTo(a->workloadKind()))
+                continue;
+            ReportDocument doc("title", "footer", QPageSize::A4);
+            doc.heading("before", 1);
+            const int before = doc.pageCount();
+            entry.report(doc, {*l.design, *l.catalog, *a, service});
+            QVERIFY2(doc.pageCount() > before, qPrintable(entry.key));
+            ++withPages;
+        }
+        // Scale and Sensitivity for a training run; Serving for a serving design.
+        QCOMPARE(withPages, a->workloadKind() == WorkloadKind::Training ? 2 : 1);
+    }
+
     void aLongCoverNumbersTheSectionsAfterIt()
     {
         ReportDocument doc("Running title", "Footer", QPageSize::A4);

@@ -48,9 +48,10 @@
 #include "widgets/common/atomic_write.h"
 #include "widgets/common/qt_string.h"
 #include "widgets/common/settings_keys.h"
+#include "widgets/compare/compare_run_tab.h"
 #include "widgets/dialogs/preset_dialog.h"
+#include "widgets/panels/background_registry.h"
 #include "widgets/report/comparison_report.h"
-#include "widgets/scale/scale_overlay.h"
 #include "widgets/style/theme.h"
 
 namespace studio {
@@ -302,9 +303,14 @@ CompareWindow::CompareWindow(QWidget* parent) : QMainWindow(parent)
     tabs_ = new QTabWidget(this);
     tabs_->addTab(figures_, tr("Key figures"));
     tabs_->addTab(scroll, tr("Plots"));
-    tabs_->addTab(createScaleTab(), tr("Scale"));
+    for (const BackgroundEntry& entry : backgroundRegistry())
+        if (entry.makeCompareTab) {
+            runTabs_.push_back(entry.makeCompareTab(this));
+            runTabKeys_.push_back(entry.key);
+            tabs_->addTab(runTabs_.back(), entry.title);
+        }
     tabs_->addTab(bom_, tr("Bill of materials"));
-    connect(tabs_, &QTabWidget::currentChanged, this, &CompareWindow::sweepWhenShown);
+    connect(tabs_, &QTabWidget::currentChanged, this, &CompareWindow::updateRunTabs);
 
     empty_ = new QLabel(this);
     empty_->setAlignment(Qt::AlignCenter);
@@ -488,76 +494,20 @@ void CompareWindow::describeSetup()
     setupLabel_->setText(text);
 }
 
-QWidget* CompareWindow::createScaleTab()
+void CompareWindow::updateRunTabs()
 {
-    scaleTab_ = new QWidget(this);
-    auto* layout = new QVBoxLayout(scaleTab_);
-    layout->setContentsMargins(6, 6, 6, 6);
-    scaleJob_ = new BackgroundJob(this);
-    auto* bar = new QHBoxLayout;
-    auto* what = new QLabel(tr("Strong scaling: each design resized along its growth unit with the workload it "
-                               "runs in this comparison (see above) and its global batch, at the best layout for "
-                               "each size."),
-                            scaleTab_);
-    what->setWordWrap(true);
-    bar->addWidget(what, 1);
-    bar->addWidget(new RunProgressBar(scaleJob_, scaleTab_));
-    layout->addLayout(bar);
-    scaleSummary_ = new QLabel(scaleTab_);
-    scaleSummary_->setWordWrap(true);
-    scaleSummary_->setTextFormat(Qt::RichText);
-    layout->addWidget(scaleSummary_);
-    scaleOverlay_ = new ScaleOverlay(scaleTab_);
-    layout->addWidget(scaleOverlay_, 1);
-    // The previous sweeps stay, dimmed, until the new ones land.
-    connect(scaleJob_, &BackgroundJob::started, this, [this] { scaleOverlay_->setEnabled(false); });
-    return scaleTab_;
+    for (CompareRunTab* tab : runTabs_) {
+        tab->setDesigns(runs_);
+        tab->setShown(tabs_->currentWidget() == tab);
+    }
 }
 
-std::vector<std::pair<QString, Design>> CompareWindow::scaleInputs() const
+CompareRunTab* CompareWindow::runTab(const QString& key) const
 {
-    std::vector<std::pair<QString, Design>> designs;
-    if (comparison_)
-        for (const ComparedDesign& d : comparison_->designs)
-            designs.emplace_back(q(d.label), d.design);
-    return designs;
-}
-
-void CompareWindow::sweepWhenShown()
-{
-    if (tabs_->currentWidget() != scaleTab_ || !comparison_)
-        return;
-    std::vector<std::pair<QString, Design>> designs = scaleInputs();
-    if (designs == swept_)
-        return;  // those sweeps are shown, or on their way
-    swept_ = designs;
-    std::vector<std::shared_ptr<const Catalog>> catalogs;
-    for (const Entry& e : entries_)
-        catalogs.push_back(e.catalog);
-    scaleSummary_->setText(tr("Sweeping %1 designs from their smallest runnable size to %2 GPUs...")
-                               .arg(designs.size())
-                               .arg(q(formatCount(kSweepMaxGpus))));
-    // The worker owns copies; one sweep after another, each a share of the
-    // progress.
-    scaleJob_->start([this, designs = std::move(designs),
-                      catalogs = std::move(catalogs)](const BackgroundJob::Context& context) -> BackgroundJob::Publish {
-        auto sweeps = std::make_shared<std::vector<LabelledSweep>>();
-        const double n = double(designs.size());
-        for (std::size_t i = 0; i < designs.size(); ++i) {
-            SweepOptions options;
-            options.cancel = context.cancel;
-            options.progress = [&context, i, n](double done) { context.progress((double(i) + done) / n); };
-            SweepResult r = sweepScale(designs[i].second, *catalogs[i], options);
-            if (r.cancelled)
-                return {};
-            sweeps->push_back({designs[i].first, std::move(r)});
-        }
-        return [this, sweeps] {
-            scaleSummary_->setText(scaleOverlaySummary(*sweeps));
-            scaleOverlay_->setEnabled(true);  // first: the plots take the enabled palette's colours
-            scaleOverlay_->draw(std::move(*sweeps));
-        };
-    });
+    for (std::size_t i = 0; i < runTabs_.size(); ++i)
+        if (runTabKeys_[i] == key)
+            return runTabs_[i];
+    return nullptr;
 }
 
 void CompareWindow::createActions()
@@ -772,7 +722,7 @@ void CompareWindow::recompute()
     fillDesigns();
     if (entries_.size() < kMinCompared) {
         prepareJob_->cancel();
-        showComparison({}, 0);
+        showComparison({}, {}, 0);
         return;
     }
     // The worker owns copies of everything it reads.
@@ -793,6 +743,7 @@ void CompareWindow::recompute()
     prepareJob_->start([this, inputs = std::move(inputs), shared, setup = setup_,
                         baseline](const BackgroundJob::Context& context) -> BackgroundJob::Publish {
         std::vector<ComparedDesign> prepared;
+        std::vector<std::shared_ptr<const Catalog>> catalogs;
         for (std::size_t i = 0; i < inputs.size(); ++i) {
             context.progress(double(i) / double(inputs.size()));
             auto d = compareEntry(inputs[i].design, *inputs[i].catalog, inputs[i].source, shared ? &*shared : nullptr,
@@ -800,28 +751,30 @@ void CompareWindow::recompute()
             if (!d)
                 return {};
             prepared.push_back(std::move(*d));
+            catalogs.push_back(inputs[i].catalog);
         }
-        return [this, prepared = std::move(prepared), baseline]() mutable {
-            showComparison(std::move(prepared), baseline);
+        return [this, prepared = std::move(prepared), catalogs = std::move(catalogs), baseline]() mutable {
+            showComparison(std::move(prepared), std::move(catalogs), baseline);
         };
     });
 }
 
-void CompareWindow::showComparison(std::vector<ComparedDesign> prepared, std::size_t baseline)
+void CompareWindow::showComparison(std::vector<ComparedDesign> prepared,
+                                   std::vector<std::shared_ptr<const Catalog>> catalogs, std::size_t baseline)
 {
     comparison_.reset();
-    if (prepared.size() >= kMinCompared)
+    runs_.clear();
+    if (prepared.size() >= kMinCompared) {
+        for (std::size_t i = 0; i < prepared.size(); ++i)
+            runs_.push_back({q(prepared[i].label), prepared[i].design, std::move(catalogs[i])});
         comparison_ = compareDesigns(std::move(prepared), baseline);
+    }
     tabs_->setEnabled(true);
     describeSetup();
     fillFigures();
     fillBom();
     drawCharts();
-    if (scaleInputs() != swept_) {
-        scaleJob_->cancel();
-        swept_.clear();
-    }
-    sweepWhenShown();
+    updateRunTabs();
     if (comparison_) {
         pages_->setCurrentWidget(tabs_);
     } else {

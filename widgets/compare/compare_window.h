@@ -4,9 +4,9 @@
 // figures with each design's difference from a chosen baseline (better in
 // green, worse in red, every cell explaining itself on hover), every
 // analysis of the registry overlaid, one colour per design (the same
-// renderers as the panels), their scale sweeps overlaid (computed off the
-// GUI thread while that tab is shown), and the bills of materials part by
-// part. Exports the comparison as CSV and as the comparison PDF.
+// renderers as the panels), a tab per background analysis that compares
+// (background_registry.h: the scale sweeps, computed off the GUI thread
+// while the tab is shown), and the bills of materials part by part. Exports the comparison as CSV and as the comparison PDF.
 // Every design runs one workload (the baseline's by default, or another
 // design file's, or each its own), each at the best layout the search finds
 // for it (or its own): preparing them searches layouts, so it runs off the
@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "core/compare/comparison.h"
+#include "widgets/compare/compare_run_tab.h"
 
 class QAction;
 class QComboBox;
@@ -37,7 +38,7 @@ namespace studio {
 class BackgroundJob;
 class Catalog;
 class ChartView;
-class ScaleOverlay;
+class CompareRunTab;
 
 class CompareWindow : public QMainWindow {
     Q_OBJECT
@@ -99,11 +100,9 @@ public:
     // What the designs run, as the window says it above the tables.
     QLabel* setupLabel() const { return setupLabel_; }
     BackgroundJob* prepareJob() const { return prepareJob_; }
-    // The Scale tab: every design's sweep, computed by `scaleJob` while the
-    // tab is shown.
-    ScaleOverlay* scaleOverlay() const { return scaleOverlay_; }
-    BackgroundJob* scaleJob() const { return scaleJob_; }
-    QLabel* scaleSummaryLabel() const { return scaleSummary_; }
+    // A background analysis' tab, by its key ("scale"); nullptr when it has none.
+    CompareRunTab* runTab(const QString& key) const;
+    const std::vector<CompareRunTab*>& runTabs() const { return runTabs_; }
 
 signals:
     // After every recompute: a design added or removed, the baseline moved.
@@ -123,19 +122,16 @@ private:
     // Prepares every design for the setup (off the GUI thread), then shows
     // the comparison.
     void recompute();
-    void showComparison(std::vector<ComparedDesign> prepared, std::size_t baseline);
+    void showComparison(std::vector<ComparedDesign> prepared, std::vector<std::shared_ptr<const Catalog>> catalogs,
+                        std::size_t baseline);
     void describeSetup();
     void chooseWorkloadFile();
     void fillDesigns();
     void fillFigures();
     void fillBom();
     void drawCharts();
-    QWidget* createScaleTab();
-    // Sweeps the designs when the Scale tab is shown and its sweeps are not
-    // theirs; else nothing (it runs when the tab is shown).
-    void sweepWhenShown();
-    // What the Scale tab sweeps: each design by its label.
-    std::vector<std::pair<QString, Design>> scaleInputs() const;
+    // The background analyses' tabs: which is shown, and the designs as compared.
+    void updateRunTabs();
     void addFromDialog();
     void addPreset(const QString& resourcePath);
     void addOpenDocument();
@@ -167,13 +163,10 @@ private:
     QTableWidget* figures_;
     QTableWidget* bom_;
     std::vector<ChartView*> charts_;
-    QWidget* scaleTab_ = nullptr;
-    ScaleOverlay* scaleOverlay_ = nullptr;
-    QLabel* scaleSummary_ = nullptr;
-    BackgroundJob* scaleJob_ = nullptr;
-    // What the sweeps shown (or running) are of: a recompute that leaves
-    // them (a new baseline) sweeps nothing again; empty when cancelled.
-    std::vector<std::pair<QString, Design>> swept_;
+    std::vector<CompareRunTab*> runTabs_;
+    // The designs as compared, for the run tabs: comparison_'s, each with its catalog.
+    std::vector<ComparedRun> runs_;
+    std::vector<QString> runTabKeys_;
     QAction* addOpenAction_ = nullptr;
     QAction* removeAction_ = nullptr;
     QAction* csvAction_ = nullptr;

@@ -21,9 +21,6 @@
 #include "core/metrics/serving_report.h"
 #include "core/metrics/warning_rank.h"
 #include "core/model/analysis.h"
-#include "core/scale/scale_sweep.h"
-#include "core/scale/sensitivity.h"
-#include "core/scale/upgrades.h"
 #include "core/text.h"
 #include "core/version.h"
 #include "widgets/analysis/analysis_service.h"
@@ -35,26 +32,18 @@
 #include "widgets/common/qt_string.h"
 #include "widgets/common/settings_keys.h"
 #include "widgets/document/design_document.h"
+#include "widgets/panels/background_registry.h"
 #include "widgets/report/report_document.h"
-#include "widgets/scale/scale_charts.h"
-#include "widgets/scale/scale_panel.h"
-#include "widgets/scale/sensitivity_chart.h"
-#include "widgets/scale/sensitivity_panel.h"
-#include "widgets/serving/serving_panel.h"
 #include "widgets/style/theme.h"
 
 namespace studio {
 namespace {
 
-// The height a panel's plots get on a page, in document units: with its
-// title and table of numbers it fits one A4 or Letter page.
-constexpr double kPanelHeight = 540;
-constexpr double kPanelWidth = 860;
 // Steps the progress reports: building (the cover, the canvas, a page per
-// analysis, the scale sweep, the sensitivity, the assumptions), then pages.
+// analysis and per background analysis, the assumptions), then pages.
 int buildSteps()
 {
-    return 5 + int(analysisRegistry().size());
+    return 3 + int(analysisRegistry().size() + backgroundRegistry().size());
 }
 
 QPicture scenePicture(DesignScene& scene, QSizeF* size)
@@ -250,180 +239,6 @@ ReportRow sourcedRow(const QString& name, const Sourced& s, const QString& unit)
             {q(formatReadable(s.value)) + (unit.isEmpty() ? "" : " " + unit), ReportCell::Normal, true},
             {q(s.source) + (s.uncertain ? QObject::tr(" (uncertain)") : QString()),
              s.uncertain ? ReportCell::Bad : ReportCell::Muted}};
-}
-
-QString percentText(double fraction)
-{
-    return q(formatReadable(100 * fraction)) + "%";
-}
-
-// A panel's chart widget ready for paper: never shown, in print colours
-// (set before it draws, so its series take them).
-void forPaper(QWidget& chart)
-{
-    chart.setAttribute(Qt::WA_DontShowOnScreen);
-    chart.setPalette(PrintColors::palette());
-}
-
-// The scale and sensitivity charts share their page with a table: they get
-// 60% of an analysis page's plot height, laid out at a panel's width.
-void printPlots(ReportDocument& doc, QWidget& chart, const std::vector<QCustomPlot*>& plots)
-{
-    const double height = 0.6 * kPanelHeight;
-    doc.plots(chart, plots, QSizeF(kPanelWidth, kPanelWidth * height / doc.contentWidth()), doc.contentWidth(), height);
-}
-
-// docs/model.md section 16: the sweep's sentence, its two charts as the
-// Scale panel draws them, and a row per size.
-void scalePage(ReportDocument& doc, const SweepResult& sweep)
-{
-    doc.heading(QObject::tr("Scale sweep: how many GPUs are worth it"), 1, true);
-    doc.paragraph(scaleSummary(sweep));
-    ScaleCharts charts;
-    forPaper(charts);
-    charts.draw(&sweep);
-    printPlots(doc, charts, {charts.throughputPlot(), charts.figuresPlot()});
-    std::vector<ReportRow> rows;
-    for (const auto& p : sweep.points) {
-        QStringList notes;
-        if (p.isDesign)
-            notes << QObject::tr("this design");
-        if (p.tierAdded)
-            notes << QObject::tr("fabric adds a tier");
-        if (p.overSiteBudget)
-            notes << QObject::tr("over the site's budget");
-        if (!p.best) {
-            rows.push_back({{q(formatCount(p.gpus)), ReportCell::Normal, true},
-                            {q(p.whyNoBest), ReportCell::Muted},
-                            {},
-                            {},
-                            {},
-                            {},
-                            {},
-                            {},
-                            {notes.join("; "), ReportCell::Muted}});
-            continue;
-        }
-        const ScaleFigures& f = *p.best;
-        rows.push_back(
-            {{q(formatCount(p.gpus)), ReportCell::Normal, true},
-             {q(describeLayout(f.layout))},
-             {q(formatReadable(f.tokensPerS)), ReportCell::Normal, true},
-             {percentText(f.tokensPerS / idealTokensPerS(sweep, p.gpus)), ReportCell::Normal, true},
-             {percentText(f.mfu), ReportCell::Normal, true},
-             {f.goodput > 0 ? q(formatReadable(f.wallDays)) : QObject::tr("never"), ReportCell::Normal, true},
-             {percentText(f.goodput), ReportCell::Normal, true},
-             {q(formatPowerKw(f.facilityKw)), ReportCell::Normal, true},
-             {notes.join("; "), ReportCell::Muted}});
-    }
-    doc.table({QObject::tr("GPUs"), QObject::tr("Best layout"), QObject::tr("Tokens/s"), QObject::tr("Of ideal"),
-               QObject::tr("MFU"), QObject::tr("Wall days"), QObject::tr("Goodput"), QObject::tr("Facility"),
-               QObject::tr("Notes")},
-              rows, {8, 28, 11, 8, 7, 8, 10, 9, 11});
-}
-
-// docs/model.md section 19: the Serving panel on paper: its sentence, the
-// batch curve and one GPU's HBM, and its figures with how each is made.
-void servingPage(ReportDocument& doc, AnalysisService& service)
-{
-    doc.heading(QObject::tr("Serving"), 1, true);
-    ServingPanel panel(&service);
-    forPaper(panel);
-    doc.paragraph(panel.summaryLabel()->text());
-    const Serving* s = service.serving();
-    if (!s || !s->ok())
-        return;
-    // The charts take the page's width; the table follows as text.
-    QTableWidget* table = panel.figureTable();
-    table->hide();
-    printPlots(doc, panel, {panel.curvePlot(), panel.memoryPlot()});
-    std::vector<ReportRow> rows;
-    for (int r = 0; r < table->rowCount(); ++r)
-        rows.push_back({{table->item(r, 0)->text()},
-                        {table->item(r, 1)->text(), ReportCell::Normal, true},
-                        {table->item(r, 0)->toolTip(), ReportCell::Muted}});
-    doc.table({QObject::tr("Figure"), QObject::tr("Value"), QObject::tr("How it is computed")}, rows, {24, 18, 58});
-}
-
-// docs/model.md section 17: the binding constraint, the tornado and a row
-// per input.
-void sensitivityPage(ReportDocument& doc, const SensitivityResult& tornado, const UpgradesResult& upgrades)
-{
-    doc.heading(QObject::tr("Sensitivity: what limits this design"), 1, true);
-    doc.paragraph(sensitivitySummary(tornado));
-    SensitivityChart chart;
-    forPaper(chart);
-    chart.draw(&tornado);
-    printPlots(doc, chart, {chart.plot()});
-    auto change = [&](const SensitivityChange& c) -> ReportCell {
-        if (!std::isfinite(c.days))
-            return {QObject::tr("never"), ReportCell::Bad, true};
-        const double d = c.days / tornado.days - 1;
-        return {(d > 0 ? "+" : "") + percentText(d),
-                d > 1e-9        ? ReportCell::Bad
-                    : d < -1e-9 ? ReportCell::Good
-                                : ReportCell::Normal,
-                true};
-    };
-    std::vector<ReportRow> rows;
-    for (const auto& in : tornado.inputs)
-        rows.push_back(
-            {{q(in.label)},
-             {q(formatReadable(in.value) + (in.unit.empty() ? "" : " " + in.unit)), ReportCell::Normal, true},
-             change(in.at(-0.5)),
-             change(in.at(-0.1)),
-             change(in.at(0.1)),
-             change(in.at(0.5))});
-    doc.table({QObject::tr("Input"), QObject::tr("Today"), QObject::tr("-50%"), QObject::tr("-10%"),
-               QObject::tr("+10%"), QObject::tr("+50%")},
-              rows, {30, 20, 12, 12, 12, 14});
-    if (!upgrades.ok())
-        return;
-    // docs/model.md section 18: each upgrade against today, what it changes
-    // under its name.
-    doc.heading(QObject::tr("What-if upgrades"), 2);
-    auto delta = [](double after, double today, const QString& text, bool lessIsBetter) -> ReportCell {
-        const double d = today != 0 ? after / today - 1 : 0;
-        const bool same = std::abs(d) < 5e-4;
-        return {text + (same ? "" : " (" + QString(d > 0 ? "+" : "") + percentText(d) + ")"),
-                same                          ? ReportCell::Normal
-                    : (d < 0) == lessIsBetter ? ReportCell::Good
-                                              : ReportCell::Bad,
-                true};
-    };
-    const ScaleFigures& t = upgrades.today;
-    std::vector<ReportRow> upgradeRows = {{{QObject::tr("Today"), ReportCell::Heading},
-                                           {q(formatCount(upgrades.gpus)), ReportCell::Normal, true},
-                                           {q(formatReadable(t.tokensPerS)), ReportCell::Normal, true},
-                                           {q(formatReadable(t.wallDays)), ReportCell::Normal, true},
-                                           {"$" + q(formatReadable(t.runCostUsd)), ReportCell::Normal, true},
-                                           {q(formatPowerKw(t.facilityKw)), ReportCell::Normal, true}}};
-    for (const auto& o : upgrades.upgrades) {
-        QStringList what;
-        for (const auto& c : o.proposal.changes)
-            what << q(c);
-        ReportCell name{upgradeTitle(o.proposal.kind), ReportCell::Normal, false,
-                        o.proposal.ok() ? what.join("; ") : q(o.proposal.unavailable)};
-        if (!o.after) {
-            upgradeRows.push_back({name,
-                                   {"-", ReportCell::Muted, true},
-                                   {"-", ReportCell::Muted, true},
-                                   {"-", ReportCell::Muted, true},
-                                   {"-", ReportCell::Muted, true},
-                                   {"-", ReportCell::Muted, true}});
-            continue;
-        }
-        const ScaleFigures& a = *o.after;
-        upgradeRows.push_back({name,
-                               {q(formatCount(o.gpus)), ReportCell::Normal, true},
-                               delta(a.tokensPerS, t.tokensPerS, q(formatReadable(a.tokensPerS)), false),
-                               delta(a.wallDays, t.wallDays, q(formatReadable(a.wallDays)), true),
-                               delta(a.runCostUsd, t.runCostUsd, "$" + q(formatReadable(a.runCostUsd)), true),
-                               delta(a.facilityKw, t.facilityKw, q(formatPowerKw(a.facilityKw)), true)});
-    }
-    doc.table({QObject::tr("Upgrade"), QObject::tr("GPUs"), QObject::tr("Tokens/s"), QObject::tr("Wall days"),
-               QObject::tr("Electricity"), QObject::tr("Facility")},
-              upgradeRows, {34, 8, 16, 14, 14, 14});
 }
 
 void assumptions(ReportDocument& doc, const Design& design, const Catalog& catalog, const Analysis& a)
@@ -685,27 +500,20 @@ bool writeDesignReport(const Design& design, std::shared_ptr<const Catalog> cata
         doc.heading(entry.title, 1, true);
         // Drawn at a screen panel's width and scaled to the page, so legends
         // and labels lay out as they do in the studio.
-        const QSizeF size(kPanelWidth, kPanelWidth * kPanelHeight / doc.contentWidth());
-        doc.chart(view, size, doc.contentWidth(), kPanelHeight);
+        const QSizeF size(ReportDocument::kPanelWidth,
+                          ReportDocument::kPanelWidth * ReportDocument::kPanelHeight / doc.contentWidth());
+        doc.chart(view, size, doc.contentWidth(), ReportDocument::kPanelHeight);
         doc.table({QObject::tr("Figure"), QObject::tr("Value"), QObject::tr("How it is computed")},
                   figureRows(entry.figures(*a), explained), {34, 18, 48});
     }
-    if (a->serving) {
+    // What the background panels show (how many GPUs pay off, what limits
+    // the design, serving), computed here as their services compute it.
+    for (const BackgroundEntry& entry : backgroundRegistry()) {
+        if (!entry.report || !entry.appliesTo(a->workloadKind()))
+            continue;
         if (!advance())
             return false;
-        servingPage(doc, service);
-    }
-    // How many GPUs pay off and what limits the design, computed as the
-    // Scale and Sensitivity panels compute them.
-    if (a->runnable()) {
-        if (!advance())
-            return false;
-        if (const SweepResult sweep = sweepScale(design, *catalog); sweep.ok())
-            scalePage(doc, sweep);
-        if (!advance())
-            return false;
-        if (const SensitivityResult tornado = analyzeSensitivity(design, *catalog); tornado.ok())
-            sensitivityPage(doc, tornado, analyzeUpgrades(design, *catalog));
+        entry.report(doc, {design, *catalog, *a, service});
     }
     if (!advance())
         return false;

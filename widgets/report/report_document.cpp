@@ -12,8 +12,11 @@
 
 #include <qcustomplot.h>
 
+#include "core/text.h"
 #include "widgets/charts/chart_view.h"
 #include "widgets/common/atomic_write.h"
+#include "widgets/common/qt_string.h"
+#include "widgets/style/theme.h"
 
 namespace studio {
 namespace {
@@ -329,6 +332,23 @@ void ReportDocument::chart(ChartView& view, const QSizeF& logical, double width,
     for (QCustomPlot* plot : view.plots())
         drawn.push_back(plot);
     plots(view, drawn, logical, width, height);
+}
+
+void ReportDocument::panelPlots(QWidget& host, const std::vector<QCustomPlot*>& plots)
+{
+    const double height = 0.6 * kPanelHeight;
+    this->plots(host, plots, QSizeF(kPanelWidth, kPanelWidth * height / contentWidth()), contentWidth(), height);
+}
+
+void forPaper(QWidget& panel)
+{
+    panel.setAttribute(Qt::WA_DontShowOnScreen);
+    panel.setPalette(PrintColors::palette());
+}
+
+QString percentText(double fraction)
+{
+    return q(formatReadable(100 * fraction)) + "%";
 }
 
 void ReportDocument::plots(QWidget& host, const std::vector<QCustomPlot*>& plots, const QSizeF& logical, double width,

@@ -36,6 +36,13 @@ using ReportRow = std::vector<ReportCell>;
 
 class ReportDocument {
 public:
+    // A panel's size on screen, in document units: its plots are laid out
+    // at this width and scaled to the page, so legends and labels lay out
+    // as they do in the studio; with its title and table of numbers an
+    // analysis' page fits one A4 or Letter page.
+    static constexpr double kPanelWidth = 860;
+    static constexpr double kPanelHeight = 540;
+
     // `title` runs in every page's header; `footer` (the studio and its
     // version) on the left of every footer.
     ReportDocument(const QString& title, const QString& footer, QPageSize::PageSizeId pageSize);
@@ -59,6 +66,10 @@ public:
     // sits in it.
     void plots(QWidget& host, const std::vector<QCustomPlot*>& plots, const QSizeF& logical, double width,
                double height);
+    // A background panel's plots, which share their page with a table: at a
+    // panel's width, 60% of an analysis page's plot height. `host` is
+    // ready for paper (forPaper).
+    void panelPlots(QWidget& host, const std::vector<QCustomPlot*>& plots);
     // Where the contents go, on the cover: a table of every page-starting
     // section and its page, filled in once the layout knows the pages.
     void contentsHere();
@@ -89,5 +100,10 @@ private:
 
 // Tones for print: readable on white paper.
 QColor reportToneColor(ReportCell::Tone tone, bool background);
+// A panel's widget ready for paper: never shown, in print colours (set
+// before it draws, so its series take them).
+void forPaper(QWidget& panel);
+// 0.123 as "12.3%".
+QString percentText(double fraction);
 
 }  // namespace studio

@@ -162,4 +162,41 @@ void ScaleOverlay::showTip(QMouseEvent* event, ChartPlot* plot)
     QToolTip::showText(event->globalPosition().toPoint(), tip, plot);
 }
 
+ScaleCompareTab::ScaleCompareTab(QWidget* parent)
+    : CompareRunTab(tr("Strong scaling: each design resized along its growth unit with the workload it runs in this "
+                       "comparison (see above) and its global batch, at the best layout for each size."),
+                    parent),
+      overlay_(new ScaleOverlay(this))
+{
+    setBody(overlay_);
+}
+
+QString ScaleCompareTab::runningText(std::size_t designs) const
+{
+    return tr("Sweeping %1 designs from their smallest runnable size to %2 GPUs...")
+        .arg(designs)
+        .arg(q(formatCount(kSweepMaxGpus)));
+}
+
+BackgroundJob::Task ScaleCompareTab::task(std::vector<ComparedRun> designs)
+{
+    return [this, designs = std::move(designs)](const BackgroundJob::Context& context) -> BackgroundJob::Publish {
+        auto sweeps = std::make_shared<std::vector<LabelledSweep>>();
+        const double n = double(designs.size());
+        for (std::size_t i = 0; i < designs.size(); ++i) {
+            SweepOptions options;
+            options.cancel = context.cancel;
+            options.progress = [&context, i, n](double done) { context.progress((double(i) + done) / n); };
+            SweepResult r = sweepScale(designs[i].design, *designs[i].catalog, options);
+            if (r.cancelled)
+                return {};
+            sweeps->push_back({designs[i].label, std::move(r)});
+        }
+        return [this, sweeps] {
+            landed(scaleOverlaySummary(*sweeps));
+            overlay_->draw(std::move(*sweeps));
+        };
+    };
+}
+
 }  // namespace studio

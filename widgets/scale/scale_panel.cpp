@@ -5,9 +5,13 @@
 #include <QLabel>
 #include <QVBoxLayout>
 
+#include "core/model/analysis.h"
+#include "core/search/layout.h"
 #include "core/text.h"
 #include "widgets/analysis/run_progress_bar.h"
+#include "widgets/charts/chart_plot.h"
 #include "widgets/common/qt_string.h"
+#include "widgets/report/report_document.h"
 #include "widgets/scale/scale_charts.h"
 #include "widgets/scale/scale_sweep_service.h"
 
@@ -28,8 +32,10 @@ QString scaleSummary(const SweepResult& r)
     return text;
 }
 
-ScalePanel::ScalePanel(ScaleSweepService* sweep, QWidget* parent) : QWidget(parent), sweep_(sweep)
+ScalePanel::ScalePanel(DesignDocument* document, AnalysisService* analyses, QWidget* parent)
+    : BackgroundPanel(parent), sweep_(new ScaleSweepService(document, analyses, this))
 {
+    sweep_->setWanted(false);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
     auto* bar = new QHBoxLayout;
@@ -63,6 +69,11 @@ ScalePanel::ScalePanel(ScaleSweepService* sweep, QWidget* parent) : QWidget(pare
     connect(sweep_, &ScaleSweepService::finished, this, &ScalePanel::refresh);
 }
 
+std::vector<BackgroundJob*> ScalePanel::jobs() const
+{
+    return {sweep_};
+}
+
 void ScalePanel::setShown(bool shown)
 {
     sweep_->setWanted(shown);
@@ -83,6 +94,58 @@ void ScalePanel::refresh()
     else
         summary_->setText(scaleSummary(*r));
     charts_->draw(r);
+}
+
+void ScalePanel::report(ReportDocument& doc, const ReportInputs& in)
+{
+    if (!in.analysis.runnable())
+        return;
+    const SweepResult sweep = sweepScale(in.design, in.catalog);
+    if (!sweep.ok())
+        return;
+    doc.heading(QObject::tr("Scale sweep: how many GPUs are worth it"), 1, true);
+    doc.paragraph(scaleSummary(sweep));
+    ScaleCharts charts;
+    forPaper(charts);
+    charts.draw(&sweep);
+    doc.panelPlots(charts, {charts.throughputPlot(), charts.figuresPlot()});
+    std::vector<ReportRow> rows;
+    for (const auto& p : sweep.points) {
+        QStringList notes;
+        if (p.isDesign)
+            notes << QObject::tr("this design");
+        if (p.tierAdded)
+            notes << QObject::tr("fabric adds a tier");
+        if (p.overSiteBudget)
+            notes << QObject::tr("over the site's budget");
+        if (!p.best) {
+            rows.push_back({{q(formatCount(p.gpus)), ReportCell::Normal, true},
+                            {q(p.whyNoBest), ReportCell::Muted},
+                            {},
+                            {},
+                            {},
+                            {},
+                            {},
+                            {},
+                            {notes.join("; "), ReportCell::Muted}});
+            continue;
+        }
+        const ScaleFigures& f = *p.best;
+        rows.push_back(
+            {{q(formatCount(p.gpus)), ReportCell::Normal, true},
+             {q(describeLayout(f.layout))},
+             {q(formatReadable(f.tokensPerS)), ReportCell::Normal, true},
+             {percentText(f.tokensPerS / idealTokensPerS(sweep, p.gpus)), ReportCell::Normal, true},
+             {percentText(f.mfu), ReportCell::Normal, true},
+             {f.goodput > 0 ? q(formatReadable(f.wallDays)) : QObject::tr("never"), ReportCell::Normal, true},
+             {percentText(f.goodput), ReportCell::Normal, true},
+             {q(formatPowerKw(f.facilityKw)), ReportCell::Normal, true},
+             {notes.join("; "), ReportCell::Muted}});
+    }
+    doc.table({QObject::tr("GPUs"), QObject::tr("Best layout"), QObject::tr("Tokens/s"), QObject::tr("Of ideal"),
+               QObject::tr("MFU"), QObject::tr("Wall days"), QObject::tr("Goodput"), QObject::tr("Facility"),
+               QObject::tr("Notes")},
+              rows, {8, 28, 11, 8, 7, 8, 10, 9, 11});
 }
 
 }  // namespace studio

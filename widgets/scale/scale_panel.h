@@ -1,10 +1,9 @@
 #pragma once
 // The Scale panel: how many GPUs pay off. The scaling choice, the sweep's
 // sentence and ScaleCharts, fed by the ScaleSweepService, which only sweeps
-// while the panel is shown.
-#include <QWidget>
-
+// while the panel is shown. On paper (`report`): the same, and a row per size.
 #include "core/scale/scale_sweep.h"
+#include "widgets/panels/background_panel.h"
 
 class QComboBox;
 class QLabel;
@@ -14,6 +13,7 @@ class QCPGraph;
 namespace studio {
 
 class ChartPlot;
+class DesignDocument;
 class ScaleCharts;
 class ScaleSweepService;
 
@@ -21,15 +21,18 @@ class ScaleSweepService;
 // scaling, the anchor of ideal and the serial fraction.
 QString scaleSummary(const SweepResult& result);
 
-class ScalePanel : public QWidget {
+class ScalePanel : public BackgroundPanel {
     Q_OBJECT
 public:
-    ScalePanel(ScaleSweepService* sweep, QWidget* parent = nullptr);
+    ScalePanel(DesignDocument* document, AnalysisService* analyses, QWidget* parent = nullptr);
 
-    // Whether the user can see the panel (a tabbed dock's widget stays
-    // "visible" behind the current tab, so its dock tells): the sweep runs
-    // only then.
-    void setShown(bool shown);
+    // The sweep runs only while the panel is shown.
+    void setShown(bool shown) override;
+    std::vector<BackgroundJob*> jobs() const override;
+    ScaleSweepService* sweep() const { return sweep_; }
+    // docs/model.md section 16 in the design review: the sweep's sentence,
+    // its two charts and a row per size (none for a layout that cannot run).
+    static void report(ReportDocument& doc, const ReportInputs& in);
 
     ScaleCharts* charts() const { return charts_; }
     QLabel* summaryLabel() const { return summary_; }

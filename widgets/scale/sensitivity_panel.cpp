@@ -4,9 +4,15 @@
 #include <QLabel>
 #include <QVBoxLayout>
 
+#include <cmath>
+
+#include "core/model/analysis.h"
+#include "core/scale/upgrades.h"
 #include "core/text.h"
 #include "widgets/analysis/run_progress_bar.h"
+#include "widgets/charts/chart_plot.h"
 #include "widgets/common/qt_string.h"
+#include "widgets/report/report_document.h"
 #include "widgets/scale/sensitivity_chart.h"
 #include "widgets/scale/sensitivity_service.h"
 #include "widgets/scale/upgrades_service.h"
@@ -21,10 +27,12 @@ QString sensitivitySummary(const SensitivityResult& r)
             .arg(q(formatReadable(r.days)), q(formatReadable(r.costUsd)));
 }
 
-SensitivityPanel::SensitivityPanel(DesignDocument* document, SensitivityService* service, UpgradesService* upgrades,
-                                   QWidget* parent)
-    : QWidget(parent), service_(service), upgrades_(upgrades)
+SensitivityPanel::SensitivityPanel(DesignDocument* document, AnalysisService* analyses, QWidget* parent)
+    : BackgroundPanel(parent), service_(new SensitivityService(document, analyses, this)),
+      upgrades_(new UpgradesService(document, analyses, this))
 {
+    service_->setWanted(false);
+    upgrades_->setWanted(false);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
     auto* bar = new QHBoxLayout;
@@ -42,6 +50,12 @@ SensitivityPanel::SensitivityPanel(DesignDocument* document, SensitivityService*
     row->addWidget(upgradesTable_, 5);
     layout->addLayout(row, 1);
     connect(service_, &SensitivityService::finished, this, &SensitivityPanel::refresh);
+    connect(upgradesTable_, &UpgradesTable::message, this, &BackgroundPanel::message);
+}
+
+std::vector<BackgroundJob*> SensitivityPanel::jobs() const
+{
+    return {service_, upgrades_};
 }
 
 void SensitivityPanel::setShown(bool shown)
@@ -63,6 +77,91 @@ void SensitivityPanel::refresh()
     else
         summary_->setText(sensitivitySummary(*r));
     chart_->draw(r);
+}
+
+void SensitivityPanel::report(ReportDocument& doc, const ReportInputs& in)
+{
+    if (!in.analysis.runnable())
+        return;
+    const SensitivityResult tornado = analyzeSensitivity(in.design, in.catalog);
+    if (!tornado.ok())
+        return;
+    doc.heading(QObject::tr("Sensitivity: what limits this design"), 1, true);
+    doc.paragraph(sensitivitySummary(tornado));
+    SensitivityChart chart;
+    forPaper(chart);
+    chart.draw(&tornado);
+    doc.panelPlots(chart, {chart.plot()});
+    auto change = [&](const SensitivityChange& c) -> ReportCell {
+        if (!std::isfinite(c.days))
+            return {QObject::tr("never"), ReportCell::Bad, true};
+        const double d = c.days / tornado.days - 1;
+        return {(d > 0 ? "+" : "") + percentText(d),
+                d > 1e-9        ? ReportCell::Bad
+                    : d < -1e-9 ? ReportCell::Good
+                                : ReportCell::Normal,
+                true};
+    };
+    std::vector<ReportRow> rows;
+    for (const auto& in : tornado.inputs)
+        rows.push_back(
+            {{q(in.label)},
+             {q(formatReadable(in.value) + (in.unit.empty() ? "" : " " + in.unit)), ReportCell::Normal, true},
+             change(in.at(-0.5)),
+             change(in.at(-0.1)),
+             change(in.at(0.1)),
+             change(in.at(0.5))});
+    doc.table({QObject::tr("Input"), QObject::tr("Today"), QObject::tr("-50%"), QObject::tr("-10%"),
+               QObject::tr("+10%"), QObject::tr("+50%")},
+              rows, {30, 20, 12, 12, 12, 14});
+    const UpgradesResult upgrades = analyzeUpgrades(in.design, in.catalog);
+    if (!upgrades.ok())
+        return;
+    // docs/model.md section 18: each upgrade against today, what it changes
+    // under its name.
+    doc.heading(QObject::tr("What-if upgrades"), 2);
+    auto delta = [](double after, double today, const QString& text, bool lessIsBetter) -> ReportCell {
+        const double d = today != 0 ? after / today - 1 : 0;
+        const bool same = std::abs(d) < 5e-4;
+        return {text + (same ? "" : " (" + QString(d > 0 ? "+" : "") + percentText(d) + ")"),
+                same                          ? ReportCell::Normal
+                    : (d < 0) == lessIsBetter ? ReportCell::Good
+                                              : ReportCell::Bad,
+                true};
+    };
+    const ScaleFigures& t = upgrades.today;
+    std::vector<ReportRow> upgradeRows = {{{QObject::tr("Today"), ReportCell::Heading},
+                                           {q(formatCount(upgrades.gpus)), ReportCell::Normal, true},
+                                           {q(formatReadable(t.tokensPerS)), ReportCell::Normal, true},
+                                           {q(formatReadable(t.wallDays)), ReportCell::Normal, true},
+                                           {"$" + q(formatReadable(t.runCostUsd)), ReportCell::Normal, true},
+                                           {q(formatPowerKw(t.facilityKw)), ReportCell::Normal, true}}};
+    for (const auto& o : upgrades.upgrades) {
+        QStringList what;
+        for (const auto& c : o.proposal.changes)
+            what << q(c);
+        ReportCell name{upgradeTitle(o.proposal.kind), ReportCell::Normal, false,
+                        o.proposal.ok() ? what.join("; ") : q(o.proposal.unavailable)};
+        if (!o.after) {
+            upgradeRows.push_back({name,
+                                   {"-", ReportCell::Muted, true},
+                                   {"-", ReportCell::Muted, true},
+                                   {"-", ReportCell::Muted, true},
+                                   {"-", ReportCell::Muted, true},
+                                   {"-", ReportCell::Muted, true}});
+            continue;
+        }
+        const ScaleFigures& a = *o.after;
+        upgradeRows.push_back({name,
+                               {q(formatCount(o.gpus)), ReportCell::Normal, true},
+                               delta(a.tokensPerS, t.tokensPerS, q(formatReadable(a.tokensPerS)), false),
+                               delta(a.wallDays, t.wallDays, q(formatReadable(a.wallDays)), true),
+                               delta(a.runCostUsd, t.runCostUsd, "$" + q(formatReadable(a.runCostUsd)), true),
+                               delta(a.facilityKw, t.facilityKw, q(formatPowerKw(a.facilityKw)), true)});
+    }
+    doc.table({QObject::tr("Upgrade"), QObject::tr("GPUs"), QObject::tr("Tokens/s"), QObject::tr("Wall days"),
+               QObject::tr("Electricity"), QObject::tr("Facility")},
+              upgradeRows, {34, 8, 16, 14, 14, 14});
 }
 
 }  // namespace studio

@@ -2,10 +2,10 @@
 // The Sensitivity panel: what limits this design. The binding constraint in
 // a sentence and the SensitivityChart tornado, fed by the
 // SensitivityService, beside the what-if upgrades (UpgradesTable); both
-// services run only while the panel is shown.
-#include <QWidget>
-
+// services run only while the panel is shown. On paper (`report`): the
+// sentence, the tornado, a row per input and a row per upgrade.
 #include "core/scale/sensitivity.h"
+#include "widgets/panels/background_panel.h"
 
 class QLabel;
 class QProgressBar;
@@ -22,14 +22,19 @@ class UpgradesTable;
 // today's days and cost.
 QString sensitivitySummary(const SensitivityResult& result);
 
-class SensitivityPanel : public QWidget {
+class SensitivityPanel : public BackgroundPanel {
     Q_OBJECT
 public:
-    SensitivityPanel(DesignDocument* document, SensitivityService* service, UpgradesService* upgrades,
-                     QWidget* parent = nullptr);
+    SensitivityPanel(DesignDocument* document, AnalysisService* analyses, QWidget* parent = nullptr);
 
-    // Whether the user can see the panel: the analysis runs only then.
-    void setShown(bool shown);
+    // The tornado and the upgrades run only while the panel is shown.
+    void setShown(bool shown) override;
+    std::vector<BackgroundJob*> jobs() const override;
+    SensitivityService* service() const { return service_; }
+    UpgradesService* upgradesService() const { return upgrades_; }
+    // docs/model.md sections 17 and 18 in the design review (none for a
+    // layout that cannot run).
+    static void report(ReportDocument& doc, const ReportInputs& in);
 
     SensitivityChart* chart() const { return chart_; }
     QLabel* summaryLabel() const { return summary_; }

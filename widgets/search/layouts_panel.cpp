@@ -77,8 +77,9 @@ QPixmap dotPixmap(const QColor& color, int diameter)
 
 }  // namespace
 
-LayoutsPanel::LayoutsPanel(DesignDocument* document, LayoutSearchService* search, QWidget* parent)
-    : QWidget(parent), doc_(document), search_(search), editor_(document)
+LayoutsPanel::LayoutsPanel(DesignDocument* document, AnalysisService* analyses, QWidget* parent)
+    : BackgroundPanel(parent), doc_(document), search_(new LayoutSearchService(document, analyses, this)),
+      editor_(document)
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
@@ -167,6 +168,11 @@ void LayoutsPanel::showEvent(QShowEvent* event)
     QWidget::showEvent(event);
     if (stale_)
         refresh();
+}
+
+std::vector<BackgroundJob*> LayoutsPanel::jobs() const
+{
+    return {search_};
 }
 
 void LayoutsPanel::changeEvent(QEvent* event)

@@ -5,10 +5,12 @@
 // candidate the design's layout in one undoable edit. Fed by the
 // LayoutSearchService; while a search runs longer than a frame it shows its
 // progress, and the last result stays, dimmed, until the new one lands.
-#include <QWidget>
+// The search runs whether the panel shows or not: the workload dock shows
+// the current layout's rank.
 
 #include "core/search/layout_search.h"
 #include "widgets/document/design_editor.h"
+#include "widgets/panels/background_panel.h"
 
 class QComboBox;
 class QLabel;
@@ -23,10 +25,14 @@ class ChartPlot;
 class DesignDocument;
 class LayoutSearchService;
 
-class LayoutsPanel : public QWidget {
+class LayoutsPanel : public BackgroundPanel {
     Q_OBJECT
 public:
-    LayoutsPanel(DesignDocument* document, LayoutSearchService* search, QWidget* parent = nullptr);
+    LayoutsPanel(DesignDocument* document, AnalysisService* analyses, QWidget* parent = nullptr);
+
+    LayoutSearchService* search() const { return search_; }
+    void setShown(bool) override {}
+    std::vector<BackgroundJob*> jobs() const override;
 
     QTableWidget* table() const { return table_; }
     ChartPlot* plot() const { return plot_; }
@@ -37,9 +43,6 @@ public:
     // Makes the candidate in table row `row` the design's layout; false
     // (with the reason in the status bar message) when refused.
     bool applyRow(int row);
-
-signals:
-    void message(const QString& text);
 
 protected:
     void showEvent(QShowEvent* event) override;

@@ -17,13 +17,14 @@
 #include "core/serving/serving.h"
 #include "core/text.h"
 #include "widgets/analysis/analysis_service.h"
-#include "widgets/document/commands.h"
-#include "widgets/document/design_document.h"
-#include "widgets/document/design_editor.h"
-#include "widgets/serving/serving_search_service.h"
 #include "widgets/charts/chart_plot.h"
 #include "widgets/charts/chart_style.h"
 #include "widgets/common/qt_string.h"
+#include "widgets/document/commands.h"
+#include "widgets/document/design_document.h"
+#include "widgets/document/design_editor.h"
+#include "widgets/report/report_document.h"
+#include "widgets/serving/serving_search_service.h"
 #include "widgets/style/theme.h"
 
 namespace studio {
@@ -186,7 +187,8 @@ std::vector<Row> rowsOf(const Serving& s)
 
 }  // namespace
 
-ServingPanel::ServingPanel(AnalysisService* analyses, QWidget* parent) : QWidget(parent), analyses_(analyses)
+ServingPanel::ServingPanel(DesignDocument* document, AnalysisService* analyses, QWidget* parent)
+    : BackgroundPanel(parent), analyses_(analyses)
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
@@ -224,12 +226,21 @@ ServingPanel::ServingPanel(AnalysisService* analyses, QWidget* parent) : QWidget
     layout->addWidget(tabs_, 1);
     connect(analyses_, &AnalysisService::updated, this, &ServingPanel::refresh);
     refresh();
+    if (document)
+        addSearch(document);
 }
 
-void ServingPanel::setSearch(DesignDocument* document, ServingSearchService* search)
+std::vector<BackgroundJob*> ServingPanel::jobs() const
+{
+    if (search_)
+        return {search_};
+    return {};
+}
+
+void ServingPanel::addSearch(DesignDocument* document)
 {
     doc_ = document;
-    search_ = search;
+    search_ = new ServingSearchService(document, analyses_, this);
     searchBox_ = new QWidget(tabs_);
     auto* row = new QHBoxLayout(searchBox_);
     row->setContentsMargins(0, 4, 0, 0);
@@ -617,6 +628,27 @@ void ServingPanel::showTip(QMouseEvent* event)
                                                    : tr("compute-bound"),
                                 num(100 * p.mfu)),
                        curve_);
+}
+
+void ServingPanel::report(ReportDocument& doc, const ReportInputs& in)
+{
+    doc.heading(QObject::tr("Serving"), 1, true);
+    ServingPanel panel(nullptr, &in.analyses);
+    forPaper(panel);
+    doc.paragraph(panel.summaryLabel()->text());
+    const Serving* s = in.analyses.serving();
+    if (!s || !s->ok())
+        return;
+    // The charts take the page's width; the table follows as text.
+    QTableWidget* table = panel.figureTable();
+    table->hide();
+    doc.panelPlots(panel, {panel.curvePlot(), panel.memoryPlot()});
+    std::vector<ReportRow> rows;
+    for (int r = 0; r < table->rowCount(); ++r)
+        rows.push_back({{table->item(r, 0)->text()},
+                        {table->item(r, 1)->text(), ReportCell::Normal, true},
+                        {table->item(r, 0)->toolTip(), ReportCell::Muted}});
+    doc.table({QObject::tr("Figure"), QObject::tr("Value"), QObject::tr("How it is computed")}, rows, {24, 18, 58});
 }
 
 }  // namespace studio

@@ -5,14 +5,13 @@
 // batch grows (the latency target drawn, the served batch starred); and
 // one GPU's HBM: weights, the batch's KV cache and what is left. Figures
 // from core/serving (AnalysisService), each explaining itself on hover.
-// With the serving search (setSearch): the best way to serve, aggregated
-// and disaggregated, as a frontier and a table whose row Apply makes the
-// design's (one undoable edit).
-#include <QWidget>
-
+// Given the document, with the serving search: the best way to serve,
+// aggregated and disaggregated, as a frontier and a table whose row Apply
+// makes the design's (one undoable edit).
 #include <vector>
 
 #include "core/serving/serving_search.h"
+#include "widgets/panels/background_panel.h"
 
 class QLabel;
 class QMouseEvent;
@@ -29,18 +28,18 @@ class DesignEditor;
 class ServingSearchService;
 struct Serving;
 
-class ServingPanel : public QWidget {
+class ServingPanel : public BackgroundPanel {
     Q_OBJECT
 public:
-    explicit ServingPanel(AnalysisService* analyses, QWidget* parent = nullptr);
+    // Without a document: this design's figures only (the design review's).
+    ServingPanel(DesignDocument* document, AnalysisService* analyses, QWidget* parent = nullptr);
 
     QLabel* summaryLabel() const { return summary_; }
     ChartPlot* curvePlot() const { return curve_; }
     ChartPlot* memoryPlot() const { return memory_; }
     QTableWidget* figureTable() const { return figures_; }
 
-    // Shows the serving search and its Apply, editing `document`.
-    void setSearch(DesignDocument* document, ServingSearchService* search);
+    ServingSearchService* search() const { return search_; }
     QLabel* verdictLabel() const { return verdict_; }
     ChartPlot* frontierPlot() const { return frontier_; }
     QTableWidget* candidateTable() const { return candidates_; }
@@ -49,10 +48,12 @@ public:
     bool applyRow(int row);
     // Whether the dock shows: the search runs only while its tab is shown
     // for a serving design (nobody waits for it otherwise).
-    void setShown(bool shown);
-
-signals:
-    void message(const QString& text);
+    void setShown(bool shown) override;
+    std::vector<BackgroundJob*> jobs() const override;
+    // docs/model.md section 19 in the design review: the panel on paper, its
+    // sentence, the batch curve and one GPU's HBM, and its figures with how
+    // each is made.
+    static void report(ReportDocument& doc, const ReportInputs& in);
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -63,6 +64,8 @@ private:
     void drawMemory(const Serving& s);
     void fillFigures(const Serving& s);
     void showTip(QMouseEvent* event);
+    // The search's tab and its Apply, editing `document`.
+    void addSearch(DesignDocument* document);
     void refreshSearch();
     void updateWanted();
 

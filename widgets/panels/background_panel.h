@@ -1,0 +1,48 @@
+#pragma once
+// A panel whose result comes from a run off the GUI thread (the layout
+// search, the scale sweep, the tornado, the serving search): a dock of the
+// main window, made by its entry in the background registry
+// (background_registry.h). It makes and owns the services that run for it,
+// from the open document and its analyses.
+#include <QString>
+#include <QWidget>
+
+#include <vector>
+
+namespace studio {
+
+class AnalysisService;
+class BackgroundJob;
+class Catalog;
+class ReportDocument;
+struct Analysis;
+struct Design;
+
+// What a design review's page of a background analysis is made from: the
+// design, valid against its catalog, and its analyses as the report's own
+// document computed them. The page runs what the panel runs off the GUI
+// thread there and then (a report is written behind a progress dialog).
+struct ReportInputs {
+    const Design& design;
+    const Catalog& catalog;
+    const Analysis& analysis;
+    AnalysisService& analyses;
+};
+
+class BackgroundPanel : public QWidget {
+    Q_OBJECT
+public:
+    using QWidget::QWidget;
+    // Whether the user can see the panel (a tabbed dock's widget stays
+    // "visible" behind the current tab, so its dock tells): a run nobody
+    // waits for is not started.
+    virtual void setShown(bool shown) = 0;
+    // The runs it shows (progress; tests wait for them).
+    virtual std::vector<BackgroundJob*> jobs() const = 0;
+
+signals:
+    // A sentence for the status bar (an Apply done or refused).
+    void message(const QString& text);
+};
+
+}  // namespace studio
