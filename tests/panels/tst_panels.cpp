@@ -19,6 +19,7 @@
 
 #include "app/main_window.h"
 #include "core/format/design_fields.h"
+#include "core/format/design_reader.h"
 #include "core/metrics/figure_names.h"
 #include "core/model/analysis.h"
 #include "core/text.h"
@@ -35,6 +36,7 @@
 #include "widgets/charts/chart_view.h"
 #include "widgets/charts/explain_html.h"
 #include "widgets/charts/figure_table.h"
+#include "widgets/charts/plot_fingerprint.h"
 #include "widgets/document/design_document.h"
 #include "widgets/document/design_editor.h"
 #include "widgets/panels/analysis_area.h"
@@ -505,6 +507,106 @@ private slots:
         QVERIFY(w.analysisArea()->panel("mfu")->replotCount() > before["mfu"]);
         QCOMPARE(power->replotCount(), before["power"] + 1);
         w.analysisArea()->setMode(AnalysisArea::Mode::Tabs);
+    }
+
+    void everyRenderersPlotsAreFingerprintedWhole()
+    {
+        // Every renderer's plots, for one design and for several overlaid,
+        // training and serving, hold only what the fingerprint reads: none
+        // is drawn again on every edit for want of it.
+        std::vector<Analysis> analyses;
+        for (const char* preset : {"dgx-h100-superpod-4su", "gb200-nvl72-8rack", "serving-grok1-moe-gb200-nvl72"}) {
+            DesignLoad l = loadDesignFile(
+                test::sourcePath(QString("presets/%1.cluster.json").arg(preset)).toStdString(), Catalog::builtin());
+            QVERIFY(l.ok());
+            analyses.push_back(analyzeDesign(*l.design, *l.catalog));
+        }
+        std::vector<ChartDesign> all;
+        for (std::size_t i = 0; i < analyses.size(); ++i)
+            all.push_back({&analyses[i], QString("design %1").arg(i)});
+        int plots = 0;
+        for (const AnalysisEntry& entry : analysisRegistry())
+            for (const std::vector<ChartDesign>& designs :
+                 {std::vector<ChartDesign>{{&analyses[0], QString()}}, designsFor(entry, all)}) {
+                ChartView view(entry, designs.size() == 1);
+                view.resize(900, 500);
+                view.setDesigns(designs);
+                view.refreshNow();
+                for (QCustomPlot* plot : view.plots()) {
+                    QVERIFY2(plotFingerprint(*plot).complete, qPrintable(entry.key));
+                    ++plots;
+                }
+            }
+        QVERIFY(plots >= 2 * int(analysisRegistry().size()));
+    }
+
+    void theFingerprintSeesEveryChangeAPlotShows()
+    {
+        QCustomPlot plot;
+        QCPGraph* graph = plot.addGraph();
+        graph->setData({1, 2}, {3, 4});
+        auto* group = new QCPBarsGroup(&plot);
+        auto* bars = new QCPBars(plot.xAxis, plot.yAxis);
+        bars->setBarsGroup(group);
+        bars->setData({1}, {2});
+        auto* text = new QCPItemText(&plot);
+        text->setText("label");
+        auto* line = new QCPItemLine(&plot);
+        auto* straight = new QCPItemStraightLine(&plot);
+        auto fp = [&] { return plotFingerprint(plot); };
+        QVERIFY(fp().complete);
+        QCOMPARE(fp().value, fp().value);
+        // Each change, one after another, gives a new fingerprint.
+        const std::vector<std::pair<const char*, std::function<void()>>> changes{
+            {"graph value", [&] { graph->data()->begin()->value = 5; }},
+            {"graph pen", [&] { graph->setPen(QPen(Qt::red)); }},
+            {"graph brush", [&] { graph->setBrush(Qt::blue); }},
+            {"graph name", [&] { graph->setName("x"); }},
+            {"scatter", [&] { graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssStar, 9)); }},
+            {"line style", [&] { graph->setLineStyle(QCPGraph::lsStepLeft); }},
+            {"channel fill", [&] { graph->setChannelFillGraph(plot.addGraph()); }},
+            {"graph hidden", [&] { graph->setVisible(false); }},
+            {"bar value", [&] { bars->data()->begin()->value = 7; }},
+            {"bar width", [&] { bars->setWidth(0.3); }},
+            {"bar width type", [&] { bars->setWidthType(QCPBars::wtAbsolute); }},
+            {"bar base", [&] { bars->setBaseValue(1); }},
+            {"group spacing", [&] { group->setSpacing(9); }},
+            {"out of the group", [&] { bars->setBarsGroup(nullptr); }},
+            {"text", [&] { text->setText("other"); }},
+            {"text colour", [&] { text->setColor(Qt::green); }},
+            {"text font", [&] { text->setFont(QFont("Monospace", 17)); }},
+            {"text padding", [&] { text->setPadding(QMargins(5, 5, 5, 5)); }},
+            {"text alignment", [&] { text->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom); }},
+            {"text place", [&] { text->position->setCoords(3, 4); }},
+            {"line end", [&] { line->end->setCoords(8, 9); }},
+            {"line head", [&] { line->setHead(QCPLineEnding::esSpikeArrow); }},
+            {"line pen", [&] { line->setPen(QPen(Qt::darkRed, 3)); }},
+            {"straight line pen", [&] { straight->setPen(QPen(Qt::cyan)); }},
+            {"item hidden", [&] { straight->setVisible(false); }},
+            {"range", [&] { plot.xAxis->setRange(0, 77); }},
+            {"log scale", [&] { plot.yAxis->setScaleType(QCPAxis::stLogarithmic); }},
+            {"axis label", [&] { plot.xAxis->setLabel("GPUs"); }},
+            {"tick labels", [&] { plot.xAxis->setTickLabels(false); }},
+            {"ticks", [&] { plot.yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create()); }},
+            {"grid", [&] { plot.xAxis->grid()->setVisible(false); }},
+            {"axis shown", [&] { plot.xAxis2->setVisible(true); }},
+            {"legend", [&] { plot.legend->setVisible(true); }},
+            {"legend font", [&] { plot.legend->setFont(QFont("Monospace", 19)); }},
+            {"title",
+             [&] {
+                 plot.plotLayout()->insertRow(0);
+                 plot.plotLayout()->addElement(0, 0, new QCPTextElement(&plot, "title"));
+             }},
+        };
+        for (const auto& [what, change] : changes) {
+            const std::uint64_t before = fp().value;
+            change();
+            QVERIFY2(fp().value != before, what);
+            QVERIFY2(fp().complete, what);
+        }
+        // A kind of plottable it does not read: drawn on every refresh.
+        new QCPCurve(plot.xAxis, plot.yAxis);
+        QVERIFY(!fp().complete);
     }
 
     void figureTablesCopyTheirRows()

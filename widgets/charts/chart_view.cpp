@@ -24,141 +24,9 @@
 #include "widgets/charts/chart_text.h"
 #include "widgets/charts/explain_html.h"
 #include "widgets/charts/figure_table.h"
+#include "widgets/charts/plot_fingerprint.h"
 
 namespace studio {
-namespace {
-
-// What a plot shows, folded into 64 bits (FNV-1a): data, ranges, texts,
-// colours, positions and what is visible. Two draws that put the same into a
-// plot give the same number, and then the replot would repaint the same
-// pixels: it is skipped.
-class Fingerprint {
-public:
-    void bytes(const void* data, std::size_t n)
-    {
-        const auto* b = static_cast<const unsigned char*>(data);
-        for (std::size_t i = 0; i < n; ++i)
-            h_ = (h_ ^ b[i]) * 1099511628211ull;
-    }
-    void number(double v) { bytes(&v, sizeof v); }
-    void integer(qint64 v) { bytes(&v, sizeof v); }
-    void pointer(const void* p) { bytes(&p, sizeof p); }
-    void text(const QString& s)
-    {
-        integer(s.size());
-        bytes(s.constData(), std::size_t(s.size()) * sizeof(QChar));
-    }
-    void color(const QColor& c) { integer(qint64(c.rgba())); }
-    void pen(const QPen& p)
-    {
-        color(p.color());
-        number(p.widthF());
-        integer(p.style());
-    }
-    void brush(const QBrush& b)
-    {
-        color(b.color());
-        integer(b.style());
-    }
-    void font(const QFont& f) { text(f.key()); }
-    std::uint64_t value() const { return h_; }
-
-private:
-    std::uint64_t h_ = 14695981039346656037ull;
-};
-
-template <typename Container>
-void foldData(Fingerprint& f, const Container& data)
-{
-    f.integer(data->size());
-    for (auto it = data->constBegin(); it != data->constEnd(); ++it) {
-        f.number(it->mainKey());
-        f.number(it->mainValue());
-    }
-}
-
-std::uint64_t fingerprint(QCustomPlot* plot)
-{
-    Fingerprint f;
-    f.integer(plot->plotLayout()->rowCount());
-    f.integer(plot->plotLayout()->columnCount());
-    for (QCPAxisRect* rect : plot->axisRects())
-        for (QCPAxis* axis : rect->axes()) {
-            f.integer(axis->visible());
-            f.number(axis->range().lower);
-            f.number(axis->range().upper);
-            f.integer(axis->scaleType());
-            f.integer(axis->rangeReversed());
-            f.text(axis->label());
-            if (auto ticks = qSharedPointerDynamicCast<QCPAxisTickerText>(axis->ticker()))
-                for (auto it = ticks->ticks().constBegin(); it != ticks->ticks().constEnd(); ++it) {
-                    f.number(it.key());
-                    f.text(it.value());
-                }
-        }
-    for (int i = 0; i < plot->plottableCount(); ++i) {
-        QCPAbstractPlottable* p = plot->plottable(i);
-        f.pointer(p);
-        f.integer(p->visible());
-        f.text(p->name());
-        f.pen(p->pen());
-        f.brush(p->brush());
-        if (auto* g = qobject_cast<QCPGraph*>(p)) {
-            foldData(f, g->data());
-            f.integer(g->lineStyle());
-            const QCPScatterStyle s = g->scatterStyle();
-            f.integer(s.shape());
-            f.number(s.size());
-            f.pen(s.pen());
-            f.brush(s.brush());
-        } else if (auto* b = qobject_cast<QCPBars*>(p)) {
-            foldData(f, b->data());
-            f.number(b->width());
-            f.number(b->baseValue());
-            f.pointer(b->barBelow());
-        }
-    }
-    for (int i = 0; i < plot->itemCount(); ++i) {
-        QCPAbstractItem* item = plot->item(i);
-        f.pointer(item);
-        // A label placed after layout (ChartView::kPlacedAfterLayout) is
-        // where the layout put it: its text is content, its place is not.
-        if (item->property(ChartView::kPlacedAfterLayout).toBool()) {
-            if (auto* t = qobject_cast<QCPItemText*>(item))
-                f.text(t->text());
-            continue;
-        }
-        f.integer(item->visible());
-        for (QCPItemPosition* pos : item->positions()) {
-            f.number(pos->coords().x());
-            f.number(pos->coords().y());
-            f.integer(pos->typeX());
-            f.integer(pos->typeY());
-            f.pointer(pos->parentAnchor());
-        }
-        if (auto* t = qobject_cast<QCPItemText*>(item)) {
-            f.text(t->text());
-            f.color(t->color());
-            f.font(t->font());
-            f.number(t->rotation());
-            f.integer(int(t->positionAlignment()));
-            f.integer(int(t->textAlignment()));
-            f.brush(t->brush());
-        } else if (auto* l = qobject_cast<QCPItemStraightLine*>(item)) {
-            f.pen(l->pen());
-        } else if (auto* l = qobject_cast<QCPItemLine*>(item)) {
-            f.pen(l->pen());
-        }
-    }
-    f.integer(plot->legend->visible());
-    f.integer(plot->legend->itemCount());
-    for (int i = 0; i < plot->legend->itemCount(); ++i)
-        if (auto* item = qobject_cast<QCPPlottableLegendItem*>(plot->legend->item(i)))
-            f.pointer(item->plottable());
-    return f.value();
-}
-
-}  // namespace
 
 ChartView::ChartView(const AnalysisEntry& entry, bool withFigures, QWidget* parent)
     : QWidget(parent), entry_(entry), renderer_(entry.makeRenderer())
@@ -316,10 +184,10 @@ void ChartView::refreshNow()
         figureTable_->setFigures(entry_.figures(*designs_.front().analysis));
     // Only the plots whose content changed are drawn again.
     for (int i = 0; i < plots_.size(); ++i) {
-        const std::uint64_t now = fingerprint(plots_[i]);
-        if (!restyled_ && now == drawn_[std::size_t(i)])
+        const PlotFingerprint now = plotFingerprint(*plots_[i]);
+        if (!restyled_ && now.complete && now.value == drawn_[std::size_t(i)])
             continue;
-        drawn_[std::size_t(i)] = now;
+        drawn_[std::size_t(i)] = now.value;
         ++replots_;
         plots_[i]->replot(QCustomPlot::rpQueuedReplot);
     }
