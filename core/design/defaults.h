@@ -83,6 +83,7 @@ inline constexpr std::string_view kAttentionKernel = "flash";  // /workload/trai
 inline constexpr std::string_view kRecompute = "selective";    // /workload/parallelism/recompute
 inline constexpr std::string_view kCpComm = "p2p";             // /workload/parallelism/cp_comm
 inline constexpr std::string_view kServingPrecision = "bf16";  // /workload/serving/weight_precision, kv_precision
+inline constexpr std::string_view kServingEngine = "trtllm";   // /workload/serving/engine (core/serving/engine.h)
 
 inline constexpr SourcedDefault kBytesPerToken{
     "/workload/data/bytes_per_token", 4, "bytes",

@@ -10,8 +10,8 @@
 namespace studio {
 
 // The engines are named where the file format lists them
-// (core/format/design_fields.cpp, workload.serving.engine).
-inline constexpr std::string_view kDefaultServingEngine = "trtllm";
+// (core/format/design_fields.cpp, workload.serving.engine); the default is
+// defaults::kServingEngine (core/design/defaults.h).
 
 struct EngineLimits {
     std::string engine;      // "trtllm" | "vllm" | "sglang"

@@ -1,5 +1,6 @@
 #include "core/serving/replica.h"
 
+#include "core/design/defaults.h"
 #include "core/text.h"
 
 namespace studio {
@@ -150,7 +151,7 @@ bool prepareReplica(const Design& design, const DesignFacts& facts, const Hardwa
     }
     // The engine: its step budget and the requests it keeps in flight,
     // its defaults unless the design sets them.
-    s.engine = engineDefaults(spec.engine.value_or(std::string(kDefaultServingEngine)), hw.gpu.hbmGb.value,
+    s.engine = engineDefaults(orDefault(spec.engine, defaults::kServingEngine), hw.gpu.hbmGb.value,
                               inv.gpuPart.find("a100") != std::string::npos);
     if (spec.step_tokens) {
         s.engine.stepTokens = double(*spec.step_tokens);

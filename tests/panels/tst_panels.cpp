@@ -711,7 +711,7 @@ private slots:
     // The dock's choices are the file's (design_fields' tables): the same
     // values in the same order, and a field the design leaves out shows its
     // table default. A choice added to a table without the dock fails here.
-    void workloadDockOffersTheFilesChoices()
+    void workloadDockEditsEveryFieldAsTheFileReadsIt()
     {
         for (const char* preset : {"dgx-h100-superpod-4su.cluster.json", "serving-llama3-70b-dgx-h100.cluster.json"}) {
             MainWindow w;
@@ -721,9 +721,16 @@ private slots:
             int checked = 0;
             const auto compare = [&](const QString& section, const auto& table, const auto& value) {
                 for (const auto& f : table) {
+                    const QString pointer = section + q(std::string(f.key));
+                    // Every field of the workload's sections has its editor,
+                    // a whole number's spin box the table's range.
+                    QVERIFY2(w.workload()->field(pointer), qPrintable(pointer + " has no editor in the workload dock"));
+                    if (auto* spin = qobject_cast<QSpinBox*>(w.workload()->field(pointer))) {
+                        QCOMPARE(spin->maximum(), int(std::min<double>(f.max, INT_MAX)));
+                        QVERIFY2(spin->minimum() == int(f.min) || spin->minimum() == 0, qPrintable(pointer));
+                    }
                     if (f.choices.empty())
                         continue;
-                    const QString pointer = section + q(std::string(f.key));
                     auto* box = qobject_cast<QComboBox*>(w.workload()->field(pointer));
                     QVERIFY2(box, qPrintable(pointer + " has no choice in the workload dock"));
                     QStringList shown, file;
@@ -743,6 +750,7 @@ private slots:
             compare("/workload/model/", fields::model(), workload.model);
             compare("/workload/training/", fields::training(), workload.training);
             compare("/workload/parallelism/", fields::parallelism(), workload.parallelism);
+            compare("/workload/data/", fields::data(), workload.data);
             if (workload.serving)
                 compare("/workload/serving/", fields::serving(), *workload.serving);
             QCOMPARE(checked, workload.serving ? 9 : 6);

@@ -15,6 +15,7 @@
 #include <set>
 
 #include "core/analysis/workload_shape.h"
+#include "core/contract.h"
 #include "core/design/defaults.h"
 #include "core/design/model_presets.h"
 #include "core/format/design_validator.h"
@@ -31,6 +32,18 @@
 
 namespace studio {
 namespace {
+
+// A field's type without its optional: what its editor shows.
+template <typename T>
+struct Unwrapped {
+    using type = T;
+    static constexpr bool optional = false;
+};
+template <typename T>
+struct Unwrapped<std::optional<T>> {
+    using type = T;
+    static constexpr bool optional = true;
+};
 
 int clampInt(std::int64_t v)
 {
@@ -95,8 +108,6 @@ WorkloadPanel::WorkloadPanel(DesignDocument* document, AnalysisService* service,
     layout->addStretch(1);
 
     using W = Workload;
-    using I = std::int64_t;
-    namespace L = limits;
     addSection(tr("Workload"));
     choiceField(
         tr("Kind"), "/workload/kind",
@@ -133,153 +144,99 @@ WorkloadPanel::WorkloadPanel(DesignDocument* document, AnalysisService* service,
             name->setText(q(doc_->design().workload.model.name));
     });
     addRow(tr("Name"), "/workload/model/name", name, tr("The model's name, shown in reports"));
-    intField(
-        tr("Layers"), "/workload/model/layers", L::kLayers.min, L::kLayers.max,
-        [](const W& w) { return w.model.layers; }, [](W& w, I v) { w.model.layers = v; }, tr("Transformer blocks"));
-    intField(
-        tr("Hidden size"), "/workload/model/hidden", L::kHidden.min, L::kHidden.max,
-        [](const W& w) { return w.model.hidden; }, [](W& w, I v) { w.model.hidden = v; },
-        tr("Model dimension h; the heads must divide it"));
-    intField(
-        tr("Attention heads"), "/workload/model/heads", L::kHeads.min, L::kHeads.max,
-        [](const W& w) { return w.model.heads; }, [](W& w, I v) { w.model.heads = v; },
-        tr("Query heads; tensor parallelism splits them"));
-    intField(
-        tr("KV heads"), "/workload/model/kv_heads", L::kHeads.min, L::kHeads.max,
-        [](const W& w) { return w.model.kv_heads.value_or(w.model.heads); }, [](W& w, I v) { w.model.kv_heads = v; },
-        tr("Key/value heads (grouped-query attention); default: as many as the query heads"));
-    intField(
-        tr("FFN hidden size"), "/workload/model/ffn_hidden", L::kFfnHidden.min, L::kFfnHidden.max,
-        [](const W& w) { return w.model.ffn_hidden.value_or(4 * w.model.hidden); },
-        [](W& w, I v) { w.model.ffn_hidden = v; }, tr("Default: 4 x hidden"));
-    choiceField(
-        tr("FFN type"), "/workload/model/ffn_type", {{"gelu", tr("GeLU")}, {"swiglu", tr("SwiGLU")}},
-        [](const W& w) { return q(orDefault(w.model.ffn_type, defaults::kFfnType)); },
-        [](W& w, const QString& v) { w.model.ffn_type = v.toStdString(); }, tr("Default: GeLU"));
-    intField(
-        tr("Vocabulary"), "/workload/model/vocab", L::kVocab.min, L::kVocab.max,
-        [](const W& w) { return w.model.vocab; }, [](W& w, I v) { w.model.vocab = v; },
-        tr("Tokens in the vocabulary (embedding and output layer)"));
-    intField(
-        tr("Sequence length"), "/workload/model/seq_len", L::kSeqLen.min, L::kSeqLen.max,
-        [](const W& w) { return w.model.seq_len; }, [](W& w, I v) { w.model.seq_len = v; },
-        tr("Tokens per sequence; context parallelism splits it"));
-    intField(
-        tr("Experts"), "/workload/model/experts", L::kExperts.min, L::kExperts.max,
-        [](const W& w) { return w.model.experts.value_or(0); }, [](W& w, I v) { w.model.experts = v; },
-        tr("Experts per MoE layer; 0 is a dense model"), tr("dense"));
-    intField(
-        tr("Experts per token"), "/workload/model/experts_per_token", L::kExperts.min, L::kExperts.max,
-        [](const W& w) { return w.model.experts_per_token.value_or(0); },
-        [](W& w, I v) { w.model.experts_per_token = v; }, tr("Experts each token is routed to (top-k)"));
-    doubleField(
-        tr("Dropout"), "/workload/model/dropout", 0, L::kDropoutMax, 2, 1, QString(),
-        [](const W& w) { return w.model.dropout.value_or(0); }, [](W& w, double v) { w.model.dropout = v; },
-        tr("Dropout probability; GPT-3-era models used 0.1. Default 0"));
+    // Each field's pointer, range, choices and a choice's default are its
+    // row of the file's tables (core/format/design_fields); the dock adds
+    // how it shows.
+    const WorkloadPart<ModelSpec> model{"/workload/model", fields::model(), [](const W& w) { return w.model; },
+                                        [](W& w) -> ModelSpec& { return w.model; }};
+    const WorkloadPart<TrainingSpec> training{"/workload/training", fields::training(),
+                                              [](const W& w) { return w.training; },
+                                              [](W& w) -> TrainingSpec& { return w.training; }};
+    const WorkloadPart<ParallelismSpec> parallelism{"/workload/parallelism", fields::parallelism(),
+                                                    [](const W& w) { return w.parallelism; },
+                                                    [](W& w) -> ParallelismSpec& { return w.parallelism; }};
+    const WorkloadPart<DataSpec> data{"/workload/data", fields::data(), [](const W& w) { return w.data; },
+                                      [](W& w) -> DataSpec& { return w.data; }};
+    // A serving field set on a design without its section creates it.
+    const WorkloadPart<ServingSpec> serving{"/workload/serving", fields::serving(),
+                                            [](const W& w) { return w.serving.value_or(defaultServing()); },
+                                            [](W& w) -> ServingSpec& {
+                                                if (!w.serving)
+                                                    w.serving = defaultServing();
+                                                return *w.serving;
+                                            }};
+    const auto precisions =
+        std::vector<std::pair<QString, QString>>{{"bf16", "BF16"}, {"fp16", "FP16"}, {"fp8", "FP8"}, {"fp4", "FP4"}};
+
+    tableField(model, "layers", tr("Layers"), tr("Transformer blocks"));
+    tableField(model, "hidden", tr("Hidden size"), tr("Model dimension h; the heads must divide it"));
+    tableField(model, "heads", tr("Attention heads"), tr("Query heads; tensor parallelism splits them"));
+    tableField(model, "kv_heads", tr("KV heads"),
+               tr("Key/value heads (grouped-query attention); default: as many as the query heads"),
+               {.fallback = [](const W& w) { return double(w.model.heads); }});
+    tableField(model, "ffn_hidden", tr("FFN hidden size"), tr("Default: 4 x hidden"),
+               {.fallback = [](const W& w) { return 4.0 * double(w.model.hidden); }});
+    tableField(model, "ffn_type", tr("FFN type"), tr("Default: GeLU"),
+               {.labels = {{"gelu", tr("GeLU")}, {"swiglu", tr("SwiGLU")}}});
+    tableField(model, "vocab", tr("Vocabulary"), tr("Tokens in the vocabulary (embedding and output layer)"));
+    tableField(model, "seq_len", tr("Sequence length"), tr("Tokens per sequence; context parallelism splits it"));
+    tableField(model, "experts", tr("Experts"), tr("Experts per MoE layer; 0 is a dense model"),
+               {.special = tr("dense")});
+    tableField(model, "experts_per_token", tr("Experts per token"), tr("Experts each token is routed to (top-k)"));
+    tableField(model, "dropout", tr("Dropout"), tr("Dropout probability; GPT-3-era models used 0.1. Default 0"),
+               {.decimals = 2});
 
     addSection(tr("Training"));
-    intField(
-        tr("Global batch"), "/workload/training/global_batch", L::kGlobalBatch.min, L::kGlobalBatch.max,
-        [](const W& w) { return w.training.global_batch; }, [](W& w, I v) { w.training.global_batch = v; },
-        tr("Sequences per optimizer step (the global batch in sequences, not tokens)"));
-    intField(
-        tr("Micro-batch"), "/workload/training/micro_batch", L::kGlobalBatch.min, L::kGlobalBatch.max,
-        [](const W& w) { return w.training.micro_batch.value_or(1); }, [](W& w, I v) { w.training.micro_batch = v; },
-        tr("Sequences per micro-batch; default 1"));
-    doubleField(
-        tr("Tokens to train"), "/workload/training/tokens", 1e-6, L::kTokensMax / 1e9, 6, 1e9, tr(" B"),
-        [](const W& w) { return w.training.tokens; }, [](W& w, double v) { w.training.tokens = v; },
-        tr("Total training tokens, in billions"));
-    choiceField(
-        tr("Precision"), "/workload/training/precision", {{"bf16", "BF16"}, {"fp16", "FP16"}, {"fp8", "FP8"}},
-        [](const W& w) { return q(orDefault(w.training.precision, defaults::kPrecision)); },
-        [](W& w, const QString& v) { w.training.precision = v.toStdString(); },
-        tr("Math precision of the GEMMs; sets the compute ceiling. Default BF16"));
-    choiceField(
-        tr("Attention kernel"), "/workload/training/attention_kernel",
-        {{"flash", tr("Fused (Flash)")}, {"unfused", tr("Unfused")}},
-        [](const W& w) { return q(orDefault(w.training.attention_kernel, defaults::kAttentionKernel)); },
-        [](W& w, const QString& v) { w.training.attention_kernel = v.toStdString(); },
-        tr("Fused attention keeps the s x s scores out of HBM. Default fused"));
+    tableField(training, "global_batch", tr("Global batch"),
+               tr("Sequences per optimizer step (the global batch in sequences, not tokens)"));
+    tableField(training, "micro_batch", tr("Micro-batch"), tr("Sequences per micro-batch; default 1"),
+               {.fallback = [](const W&) { return 1.0; }});
+    tableField(training, "tokens", tr("Tokens to train"), tr("Total training tokens, in billions"),
+               {.scale = 1e9, .decimals = 6, .suffix = tr(" B")});
+    tableField(training, "precision", tr("Precision"),
+               tr("Math precision of the GEMMs; sets the compute ceiling. Default BF16"), {.labels = precisions});
+    tableField(training, "attention_kernel", tr("Attention kernel"),
+               tr("Fused attention keeps the s x s scores out of HBM. Default fused"),
+               {.labels = {{"flash", tr("Fused (Flash)")}, {"unfused", tr("Unfused")}}});
 
     addSection(tr("Serving"));
-    // A serving field set on a design without its section creates it.
-    auto serving = [](W& w) -> ServingSpec& {
-        if (!w.serving)
-            w.serving = defaultServing();
-        return *w.serving;
-    };
-    auto servingOf = [](const W& w) { return w.serving.value_or(defaultServing()); };
-    intField(
-        tr("Prompt tokens"), "/workload/serving/prompt_tokens", L::kServingTokens.min, L::kServingTokens.max,
-        [=](const W& w) { return servingOf(w).prompt_tokens; }, [=](W& w, I v) { serving(w).prompt_tokens = v; },
-        tr("Tokens of each request's prompt (prefill)"));
-    intField(
-        tr("Output tokens"), "/workload/serving/output_tokens", L::kServingTokens.min, L::kServingTokens.max,
-        [=](const W& w) { return servingOf(w).output_tokens; }, [=](W& w, I v) { serving(w).output_tokens = v; },
-        tr("Tokens each request generates (decode)"));
-    intField(
-        tr("Batch per replica"), "/workload/serving/batch", L::kServingBatch.min, L::kServingBatch.max,
-        [=](const W& w) { return servingOf(w).batch.value_or(0); }, [=](W& w, I v) { serving(w).batch = v; },
-        tr("Sequences a replica decodes together; auto takes the most that fit within the latency targets"),
-        tr("auto"));
-    doubleField(
-        tr("Arrival rate"), "/workload/serving/arrival_rate_per_s", 0, L::kArrivalRateMax, 2, 1, tr(" req/s"),
-        [=](const W& w) { return servingOf(w).arrival_rate_per_s.value_or(0); },
-        [=](W& w, double v) { serving(w).arrival_rate_per_s = v; },
-        tr("Requests per second the fleet serves: sets the replicas (Little's law)"));
-    // An optional serving field a 0 shows and clears: its getter and setter.
-    auto zeroIsUnset = [=](auto member) {
-        return std::pair{[=](const W& w) { return (servingOf(w).*member).value_or(0); },
-                         [=](W& w, auto v) {
-                             if (v > 0)
-                                 serving(w).*member = v;
-                             else
-                                 (serving(w).*member).reset();
-                         }};
-    };
+    tableField(serving, "prompt_tokens", tr("Prompt tokens"), tr("Tokens of each request's prompt (prefill)"));
+    tableField(serving, "output_tokens", tr("Output tokens"), tr("Tokens each request generates (decode)"));
+    tableField(serving, "batch", tr("Batch per replica"),
+               tr("Sequences a replica decodes together; auto takes the most that fit within the latency targets"),
+               {.special = tr("auto")});
+    tableField(serving, "arrival_rate_per_s", tr("Arrival rate"),
+               tr("Requests per second the fleet serves: sets the replicas (Little's law)"),
+               {.decimals = 2, .suffix = tr(" req/s")});
     // Targets: 0 shows and means none.
-    auto target = [&](const QString& label, const char* key, std::optional<double> ServingSpec::*member,
-                      const QString& help) {
-        const auto [get, set] = zeroIsUnset(member);
-        doubleField(label, QString("/workload/serving/") + key, 0, L::kLatencyTargetMax * 1000, 1, 0.001, tr(" ms"),
-                    get, set, help + tr("; 0: no target"));
-    };
-    target(tr("TTFT target"), "ttft_target_s", &ServingSpec::ttft_target_s, tr("Time to first token"));
-    target(tr("TPOT target"), "tpot_target_s", &ServingSpec::tpot_target_s, tr("Time per output token"));
-    target(tr("End-to-end target"), "e2e_target_s", &ServingSpec::e2e_target_s, tr("Whole request"));
-    choiceField(
-        tr("Weights in"), "/workload/serving/weight_precision", {{"bf16", "BF16"}, {"fp8", "FP8"}, {"fp4", "FP4"}},
-        [=](const W& w) { return q(orDefault(servingOf(w).weight_precision, defaults::kServingPrecision)); },
-        [=](W& w, const QString& v) { serving(w).weight_precision = v.toStdString(); },
-        tr("Precision of the weights: their bytes and the compute roof; the GPU needs a peak at it. Default BF16"));
-    choiceField(
-        tr("KV cache in"), "/workload/serving/kv_precision", {{"bf16", "BF16"}, {"fp8", "FP8"}},
-        [=](const W& w) { return q(orDefault(servingOf(w).kv_precision, defaults::kServingPrecision)); },
-        [=](W& w, const QString& v) { serving(w).kv_precision = v.toStdString(); },
-        tr("Precision of the KV cache; FP8 holds twice the sequences. Default BF16"));
-    choiceField(
-        tr("Engine"), "/workload/serving/engine",
-        {{"trtllm", "TensorRT-LLM"}, {"vllm", "vLLM"}, {"sglang", "SGLang"}},
-        [=](const W& w) { return q(servingOf(w).engine.value_or(std::string(kDefaultServingEngine))); },
-        [=](W& w, const QString& v) { serving(w).engine = v.toStdString(); },
-        tr("The serving engine: its defaults set the tokens one step carries and the requests it keeps in flight. "
-           "Default TensorRT-LLM"));
+    const Look target{.zeroUnsets = true, .scale = 0.001, .decimals = 1, .suffix = tr(" ms")};
+    tableField(serving, "ttft_target_s", tr("TTFT target"), tr("Time to first token; 0: no target"), target);
+    tableField(serving, "tpot_target_s", tr("TPOT target"), tr("Time per output token; 0: no target"), target);
+    tableField(serving, "e2e_target_s", tr("End-to-end target"), tr("Whole request; 0: no target"), target);
+    tableField(
+        serving, "weight_precision", tr("Weights in"),
+        tr("Precision of the weights: their bytes and the compute roof; the GPU needs a peak at it. Default BF16"),
+        {.labels = precisions});
+    tableField(serving, "kv_precision", tr("KV cache in"),
+               tr("Precision of the KV cache; FP8 holds twice the sequences. Default BF16"), {.labels = precisions});
+    tableField(serving, "engine", tr("Engine"),
+               tr("The serving engine: its defaults set the tokens one step carries and the requests it keeps in "
+                  "flight. Default TensorRT-LLM"),
+               {.labels = {{"trtllm", "TensorRT-LLM"}, {"vllm", "vLLM"}, {"sglang", "SGLang"}}});
     // The engine's limits: 0 shows its default.
-    auto engineLimit = [&](const QString& label, const char* key, std::optional<std::int64_t> ServingSpec::*member,
-                           limits::IntRange range, const QString& help) {
-        const auto [get, set] = zeroIsUnset(member);
-        intField(label, QString("/workload/serving/") + key, 0, range.max, get, set, help, tr("engine default"));
-    };
-    engineLimit(tr("Tokens per step"), "step_tokens", &ServingSpec::step_tokens, L::kEngineStepTokens,
-                tr("Prompt and decode tokens one engine step carries at most (max_num_tokens, "
-                   "max_num_batched_tokens, chunked_prefill_size)"));
-    engineLimit(tr("Requests in flight"), "max_requests", &ServingSpec::max_requests, L::kEngineMaxRequests,
-                tr("Requests the engine keeps in flight at most (max_batch_size, max_num_seqs, "
-                   "max_running_requests)"));
+    const Look engineLimit{.special = tr("engine default"), .zeroUnsets = true};
+    tableField(serving, "step_tokens", tr("Tokens per step"),
+               tr("Prompt and decode tokens one engine step carries at most (max_num_tokens, "
+                  "max_num_batched_tokens, chunked_prefill_size)"),
+               engineLimit);
+    tableField(serving, "max_requests", tr("Requests in flight"),
+               tr("Requests the engine keeps in flight at most (max_batch_size, max_num_seqs, "
+                  "max_running_requests)"),
+               engineLimit);
 
     addSection(tr("Parallelism"));
-    // "Any software" is the default: a file that names none means it.
+    // "Any software" is the default: a file that names none means it. Its
+    // choices are the catalog's profiles, not a fixed list.
     choiceField(
         tr("Software"), "/workload/software",
         [this] {
@@ -298,66 +255,46 @@ WorkloadPanel::WorkloadPanel(DesignDocument* document, AnalysisService* service,
         },
         tr("What the training framework runs: the layout search, scale sweep, comparison and upgrades propose only "
            "layouts it supports (hover a choice for its axes and source)"));
-    intField(
-        tr("Tensor (tp)"), "/workload/parallelism/tp", L::kParallel.min, L::kParallel.max,
-        [](const W& w) { return w.parallelism.tp.value_or(1); }, [](W& w, I v) { w.parallelism.tp = v; },
-        tr("Tensor-parallel degree: splits every layer; wants one NVLink domain"));
-    intField(
-        tr("Pipeline (pp)"), "/workload/parallelism/pp", L::kParallel.min, L::kParallel.max,
-        [](const W& w) { return w.parallelism.pp.value_or(1); }, [](W& w, I v) { w.parallelism.pp = v; },
-        tr("Pipeline stages"));
-    intField(
-        tr("Context (cp)"), "/workload/parallelism/cp", L::kParallel.min, L::kParallel.max,
-        [](const W& w) { return w.parallelism.cp.value_or(1); }, [](W& w, I v) { w.parallelism.cp = v; },
-        tr("Context-parallel degree: splits the sequence"));
-    intField(
-        tr("Expert (ep)"), "/workload/parallelism/ep", L::kParallel.min, L::kParallel.max,
-        [](const W& w) { return w.parallelism.ep.value_or(1); }, [](W& w, I v) { w.parallelism.ep = v; },
-        tr("Expert-parallel degree (MoE): carved out of the data-parallel ranks"));
-    intField(
-        tr("Data (dp)"), "/workload/parallelism/dp", L::kDp.min, L::kDp.max,
-        [](const W& w) { return w.parallelism.dp.value_or(0); }, [](W& w, I v) { w.parallelism.dp = v; },
-        tr("Data-parallel degree; auto derives it from the GPUs: GPUs / (tp x pp x cp)"), tr("auto"));
-    intField(
-        tr("Interleave"), "/workload/parallelism/interleave", L::kInterleave.min, L::kInterleave.max,
-        [](const W& w) { return w.parallelism.interleave.value_or(1); },
-        [](W& w, I v) { w.parallelism.interleave = v; },
-        tr("Model chunks per pipeline stage (interleaved 1F1B): divides the bubble"));
-    choiceField(
-        tr("ZeRO stage"), "/workload/parallelism/zero",
-        {{"0", tr("0: none")}, {"1", tr("1: optimizer")}, {"2", tr("2: + gradients")}, {"3", tr("3: + weights")}},
-        [](const W& w) { return QString::number(w.parallelism.zero.value_or(1)); },
-        [](W& w, const QString& v) { w.parallelism.zero = v.toInt(); },
-        tr("What data-parallel ranks shard: 1 the optimizer state, 2 also the gradients, 3 also the weights (FSDP); "
-           "default 1"));
-    switchField(tr("Sequence parallel"), "/workload/parallelism/sequence_parallel", &ParallelismSpec::sequence_parallel,
-                true, tr("Shards norms and dropout with tp (Korthikanti et al. 2022); default on"));
-    switchField(tr("TP overlap"), "/workload/parallelism/tp_comm_overlap", &ParallelismSpec::tp_comm_overlap, false,
-                tr("Pipelines TP all-gathers and reduce-scatters with their GEMMs (Megatron --tp-comm-overlap, "
-                   "Transformer Engine userbuffers); needs sequence parallelism; default off"));
-    choiceField(
-        tr("CP exchange"), "/workload/parallelism/cp_comm",
-        {{"p2p", tr("ring (p2p)")}, {"all_gather", tr("all-gather")}, {"a2a", tr("all-to-all (Ulysses)")}},
-        [](const W& w) { return q(orDefault(w.parallelism.cp_comm, defaults::kCpComm)); },
-        [](W& w, const QString& v) { w.parallelism.cp_comm = v.toStdString(); },
-        tr("How context parallelism exchanges keys and values (Megatron --cp-comm-type): the ring hides behind "
-           "attention, all-gather (Llama 3) and all-to-all are exposed; default ring"));
-    choiceField(
-        tr("Recompute"), "/workload/parallelism/recompute",
-        {{"none", tr("none")}, {"selective", tr("selective")}, {"full", tr("full")}},
-        [](const W& w) { return q(orDefault(w.parallelism.recompute, defaults::kRecompute)); },
-        [](W& w, const QString& v) { w.parallelism.recompute = v.toStdString(); },
-        tr("Activation recomputation: selective re-runs the attention core, full the whole block; default selective"));
+    const Look one{.fallback = [](const W&) { return 1.0; }};
+    tableField(parallelism, "tp", tr("Tensor (tp)"),
+               tr("Tensor-parallel degree: splits every layer; wants one NVLink domain"), one);
+    tableField(parallelism, "pp", tr("Pipeline (pp)"), tr("Pipeline stages"), one);
+    tableField(parallelism, "cp", tr("Context (cp)"), tr("Context-parallel degree: splits the sequence"), one);
+    tableField(parallelism, "ep", tr("Expert (ep)"),
+               tr("Expert-parallel degree (MoE): carved out of the data-parallel ranks"), one);
+    tableField(parallelism, "dp", tr("Data (dp)"),
+               tr("Data-parallel degree; auto derives it from the GPUs: GPUs / (tp x pp x cp)"),
+               {.special = tr("auto")});
+    tableField(parallelism, "interleave", tr("Interleave"),
+               tr("Model chunks per pipeline stage (interleaved 1F1B): divides the bubble"), one);
+    tableField(
+        parallelism, "zero", tr("ZeRO stage"),
+        tr("What data-parallel ranks shard: 1 the optimizer state, 2 also the gradients, 3 also the weights "
+           "(FSDP); default 1"),
+        {.fallback = one.fallback,
+         .labels = {
+             {"0", tr("0: none")}, {"1", tr("1: optimizer")}, {"2", tr("2: + gradients")}, {"3", tr("3: + weights")}}});
+    tableField(parallelism, "sequence_parallel", tr("Sequence parallel"),
+               tr("Shards norms and dropout with tp (Korthikanti et al. 2022); default on"), one);
+    tableField(parallelism, "tp_comm_overlap", tr("TP overlap"),
+               tr("Pipelines TP all-gathers and reduce-scatters with their GEMMs (Megatron --tp-comm-overlap, "
+                  "Transformer Engine userbuffers); needs sequence parallelism; default off"));
+    tableField(
+        parallelism, "cp_comm", tr("CP exchange"),
+        tr("How context parallelism exchanges keys and values (Megatron --cp-comm-type): the ring hides "
+           "behind attention, all-gather (Llama 3) and all-to-all are exposed; default ring"),
+        {.labels = {{"p2p", tr("ring (p2p)")}, {"all_gather", tr("all-gather")}, {"a2a", tr("all-to-all (Ulysses)")}}});
+    tableField(parallelism, "recompute", tr("Recompute"),
+               tr("Activation recomputation: selective re-runs the attention core, full the whole block; default "
+                  "selective"),
+               {.labels = {{"none", tr("none")}, {"selective", tr("selective")}, {"full", tr("full")}}});
 
     addSection(tr("Data"));
-    doubleField(
-        tr("Bytes per token"), "/workload/data/bytes_per_token", 0.001, L::kBytesPerTokenMax, 3, 1, tr(" B"),
-        [](const W& w) { return w.data.bytes_per_token.value_or(defaults::kBytesPerToken.value); },
-        [](W& w, double v) { w.data.bytes_per_token = v; }, q(std::string(defaults::kBytesPerToken.source)));
-    doubleField(
-        tr("Shard file size"), "/workload/data/file_mb", 0.001, L::kFileMbMax, 1, 1, tr(" MB"),
-        [](const W& w) { return w.data.file_mb.value_or(defaults::kFileMb.value); },
-        [](W& w, double v) { w.data.file_mb = v; }, q(std::string(defaults::kFileMb.source)));
+    tableField(
+        data, "bytes_per_token", tr("Bytes per token"), q(std::string(defaults::kBytesPerToken.source)),
+        {.fallback = [](const W&) { return defaults::kBytesPerToken.value; }, .decimals = 3, .suffix = tr(" B")});
+    tableField(data, "file_mb", tr("Shard file size"), q(std::string(defaults::kFileMb.source)),
+               {.fallback = [](const W&) { return defaults::kFileMb.value; }, .decimals = 1, .suffix = tr(" MB")});
 
     connect(doc_, &DesignDocument::settingsChanged, this, &WorkloadPanel::refreshValues);
     connect(doc_, &DesignDocument::designReset, this, &WorkloadPanel::refreshValues);
@@ -530,13 +467,71 @@ void WorkloadPanel::choiceField(const QString& label, const QString& pointer,
     addRow(label, pointer, box, help);
 }
 
-void WorkloadPanel::switchField(const QString& label, const QString& pointer,
-                                std::optional<bool> ParallelismSpec::*flag, bool fallback, const QString& help)
+template <typename S>
+void WorkloadPanel::tableField(const WorkloadPart<S>& part, std::string_view key, const QString& label,
+                               const QString& help, const Look& look)
 {
-    choiceField(
-        label, pointer, {{"1", tr("on")}, {"0", tr("off")}},
-        [=](const Workload& w) { return (w.parallelism.*flag).value_or(fallback) ? "1" : "0"; },
-        [=](Workload& w, const QString& v) { w.parallelism.*flag = v == "1"; }, help);
+    const fields::Field<S>* field = &fields::find(part.table, key);
+    const QString pointer = part.pointer + "/" + q(std::string(key));
+    std::visit(
+        [&](auto member) {
+            using T = std::remove_cvref_t<decltype(std::declval<S&>().*member)>;
+            using V = typename Unwrapped<T>::type;
+            // The value, or what the model takes when the file leaves it out.
+            const auto read = [get = part.get, member, field, fallback = look.fallback](const Workload& w) -> V {
+                const S section = get(w);
+                const T& v = section.*member;
+                if constexpr (!Unwrapped<T>::optional)
+                    return v;
+                else if constexpr (std::is_same_v<V, std::string>)
+                    return orDefault(v, field->fallback);
+                else
+                    return v ? *v : V(fallback ? fallback(w) : 0.0);
+            };
+            const auto write = [edit = part.edit, member, zeroUnsets = look.zeroUnsets](Workload& w, const V& v) {
+                if constexpr (Unwrapped<T>::optional && std::is_arithmetic_v<V> && !std::is_same_v<V, bool>)
+                    if (zeroUnsets && v <= 0) {
+                        (edit(w).*member).reset();
+                        return;
+                    }
+                edit(w).*member = v;
+            };
+            if constexpr (std::is_same_v<V, bool>) {
+                choiceField(
+                    label, pointer, {{"1", tr("on")}, {"0", tr("off")}},
+                    [read](const Workload& w) { return QString(read(w) ? "1" : "0"); },
+                    [write](Workload& w, const QString& v) { write(w, v == "1"); }, help);
+            } else if constexpr (std::is_same_v<V, std::string>) {
+                STUDIO_EXPECTS(!field->choices.empty());  // free text has an editor of its own
+                std::vector<std::pair<QString, QString>> options;
+                for (std::string_view c : field->choices) {
+                    const QString value = q(std::string(c));
+                    QString text = value;
+                    for (const auto& [v, shown] : look.labels)
+                        if (v == value)
+                            text = shown;
+                    options.emplace_back(value, text);
+                }
+                choiceField(
+                    label, pointer, options, [read](const Workload& w) { return q(read(w)); },
+                    [write](Workload& w, const QString& v) { write(w, v.toStdString()); }, help);
+            } else if constexpr (std::is_same_v<V, std::int64_t>) {
+                if (!look.labels.empty())
+                    choiceField(
+                        label, pointer, look.labels, [read](const Workload& w) { return QString::number(read(w)); },
+                        [write](Workload& w, const QString& v) { write(w, v.toLongLong()); }, help);
+                else
+                    intField(label, pointer, look.zeroUnsets ? 0 : std::int64_t(field->min), std::int64_t(field->max),
+                             read, write, help, look.special);
+            } else {
+                const double min = look.zeroUnsets ? 0
+                    : field->minExclusive          ? std::pow(10.0, -look.decimals)
+                                                   : field->min / look.scale;
+                doubleField(label, pointer, min, field->max / look.scale, look.decimals, look.scale, look.suffix, read,
+                            write, help);
+            }
+        },
+        field->member);
 }
 
 QString WorkloadPanel::refusalOf(const Workload& proposed) const

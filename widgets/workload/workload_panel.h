@@ -9,9 +9,11 @@
 #include <QWidget>
 
 #include <functional>
+#include <string_view>
 #include <vector>
 
 #include "core/design/design.h"
+#include "core/format/design_fields.h"
 #include "widgets/document/design_editor.h"
 
 class QComboBox;
@@ -82,9 +84,35 @@ private:
                      const std::vector<std::pair<QString, QString>>& options,
                      std::function<QString(const Workload&)> get, std::function<void(Workload&, const QString&)> set,
                      const QString& help);
-    // An on/off setting of the parallelism, unset meaning `fallback`.
-    void switchField(const QString& label, const QString& pointer, std::optional<bool> ParallelismSpec::*flag,
-                     bool fallback, const QString& help);
+    // How a design-file field shows in the dock; all else about it (its
+    // pointer, range, choices and a choice's default) is its row of the
+    // file's tables (core/format/design_fields.h).
+    struct Look {
+        QString special;  // what the range's lowest value shows ("auto", "dense", "engine default")
+        // An unset optional number's or flag's value (a flag: 0 off); none: 0.
+        std::function<double(const Workload&)> fallback;
+        bool zeroUnsets = false;  // 0 leaves an optional number out (no target, the engine's default)
+        double scale = 1;         // a number shows value / scale (tokens in billions, seconds in ms)
+        int decimals = 0;
+        QString suffix;
+        // What each choice shows, by its value; a whole number with labels
+        // is offered as a choice of them.
+        std::vector<std::pair<QString, QString>> labels;
+    };
+    // A section of the workload: where it is in the file, its table, and
+    // how to read it from a workload and to edit it in one (creating it).
+    template <typename S>
+    struct WorkloadPart {
+        QString pointer;
+        const fields::Table<S>& table;
+        std::function<S(const Workload&)> get;
+        std::function<S&(Workload&)> edit;
+    };
+    // The row of `part`'s field `key`: a spin box, a choice or an on/off
+    // switch, as its type in the table says.
+    template <typename S>
+    void tableField(const WorkloadPart<S>& part, std::string_view key, const QString& label, const QString& help,
+                    const Look& look = {});
 
     // The form's rows of each section (its heading first, `end` past its last).
     struct Section {
