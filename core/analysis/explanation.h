@@ -34,6 +34,11 @@ struct Explanation {
     std::string unavailable;
     // For the figures that follow from the step time; none elsewhere.
     std::optional<ErrorBand> errorBand;
+    // A cost's band: the figure with every price at its low and at its high.
+    struct Band {
+        double low = 0, high = 0;
+    };
+    std::optional<Band> priceBand;
 };
 
 }  // namespace studio

@@ -98,6 +98,56 @@ void readFigures(JsonReader& r, const Json& figs, const std::string& ptr, Part& 
                         std::string(spec.description) + ", " + std::string(spec.unit) + ")");
 }
 
+// A price: {"typical", "low", "high", "currency": "USD", "source", "date",
+// "note", "uncertain"}; low <= typical <= high, none negative.
+std::optional<Price> readPrice(JsonReader& r, const Json& pj, const std::string& ptr, const SourceLookup& sources)
+{
+    if (!r.isObject(pj, ptr))
+        return std::nullopt;
+    const std::size_t errors = r.errorCount();
+    constexpr double kMaxUsd = 1e12;
+    Price price;
+    const auto typical = r.number(pj, ptr, "typical", true, 0, kMaxUsd);
+    const auto low = r.number(pj, ptr, "low", false, 0, kMaxUsd);
+    const auto high = r.number(pj, ptr, "high", false, 0, kMaxUsd);
+    const auto currency = r.string(pj, ptr, "currency", true);
+    if (currency && *currency != kPriceCurrency)
+        r.error(pointerAppend(ptr, "currency"),
+                "prices are in " + std::string(kPriceCurrency) + ", got " + inQuotes(*currency), "unknown_currency");
+    const auto sourceKey = r.string(pj, ptr, "source", true);
+    if (sourceKey) {
+        if (const std::string* text = sources.find(*sourceKey))
+            price.source = *text;
+        else
+            r.error(pointerAppend(ptr, "source"),
+                    "source " + inQuotes(*sourceKey) + " is not in the catalog's sources table");
+        price.source_key = *sourceKey;
+    }
+    price.date = r.string(pj, ptr, "date", true).value_or("");
+    price.note = r.string(pj, ptr, "note", false, true).value_or("");
+    price.uncertain = r.boolean(pj, ptr, "uncertain", false).value_or(false);
+    Json ignored;
+    r.keepUnknown(pj, ptr, {"typical", "low", "high", "currency", "source", "date", "note", "uncertain"}, ignored);
+    if (!typical)
+        return std::nullopt;
+    price.typical = *typical;
+    price.low = low.value_or(*typical);
+    price.high = high.value_or(*typical);
+    if (price.low > price.typical)
+        r.error(pointerAppend(ptr, "low"),
+                "the band's low (" + formatValue(price.low) + ") is above its typical (" + formatValue(price.typical) +
+                    ")",
+                "band_order");
+    if (price.high < price.typical)
+        r.error(pointerAppend(ptr, "high"),
+                "the band's high (" + formatValue(price.high) + ") is below its typical (" +
+                    formatValue(price.typical) + ")",
+                "band_order");
+    if (r.errorCount() != errors)
+        return std::nullopt;
+    return price;
+}
+
 void readAttributes(JsonReader& r, const Json& attrs, const std::string& ptr, Part& part)
 {
     if (!r.isObject(attrs, ptr))
@@ -209,8 +259,21 @@ std::vector<Problem> Catalog::merge(const Json& doc, const std::string& origin, 
                 readFigures(r, *f, pointerAppend(ptr, "figures"), part, sources);
             else
                 r.error(pointerAppend(ptr, "figures"), "missing (required; may be {})");
+            if (auto pr = pj.find("price"); pr != pj.end())
+                part.price = readPrice(r, *pr, pointerAppend(ptr, "price"), sources);
+            if (auto pr = pj.find("cloud_price"); pr != pj.end()) {
+                if (part.kind != PartKind::Accelerator)
+                    r.error(pointerAppend(ptr, "cloud_price"),
+                            "a cloud price per GPU-hour is an accelerator's; this part is " +
+                                std::string(partKindLabel(part.kind)));
+                else
+                    part.cloudPrice = readPrice(r, *pr, pointerAppend(ptr, "cloud_price"), sources);
+            }
             Json extra;
-            r.keepUnknown(pj, ptr, {"id", "kind", "name", "vendor", "description", "attributes", "figures"}, extra);
+            r.keepUnknown(
+                pj, ptr,
+                {"id", "kind", "name", "vendor", "description", "attributes", "figures", "price", "cloud_price"},
+                extra);
             mergedIds.push_back(part.id);
             if (auto existing = trial.index_.find(part.id); existing != trial.index_.end()) {
                 trial.parts_[existing->second] = std::move(part);
@@ -377,6 +440,9 @@ Json Catalog::subset(const std::vector<std::string>& ids, const std::vector<std:
         parts.push_back(p.json);
         for (const auto& [key, f] : p.figures)
             cited.emplace(f.source_key, f.source);
+        for (const std::optional<Price>* price : {&p.price, &p.cloudPrice})
+            if (*price)
+                cited.emplace((*price)->source_key, (*price)->source);
     }
     Json doc = Json::object();
     doc["sources"] = Json::object();

@@ -92,9 +92,52 @@ inline constexpr SourcedDefault kFileMb{
     "/workload/data/file_mb", 256, "MB",
     "assumption: datasets packed into large sequential shards (WebDataset/TFRecord), as seed 000 advises"};
 
-inline constexpr SourcedDefault kAll[] = {
-    kGpuMttf, kHbmMttf,     kHostMttf,    kNicMttf, kNetworkMttf,      kPsuMttf, kSoftwareMttf,  kCheckpointInterval,
-    kRestart, kMaintenance, kStragglerCv, kPue,     kElectricityPrice, kCarbon,  kBytesPerToken, kFileMb};
+// What owning a cluster costs besides its parts (docs/model.md section 20;
+// docs/evidence/prices.md has every price and its source).
+inline constexpr SourcedDefault kFacilityCapexPerMw{
+    "/facility/capex_usd_per_mw", 11.7e6, "USD per MW of IT load",
+    "Cushman & Wakefield, Data Center Development Cost Guide 2025: US average $11.7M per MW of critical IT load "
+    "(range $9.3M-15M); AI halls cost 7-10% more (Turner & Townsend)"};
+inline constexpr SourcedDefault kAmortizationYearsIt{
+    "/facility/amortization_years_it", 5, "years",
+    "hyperscalers' server and network lives of 5-6 years in their 2024-25 10-K filings; Epoch AI's cost model "
+    "amortises AI servers over 5 years from 2023"};
+inline constexpr SourcedDefault kAmortizationYearsFacility{
+    "/facility/amortization_years_facility", 14, "years",
+    "Epoch AI, 'Servers account for 60% of the total cost of ownership of a one-gigawatt AI data center' (2026): "
+    "14 years for the facility"};
+inline constexpr SourcedDefault kCostOfCapital{
+    "/facility/cost_of_capital", 0.11, "per year",
+    "CoreWeave Form 10-Q (30 June 2025), debt note: its GPU-backed loans bear 7-15% a year"};
+inline constexpr SourcedDefault kUtilization{
+    "/facility/utilization", 0.8, "of hours",
+    "assumption: the cluster does paid work 80% of the hours in a year; set the design's own"};
+inline constexpr SourcedDefault kOperationsShare{
+    "/facility/operations_share", 0.0079, "of capex per year",
+    "Epoch AI's one-gigawatt AI data centre: $0.3B a year of operating costs other than energy on $38B of capex"};
+
+inline constexpr SourcedDefault kAll[] = {kGpuMttf,
+                                          kHbmMttf,
+                                          kHostMttf,
+                                          kNicMttf,
+                                          kNetworkMttf,
+                                          kPsuMttf,
+                                          kSoftwareMttf,
+                                          kCheckpointInterval,
+                                          kRestart,
+                                          kMaintenance,
+                                          kStragglerCv,
+                                          kPue,
+                                          kElectricityPrice,
+                                          kCarbon,
+                                          kBytesPerToken,
+                                          kFileMb,
+                                          kFacilityCapexPerMw,
+                                          kAmortizationYearsIt,
+                                          kAmortizationYearsFacility,
+                                          kCostOfCapital,
+                                          kUtilization,
+                                          kOperationsShare};
 
 }  // namespace defaults
 }  // namespace studio

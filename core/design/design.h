@@ -171,6 +171,16 @@ struct Facility {
     std::optional<double> electricity_usd_per_kwh;
     std::optional<double> carbon_g_per_kwh;
     std::optional<double> site_mw;  // the facility power the site can supply [no limit]
+    // What owning the cluster costs besides its parts (docs/model.md section
+    // 20): a facility built (capex per MW of IT load) or colocation rented
+    // (per kW of IT load a month), never both; their defaults in defaults.h.
+    std::optional<double> capex_usd_per_mw;
+    std::optional<double> colocation_usd_per_kw_month;
+    std::optional<double> amortization_years_it, amortization_years_facility;
+    std::optional<double> cost_of_capital;         // a year
+    std::optional<double> utilization;             // share of hours the cluster does paid work
+    std::optional<double> operations_share;        // staff and support a year, share of capex
+    std::optional<double> cloud_usd_per_gpu_hour;  // [the accelerator's cloud price]
     Json extra = Json::object();
     bool operator==(const Facility&) const = default;
 };
@@ -202,7 +212,7 @@ struct Operations {
 };
 
 struct Design {
-    std::string format_version = "1.6";  // as read; saved as the newer of this and the app's
+    std::string format_version = "1.7";  // as read; saved as the newer of this and the app's
     std::string app_version;             // as read; saved as the writing app's
     std::string name;
     std::string description;

@@ -185,10 +185,19 @@ const Table<ServingWorkers>& servingWorkers()
 const Table<Facility>& facility()
 {
     using F = Facility;
-    static const Table<F> t{number("pue", &F::pue, 1, 5), choice("cooling", &F::cooling, {"air", "liquid", "hybrid"}),
+    static const Table<F> t{number("pue", &F::pue, 1, 5),
+                            choice("cooling", &F::cooling, {"air", "liquid", "hybrid"}),
                             number("electricity_usd_per_kwh", &F::electricity_usd_per_kwh, 0, 100),
                             number("carbon_g_per_kwh", &F::carbon_g_per_kwh, 0, 10'000),
-                            number("site_mw", &F::site_mw, 0.001, 100'000)};
+                            number("site_mw", &F::site_mw, 0.001, 100'000),
+                            number("capex_usd_per_mw", &F::capex_usd_per_mw, 0, 1e10),
+                            number("colocation_usd_per_kw_month", &F::colocation_usd_per_kw_month, 0, 1e6),
+                            number("amortization_years_it", &F::amortization_years_it, 0, 100, true),
+                            number("amortization_years_facility", &F::amortization_years_facility, 0, 100, true),
+                            number("cost_of_capital", &F::cost_of_capital, 0, 1),
+                            number("utilization", &F::utilization, 0, 1, true),
+                            number("operations_share", &F::operations_share, 0, 1),
+                            number("cloud_usd_per_gpu_hour", &F::cloud_usd_per_gpu_hour, 0, 10'000)};
     return t;
 }
 

@@ -280,6 +280,11 @@ void checkSections(JsonReader& r, const Design& d, const Catalog& catalog)
 {
     checkWorkload(r, d.workload, catalog);
     fields::check(r, d.facility, "/facility", fields::facility());
+    if (d.facility.capex_usd_per_mw && d.facility.colocation_usd_per_kw_month)
+        r.error("/facility/colocation_usd_per_kw_month",
+                "a facility is either built (capex_usd_per_mw) or rented by colocation (colocation_usd_per_kw_month), "
+                "not both: remove one",
+                "capex_and_colocation");
     fields::check(r, d.operations.failure_mttf_h, "/operations/failure_mttf_h", fields::failureMttf());
     fields::check(r, d.operations.checkpoint, "/operations/checkpoint", fields::checkpoint());
     fields::check(r, d.operations, "/operations", fields::operations());

@@ -22,6 +22,11 @@ std::span<const Migration> designMigrations()
         {{1, 5},
          {1, 6},
          "workload.software added (default anything: every layout the model knows, 1.5's meaning)",
+         [](Json&) {}},
+        {{1, 6},
+         {1, 7},
+         "facility cost inputs added (capex or colocation, amortisation, cost of capital, utilisation, operations, "
+         "cloud price; none changes a figure 1.6 had)",
          [](Json&) {}}};
     return chain;
 }

@@ -192,6 +192,8 @@ std::vector<ExplainedMetric> explainMetrics(const Analysis& a)
         {"failures per day x wall-clock days of the run",
          {{"failures per day", r.failuresPerDay, "", "24 h / MTBF"},
           {"wall-clock days", r.wallDays, "days", "days to train / goodput"}}});
+    for (auto& [key, e] : explainCost(a.cost, p, a.serving))
+        add(std::move(key), std::move(e));
     // A figure that cannot exist keeps its formula but no input without a
     // value: the tip never prints a NaN.
     for (const auto& [key, why] : unavailableFigures(a))
@@ -229,9 +231,12 @@ std::vector<std::pair<std::string, std::string>> unavailableFigures(const Analys
                                 "hfu", "days_to_train", "bubble_fraction", "delivered_fraction", "delivered_pflops"})
             out.emplace_back(std::string("training.") + key, why);
     if (const std::string why = runUnavailable(a); !why.empty())
-        for (const char* key :
-             {"reliability.wall_days", "reliability.expected_interruptions", "power.training_run_mwh"})
+        for (const char* key : {"reliability.wall_days", "reliability.expected_interruptions", "power.training_run_mwh",
+                                "cost.run_cost_usd"})
             out.emplace_back(key, why);
+    // A training run's cost per token; a serving design's is the serving analysis'.
+    if (const std::string why = runUnavailable(a); !why.empty() && !a.serving)
+        out.emplace_back("cost.usd_per_million_tokens", why);
     return out;
 }
 

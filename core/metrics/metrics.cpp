@@ -50,6 +50,8 @@ Json explainJson(const Explanation& e)
         }
         j["error_band"] = std::move(band);
     }
+    if (e.priceBand)
+        j["band"] = {{"low", finiteOrZero(e.priceBand->low)}, {"high", finiteOrZero(e.priceBand->high)}};
     return j;
 }
 
@@ -296,6 +298,61 @@ Json powerJson(const Analysis& a)
             {"carbon_g_per_kwh", finiteOrZero(p.carbonGPerKwh.value)}};
 }
 
+Json usdJson(const UsdBand& b)
+{
+    return {{"typical", finiteOrZero(b.typical)}, {"low", finiteOrZero(b.low)}, {"high", finiteOrZero(b.high)}};
+}
+
+Json usdJson(const std::optional<UsdBand>& b)
+{
+    return b ? usdJson(*b) : Json(nullptr);
+}
+
+// docs/model.md section 20. Every figure a band, {typical, low, high}; a
+// figure that needs a part without a price is still given, over the parts
+// that have one, with `complete` false and the parts in `unpriced`.
+Json costJson(const Analysis& a)
+{
+    const Cost& c = a.cost;
+    Json byKind = Json::object();
+    for (CapexKind k : kCapexKinds)
+        byKind[std::string(capexKindKey(k))] = usdJson(c.capexByKind[std::size_t(k)]);
+    Json unpriced = Json::array();
+    for (const UnpricedPart& u : c.unpriced)
+        unpriced.push_back({{"part", u.part}, {"name", u.name}, {"count", u.count}});
+    Json lines = Json::array();
+    for (const CostLine& l : c.lines)
+        lines.push_back({{"part", l.part},
+                         {"name", l.name},
+                         {"kind", std::string(capexKindKey(l.kind))},
+                         {"count", l.count},
+                         {"unit_usd", usdJson(l.unit)},
+                         {"total_usd", usdJson(l.total)},
+                         {"source", l.source},
+                         {"date", l.date}});
+    return {{"complete", c.complete()},
+            {"unpriced", std::move(unpriced)},
+            {"covered_by_nodes", c.coveredByNodes},
+            {"capex_usd", usdJson(c.capex)},
+            {"capex_by_kind", std::move(byKind)},
+            {"facility", c.colocated ? "colocation" : "built"},
+            {"annual_tco_usd", usdJson(c.annualTco)},
+            {"usd_per_gpu_hour", c.gpus > 0 ? usdJson(c.usdPerGpuHour) : Json(nullptr)},
+            {"cloud_usd_per_gpu_hour", usdJson(c.cloudUsdPerGpuHour)},
+            {"run_cost_usd", usdJson(c.runCost)},
+            {"usd_per_million_tokens", usdJson(a.serving ? c.servingUsdPerMillionTokens : c.usdPerMillionTokens)},
+            {"lines", std::move(lines)},
+            {"inputs",
+             {{"amortization_years_it", finiteOrZero(c.yearsIt.value)},
+              {"amortization_years_facility", finiteOrZero(c.yearsFacility.value)},
+              {"cost_of_capital", finiteOrZero(c.costOfCapital.value)},
+              {"utilization", finiteOrZero(c.utilization.value)},
+              {"operations_share", finiteOrZero(c.operationsShare.value)},
+              {"capex_usd_per_mw", c.colocated ? Json(nullptr) : Json(finiteOrZero(c.capexPerMw.value))},
+              {"colocation_usd_per_kw_month",
+               c.colocated ? Json(finiteOrZero(c.colocationPerKwMonth.value)) : Json(nullptr)}}}};
+}
+
 Json reliabilityJson(const Analysis& a)
 {
     const Figures figure(a);
@@ -370,6 +427,7 @@ Json metricsJson(const Design& design, const Analysis& a)
     m["storage"] = storageJson(a.data);
     m["power"] = powerJson(a);
     m["reliability"] = reliabilityJson(a);
+    m["cost"] = costJson(a);
     Json explain = Json::object();
     for (const auto& [key, e] : explainMetrics(a))
         explain[key] = explainJson(e);

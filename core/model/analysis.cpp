@@ -55,6 +55,13 @@ Analysis analyzeDesign(const Design& design, const Catalog& catalog)
     if (servingOnly)
         a.roofline.points = decodeRooflinePoints(*a.served, a.hardware.gpu.hbmTbPerS.value);
     a.trainingRunMwh = a.power.facilityKw * a.reliability.wallDays * 24 / 1000;
+    a.cost = modelCost(index, a.inventory, a.power, design.facility);
+    if (servingOnly) {
+        if (a.served->ok())
+            costServing(a.cost, a.served->decode.tokensPerSPerGpu);
+    } else {
+        costTrainingRun(a.cost, a.reliability.wallDays, a.trainingRunMwh, a.power.pricePerKwh.value, a.workload.tokens);
+    }
     // The inventory's errors are about the drawing (a fabric too large for
     // its switch); the analyses' errors (no GPUs included) say the layout
     // cannot run.

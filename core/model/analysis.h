@@ -5,6 +5,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/analysis/cost.h"
 #include "core/analysis/data_pipeline.h"
 #include "core/analysis/hardware_profile.h"
 #include "core/analysis/hierarchy.h"
@@ -46,6 +47,7 @@ struct Analysis {
     Reliability reliability;
     Utilization utilization;
     Roofline roofline;
+    Cost cost;  // what the design costs to own, its training run or its served tokens
     // A serving workload's analysis (analyzeServing), computed once with the
     // rest: the roofline draws its decode steps, the Serving panel its
     // figures. Null unless the workload is serving.
