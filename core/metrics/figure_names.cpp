@@ -47,6 +47,12 @@ const std::vector<std::pair<std::string_view, std::string_view>>& figureNames()
         {"reliability.checkpoint_interval_min", "Checkpoint interval"},
         {"reliability.goodput", "Goodput"},
         {"reliability.expected_interruptions", "Expected interruptions"},
+        {"cost.capex_usd", "Capex"},
+        {"cost.annual_tco_usd", "Ownership per year"},
+        {"cost.usd_per_gpu_hour", "Cost per GPU-hour owned"},
+        {"cost.cloud_usd_per_gpu_hour", "Cloud price per GPU-hour"},
+        {"cost.run_cost_usd", "Cost of the run"},
+        {"cost.usd_per_million_tokens", "Cost per million tokens"},
     };
     return names;
 }

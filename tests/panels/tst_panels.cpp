@@ -425,7 +425,7 @@ private slots:
         for (ChartView* p : w.analysisArea()->panels())
             keys << p->key();
         QCOMPARE(keys, analysisKeys());
-        QCOMPARE(keys, (QStringList{"roofline", "hierarchy", "mfu", "power", "failures"}));
+        QCOMPARE(keys, (QStringList{"roofline", "hierarchy", "mfu", "power", "failures", "cost"}));
         for (ChartView* p : w.analysisArea()->panels()) {
             QCOMPARE(&p->entry(), findAnalysis(p->key()));
             QVERIFY(p->figureTable());
@@ -609,6 +609,53 @@ private slots:
         QVERIFY(!fp().complete);
     }
 
+    void theCostPanelDrawsTheCoresFigures()
+    {
+        // Capex by kind in the stack, a GPU-hour owned against the cloud's,
+        // the table's figures and the unpriced parts: the core's numbers.
+        MainWindow w;
+        QVERIFY(w.openFile(test::sourcePath("presets/dgx-h100-superpod-4su.cluster.json")));
+        w.analysisArea()->showPanel("cost");
+        settle();
+        const Analysis& a = *w.analysis()->analysis();
+        const Cost& c = a.cost;
+        ChartView* view = w.analysisArea()->panel("cost");
+        view->refreshNow();
+        QCustomPlot* capex = view->plot("capex");
+        for (CapexKind k : kCapexKinds) {
+            auto* bars = named<QCPBars>(capex, q(std::string(capexKindKey(k))));
+            QVERIFY(bars);
+            QCOMPARE(bars->data()->size(), 1);
+            QVERIFY(near(bars->data()->at(0)->value, c.capexByKind[std::size_t(k)].typical * 1e-6));
+        }
+        QCOMPARE(capex->xAxis->label(), QString("Capex (USD millions)"));
+        QCustomPlot* hour = view->plot("gpu hour");
+        QVERIFY(near(named<QCPBars>(hour, "owned")->data()->at(0)->value, c.usdPerGpuHour.typical));
+        auto* cloud = named<QCPItemLine>(hour, "cloud price");
+        QVERIFY(cloud && cloud->visible());
+        QCOMPARE(cloud->start->coords().x(), c.cloudUsdPerGpuHour->typical);
+        const FigureTable* table = view->figureTable();
+        QCOMPARE(table->valueOf("Capex"),
+                 usd(c.capex.typical) + "  (" + usd(c.capex.low) + QString::fromUtf8("\u2013") +
+                     usd(c.capex.high).mid(1) + ")");
+        QCOMPARE(table->valueOf("Cost per GPU-hour owned"), usd(c.usdPerGpuHour.typical));
+        QCOMPARE(table->valueOf("Cost per million tokens"), usd(c.usdPerMillionTokens->typical));
+        // The preset's racks have no price: named, and the total is marked.
+        QVERIFY(!c.complete());
+        for (const UnpricedPart& u : c.unpriced)
+            QCOMPARE(table->valueOf("No price: " + q(u.name)), "x " + q(formatCount(u.count)));
+        // A colocated facility: no facility capex in the stack.
+        DesignSettings s = DesignSettings::of(w.document()->design());
+        s.facility.colocation_usd_per_kw_month = 180;
+        QVERIFY(DesignEditor(w.document()).changeSettings(s, "colocation").applied());
+        settle();
+        view->refreshNow();
+        QCOMPARE(named<QCPBars>(capex, "facility")->data()->at(0)->value, 0.0);
+        QVERIFY(
+            near(w.analysis()->analysis()->cost.colocationPerYear, 180 * w.analysis()->analysis()->power.itKw * 12));
+        w.analysisArea()->showPanel("roofline");
+    }
+
     void figureTablesCopyTheirRows()
     {
         MainWindow w;
@@ -663,7 +710,7 @@ private slots:
         scroll->verticalScrollBar()->setValue(0);
         settle();
         ChartView* first = w.analysisArea()->panel("roofline");
-        ChartView* last = w.analysisArea()->panel("failures");
+        ChartView* last = w.analysisArea()->panel(analysisKeys().back());
         QVERIFY(first->isOnScreen());
         QVERIFY2(!last->isOnScreen(), "the dock is too tall for this test: the last panel is in view");
         const int firstBefore = first->refreshCount(), lastBefore = last->refreshCount();

@@ -142,7 +142,8 @@ private slots:
         for (const AnalysisEntry& entry : analysisRegistry())
             sections << entry.title;
         QCOMPARE(sections.mid(1),
-                 (QStringList{"Roofline", "Bandwidth hierarchy", "MFU breakdown", "Power and PUE", "Failure cadence"}));
+                 (QStringList{"Roofline", "Bandwidth hierarchy", "MFU breakdown", "Power and PUE", "Failure cadence",
+                              "Cost"}));
         sections << QStringLiteral("Scale sweep: how many GPUs are worth it")
                  << QStringLiteral("Sensitivity: what limits this design");
         sections << QStringLiteral("Assumptions") << QStringLiteral("Appendix A: all warnings")
@@ -226,7 +227,7 @@ private slots:
         QVERIFY(
             cover.simplified().contains("fp4 weights and fp8 KV cache, replicas of tp 8 x pp 1 (ep 8), 8 GPUs each"));
         int previous = 1;
-        for (const QString title : {"Canvas", "Roofline", "Bandwidth hierarchy", "Power and PUE", "Serving",
+        for (const QString title : {"Canvas", "Roofline", "Bandwidth hierarchy", "Power and PUE", "Cost", "Serving",
                                     "Assumptions", "Appendix B: how each number is computed"}) {
             const int page = pageOf(out, pages, title);
             QVERIFY2(page > previous, qPrintable(title + " on page " + QString::number(page)));

@@ -6,6 +6,7 @@
 
 #include "core/model/analysis.h"
 
+#include "widgets/charts/cost_chart.h"
 #include "widgets/charts/failure_chart.h"
 #include "widgets/charts/hierarchy_chart.h"
 #include "widgets/charts/mfu_chart.h"
@@ -52,6 +53,7 @@ const std::vector<AnalysisEntry>& analysisRegistry()
         entry<MfuChart>("mfu", "MFU breakdown", {Training}),
         entry<PowerChart>("power", "Power and PUE", {Training, Serving}),
         entry<FailureChart>("failures", "Failure cadence", {Training}),
+        entry<CostChart>("cost", "Cost", {Training, Serving}),
     };
     return entries;
 }

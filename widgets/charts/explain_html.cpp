@@ -3,6 +3,10 @@
 #include "core/analysis/explanation.h"
 #include "core/text.h"
 
+#include <QObject>
+
+#include <cmath>
+
 namespace studio {
 
 QString quantity(double value, const std::string& unit)
@@ -25,6 +29,12 @@ QString explainHtml(const QString& title, const QString& value, const Explanatio
     // more than any one input does.
     if (e->errorBand)
         html += "<p style='color:#c69026'>" + QString::fromStdString(e->errorBand->text).toHtmlEscaped() + "</p>";
+    if (e->priceBand)
+        html += "<p>" +
+            QObject::tr("Band: %1 to %2, every price at its low and at its high")
+                .arg(usd(e->priceBand->low), usd(e->priceBand->high))
+                .toHtmlEscaped() +
+            "</p>";
     if (e->inputs.empty())
         return html;
     // Sources can be whole sentences: under their input, so the tip stays narrow.
@@ -37,6 +47,21 @@ QString explainHtml(const QString& title, const QString& value, const Explanatio
                 QString::fromStdString(in.source).toHtmlEscaped() + "</small></td></tr>";
     }
     return html + "</table>";
+}
+
+QString usd(double v)
+{
+    const double mag = std::fabs(v);
+    const auto in = [v](double unit, const char* suffix) {
+        return "$" + QString::fromStdString(formatReadable(v / unit)) + suffix;
+    };
+    if (mag >= 1e9)
+        return in(1e9, "B");
+    if (mag >= 1e6)
+        return in(1e6, "M");
+    if (mag >= 1e4)
+        return in(1e3, "k");
+    return in(1, "");
 }
 
 QString percent(double fraction)

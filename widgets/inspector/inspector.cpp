@@ -494,6 +494,39 @@ void Inspector::buildDesign()
         cooling->setCurrentIndex(std::max(0, cooling->findData(q(doc_->design().facility.cooling.value_or("")))));
     });
     form_->addRow(tr("Cooling"), cooling);
+    // What owning it costs besides its parts (docs/model.md section 20).
+    addSection(tr("Cost"));
+    optional(
+        tr("Facility capex (USD/MW)"), defaults::kFacilityCapexPerMw, facility("capex_usd_per_mw"),
+        [](DesignSettings & s) -> auto& { return s.facility.capex_usd_per_mw; });
+    optionalInput(
+        tr("Colocation (USD/kW-month)"), tr("built, not rented"),
+        tr("The facility rented instead of built: paid each year as this x IT kW x 12, with no facility capex. Set "
+           "either this or the facility capex, not both."),
+        facility("colocation_usd_per_kw_month"),
+        [](DesignSettings & s) -> auto& { return s.facility.colocation_usd_per_kw_month; });
+    optional(
+        tr("IT amortisation (years)"), defaults::kAmortizationYearsIt, facility("amortization_years_it"),
+        [](DesignSettings & s) -> auto& { return s.facility.amortization_years_it; });
+    optional(
+        tr("Facility amortisation (years)"), defaults::kAmortizationYearsFacility,
+        facility("amortization_years_facility"),
+        [](DesignSettings & s) -> auto& { return s.facility.amortization_years_facility; });
+    optional(
+        tr("Cost of capital (a year)"), defaults::kCostOfCapital, facility("cost_of_capital"),
+        [](DesignSettings & s) -> auto& { return s.facility.cost_of_capital; });
+    optional(
+        tr("Utilisation (of hours)"), defaults::kUtilization, facility("utilization"),
+        [](DesignSettings & s) -> auto& { return s.facility.utilization; });
+    optional(
+        tr("Operations (of capex a year)"), defaults::kOperationsShare, facility("operations_share"),
+        [](DesignSettings & s) -> auto& { return s.facility.operations_share; });
+    optionalInput(
+        tr("Cloud price (USD/GPU-hour)"), tr("the GPU's"),
+        tr("The rent-or-own line a GPU-hour owned is set against. Empty: the catalog's cloud price for the design's "
+           "GPU (docs/evidence/prices.md)."),
+        facility("cloud_usd_per_gpu_hour"),
+        [](DesignSettings & s) -> auto& { return s.facility.cloud_usd_per_gpu_hour; });
     addSection(tr("Operations"));
     const auto checkpoint = [](std::string_view key) { return fields::find(fields::checkpoint(), key); };
     const auto operations = [](std::string_view key) { return fields::find(fields::operations(), key); };
