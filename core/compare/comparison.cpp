@@ -53,6 +53,13 @@ const std::vector<KeyFigure>& keyFigures()
             {"power.co2_tonnes_per_year", "", "t", B::Lower},
             {"inventory.switches.total", "", "", B::Neither},
             {"inventory.cables.total", "", "", B::Neither},
+            // What it costs (docs/model.md section 20), each a band whose
+            // typical value is compared.
+            {"cost.capex_usd", "", "M USD", B::Lower, 1e-6},
+            {"cost.annual_tco_usd", "", "M USD", B::Lower, 1e-6},
+            {"cost.usd_per_gpu_hour", "", "USD", B::Lower},
+            {"cost.run_cost_usd", "", "M USD", B::Lower, 1e-6},
+            {"cost.usd_per_million_tokens", "", "USD", B::Lower},
         };
         // A serving fleet restarts requests, not a run: checkpoints, goodput
         // and the run's days and energy are the training run's.
@@ -62,7 +69,7 @@ const std::vector<KeyFigure>& keyFigures()
                 f.workload = WorkloadKind::Serving;
             else if (f.key.starts_with("training.") || f.key == "reliability.checkpoint_interval_min" ||
                      f.key == "reliability.goodput" || f.key == "reliability.wall_days" ||
-                     f.key == "power.training_run_mwh")
+                     f.key == "power.training_run_mwh" || f.key == "cost.run_cost_usd")
                 f.workload = WorkloadKind::Training;
         }
         return rows;
@@ -106,6 +113,9 @@ std::optional<double> figureValue(const Json& metrics, const KeyFigure& figure)
             return std::nullopt;
         node = &(*node)[precision];
     }
+    // A cost is a band, {typical, low, high}: its typical value.
+    if (node->is_object() && node->contains("typical"))
+        node = &(*node)["typical"];
     if (!node->is_number())
         return std::nullopt;
     return node->get<double>();
@@ -412,6 +422,9 @@ Comparison compareDesigns(std::vector<ComparedDesign> designs, std::size_t basel
             cell.unavailable = figureUnavailable(designs[i].metrics, f);
             if (atPrecision && !onePrecision)
                 cell.qualifier = precisions[i];
+            // A cost over a design with unpriced parts leaves them out.
+            if (f.key.starts_with("cost.") && !designs[i].metrics["cost"].value("complete", true))
+                cell.qualifier = "incomplete";
             if (i == baseline) {
                 cell.verdict = Verdict::Baseline;
             } else if (f.ofTheWorkload() && !sameAsBase[i]) {

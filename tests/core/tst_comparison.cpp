@@ -186,6 +186,27 @@ private slots:
         QCOMPARE(*rowOf(c, "inventory.gpus").cells[1].delta, double(b.inventory.gpus - a.inventory.gpus));
     }
 
+    void costsCompareTheirTypicalValuesAndSayWhenIncomplete()
+    {
+        const Comparison c = compareDesigns(onOneWorkload({kH100, kB200}, 0), 0);
+        const Analysis& a = c.designs[0].analysis;
+        const Analysis& b = c.designs[1].analysis;
+        const FigureComparison& capex = rowOf(c, "cost.capex_usd");
+        QCOMPARE(*capex.cells[0].value, a.cost.capex.typical);
+        QCOMPARE(*capex.cells[1].delta, b.cost.capex.typical - a.cost.capex.typical);
+        QCOMPARE(capex.cells[1].verdict, Verdict::Worse);  // twice the GPUs cost more
+        const FigureComparison& perToken = rowOf(c, "cost.usd_per_million_tokens");
+        QCOMPARE(*perToken.cells[1].value, b.cost.usdPerMillionTokens->typical);
+        QCOMPARE(perToken.cells[1].verdict,
+                 b.cost.usdPerMillionTokens->typical < a.cost.usdPerMillionTokens->typical ? Verdict::Better
+                                                                                           : Verdict::Worse);
+        // The presets' racks have no price: every cost cell says so.
+        QVERIFY(!a.cost.complete());
+        for (const FigureCell& cell : capex.cells)
+            QCOMPARE(cell.qualifier, std::string("incomplete"));
+        QVERIFY(rowOf(c, "training.mfu").cells[1].qualifier.empty());
+    }
+
     void anotherBaselineFlipsTheSigns()
     {
         // One workload whichever design is the baseline: another file's.

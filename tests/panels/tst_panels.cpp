@@ -1114,6 +1114,7 @@ private slots:
                                        {"mfu", "training.mfu"},
                                        {"days", "reliability.wall_days"},
                                        {"facility", "power.facility_kw"},
+                                       {"cost", "cost.run_cost_usd"},
                                        {"mtbf", "reliability.cluster_mtbf_h"}})
             QVERIFY2(w.kpis()->text(kpi).startsWith(q(figureName(key))), qPrintable(w.kpis()->text(kpi)));
         QVERIFY2(w.kpis()->text("peak").startsWith("Peak, BF16 "), qPrintable(w.kpis()->text("peak")));

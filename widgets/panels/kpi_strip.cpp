@@ -28,7 +28,7 @@ QFont boldOf(QFont f)
 
 KpiStrip::KpiStrip(AnalysisService* service, QWidget* parent) : QWidget(parent), service_(service)
 {
-    for (const char* key : {"gpus", "peak", "mfu", "days", "facility", "mtbf"})
+    for (const char* key : {"gpus", "peak", "mfu", "days", "facility", "cost", "mtbf"})
         figures_.push_back({key, {}, {}, {}, {}, {}, {}, 0});
     connect(service_, &AnalysisService::updated, this, &KpiStrip::refresh);
     refresh();
@@ -114,6 +114,12 @@ void KpiStrip::refresh()
         set("facility", q(figureName("power.facility_kw")), q(formatPowerKw(a->power.facilityKw)), "power.facility_kw");
         set("mtbf", q(figureName("reliability.cluster_mtbf_h")), q(formatDuration(a->reliability.clusterMtbfH)),
             "reliability.cluster_mtbf_h");
+        // What the run costs; a "+" where parts without a price are left out
+        // (its explanation says how many).
+        const Cost& c = a->cost;
+        const QString more = c.complete() ? QString() : QStringLiteral("+");
+        set("cost", q(figureName("cost.run_cost_usd")),
+            c.runCost && run.empty() ? usd(c.runCost->typical) + more : unavailableLabel(run), "cost.run_cost_usd");
         // A serving design has no training run: its serving figures instead.
         if (const Serving* s = service_->serving(); s && s->ok()) {
             const DecodePoint& d = s->decode;
@@ -127,6 +133,10 @@ void KpiStrip::refresh()
             set("days", q(figureName("serving.tpot_s")), quantity(1000 * d.tpotS, "ms"), "serving.tpot_s",
                 tr("one decode step at batch %1: pp x (max(weights and KV read, compute) + communication)")
                     .arg(q(formatCount(s->batch))));
+            if (a->cost.servingUsdPerMillionTokens)
+                set("cost", q(figureName("cost.usd_per_million_tokens")),
+                    usd(a->cost.servingUsdPerMillionTokens->typical) + (a->cost.complete() ? "" : "+"),
+                    "cost.usd_per_million_tokens");
             set("mtbf", q(figureName("serving.replicas_needed")),
                 tr("%1 (%2 GPUs)").arg(q(formatCount(s->replicasNeeded)), q(formatCount(s->gpusNeeded))),
                 "serving.replicas_needed",
