@@ -54,6 +54,19 @@ std::string formatReadable(double v, int significant)
     return buf;
 }
 
+std::string formatUsd(double v)
+{
+    const double mag = std::fabs(v);
+    const auto in = [v](double unit, const char* suffix) { return "$" + formatReadable(v / unit) + suffix; };
+    if (mag >= 1e9)
+        return in(1e9, "B");
+    if (mag >= 1e6)
+        return in(1e6, "M");
+    if (mag >= 1e4)
+        return in(1e3, "k");
+    return in(1, "");
+}
+
 std::string formatQuantity(double v, std::string_view unit)
 {
     std::string text;

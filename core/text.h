@@ -13,6 +13,9 @@ std::string formatValue(double v, int significant = 6);  // 989.4 -> "989.4", 1e
 // For people, never in exponent notation: 1470 -> "1,470", 20.43 -> "20.4",
 // 0.01234 -> "0.0123" (to `significant` digits, whole numbers in full).
 std::string formatReadable(double v, int significant = 3);
+// Dollars for people, to 3 significant digits: "$2.39", "$1,894", "$31.3k",
+// "$65.6M", "$1.2B".
+std::string formatUsd(double v);
 // A measured quantity with its unit, for tooltips and tables: readable to 3
 // significant digits, and "1.23e18" from a billion up (FLOP counts, bytes).
 std::string formatQuantity(double v, std::string_view unit);

@@ -339,9 +339,9 @@ int runSearch(const QStringList& args, const Verb& verb)
     QCommandLineParser parser;
     const QCommandLineOption top(QStringLiteral("top"), "Keep the K best candidates (default 10).", "K", "10");
     const QCommandLineOption objective(QStringLiteral("objective"),
-                                       "Rank by step time per token (default), energy per token, or days to train "
-                                       "including goodput.",
-                                       "time|energy|days", "time");
+                                       "Rank by step time per token (default), energy per token, days to train "
+                                       "including goodput, or the run's cost (ownership and energy, USD).",
+                                       QString::fromStdString(objectiveChoices()), "time");
     const QCommandLineOption format(QStringLiteral("format"), "Output format: json (default), text or csv.",
                                     "json|text|csv", "json");
     const QCommandLineOption batch(QStringLiteral("batch-range"),
@@ -379,7 +379,7 @@ int runSearch(const QStringList& args, const Verb& verb)
                 return false;
             }
             if (!objectiveFromName(parser.value(objective).toStdString(), &options.objective)) {
-                err("--objective " + parser.value(objective).toStdString() + ": expected time, energy or days\n");
+                err("--objective " + parser.value(objective).toStdString() + ": expected " + objectiveList() + "\n");
                 return false;
             }
             if (parser.isSet(designOptions.gpus)) {
@@ -654,8 +654,8 @@ int runCompare(const QStringList& args, const Verb& verb)
                                     "(default) or the design's own.",
                                     "best|own", "best");
     const QCommandLineOption objective(QStringLiteral("objective"),
-                                       "What the best layout is best at: time (default), energy or days.",
-                                       "time|energy|days", "time");
+                                       "What the best layout is best at: time (default), energy, days or cost.",
+                                       QString::fromStdString(objectiveChoices()), "time");
     for (const auto* o : {&workload, &layout, &objective})
         parser.addOption(*o);
     parser.addOption(kCatalogOption);
@@ -696,7 +696,7 @@ int runCompare(const QStringList& args, const Verb& verb)
     }
     setup.layout = parser.value(layout) == "own" ? LayoutFrom::Own : LayoutFrom::Best;
     if (!objectiveFromName(parser.value(objective).toStdString(), &setup.objective)) {
-        err("--objective " + parser.value(objective).toStdString() + ": expected time, energy or days\n");
+        err("--objective " + parser.value(objective).toStdString() + ": expected " + objectiveList() + "\n");
         return kExitUsage;
     }
     const QString workloadFrom = parser.value(workload);
@@ -825,7 +825,7 @@ const std::vector<Verb>& verbs()
          "a --gpus resize.",
          runMetrics},
         {"search",
-         "search FILE [--top K] [--objective time|energy|days] [--gpus N] [--workload OTHER] "
+         "search FILE [--top K] [--objective time|energy|days|cost] [--gpus N] [--workload OTHER] "
          "[--set /json/pointer=VALUE]... "
          "[--batch-range MIN-MAX] [--within AXIS=TIER]... [--fix AXIS=VALUE]... [--allow AXIS=V1,V2]... [--exhaustive] "
          "[--format json|text|csv] [--catalog FILE] "
@@ -859,7 +859,7 @@ const std::vector<Verb>& verbs()
          "assumptions and sources.",
          runReport},
         {"compare",
-         "compare A B [C [D]] [--workload baseline|own|FILE] [--layout best|own] [--objective time|energy|days] "
+         "compare A B [C [D]] [--workload baseline|own|FILE] [--layout best|own] [--objective time|energy|days|cost] "
          "[-o OUT.pdf | -o OUT.csv] [--format json|text] [--baseline K] [--page a4|letter] [--catalog FILE] [--kernels "
          "FILE]",
          "Compare 2 to 4 designs with the first (or --baseline K), all running one workload (the baseline's unless "

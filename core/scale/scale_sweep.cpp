@@ -144,6 +144,9 @@ ScaleFigures scaleFiguresOf(const Analysis& a)
     f.facilityKw = a.power.facilityKw;
     f.trainingRunMwh = a.trainingRunMwh;
     f.runCostUsd = a.trainingRunMwh * 1000 * a.power.pricePerKwh.value;
+    if (a.cost.runCost)
+        f.ownedRunCostUsd = a.cost.runCost->typical;
+    f.costComplete = a.cost.complete();
     const double n = double(a.workload.gpusUsed);
     // rho = T_comm / (T_compute / N), T_compute the whole step's compute
     // over N GPUs: N x one GPU's.
@@ -327,6 +330,19 @@ SweepResult sweepScale(const Design& design, const Catalog& catalog, const Sweep
         r.amdahlSerialFraction = std::clamp((1 / speedup - 1 / n) / (1 - 1 / n), 0.0, 1.0);
     }
     r.stopsPaying = stopsPayingSentence(r.points);
+    double fastest = 0, cheapest = 0;
+    for (const auto& p : r.points) {
+        if (!p.best || p.best->goodput <= 0)
+            continue;
+        if (r.fastestGpus == 0 || p.best->wallDays < fastest) {
+            r.fastestGpus = p.gpus;
+            fastest = p.best->wallDays;
+        }
+        if (p.best->ownedRunCostUsd && (r.cheapestGpus == 0 || *p.best->ownedRunCostUsd < cheapest)) {
+            r.cheapestGpus = p.gpus;
+            cheapest = *p.best->ownedRunCostUsd;
+        }
+    }
     return r;
 }
 

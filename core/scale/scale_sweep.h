@@ -50,6 +50,11 @@ struct ScaleFigures {
     double wallDays = 0;     // with goodput; 0 when the run never completes
     double clusterMtbfH = 0, expectedInterruptions = 0, goodput = 0;
     double facilityKw = 0, trainingRunMwh = 0, runCostUsd = 0;  // the run's electricity
+    // The run's cost with the design's ownership at this size (cost.run_cost_usd,
+    // typical); none when it never completes. Over the priced parts only
+    // when `costComplete` is false.
+    std::optional<double> ownedRunCostUsd;
+    bool costComplete = true;
     AxisRho rho;
 };
 ScaleFigures scaleFiguresOf(const Analysis& a);
@@ -93,6 +98,10 @@ struct SweepResult {
     // One sentence: beyond which size each doubling adds less than 20%
     // delivered tokens/s (tokens/s x goodput), and why.
     std::string stopsPaying;
+    // The sizes whose best layout trains in the fewest wall-clock days and
+    // at the least cost of the run (ownership for its hours and its energy):
+    // past the cheapest, more GPUs buy time at a higher price. 0: none runs.
+    std::int64_t fastestGpus = 0, cheapestGpus = 0;
     bool ok() const { return error.empty() && !cancelled; }
     const SweepPoint* designPoint() const;
 };

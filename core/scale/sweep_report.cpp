@@ -27,6 +27,9 @@ Json figuresJson(const ScaleFigures& f)
             {"facility_kw", finiteOrNull(f.facilityKw)},
             {"training_run_mwh", wall(f.trainingRunMwh)},
             {"run_cost_usd", wall(f.runCostUsd)},
+            {"cost",
+             {{"run_cost_usd", f.ownedRunCostUsd ? finiteOrNull(*f.ownedRunCostUsd) : Json(nullptr)},
+              {"complete", f.costComplete}}},
             {"rho",
              {{"tp", finiteOrNull(f.rho.tp)},
               {"cp", finiteOrNull(f.rho.cp)},
@@ -87,6 +90,8 @@ Json sweepJson(const SweepResult& r)
             {"base_gpus", r.baseGpus},
             {"amdahl_serial_fraction", r.amdahlSerialFraction ? Json(*r.amdahlSerialFraction) : Json(nullptr)},
             {"stops_paying", r.stopsPaying},
+            {"fastest_gpus", r.fastestGpus},
+            {"cheapest_gpus", r.cheapestGpus},
             {"points", std::move(points)}};
 }
 
@@ -102,7 +107,7 @@ std::string sweepText(const SweepResult& r)
     s += "\n";
     std::vector<std::vector<std::string>> rows = {{"GPUs", "best layout", "tok/s", "vs ideal", "MFU", "step s", "days",
                                                    "wall days", "MTBF h", "goodput", "facility MW", "run MWh",
-                                                   "notes"}};
+                                                   "run cost", "notes"}};
     bool wasBelow = false, wasOver = false;
     for (const auto& p : r.points) {
         std::string notes = p.isDesign ? "this design" : "";
@@ -112,12 +117,16 @@ std::string sweepText(const SweepResult& r)
         if (p.belowOneSequence && !wasBelow)
             note("from here under one sequence per GPU");
         wasBelow = p.belowOneSequence;
+        if (p.gpus == r.cheapestGpus)
+            note("cheapest run");
+        if (p.gpus == r.fastestGpus)
+            note("fastest run");
         if (p.overSiteBudget && !wasOver)
             note("from here over the site's " + formatPowerKw(*r.siteMw * 1000));
         wasOver = p.overSiteBudget;
         if (!p.best) {
             note(p.whyNoBest);
-            rows.push_back({formatCount(p.gpus), "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", notes});
+            rows.push_back({formatCount(p.gpus), "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", notes});
             continue;
         }
         const ScaleFigures& f = *p.best;
@@ -128,9 +137,10 @@ std::string sweepText(const SweepResult& r)
                         percent(f.tokensPerS / idealTokensPerS(r, p.gpus)), percent(f.mfu), formatReadable(f.stepS, 4),
                         formatReadable(f.daysToTrain), completes ? formatReadable(f.wallDays) : "never",
                         formatReadable(f.clusterMtbfH), percent(f.goodput), formatReadable(f.facilityKw / 1000),
-                        completes ? formatReadable(f.trainingRunMwh) : "-", notes});
+                        completes ? formatReadable(f.trainingRunMwh) : "-",
+                        f.ownedRunCostUsd ? formatUsd(*f.ownedRunCostUsd) + (f.costComplete ? "" : "+") : "-", notes});
     }
-    return s + alignedColumns(rows, {1, 12});
+    return s + alignedColumns(rows, {1, 13});
 }
 
 std::string sweepCsv(const SweepResult& r)
@@ -138,11 +148,11 @@ std::string sweepCsv(const SweepResult& r)
     std::string s = "gpus,is_design,global_batch,tp,pp,dp,cp,ep,micro_batch,interleave,zero,recompute,"
                     "sequence_parallel,tokens_per_s,ideal_tokens_per_s,mfu,step_time_s,days_to_train,wall_days,"
                     "cluster_mtbf_h,expected_interruptions,goodput,facility_kw,training_run_mwh,run_cost_usd,"
-                    "rho_tp,rho_cp,rho_ep,rho_pp,rho_dp,fabric_tiers,why_not,gpus_used\n";
+                    "rho_tp,rho_cp,rho_ep,rho_pp,rho_dp,fabric_tiers,why_not,gpus_used,owned_run_cost_usd\n";
     for (const auto& p : r.points) {
         s += std::to_string(p.gpus) + "," + (p.isDesign ? "true" : "false") + "," + std::to_string(p.globalBatch) + ",";
         if (!p.best) {
-            s += std::string(28, ',') + std::to_string(p.fabricTiers) + "," + csvField(p.whyNoBest) + ",\n";
+            s += std::string(28, ',') + std::to_string(p.fabricTiers) + "," + csvField(p.whyNoBest) + ",,\n";
             continue;
         }
         const ScaleFigures& f = *p.best;
@@ -161,7 +171,8 @@ std::string sweepCsv(const SweepResult& r)
               cell(f.facilityKw), wall(f.trainingRunMwh), wall(f.runCostUsd), cell(f.rho.tp), cell(f.rho.cp),
               cell(f.rho.ep), cell(f.rho.pp), cell(f.rho.dp)})
             s += v + ",";
-        s += std::to_string(p.fabricTiers) + ",," + std::to_string(f.gpusUsed) + "\n";
+        s += std::to_string(p.fabricTiers) + ",," + std::to_string(f.gpusUsed) + "," +
+            (f.ownedRunCostUsd ? cell(*f.ownedRunCostUsd) : std::string()) + "\n";
     }
     return s;
 }

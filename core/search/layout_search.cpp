@@ -20,6 +20,7 @@ const char* objectiveName(Objective o)
     case Objective::Time: return "time";
     case Objective::Energy: return "energy";
     case Objective::Days: return "days";
+    case Objective::Cost: return "cost";
     }
     return "time";
 }
@@ -30,13 +31,31 @@ const char* objectiveUnit(Objective o)
     case Objective::Time: return "s/token";
     case Objective::Energy: return "J/token";
     case Objective::Days: return "days";
+    case Objective::Cost: return "USD";
     }
     return "";
 }
 
+std::string objectiveList()
+{
+    std::string out;
+    const std::size_t n = std::size(kObjectives);
+    for (std::size_t i = 0; i < n; ++i)
+        out += (i == 0 ? "" : i + 1 == n ? " or " : ", ") + std::string(objectiveName(kObjectives[i]));
+    return out;
+}
+
+std::string objectiveChoices()
+{
+    std::string out;
+    for (Objective o : kObjectives)
+        out += (out.empty() ? "" : "|") + std::string(objectiveName(o));
+    return out;
+}
+
 bool objectiveFromName(const std::string& name, Objective* out)
 {
-    for (Objective o : {Objective::Time, Objective::Energy, Objective::Days})
+    for (Objective o : kObjectives)
         if (name == objectiveName(o)) {
             *out = o;
             return true;
@@ -128,6 +147,9 @@ struct ObjectiveModel {
     double facilityKwPerGpu = 0;
     double tokens = 0;
     const Reliability* reliability = nullptr;
+    // The design's cost per wall-clock hour of a run: its ownership per
+    // working hour and its facility's electricity (core/analysis/cost.h).
+    double usdPerWallHour = 0;
     double operator()(double stepS, double tokensPerStep, std::int64_t gpus) const
     {
         const double perToken = stepS / tokensPerStep;
@@ -135,6 +157,7 @@ struct ObjectiveModel {
         case Objective::Time: return perToken;
         case Objective::Energy: return facilityKwPerGpu * 1000 * double(gpus) * perToken;
         case Objective::Days: return wallDaysFor(*reliability, tokens * perToken / 86400);
+        case Objective::Cost: return wallDaysFor(*reliability, tokens * perToken / 86400) * 24 * usdPerWallHour;
         }
         return perToken;
     }
@@ -296,8 +319,11 @@ SearchResult searchLayouts(const Design& design, const Catalog& catalog, const S
     }
 
     const double cv = inputOr(design.operations.straggler_cv, defaults::kStragglerCv).value;
+    const double usdPerWallHour =
+        (a.cost.workHoursPerYear > 0 ? a.cost.fixedPerYear.typical / a.cost.workHoursPerYear : 0) +
+        a.power.facilityKw * a.power.pricePerKwh.value;
     const ObjectiveModel objectiveOf{opt.objective, a.power.facilityKw / double(designGpus), a.workload.tokens,
-                                     &a.reliability};
+                                     &a.reliability, usdPerWallHour};
     const HardwareProfile& hw = a.hardware;
     const Hierarchy& hier = a.hierarchy;
 

@@ -22,9 +22,14 @@ enum class Objective {
     Time,    // seconds per token: the step time at the workload's batch
     Energy,  // facility joules per token
     Days,    // wall-clock days to train the workload's tokens, goodput included
+    Cost,    // the run's cost: its wall-clock hours of the design's ownership and energy (docs/model.md 20)
 };
-const char* objectiveName(Objective o);  // time, energy, days
-const char* objectiveUnit(Objective o);  // s/token, J/token, days
+inline constexpr Objective kObjectives[] = {Objective::Time, Objective::Energy, Objective::Days, Objective::Cost};
+const char* objectiveName(Objective o);  // time, energy, days, cost
+const char* objectiveUnit(Objective o);  // s/token, J/token, days, USD
+// "time|energy|days|cost", for usage lines; "time, energy, days or cost".
+std::string objectiveChoices();
+std::string objectiveList();
 bool objectiveFromName(const std::string& name, Objective* out);
 
 struct SearchOptions {

@@ -100,8 +100,8 @@ private slots:
             << QStringList{"compare", kH100, kH100, "-o", "x.xlsx"} << "-o x.xlsx: expected a .pdf or .csv file";
         QTest::newRow("search top") << QStringList{"search", kH100, "--top", "0"}
                                     << "--top 0: expected a whole number from 1 to 10000";
-        QTest::newRow("search objective")
-            << QStringList{"search", kH100, "--objective", "cost"} << "--objective cost: expected time, energy or days";
+        QTest::newRow("search objective") << QStringList{"search", kH100, "--objective", "money"}
+                                          << "--objective money: expected time, energy, days or cost";
         QTest::newRow("search format") << QStringList{"search", kH100, "--format", "xml"}
                                        << "--format xml: expected json, text or csv";
         QTest::newRow("search batch range")

@@ -195,6 +195,28 @@ private slots:
         }
     }
 
+    // Ranked by cost, each candidate's objective is what `metrics` says its
+    // run costs (cost.run_cost_usd) on the design with its layout.
+    void theCostObjectiveIsTheRunsCost()
+    {
+        const Design d = loadPreset("dgx-h100-superpod-4su.cluster.json");
+        SearchOptions options;
+        options.top = 3;
+        options.objective = Objective::Cost;
+        const SearchResult r = searchLayouts(d, Catalog::builtin(), options);
+        QVERIFY(r.error.empty() && !r.top.empty());
+        for (const auto& c : r.top) {
+            Design run = d;
+            applyLayout(run.workload, c.layout);
+            const Analysis a = analyzeDesign(run, Catalog::builtin());
+            QVERIFY(a.cost.runCost);
+            COMPARE_REL(c.objective, a.cost.runCost->typical, 1e-9);
+        }
+        QCOMPARE(QString::fromStdString(objectiveUnit(Objective::Cost)), QString("USD"));
+        Objective parsed{};
+        QVERIFY(objectiveFromName("cost", &parsed) && parsed == Objective::Cost);
+    }
+
     void aModelThatFitsNowhereSaysSo()
     {
         Design d = loadPreset("budget-8node-100gbe.cluster.json");

@@ -21,6 +21,7 @@ namespace {
 
 const char* const kLlama = "h100-16k-roce-llama3.cluster.json";
 const char* const kBudget = "budget-8node-100gbe.cluster.json";
+const char* const kH100Pod = "dgx-h100-superpod-4su.cluster.json";
 
 void compareFigures(const ScaleFigures& f, const Analysis& a)
 {
@@ -34,6 +35,8 @@ void compareFigures(const ScaleFigures& f, const Analysis& a)
     QCOMPARE(f.facilityKw, a.power.facilityKw);
     QCOMPARE(f.trainingRunMwh, a.trainingRunMwh);
     QCOMPARE(f.runCostUsd, a.trainingRunMwh * 1000 * a.power.pricePerKwh.value);
+    QCOMPARE(f.ownedRunCostUsd.value_or(-1), a.cost.runCost ? a.cost.runCost->typical : -1);
+    QCOMPARE(f.costComplete, a.cost.complete());
 }
 
 SweepResult sweep(const Design& d, Scaling scaling = Scaling::Strong, std::int64_t to = kSweepMaxGpus)
@@ -271,6 +274,40 @@ private slots:
         QCOMPARE(own->globalBatch, d.workload.training.global_batch);
     }
 
+    // Past the cheapest size more GPUs buy time at a higher price: strong
+    // scaling spends more GPU-hours per token as each GPU does less, so the
+    // cheapest run is smaller than the fastest.
+    void theCheapestRunIsNotTheFastest()
+    {
+        const SweepResult r = sweep(loadPreset(kH100Pod));
+        QVERIFY(r.cheapestGpus > 0 && r.fastestGpus > 0);
+        QVERIFY2(r.cheapestGpus < r.fastestGpus,
+                 qPrintable(QString("cheapest %1, fastest %2").arg(r.cheapestGpus).arg(r.fastestGpus)));
+        const SweepPoint *cheapest = nullptr, *fastest = nullptr;
+        for (const SweepPoint& p : r.points) {
+            if (!p.best || p.best->goodput <= 0)
+                continue;
+            QVERIFY(p.best->ownedRunCostUsd);
+            if (p.gpus == r.cheapestGpus)
+                cheapest = &p;
+            if (p.gpus == r.fastestGpus)
+                fastest = &p;
+        }
+        QVERIFY(cheapest && fastest);
+        for (const SweepPoint& p : r.points)
+            if (p.best && p.best->goodput > 0) {
+                QVERIFY(*p.best->ownedRunCostUsd >= *cheapest->best->ownedRunCostUsd);
+                QVERIFY(p.best->wallDays >= fastest->best->wallDays);
+            }
+        QVERIFY(*fastest->best->ownedRunCostUsd > *cheapest->best->ownedRunCostUsd);
+        const Json j = sweepJson(r);
+        QCOMPARE(j["cheapest_gpus"].get<std::int64_t>(), r.cheapestGpus);
+        QCOMPARE(j["fastest_gpus"].get<std::int64_t>(), r.fastestGpus);
+        const QString text = QString::fromStdString(sweepText(r));
+        QVERIFY(text.contains("cheapest run"));
+        QVERIFY(text.contains("fastest run"));
+    }
+
     void reportsCarryTheInterfaceKeys()
     {
         const SweepResult r = sweep(loadPreset(kBudget), Scaling::Strong, 1024);
@@ -324,8 +361,8 @@ private slots:
         for (std::size_t i = 0; i < r.points.size(); ++i)
             QCOMPARE(j["points"][i]["gpus_used"].get<std::int64_t>(), r.points[i].best->gpusUsed);
         const QStringList csv = QString::fromStdString(sweepCsv(r)).split('\n', Qt::SkipEmptyParts);
-        QVERIFY(csv.front().endsWith(",gpus_used"));
-        QVERIFY(csv.filter(QRegularExpression("^576,true,.*,512$")).size() == 1);
+        QVERIFY(csv.front().endsWith(",gpus_used,owned_run_cost_usd"));
+        QVERIFY(csv.filter(QRegularExpression("^576,true,.*,512,[0-9.e+]+$")).size() == 1);
     }
 
     void aRunThatNeverCompletesHasNoWallClockFigures()

@@ -95,11 +95,15 @@ private slots:
         QVERIFY2(
             w.scale()->summaryLabel()->text().contains(QString::fromStdString(expected.stopsPaying).toHtmlEscaped()),
             qPrintable(w.scale()->summaryLabel()->text()));
-        // The markers: this design, and each tier the fabric adds.
+        // The markers: this design, each tier the fabric adds, where the batch
+        // runs out of sequences and the cheapest run.
         int tiers = 0;
         for (const auto& p : expected.points)
             tiers += p.tierAdded;
-        QCOMPARE(w.scale()->charts()->throughputPlot()->itemCount(), 2 * (tiers + 1 + 1));  // + the batch marker
+        QVERIFY(expected.cheapestGpus > 0);
+        QCOMPARE(w.scale()->charts()->throughputPlot()->itemCount(), 2 * (tiers + 1 + 1 + 1));
+        QVERIFY(w.scale()->summaryLabel()->text().contains(
+            QString("The cheapest run is at %1 GPUs").arg(QString::fromStdString(formatCount(expected.cheapestGpus)))));
     }
 
     void followsEditsAndTheScalingChoice()

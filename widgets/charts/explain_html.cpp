@@ -5,8 +5,6 @@
 
 #include <QObject>
 
-#include <cmath>
-
 namespace studio {
 
 QString quantity(double value, const std::string& unit)
@@ -51,17 +49,7 @@ QString explainHtml(const QString& title, const QString& value, const Explanatio
 
 QString usd(double v)
 {
-    const double mag = std::fabs(v);
-    const auto in = [v](double unit, const char* suffix) {
-        return "$" + QString::fromStdString(formatReadable(v / unit)) + suffix;
-    };
-    if (mag >= 1e9)
-        return in(1e9, "B");
-    if (mag >= 1e6)
-        return in(1e6, "M");
-    if (mag >= 1e4)
-        return in(1e3, "k");
-    return in(1, "");
+    return QString::fromStdString(formatUsd(v));
 }
 
 QString percent(double fraction)

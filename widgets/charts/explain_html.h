@@ -16,8 +16,7 @@ QString quantity(double value, const std::string& unit);
 // A fraction as a percentage ("39.0%"), and kW as "20.4 kW" or "1.47 MW".
 QString percent(double fraction);
 QString power(double kw);
-// Dollars for people, to 3 significant digits: "$2.39", "$1,894", "$31.3k",
-// "$65.6M", "$1.2B".
+// Dollars for people (formatUsd): "$2.39", "$65.6M".
 QString usd(double v);
 // What stands where a figure the model cannot give would be: the reason's
 // first words ("not runnable", "never completes"); "" when `why` is "".

@@ -356,10 +356,11 @@ QWidget* CompareWindow::createSetupBar()
                               "search). Own: the parallelism each design file sets."));
     objectiveBox_ = new QComboBox(bar);
     objectiveBox_->setObjectName("objective");
-    for (Objective o : {Objective::Time, Objective::Energy, Objective::Days})
+    for (Objective o : kObjectives)
         objectiveBox_->addItem(o == Objective::Time         ? tr("by step time")
                                    : o == Objective::Energy ? tr("by energy per token")
-                                                            : tr("by days to train"),
+                                   : o == Objective::Days   ? tr("by days to train")
+                                                            : tr("by cost of the run"),
                                int(o));
     objectiveBox_->setToolTip(tr("What the best layout is best at"));
     connect(workloadBox_, &QComboBox::activated, this, [this] {

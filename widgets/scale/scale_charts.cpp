@@ -196,6 +196,11 @@ void ScaleCharts::plot(const SweepResult& r)
                 marker(plot, double(p.gpus), tr("< 1 sequence/GPU"), note, 0.10);
             if (p.isDesign)
                 marker(plot, double(p.gpus), tr("this design"), designColor(2), 0.18);
+            if (p.gpus == r.cheapestGpus && p.best && p.best->ownedRunCostUsd)
+                marker(plot, double(p.gpus),
+                       tr("cheapest run %1%2")
+                           .arg(q(formatUsd(*p.best->ownedRunCostUsd)), p.best->costComplete ? "" : "+"),
+                       designColor(3), 0.34);
             if (p.overSiteBudget && !over)
                 marker(plot, double(p.gpus), tr("> site's %1").arg(q(formatPowerKw(*r.siteMw * 1000))),
                        QColor(0xd6, 0x27, 0x28), 0.26);
@@ -243,6 +248,10 @@ void ScaleCharts::showTip(QMouseEvent* event, ChartPlot* plot)
                         q(formatReadable(idealTokensPerS(*r, p.gpus))), percent(f.mfu), q(formatReadable(f.stepS, 4)),
                         q(formatReadable(f.daysToTrain)), f.goodput > 0 ? q(formatReadable(f.wallDays)) : tr("never"),
                         q(formatDuration(f.clusterMtbfH)), percent(f.goodput));
+        if (f.ownedRunCostUsd)
+            tip += tr("\ncost of the run %1%2 (ownership for its hours and its energy%3)")
+                       .arg(q(formatUsd(*f.ownedRunCostUsd)), f.costComplete ? "" : "+",
+                            f.costComplete ? "" : tr("; parts without a price left out"));
         if (const std::string spare = spareGpusNote(p); !spare.empty())
             tip += "\n" + q(spare);
         tip += tr("\nrho (comm / compute): DP %1, TP %2, PP %3, CP %4, EP %5")

@@ -25,6 +25,21 @@ QString scaleSummary(const SweepResult& r)
                     "GPUs, the most productive per GPU.")
             .arg(r.scaling == Scaling::Weak ? QObject::tr("Weak") : QObject::tr("Strong"),
                  q(inQuotes(r.growthUnit)).toHtmlEscaped(), q(formatCount(r.growthGpus)), q(formatCount(r.baseGpus)));
+    // Where time and money part: more GPUs past the cheapest buy days at a
+    // higher price.
+    const auto costAt = [&r](std::int64_t gpus) -> QString {
+        for (const SweepPoint& p : r.points)
+            if (p.gpus == gpus && p.best && p.best->ownedRunCostUsd)
+                return q(formatUsd(*p.best->ownedRunCostUsd)) + (p.best->costComplete ? "" : "+");
+        return {};
+    };
+    if (r.cheapestGpus > 0 && r.fastestGpus > 0)
+        text += r.cheapestGpus == r.fastestGpus
+            ? QObject::tr(" The fastest run, at %1 GPUs, is also the cheapest (%2).")
+                  .arg(q(formatCount(r.fastestGpus)), costAt(r.fastestGpus))
+            : QObject::tr(" The cheapest run is at %1 GPUs (%2); the fastest at %3 GPUs costs %4.")
+                  .arg(q(formatCount(r.cheapestGpus)), costAt(r.cheapestGpus), q(formatCount(r.fastestGpus)),
+                       costAt(r.fastestGpus));
     if (r.amdahlSerialFraction)
         text += QObject::tr(" Amdahl serial fraction %1 (Karp-Flatt, %2 to %3 GPUs).")
                     .arg(q(formatReadable(*r.amdahlSerialFraction, 3)), q(formatCount(r.baseGpus)),

@@ -89,8 +89,10 @@ LayoutsPanel::LayoutsPanel(DesignDocument* document, AnalysisService* analyses, 
     objective_->addItem(tr("Step time per token"), int(Objective::Time));
     objective_->addItem(tr("Energy per token"), int(Objective::Energy));
     objective_->addItem(tr("Days to train (with goodput)"), int(Objective::Days));
-    objective_->setToolTip(tr("What the search minimises. With all the design's GPUs and a fixed batch the three "
-                              "rank alike; they differ in the figure they compare (docs/model.md, Layout search)."));
+    objective_->addItem(tr("Cost of the run"), int(Objective::Cost));
+    objective_->setToolTip(tr("What the search minimises. With all the design's GPUs and a fixed batch the four "
+                              "rank alike; they differ in the figure they compare (docs/model.md, Layout search). "
+                              "Where cost ranks sizes apart from speed is the Scale panel's cheapest size."));
     bar->addWidget(objective_);
     progress_ = new RunProgressBar(search_, this);
     bar->addWidget(progress_);
