@@ -242,6 +242,30 @@ std::vector<QCPBars*> addStack(QCPAxis* keyAxis, QCPAxis* valueAxis, std::initia
     return stack;
 }
 
+void fillStack(const std::vector<QCPBars*>& stack, std::size_t designs,
+               const std::function<double(std::size_t bar, std::size_t design)>& value, const QColor& last)
+{
+    for (std::size_t l = 0; l < stack.size(); ++l) {
+        QCPBars* b = stack[l];
+        QVector<double> keys, values;
+        bool any = false;
+        for (std::size_t i = 0; i < designs; ++i) {
+            keys << double(i + 1);
+            values << value(l, i);
+            any = any || values.back() > 0;
+        }
+        b->setData(keys, values, true);
+        const bool hatched = l + 1 == stack.size();
+        const QColor c = hatched ? last : seriesColor(int(l));
+        b->setBrush(hatched ? QBrush(c, Qt::BDiagPattern) : QBrush(c));
+        b->setPen(QPen(c.darker(120)));
+        if (any)
+            b->addToLegend();
+        else
+            b->removeFromLegend();
+    }
+}
+
 namespace {
 constexpr double kGroupWidth = 0.82, kGroupGap = 0.015;
 }  // namespace

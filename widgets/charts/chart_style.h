@@ -8,6 +8,7 @@
 #include <QSharedPointer>
 #include <QString>
 
+#include <functional>
 #include <initializer_list>
 #include <string>
 #include <string_view>
@@ -82,6 +83,12 @@ QString readable(double v, int significant = 3);
 std::size_t categoryOf(const QCPBars* bars, int dataIndex);
 // Bars stacked in the order named (objectName each), on one key.
 std::vector<QCPBars*> addStack(QCPAxis* keyAxis, QCPAxis* valueAxis, std::initializer_list<const char*> names);
+// A stack with a row per design (keys 1..n): bar b's value for design d is
+// value(b, d); each bar in its series colour, the last hatched in `last`
+// (what the facility adds, or builds); in the legend only where any design
+// has some of it.
+void fillStack(const std::vector<QCPBars*>& stack, std::size_t designs,
+               const std::function<double(std::size_t bar, std::size_t design)>& value, const QColor& last);
 // Grouped bars, one series per design side by side within a category: the
 // width of each, and the key offset of design i's bar from its category's
 // centre, in the plot coordinates the group lays them out in.

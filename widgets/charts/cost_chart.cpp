@@ -105,24 +105,11 @@ void CostChart::drawCapex(ChartView& view, const std::vector<ChartDesign>& desig
                                 : scale_ == 1e-6 ? QObject::tr("Capex (USD millions)")
                                 : scale_ == 1e-3 ? QObject::tr("Capex (USD thousands)")
                                                  : QObject::tr("Capex (USD)"));
-    for (std::size_t k = 0; k < kinds_.size(); ++k) {
-        QCPBars* b = kinds_[k];
-        QVector<double> keys, values;
-        bool any = false;
-        for (std::size_t i = 0; i < n; ++i) {
-            keys << double(i + 1);
-            values << designs[i].analysis->cost.capexByKind[k].typical * scale_;
-            any = any || values.back() > 0;
-        }
-        b->setData(keys, values, true);
-        const QColor c = kCapexKinds[k] == CapexKind::Facility ? view.textColor(true) : seriesColor(int(k));
-        b->setBrush(kCapexKinds[k] == CapexKind::Facility ? QBrush(c, Qt::BDiagPattern) : QBrush(c));
-        b->setPen(QPen(c.darker(120)));
-        if (any)
-            b->addToLegend();
-        else
-            b->removeFromLegend();
-    }
+    // The facility, built, is the hatched last of the stack.
+    fillStack(
+        kinds_, n,
+        [&](std::size_t k, std::size_t i) { return designs[i].analysis->cost.capexByKind[k].typical * scale_; },
+        view.textColor(true));
     auto ticker = categoryTicker(capex_->yAxis);
     ticker->clear();
     const bool one = n == 1;

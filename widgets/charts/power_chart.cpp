@@ -268,26 +268,13 @@ void PowerChart::drawFacility(ChartView& view, const std::vector<ChartDesign>& d
     // MW once any design reaches a megawatt, so the axis reads 1.5, not 1,500.
     scale_ = most >= 1000 ? 1e-3 : 1;
     facility_->xAxis->setLabel(scale_ < 1 ? QObject::tr("Power (MW)") : QObject::tr("Power (kW)"));
-    for (std::size_t l = 0; l < loads_.size(); ++l) {
-        QCPBars* b = loads_[l];
-        QVector<double> keys, values;
-        bool any = false;
-        for (std::size_t i = 0; i < n; ++i) {
-            keys << double(i + 1);
-            values << designs[i].analysis->power.*kLoads[l].kw * scale_;
-            any = any || values.back() > 0;
-        }
-        b->setData(keys, values, true);
-        const QColor c = l == 4 ? view.textColor(true) : seriesColor(int(l));
-        b->setBrush(l == 4 ? QBrush(c, Qt::BDiagPattern) : QBrush(c));
-        b->setPen(QPen(c.darker(120)));
-        b->setName(one ? QObject::tr("%1 %2").arg(QObject::tr(kLoads[l].name), power(values.front() / scale_))
-                       : QObject::tr(kLoads[l].name));
-        if (any)
-            b->addToLegend();
-        else
-            b->removeFromLegend();
-    }
+    fillStack(
+        loads_, n, [&](std::size_t l, std::size_t i) { return designs[i].analysis->power.*kLoads[l].kw * scale_; },
+        view.textColor(true));
+    for (std::size_t l = 0; l < loads_.size(); ++l)
+        loads_[l]->setName(one ? QObject::tr("%1 %2").arg(QObject::tr(kLoads[l].name),
+                                                          power(designs.front().analysis->power.*kLoads[l].kw))
+                               : QObject::tr(kLoads[l].name));
     auto ticker = categoryTicker(facility_->yAxis);
     ticker->clear();
     if (one) {
