@@ -273,7 +273,7 @@ int main(int argc, char** argv)
     };
     const Layout layouts[] = {{"tabs, 1600x1000 (roofline shown)", AnalysisArea::Mode::Tabs, {1600, 1000}, 360},
                               {"grid, 1600x1000 (panels in view)", AnalysisArea::Mode::Grid, {1600, 1000}, 360},
-                              {"grid, 2560x1600 (all five in view)", AnalysisArea::Mode::Grid, {2560, 1600}, 1000}};
+                              {"grid, 2560x1600 (every panel in view)", AnalysisArea::Mode::Grid, {2560, 1600}, 1000}};
     auto* analysisDock = window.findChild<QDockWidget*>("analysis");
     const int only = qEnvironmentVariableIsSet("BENCH_LAYOUT") ? qEnvironmentVariableIntValue("BENCH_LAYOUT") : -1;
     for (const Layout& layout : layouts) {

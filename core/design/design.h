@@ -148,6 +148,14 @@ constexpr std::string_view workloadKindName(WorkloadKind k)
 {
     return k == WorkloadKind::Serving ? "serving" : "training";
 }
+// Whether `kind` is among `kinds` (the workloads an analysis applies to).
+inline bool workloadIn(const std::vector<WorkloadKind>& kinds, WorkloadKind kind)
+{
+    for (WorkloadKind k : kinds)
+        if (k == kind)
+            return true;
+    return false;
+}
 
 struct Workload {
     std::optional<std::string> kind;  // "training" | "serving" [training]: read it through kindOf()

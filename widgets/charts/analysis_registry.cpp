@@ -17,7 +17,7 @@ namespace studio {
 
 bool AnalysisEntry::appliesTo(WorkloadKind kind) const
 {
-    return std::find(workloads.begin(), workloads.end(), kind) != workloads.end();
+    return workloadIn(workloads, kind);
 }
 
 std::vector<ChartDesign> designsFor(const AnalysisEntry& entry, const std::vector<ChartDesign>& designs)

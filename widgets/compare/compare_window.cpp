@@ -306,7 +306,7 @@ CompareWindow::CompareWindow(QWidget* parent) : QMainWindow(parent)
     for (const BackgroundEntry& entry : backgroundRegistry())
         if (entry.makeCompareTab) {
             runTabs_.push_back(entry.makeCompareTab(this));
-            runTabKeys_.push_back(entry.key);
+            runTabs_.back()->setObjectName(entry.key);
             tabs_->addTab(runTabs_.back(), entry.title);
         }
     tabs_->addTab(bom_, tr("Bill of materials"));
@@ -505,9 +505,9 @@ void CompareWindow::updateRunTabs()
 
 CompareRunTab* CompareWindow::runTab(const QString& key) const
 {
-    for (std::size_t i = 0; i < runTabs_.size(); ++i)
-        if (runTabKeys_[i] == key)
-            return runTabs_[i];
+    for (CompareRunTab* tab : runTabs_)
+        if (tab->objectName() == key)
+            return tab;
     return nullptr;
 }
 

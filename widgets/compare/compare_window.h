@@ -163,10 +163,9 @@ private:
     QTableWidget* figures_;
     QTableWidget* bom_;
     std::vector<ChartView*> charts_;
-    std::vector<CompareRunTab*> runTabs_;
+    std::vector<CompareRunTab*> runTabs_;  // each named by its entry's key
     // The designs as compared, for the run tabs: comparison_'s, each with its catalog.
     std::vector<ComparedRun> runs_;
-    std::vector<QString> runTabKeys_;
     QAction* addOpenAction_ = nullptr;
     QAction* removeAction_ = nullptr;
     QAction* csvAction_ = nullptr;

@@ -14,7 +14,7 @@ namespace studio {
 
 bool BackgroundEntry::appliesTo(WorkloadKind kind) const
 {
-    return std::find(workloads.begin(), workloads.end(), kind) != workloads.end();
+    return workloadIn(workloads, kind);
 }
 
 namespace {
