@@ -656,7 +656,12 @@ int runCompare(const QStringList& args, const Verb& verb)
     const QCommandLineOption objective(QStringLiteral("objective"),
                                        "What the best layout is best at: time (default), energy, days or cost.",
                                        QString::fromStdString(objectiveChoices()), "time");
-    for (const auto* o : {&workload, &layout, &objective})
+    const QCommandLineOption normalize(QStringLiteral("normalize"),
+                                       "Compare at equal budget: every design but the baseline resized along its "
+                                       "growth unit, as the scale sweep resizes it, to the largest size whose capex "
+                                       "or facility power is at most the baseline's.",
+                                       "capex|power");
+    for (const auto* o : {&workload, &layout, &objective, &normalize})
         parser.addOption(*o);
     parser.addOption(kCatalogOption);
     parser.addOption(kKernelsOption);
@@ -699,6 +704,13 @@ int runCompare(const QStringList& args, const Verb& verb)
         err("--objective " + parser.value(objective).toStdString() + ": expected " + objectiveList() + "\n");
         return kExitUsage;
     }
+    if (parser.isSet(normalize)) {
+        const std::string name = parser.value(normalize).toStdString();
+        if (name == budgetName(Budget::AsDesigned) || !budgetFromName(name, &setup.budget)) {
+            err("--normalize " + name + ": expected capex or power\n");
+            return kExitUsage;
+        }
+    }
     const QString workloadFrom = parser.value(workload);
     setup.workload = workloadFrom == "baseline" ? WorkloadFrom::Baseline
         : workloadFrom == "own"                 ? WorkloadFrom::Own
@@ -723,14 +735,11 @@ int runCompare(const QStringList& args, const Verb& verb)
     }
     if (code != kExitOk)
         return code;
-    const Workload* shared = setup.workload == WorkloadFrom::Baseline ? &loads[std::size_t(base - 1)].design->workload
-        : setup.workload == WorkloadFrom::Other                       ? &*setup.other
-                                                                      : nullptr;
-    std::vector<ComparedDesign> designs;
+    std::vector<CompareInput> inputs;
     for (std::size_t i = 0; i < loads.size(); ++i)
-        designs.push_back(
-            *compareEntry(*loads[i].design, *loads[i].catalog, files[int(i)].toStdString(), shared, setup));
-    const Comparison comparison = compareDesigns(std::move(designs), std::size_t(base - 1));
+        inputs.push_back({&*loads[i].design, loads[i].catalog.get(), files[int(i)].toStdString()});
+    const Comparison comparison =
+        compareDesigns(*prepareComparison(inputs, std::size_t(base - 1), setup), std::size_t(base - 1));
     if (parser.isSet(output.output)) {
         if (suffix == "csv") {
             if (!writeText(target, comparisonCsv(comparison)))
@@ -860,6 +869,7 @@ const std::vector<Verb>& verbs()
          runReport},
         {"compare",
          "compare A B [C [D]] [--workload baseline|own|FILE] [--layout best|own] [--objective time|energy|days|cost] "
+         "[--normalize capex|power] "
          "[-o OUT.pdf | -o OUT.csv] [--format json|text] [--baseline K] [--page a4|letter] [--catalog FILE] [--kernels "
          "FILE]",
          "Compare 2 to 4 designs with the first (or --baseline K), all running one workload (the baseline's unless "

@@ -309,6 +309,48 @@ std::vector<ExplainedMetric> explainCompared(const ComparedDesign& design)
     return out;
 }
 
+std::optional<std::vector<ComparedDesign>> prepareComparison(const std::vector<CompareInput>& inputs,
+                                                             std::size_t baseline, const CompareSetup& setup,
+                                                             const std::atomic<bool>* cancel,
+                                                             const std::function<void(double)>& progress)
+{
+    const CompareInput& base = inputs.at(baseline);
+    const Workload* shared = setup.workload == WorkloadFrom::Baseline ? &base.design->workload
+        : setup.workload == WorkloadFrom::Other && setup.other        ? &*setup.other
+                                                                      : nullptr;
+    std::optional<EqualBudget> budget;
+    if (setup.budget != Budget::AsDesigned)
+        budget = budgetAsDesigned(*base.design, *base.catalog, setup.budget);
+    std::vector<ComparedDesign> out;
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        if (progress)
+            progress(double(i) / double(inputs.size()));
+        Design design = *inputs[i].design;
+        // The baseline sets the budget and keeps its size.
+        std::optional<EqualBudget> scaled = budget;
+        if (budget && i != baseline)
+            scaled = scaleToBudget(design, *inputs[i].catalog, budget->budget, budget->target);
+        auto entry = compareEntry(design, *inputs[i].catalog, inputs[i].source, shared, setup, cancel);
+        if (!entry)
+            return std::nullopt;
+        if (scaled) {
+            entry->metrics["equal_budget"] = {{"budget", budgetName(scaled->budget)},
+                                              {"target", scaled->target},
+                                              {"value", scaled->value},
+                                              {"design_gpus", scaled->designGpus},
+                                              {"gpus", scaled->gpus},
+                                              {"complete", scaled->complete},
+                                              {"note", scaled->note}};
+            // Its name may say its own size ("8 SUs, 2,048 GPUs").
+            if (scaled->gpus != scaled->designGpus)
+                entry->label += " at " + formatCount(scaled->gpus) + " GPUs";
+            entry->equalBudget = std::move(scaled);
+        }
+        out.push_back(std::move(*entry));
+    }
+    return out;
+}
+
 const char* verdictName(Verdict v)
 {
     switch (v) {
@@ -486,9 +528,7 @@ std::string describeComparison(const Comparison& c)
     const bool allBest = std::all_of(c.designs.begin(), c.designs.end(), [](const auto& d) {
         return d.layoutFrom != LayoutFrom::Own || d.design.workload.isServing();
     });
-    const std::string objective = base.objective == Objective::Time ? "step time"
-        : base.objective == Objective::Energy                       ? "energy per token"
-                                                                    : "days to train";
+    const std::string objective = objectiveMeaning(base.objective);
     const std::string layouts = allBest
         ? "each at the best layout the layout search finds for it (by " + objective + ")"
         : "each at its own layout";
@@ -499,7 +539,30 @@ std::string describeComparison(const Comparison& c)
         (base.workloadFrom == WorkloadFrom::Own            ? " (each its own, and they are the same)"
              : base.workloadFrom == WorkloadFrom::Baseline ? " (the baseline's workload)"
                                                            : " (the workload of " + base.workloadFile + ")") +
-        ", " + layouts + ".";
+        ", " + layouts + "." + (c.designs[c.baseline].equalBudget ? " " + describeBudgets(c) : "");
+}
+
+std::string describeBudgets(const Comparison& c)
+{
+    const auto& base = c.designs[c.baseline].equalBudget;
+    if (!base || base->budget == Budget::AsDesigned)
+        return "";
+    std::string out = std::string("At equal ") + budgetLabel(base->budget) + " (the baseline's, " +
+        formatBudget(base->budget, base->target) + ")";
+    bool partial = !base->complete;
+    const char* separator = ": ";
+    for (std::size_t i = 0; i < c.designs.size(); ++i) {
+        const auto& e = c.designs[i].equalBudget;
+        if (i == c.baseline || !e)
+            continue;
+        out += separator + c.designs[i].label + " " + describeEqualBudget(*e);
+        separator = "; ";
+        partial = partial || !e->complete;
+    }
+    out += ".";
+    if (partial)
+        out += " Capex counts priced parts only: a part without a price is left out of the budget.";
+    return out;
 }
 
 std::string layoutText(const ComparedDesign& d, bool howChosen)

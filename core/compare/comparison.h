@@ -13,10 +13,12 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/compare/equal_budget.h"
 #include "core/design/design.h"
 #include "core/metrics/explanations.h"
 #include "core/model/analysis.h"
@@ -94,6 +96,9 @@ struct ComparedDesign {
     Analysis analysis;
     Json metrics;                    // metricsJson of the analysis, with the serving object of a serving design
     std::optional<Serving> serving;  // a serving design's serving analysis
+    // Compared at equal budget: the size it was resized to (the baseline's
+    // is its own). Its metrics' "equal_budget" object.
+    std::optional<EqualBudget> equalBudget;
 };
 
 struct CompareSetup {
@@ -104,6 +109,9 @@ struct CompareSetup {
     std::string otherSource;
     LayoutFrom layout = LayoutFrom::Best;
     Objective objective = Objective::Time;  // what "best" means
+    // As designed, or each design other than the baseline resized to the
+    // baseline's capex or facility power (equal_budget.h).
+    Budget budget = Budget::AsDesigned;
 };
 
 // `own` running `shared`'s model and run instead of its own: the model, the
@@ -133,6 +141,21 @@ ComparedDesign compareEntry(const Design& design, const Catalog& catalog, std::s
 std::optional<ComparedDesign> compareEntry(const Design& design, const Catalog& catalog, std::string source,
                                            const Workload* shared, const CompareSetup& setup,
                                            const std::atomic<bool>* cancel = nullptr);
+
+struct CompareInput {
+    const Design* design = nullptr;  // valid against `catalog`
+    const Catalog* catalog = nullptr;
+    std::string source;
+};
+// Every design's entry as `setup` says: on the baseline's workload, or
+// setup.other's, or each its own; at equal budget when setup.budget asks,
+// each design other than the baseline first resized to the baseline's
+// figure. nullopt only when `cancel` was set. `progress` (0..1) is called
+// before each design.
+std::optional<std::vector<ComparedDesign>> prepareComparison(const std::vector<CompareInput>& inputs,
+                                                             std::size_t baseline, const CompareSetup& setup,
+                                                             const std::atomic<bool>* cancel = nullptr,
+                                                             const std::function<void(double)>& progress = {});
 
 // Changed: differs, neither better nor worse. DifferentWorkloads: a figure
 // of the workload, on a design that runs another workload than the
@@ -190,6 +213,10 @@ std::string formatDelta(const KeyFigure& figure, const FigureCell& cell);
 // BF16 · ... (the baseline's workload), each at the best layout the search
 // finds for it by step time." or that the designs run different workloads.
 std::string describeComparison(const Comparison& c);
+// At equal budget, what each design was resized to: "At equal capex (the
+// baseline's, $41.2M): B200 pod resized from 1,024 to 640 GPUs: capex ...".
+// "" as designed.
+std::string describeBudgets(const Comparison& c);
 
 // The layout a design ran as the tables show it: "tp 8 · pp 4 · dp 32 · mb 1
 // · ZeRO-1 · selective (best found)", a serving replica's shape, or why it

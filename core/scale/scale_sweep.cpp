@@ -19,18 +19,12 @@ namespace {
 // unless that makes more than this.
 constexpr std::size_t kMaxPoints = 22;
 
-struct Sized {
-    Design design;
-    std::string error;  // the design does not take this size
-};
+}  // namespace
 
-// The design at `gpus`: its growth unit's count set, every fabric's tier
-// count left to the sizing (a tier is added where the radix runs out), the
-// layout's dp following the size, and under weak scaling the batch and the
-// tokens grown with the GPUs. At its own size the design is left as it is.
-Sized resized(const Design& design, const Catalog& catalog, std::int64_t gpus, std::int64_t designGpus, Scaling scaling)
+SizedDesign sizeDesign(const Design& design, const Catalog& catalog, std::int64_t gpus, std::int64_t designGpus,
+                       Scaling scaling)
 {
-    Sized s{design, {}};
+    SizedDesign s{design, {}};
     if (gpus == designGpus)
         return s;  // the design as it is: its figures are `metrics`'s
     if (auto problem = resizeToGpus(s.design, catalog, gpus)) {
@@ -54,6 +48,8 @@ Sized resized(const Design& design, const Catalog& catalog, std::int64_t gpus, s
         }
     return s;
 }
+
+namespace {
 
 // Below this gain per doubling of the GPUs, scaling has stopped paying.
 constexpr double kDoublingPays = 0.20;
@@ -223,7 +219,7 @@ SweepResult sweepScale(const Design& design, const Catalog& catalog, const Sweep
                 r.cancelled = true;
                 return r;
             }
-            const Sized s = resized(design, catalog, n, r.designGpus, options.scaling);
+            const SizedDesign s = sizeDesign(design, catalog, n, r.designGpus, options.scaling);
             if (!s.error.empty())
                 continue;
             if (searchLayoutsWithSpares(s.design, catalog, search).feasible > 0) {
@@ -252,7 +248,7 @@ SweepResult sweepScale(const Design& design, const Catalog& catalog, const Sweep
         SweepPoint p;
         p.gpus = sizes[i];
         p.isDesign = p.gpus == r.designGpus;
-        const Sized s = resized(design, catalog, p.gpus, r.designGpus, options.scaling);
+        const SizedDesign s = sizeDesign(design, catalog, p.gpus, r.designGpus, options.scaling);
         p.globalBatch = s.design.workload.training.global_batch;
         p.tokens = s.design.workload.training.tokens;
         if (options.progress)

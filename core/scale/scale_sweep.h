@@ -112,6 +112,18 @@ struct SweepResult {
 std::vector<std::int64_t> sweepSizes(std::int64_t unitGpus, std::int64_t from, std::int64_t to,
                                      std::int64_t designGpus);
 
+// The design at `gpus` as the sweep sizes it: its growth unit's count set,
+// every fabric's tier count left to the sizing (a tier is added where the
+// radix runs out), the layout's dp following the size, and under weak
+// scaling the batch and the tokens grown with the GPUs. At its own size
+// (`designGpus`) the design is left as it is.
+struct SizedDesign {
+    Design design;
+    std::string error;  // the design does not take this size
+};
+SizedDesign sizeDesign(const Design& design, const Catalog& catalog, std::int64_t gpus, std::int64_t designGpus,
+                       Scaling scaling = Scaling::Strong);
+
 SweepResult sweepScale(const Design& design, const Catalog& catalog, const SweepOptions& options = {});
 
 // Reference curves at `gpus`, anchored at the base.

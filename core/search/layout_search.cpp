@@ -25,6 +25,17 @@ const char* objectiveName(Objective o)
     return "time";
 }
 
+const char* objectiveMeaning(Objective o)
+{
+    switch (o) {
+    case Objective::Time: return "step time";
+    case Objective::Energy: return "energy per token";
+    case Objective::Days: return "days to train";
+    case Objective::Cost: return "cost of the run";
+    }
+    return "step time";
+}
+
 const char* objectiveUnit(Objective o)
 {
     switch (o) {

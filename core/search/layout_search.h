@@ -27,6 +27,9 @@ enum class Objective {
 inline constexpr Objective kObjectives[] = {Objective::Time, Objective::Energy, Objective::Days, Objective::Cost};
 const char* objectiveName(Objective o);  // time, energy, days, cost
 const char* objectiveUnit(Objective o);  // s/token, J/token, days, USD
+// What the best is best at, in words: "step time", "energy per token",
+// "days to train", "cost of the run".
+const char* objectiveMeaning(Objective o);
 // "time|energy|days|cost", for usage lines; "time, energy, days or cost".
 std::string objectiveChoices();
 std::string objectiveList();

@@ -115,6 +115,8 @@ private slots:
             << "--allow recompute=none,: expected AXIS=V1,V2,..., e.g. --allow recompute=none,full";
         QTest::newRow("search axis twice") << QStringList{"search", kH100, "--fix", "tp=8", "--allow", "tp=4,8"}
                                            << "--allow tp=4,8: tp is constrained twice";
+        QTest::newRow("compare normalize") << QStringList{"compare", kH100, kH100, "--normalize", "money"}
+                                           << "--normalize money: expected capex or power";
         QTest::newRow("compare baseline") << QStringList{"compare", kH100, kH100, "--baseline", "3"}
                                           << "--baseline 3: expected a position from 1 to 2";
         // A mistyped verb fails at once (a script must not wait on a window),
@@ -821,6 +823,23 @@ private slots:
         QCOMPARE(r.code, 0);
         QVERIFY2(r.out.startsWith("The designs run different workloads"), qPrintable(r.out));
         QVERIFY(r.out.contains("different workloads)"));
+    }
+
+    void compareAtEqualPowerResizesTheOthers()
+    {
+        const QString b200 = sourcePath("presets/dgx-b200-superpod-8su.cluster.json");
+        const Run r = cli({"compare", kH100, b200, "--normalize", "power", "--layout", "own"});
+        QCOMPARE(r.code, 0);
+        const auto designs = nlohmann::ordered_json::parse(r.out.toStdString());
+        const auto& budget = designs[1]["equal_budget"];
+        QCOMPARE(budget["budget"].get<std::string>(), std::string("power"));
+        QCOMPARE(budget["design_gpus"].get<int>(), 2048);
+        QCOMPARE(designs[1]["inventory"]["gpus"], budget["gpus"]);
+        QCOMPARE(budget["target"].get<double>(), designs[0]["power"]["facility_kw"].get<double>());
+        QCOMPARE(budget["value"].get<double>(), designs[1]["power"]["facility_kw"].get<double>());
+        QVERIFY(budget["value"].get<double>() <= budget["target"].get<double>());
+        const Run text = cli({"compare", kH100, b200, "--normalize", "capex", "--layout", "own", "--format", "text"});
+        QVERIFY2(text.out.contains("At equal capex (the baseline's, $"), qPrintable(text.out));
     }
 
     void aDesignTheWorkloadCannotRunOnSaysWhy()

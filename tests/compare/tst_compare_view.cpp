@@ -292,6 +292,40 @@ private slots:
         QCOMPARE(t->item(days, 0)->data(Qt::UserRole).toString(), QString(verdict == "better" ? "worse" : "better"));
     }
 
+    // Issue 39: at equal capex the B200 SuperPOD is resized to the H100
+    // one's capex, its column named for its new size, the window saying so.
+    void atEqualCapexTheOthersAreResized()
+    {
+        auto w = twoPresets();
+        auto* box = w->findChild<QComboBox*>("budget");
+        QVERIFY(box);
+        QCOMPARE(box->currentData().toInt(), int(Budget::AsDesigned));
+        const int capex = box->findData(int(Budget::Capex));
+        QCOMPARE(box->itemText(capex), QString("at equal capex"));
+        box->setCurrentIndex(capex);
+        emit box->activated(capex);
+        w->waitForComparison();
+        QCOMPARE(w->setup().budget, Budget::Capex);
+        const Comparison& c = *w->comparison();
+        const EqualBudget& e = *c.designs[1].equalBudget;
+        QVERIFY(e.gpus < e.designGpus);
+        QCOMPARE(c.designs[1].analysis.inventory.gpus, e.gpus);
+        QVERIFY(c.designs[1].label.ends_with(" at " + formatCount(e.gpus) + " GPUs"));
+        const QString said = w->setupLabel()->text();
+        QVERIFY2(said.contains(QString::fromStdString(describeBudgets(c)).toHtmlEscaped()), qPrintable(said));
+        QVERIFY(said.contains("At equal capex"));
+        // The GPUs row shows the size it was compared at.
+        QTableWidget* t = w->figureTable();
+        QCOMPARE(t->item(rowOf(t, "inventory.gpus"), 1)->text().section(' ', 0, 0),
+                 QString::fromStdString(formatCount(e.gpus)));
+        // Back to as designed.
+        box->setCurrentIndex(box->findData(int(Budget::AsDesigned)));
+        emit box->activated(box->currentIndex());
+        w->waitForComparison();
+        QVERIFY(!w->comparison()->designs[1].equalBudget);
+        QCOMPARE(w->comparison()->designs[1].analysis.inventory.gpus, std::int64_t(2048));
+    }
+
     void aFifthDesignIsRefused()
     {
         CompareWindow w;

@@ -13,10 +13,12 @@
 #include <stdexcept>
 
 #include "core/compare/comparison.h"
+#include "core/design/resize.h"
 #include "core/format/design_reader.h"
 #include "core/metrics/explanations.h"
 #include "core/metrics/figure_names.h"
 #include "core/metrics/warning_rank.h"
+#include "core/scale/scale_sweep.h"
 #include "core/search/layout_search.h"
 #include "core/text.h"
 #include "tests/test_support.h"
@@ -49,17 +51,16 @@ std::vector<ComparedDesign> onOneWorkload(const QStringList& presets, std::size_
 {
     if (other) {
         setup.workload = WorkloadFrom::Other;
+        setup.other = *other;
         setup.otherSource = "other.cluster.json";
     }
     std::vector<DesignLoad> loads;
     for (const QString& p : presets)
         loads.push_back(presetLoad(p));
-    const Workload shared = other ? *other : loads[baseline].design->workload;
-    std::vector<ComparedDesign> out;
+    std::vector<CompareInput> inputs;
     for (std::size_t i = 0; i < loads.size(); ++i)
-        out.push_back(
-            *compareEntry(*loads[i].design, *loads[i].catalog, presets[int(i)].toStdString(), &shared, setup));
-    return out;
+        inputs.push_back({&*loads[i].design, loads[i].catalog.get(), presets[int(i)].toStdString()});
+    return *prepareComparison(inputs, baseline, setup);
 }
 
 const QString kH100 = "dgx-h100-superpod-4su.cluster.json", kB200 = "dgx-b200-superpod-8su.cluster.json";
@@ -200,11 +201,92 @@ private slots:
         QCOMPARE(perToken.cells[1].verdict,
                  b.cost.usdPerMillionTokens->typical < a.cost.usdPerMillionTokens->typical ? Verdict::Better
                                                                                            : Verdict::Worse);
-        // The presets' racks have no price: every cost cell says so.
-        QVERIFY(!a.cost.complete());
+        QVERIFY(a.cost.complete() && b.cost.complete());
         for (const FigureCell& cell : capex.cells)
-            QCOMPARE(cell.qualifier, std::string("incomplete"));
-        QVERIFY(rowOf(c, "training.mfu").cells[1].qualifier.empty());
+            QVERIFY(cell.qualifier.empty());
+        // A rack without a price: every cost cell of that design says so.
+        std::vector<ComparedDesign> designs = onOneWorkload({kH100, kB200}, 0);
+        for (Component& comp : designs[1].design.components)
+            if (comp.part == "rack.air-42u")
+                comp.part = "rack.air-48u";
+        designs[1] = compareEntry(designs[1].design, Catalog::builtin(), designs[1].source);
+        const Comparison partial = compareDesigns(designs, 0);
+        QCOMPARE(rowOf(partial, "cost.capex_usd").cells[0].qualifier, std::string());
+        QCOMPARE(rowOf(partial, "cost.capex_usd").cells[1].qualifier, std::string("incomplete"));
+        QCOMPARE(rowOf(partial, "cost.usd_per_million_tokens").cells[1].qualifier, std::string("incomplete"));
+        QVERIFY(rowOf(partial, "training.mfu").cells[1].qualifier.empty());
+    }
+
+    // Issue 39: at equal budget each other design is resized along its
+    // growth unit to the largest size within the baseline's capex or power.
+    void equalBudgetResizesTheOthersToTheBaselinesFigure()
+    {
+        const DesignLoad h100 = presetLoad(kH100), b200 = presetLoad(kB200);
+        const auto unit = findScaleUnit(*b200.design, *b200.catalog).unit;
+        QVERIFY(unit);
+        for (Budget budget : {Budget::Capex, Budget::Power}) {
+            CompareSetup setup;
+            setup.budget = budget;
+            setup.layout = LayoutFrom::Own;
+            const auto designs = onOneWorkload({kH100, kB200}, 0, setup);
+            const double target = budgetFigure(*h100.design, *h100.catalog, budget).value;
+            const EqualBudget& base = *designs[0].equalBudget;
+            QCOMPARE(base.target, target);
+            QCOMPARE(base.value, target);
+            QCOMPARE(base.gpus, base.designGpus);
+            const EqualBudget& e = *designs[1].equalBudget;
+            QCOMPARE(e.budget, budget);
+            QCOMPARE(e.designGpus, std::int64_t(2048));
+            QVERIFY(e.gpus < e.designGpus && e.gpus % unit->gpusPerInstance == 0);
+            QVERIFY(e.value <= target);
+            QVERIFY(e.note.empty());
+            // One more growth unit would be over the budget.
+            const SizedDesign next =
+                sizeDesign(*b200.design, *b200.catalog, e.gpus + unit->gpusPerInstance, e.designGpus);
+            QVERIFY(next.error.empty());
+            QVERIFY(budgetFigure(next.design, *b200.catalog, budget).value > target);
+            // The design is analysed at that size, and says so.
+            QCOMPARE(designs[1].analysis.inventory.gpus, e.gpus);
+            QCOMPARE(designs[1].metrics["equal_budget"]["gpus"].get<std::int64_t>(), e.gpus);
+            QCOMPARE(designs[1].metrics["equal_budget"]["budget"].get<std::string>(), std::string(budgetName(budget)));
+            const Comparison c = compareDesigns(designs, 0);
+            const std::string label = b200.design->name + " at " + formatCount(e.gpus) + " GPUs";
+            QCOMPARE(c.designs[1].label, label);
+            QCOMPARE(c.designs[0].label, h100.design->name);
+            const std::string said = describeComparison(c);
+            const std::string expected = std::string("At equal ") + budgetLabel(budget) + " (the baseline's, " +
+                formatBudget(budget, target) + "): " + label + " resized from 2,048 to " + formatCount(e.gpus) +
+                " GPUs: " + budgetLabel(budget) + " " + formatBudget(budget, e.value) + " against the baseline's " +
+                formatBudget(budget, target) + ".";
+            QVERIFY2(said.ends_with(expected), said.c_str());
+            QCOMPARE(describeBudgets(c), expected);
+        }
+        // As designed: nobody is resized, and nothing is said of it.
+        const auto asDesigned = onOneWorkload({kH100, kB200}, 0, CompareSetup{.layout = LayoutFrom::Own});
+        QVERIFY(!asDesigned[1].equalBudget && !asDesigned[1].metrics.contains("equal_budget"));
+        QCOMPARE(describeBudgets(compareDesigns(asDesigned, 0)), std::string());
+    }
+
+    void aBudgetOneGrowthUnitExceedsKeepsOneUnitAndSaysSo()
+    {
+        const DesignLoad b200 = presetLoad(kB200);
+        const auto unit = findScaleUnit(*b200.design, *b200.catalog).unit;
+        Design small = *b200.design;
+        const EqualBudget e = scaleToBudget(small, *b200.catalog, Budget::Capex, 1000);
+        QCOMPARE(e.gpus, unit->gpusPerInstance);
+        QCOMPARE(small.components[unit->component].count, std::int64_t(1));
+        QCOMPARE(e.note,
+                 "one growth unit (" + formatCount(unit->gpusPerInstance) + " GPUs) is already over the budget");
+        // A baseline with nothing priced sets no budget: the design keeps its size.
+        Design same = *b200.design;
+        const EqualBudget none = scaleToBudget(same, *b200.catalog, Budget::Capex, 0);
+        QCOMPARE(none.gpus, std::int64_t(2048));
+        QCOMPARE(same.components[unit->component].count, b200.design->components[unit->component].count);
+        QCOMPARE(none.note,
+                 std::string("kept at its own size: the baseline's capex is $0 (none of its parts has a price)"));
+        Budget parsed = Budget::AsDesigned;
+        QVERIFY(budgetFromName("power", &parsed) && parsed == Budget::Power);
+        QVERIFY(!budgetFromName("money", &parsed));
     }
 
     void anotherBaselineFlipsTheSigns()

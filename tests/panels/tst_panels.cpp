@@ -640,10 +640,23 @@ private slots:
                      usd(c.capex.high).mid(1) + ")");
         QCOMPARE(table->valueOf("Cost per GPU-hour owned"), usd(c.usdPerGpuHour.typical));
         QCOMPARE(table->valueOf("Cost per million tokens"), usd(c.usdPerMillionTokens->typical));
-        // The preset's racks have no price: named, and the total is marked.
-        QVERIFY(!c.complete());
-        for (const UnpricedPart& u : c.unpriced)
-            QCOMPARE(table->valueOf("No price: " + q(u.name)), "x " + q(formatCount(u.count)));
+        QVERIFY(c.complete());
+        // A rack without a price: named, and the total is marked.
+        std::vector<Component> racks;
+        for (const Component& comp : w.document()->design().components)
+            if (comp.part == "rack.air-42u") {
+                racks.push_back(comp);
+                racks.back().part = "rack.air-48u";
+            }
+        QVERIFY(!racks.empty());
+        QVERIFY(DesignEditor(w.document()).changeComponents(racks, "unpriced racks").applied());
+        settle();
+        view->refreshNow();
+        const Cost& unpriced = w.analysis()->analysis()->cost;
+        QCOMPARE(unpriced.unpriced.size(), std::size_t(1));
+        QCOMPARE(unpriced.unpriced[0].part, std::string("rack.air-48u"));
+        QCOMPARE(table->valueOf("No price: " + q(unpriced.unpriced[0].name)),
+                 "x " + q(formatCount(unpriced.unpriced[0].count)));
         // A colocated facility: no facility capex in the stack.
         DesignSettings s = DesignSettings::of(w.document()->design());
         s.facility.colocation_usd_per_kw_month = 180;

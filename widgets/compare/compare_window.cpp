@@ -357,12 +357,21 @@ QWidget* CompareWindow::createSetupBar()
     objectiveBox_ = new QComboBox(bar);
     objectiveBox_->setObjectName("objective");
     for (Objective o : kObjectives)
-        objectiveBox_->addItem(o == Objective::Time         ? tr("by step time")
-                                   : o == Objective::Energy ? tr("by energy per token")
-                                   : o == Objective::Days   ? tr("by days to train")
-                                                            : tr("by cost of the run"),
-                               int(o));
+        objectiveBox_->addItem(tr("by %1").arg(objectiveMeaning(o)), int(o));
     objectiveBox_->setToolTip(tr("What the best layout is best at"));
+    budgetBox_ = new QComboBox(bar);
+    budgetBox_->setObjectName("budget");
+    for (Budget b : kBudgets)
+        budgetBox_->addItem(b == Budget::AsDesigned ? tr("as designed") : tr("at equal %1").arg(budgetLabel(b)),
+                            int(b));
+    budgetBox_->setToolTip(tr("As designed: each design at its own size. At equal capex or facility power: every "
+                              "design but the baseline resized along its growth unit, as the Scale panel resizes "
+                              "it, to the largest size within the baseline's capex or power"));
+    connect(budgetBox_, &QComboBox::activated, this, [this] {
+        CompareSetup s = setup_;
+        s.budget = Budget(budgetBox_->currentData().toInt());
+        setSetup(s);
+    });
     connect(workloadBox_, &QComboBox::activated, this, [this] {
         const auto from = WorkloadFrom(workloadBox_->currentData().toInt());
         if (from == WorkloadFrom::Other) {
@@ -406,6 +415,7 @@ QWidget* CompareWindow::createSetupBar()
     row->addWidget(workloadBox_);
     row->addWidget(layoutBox_);
     row->addWidget(objectiveBox_);
+    row->addWidget(budgetBox_);
     row->addWidget(new RunProgressBar(prepareJob_, bar));
     row->addWidget(ownLayoutsButton_);
     row->addStretch(1);
@@ -467,6 +477,7 @@ void CompareWindow::describeSetup()
     workloadBox_->setCurrentIndex(workloadBox_->findData(int(setup_.workload)));
     layoutBox_->setCurrentIndex(layoutBox_->findData(int(setup_.layout)));
     objectiveBox_->setCurrentIndex(objectiveBox_->findData(int(setup_.objective)));
+    budgetBox_->setCurrentIndex(budgetBox_->findData(int(setup_.budget)));
     objectiveBox_->setEnabled(setup_.layout == LayoutFrom::Best);
     if (!comparison_) {
         setupLabel_->clear();
@@ -492,6 +503,8 @@ void CompareWindow::describeSetup()
         text = tr("Every design runs <b>%1</b> (%2), %3.")
                    .arg(q(describeRun(c.designs[c.baseline].design.workload)).toHtmlEscaped(), from, layouts);
     }
+    if (const std::string budgets = describeBudgets(c); !budgets.empty())
+        text += "<br>" + q(budgets).toHtmlEscaped();
     setupLabel_->setText(text);
 }
 
@@ -736,25 +749,18 @@ void CompareWindow::recompute()
     for (const Entry& e : entries_)
         inputs.push_back({e.design, e.catalog, e.compared.source});
     const std::size_t baseline = std::size_t(baseline_);
-    std::optional<Workload> shared;
-    if (setup_.workload == WorkloadFrom::Baseline)
-        shared = entries_[baseline].design.workload;
-    else if (setup_.workload == WorkloadFrom::Other)
-        shared = setup_.other;
-    prepareJob_->start([this, inputs = std::move(inputs), shared, setup = setup_,
+    prepareJob_->start([this, inputs = std::move(inputs), setup = setup_,
                         baseline](const BackgroundJob::Context& context) -> BackgroundJob::Publish {
-        std::vector<ComparedDesign> prepared;
+        std::vector<CompareInput> in;
         std::vector<std::shared_ptr<const Catalog>> catalogs;
-        for (std::size_t i = 0; i < inputs.size(); ++i) {
-            context.progress(double(i) / double(inputs.size()));
-            auto d = compareEntry(inputs[i].design, *inputs[i].catalog, inputs[i].source, shared ? &*shared : nullptr,
-                                  setup, context.cancel);
-            if (!d)
-                return {};
-            prepared.push_back(std::move(*d));
-            catalogs.push_back(inputs[i].catalog);
+        for (const Input& i : inputs) {
+            in.push_back({&i.design, i.catalog.get(), i.source});
+            catalogs.push_back(i.catalog);
         }
-        return [this, prepared = std::move(prepared), catalogs = std::move(catalogs), baseline]() mutable {
+        auto prepared = prepareComparison(in, baseline, setup, context.cancel, context.progress);
+        if (!prepared)
+            return {};
+        return [this, prepared = std::move(*prepared), catalogs = std::move(catalogs), baseline]() mutable {
             showComparison(std::move(prepared), std::move(catalogs), baseline);
         };
     });

@@ -154,6 +154,7 @@ private:
     QComboBox* workloadBox_ = nullptr;
     QComboBox* layoutBox_ = nullptr;
     QComboBox* objectiveBox_ = nullptr;
+    QComboBox* budgetBox_ = nullptr;
     QLabel* setupLabel_ = nullptr;
     BackgroundJob* prepareJob_ = nullptr;
     QToolButton* ownLayoutsButton_ = nullptr;

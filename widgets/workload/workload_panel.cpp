@@ -705,10 +705,7 @@ void WorkloadPanel::refreshRank()
     if (!rank_->isVisibleTo(this))
         return;
     const QString text = tr("Layout rank: <b>%1</b> by %2. <a href=\"layouts\">Better layouts...</a>")
-                             .arg(q(currentRankText(*r)).toHtmlEscaped(),
-                                  r->objective == Objective::Time         ? tr("step time")
-                                      : r->objective == Objective::Energy ? tr("energy per token")
-                                                                          : tr("days to train"));
+                             .arg(q(currentRankText(*r)).toHtmlEscaped(), objectiveMeaning(r->objective));
     if (rank_->text() != text)
         rank_->setText(text);
 }
