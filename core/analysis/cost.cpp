@@ -220,6 +220,7 @@ void costTrainingRun(Cost& c, double wallDays, double runMwh, double pricePerKwh
 {
     c.runCost.reset();
     c.usdPerMillionTokens.reset();
+    c.cloudRunCost.reset();
     c.runWallDays = wallDays;
     c.runMwh = runMwh;
     c.runTokens = tokens;
@@ -229,6 +230,8 @@ void costTrainingRun(Cost& c, double wallDays, double runMwh, double pricePerKwh
     const UsdBand energy{c.runEnergyUsd, c.runEnergyUsd, c.runEnergyUsd};
     c.runCost = c.fixedPerYear * (wallDays * 24 / c.workHoursPerYear) + energy;
     c.usdPerMillionTokens = *c.runCost * (1e6 / tokens);
+    if (c.cloudUsdPerGpuHour)
+        c.cloudRunCost = *c.cloudUsdPerGpuHour * (double(c.gpus) * wallDays * 24);
 }
 
 void costServing(Cost& c, double tokensPerSPerGpu)
@@ -325,6 +328,15 @@ std::vector<std::pair<std::string, Explanation>> explainCost(const Cost& c, cons
                       {"run energy", c.runMwh, "MWh", "this model (power)"},
                       power.pricePerKwh.as("electricity price", "USD/kWh")};
     add("run_cost_usd", std::move(run), c.runCost.value_or(UsdBand{}));
+    Explanation rented{"cloud price per GPU-hour x the design's GPUs x wall-clock hours (the price includes the "
+                       "network, storage, power and operations)",
+                       {}};
+    if (!serving)
+        rented.inputs = {{"cloud price", c.cloudUsdPerGpuHour ? c.cloudUsdPerGpuHour->typical : 0, "USD per GPU-hour",
+                          c.cloudUsdPerGpuHour ? c.cloudSource : "no cloud price for this GPU"},
+                         {"GPUs", double(c.gpus), "", "this model (inventory)"},
+                         {"wall-clock hours", c.runWallDays * 24, "h", "wall-clock days x 24"}};
+    add("cloud_run_cost_usd", std::move(rented), c.cloudRunCost.value_or(UsdBand{}));
     if (serving)
         add("usd_per_million_tokens",
             {"cost per GPU-hour owned / (tokens/s per GPU x 3,600) x 10^6",

@@ -85,6 +85,9 @@ struct Cost {
     // A training run: the cluster's fixed cost for its wall-clock hours plus
     // its energy; per million tokens trained. Unset without a run.
     std::optional<UsdBand> runCost, usdPerMillionTokens;
+    // Rent or own: the same run on the design's GPUs rented at the cloud
+    // price for its wall-clock hours (energy included in the price).
+    std::optional<UsdBand> cloudRunCost;
     double runWallDays = 0, runMwh = 0, runTokens = 0, runEnergyUsd = 0;
     // A serving design: owned GPU-hours over the tokens they serve.
     std::optional<UsdBand> servingUsdPerMillionTokens;

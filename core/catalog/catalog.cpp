@@ -392,6 +392,16 @@ const KernelProfile* Catalog::kernels(std::string_view partId) const
     return it == kernels_.end() ? nullptr : it->second.get();
 }
 
+void Catalog::scalePrices(double factor)
+{
+    for (Part& p : parts_)
+        if (p.price) {
+            p.price->low *= factor;
+            p.price->typical *= factor;
+            p.price->high *= factor;
+        }
+}
+
 void Catalog::scaleKernelEfficiencies(double factor, double cap)
 {
     // One scaled copy per profile, however many parts share it.

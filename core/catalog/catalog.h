@@ -49,6 +49,9 @@ public:
     // Every profile's efficiencies times `factor`, at most `cap`: kernels
     // faster or slower by that much (the sensitivity analysis).
     void scaleKernelEfficiencies(double factor, double cap);
+    // Every part's price band times `factor` (the sensitivity analysis);
+    // cloud prices, which are not paid for owning, stay.
+    void scalePrices(double factor);
 
     const Part* find(std::string_view id) const;
     // What each training framework runs (the catalog's "software"); a

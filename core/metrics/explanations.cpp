@@ -232,7 +232,7 @@ std::vector<std::pair<std::string, std::string>> unavailableFigures(const Analys
             out.emplace_back(std::string("training.") + key, why);
     if (const std::string why = runUnavailable(a); !why.empty())
         for (const char* key : {"reliability.wall_days", "reliability.expected_interruptions", "power.training_run_mwh",
-                                "cost.run_cost_usd"})
+                                "cost.run_cost_usd", "cost.cloud_run_cost_usd"})
             out.emplace_back(key, why);
     // A training run's cost per token; a serving design's is the serving analysis'.
     if (const std::string why = runUnavailable(a); !why.empty() && !a.serving)

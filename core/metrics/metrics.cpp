@@ -340,6 +340,7 @@ Json costJson(const Analysis& a)
             {"usd_per_gpu_hour", c.gpus > 0 ? usdJson(c.usdPerGpuHour) : Json(nullptr)},
             {"cloud_usd_per_gpu_hour", usdJson(c.cloudUsdPerGpuHour)},
             {"run_cost_usd", usdJson(c.runCost)},
+            {"cloud_run_cost_usd", usdJson(c.cloudRunCost)},
             {"usd_per_million_tokens", usdJson(a.serving ? c.servingUsdPerMillionTokens : c.usdPerMillionTokens)},
             {"lines", std::move(lines)},
             {"inputs",

@@ -142,6 +142,7 @@ ScaleFigures scaleFiguresOf(const Analysis& a)
     f.runCostUsd = a.trainingRunMwh * 1000 * a.power.pricePerKwh.value;
     if (a.cost.runCost)
         f.ownedRunCostUsd = a.cost.runCost->typical;
+    f.capexUsd = a.cost.capex.typical;
     f.costComplete = a.cost.complete();
     const double n = double(a.workload.gpusUsed);
     // rho = T_comm / (T_compute / N), T_compute the whole step's compute

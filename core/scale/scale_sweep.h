@@ -54,6 +54,7 @@ struct ScaleFigures {
     // typical); none when it never completes. Over the priced parts only
     // when `costComplete` is false.
     std::optional<double> ownedRunCostUsd;
+    double capexUsd = 0;  // cost.capex_usd, typical: what the design at this size costs to buy
     bool costComplete = true;
     AxisRho rho;
 };

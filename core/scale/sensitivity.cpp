@@ -15,7 +15,7 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-enum class Field { Figures, Pue, Price, Restart, FailureRates };
+enum class Field { Figures, Pue, Price, Restart, FailureRates, PartPrices, Utilization, CostOfCapital };
 
 // Catalog figures scaled together: every part of `kind` that has one of
 // `keys`, and every component of that kind overriding one.
@@ -111,6 +111,11 @@ const std::vector<InputSpec>& inputSpecs()
         {"restart_time", "restart time", "min", false, false, Field::Restart, {}},
         {"pue", "PUE", "", false, false, Field::Pue, {}, kInf, 1.0},
         {"electricity_price", "electricity price", "USD/kWh", false, false, Field::Price, {}},
+        // What the design costs to own (docs/model.md section 20): they move
+        // the cost of the run and of a GPU-hour, never the days.
+        {"part_prices", "part prices (capex)", "USD", false, false, Field::PartPrices, {}},
+        {"cost_of_capital", "cost of capital", "a year", false, false, Field::CostOfCapital, {}},
+        {"utilization", "utilisation", "of the year", true, false, Field::Utilization, {}, 1.0},
     };
     return specs;
 }
@@ -189,6 +194,15 @@ Variant vary(const Design& design, const Catalog& catalog, const InputSpec& spec
     case Field::Restart:
         ops.checkpoint.restart_min = ops.checkpoint.restart_min.value_or(defaults::kRestart.value) * factor;
         break;
+    case Field::PartPrices: v.catalog.scalePrices(factor); break;
+    case Field::CostOfCapital:
+        v.design.facility.cost_of_capital =
+            v.design.facility.cost_of_capital.value_or(defaults::kCostOfCapital.value) * factor;
+        break;
+    case Field::Utilization:
+        v.design.facility.utilization =
+            std::min(spec.hi, v.design.facility.utilization.value_or(defaults::kUtilization.value) * factor);
+        break;
     case Field::FailureRates: {
         // A rate times f is a mean time to failure over f, class by class.
         auto& m = ops.failure_mttf_h;
@@ -210,6 +224,12 @@ double costOf(const Analysis& a)
     return a.trainingRunMwh * 1000 * a.power.pricePerKwh.value;
 }
 
+// The run's cost with ownership (cost.run_cost_usd, typical).
+double runCostOf(const Analysis& a)
+{
+    return a.completes() && a.cost.runCost ? a.cost.runCost->typical : kInf;
+}
+
 double daysOf(const Analysis& a)
 {
     return a.completes() ? a.reliability.wallDays : kInf;
@@ -218,9 +238,9 @@ double daysOf(const Analysis& a)
 // The day's figures of one changed design: the design's own layout, or the
 // best one where the change leaves the design's layout unable to run.
 struct Today {
-    double days = 0, costUsd = 0;  // the design's own layout
+    double days = 0, costUsd = 0, runCostUsd = 0;  // the design's own layout
     Layout best;                   // the search's best
-    double bestDays = 0;           // with the best layout
+    double bestDays = 0, bestRunCostUsd = 0;  // with the best layout
 };
 
 SensitivityChange evaluate(const Variant& v, const InputSpec& spec, double change, const Today& today,
@@ -246,9 +266,11 @@ SensitivityChange evaluate(const Variant& v, const InputSpec& spec, double chang
     }
     if (best && !(*best == today.best))
         c.bestLayout = best;
+    c.usdPerGpuHour = a.cost.usdPerGpuHour.typical;
     if (a.runnable()) {
         c.days = daysOf(a);
         c.costUsd = costOf(a);
+        c.runCostUsd = runCostOf(a);
     } else if (best) {
         Design d = v.design;
         applyLayout(d.workload, *best);
@@ -261,8 +283,10 @@ SensitivityChange evaluate(const Variant& v, const InputSpec& spec, double chang
         c.reSearched = true;
         c.days = today.days * ratio;
         c.costUsd = today.costUsd * ratio;
+        c.runCostUsd = today.runCostUsd * runCostOf(b) / today.bestRunCostUsd;
     } else {
         c.days = kInf;
+        c.runCostUsd = kInf;
         c.whyNot = stepUnavailable(a);
     }
     return c;
@@ -305,6 +329,55 @@ std::string bindingSentence(const SensitivityResult& r)
 
 }  // namespace
 
+const char* measureLabel(SensitivityMeasure m)
+{
+    switch (m) {
+    case SensitivityMeasure::Days: return "days to train";
+    case SensitivityMeasure::RunCost: return "cost of the run";
+    case SensitivityMeasure::GpuHour: return "cost per GPU-hour owned";
+    }
+    return "days to train";
+}
+
+double measureOf(const SensitivityChange& c, SensitivityMeasure m)
+{
+    switch (m) {
+    case SensitivityMeasure::Days: return c.days;
+    case SensitivityMeasure::RunCost: return c.runCostUsd;
+    case SensitivityMeasure::GpuHour: return c.usdPerGpuHour;
+    }
+    return c.days;
+}
+
+double measureToday(const SensitivityResult& r, SensitivityMeasure m)
+{
+    switch (m) {
+    case SensitivityMeasure::Days: return r.days;
+    case SensitivityMeasure::RunCost: return r.runCostUsd;
+    case SensitivityMeasure::GpuHour: return r.usdPerGpuHour;
+    }
+    return r.days;
+}
+
+std::vector<std::size_t> inputsByEffect(const SensitivityResult& r, SensitivityMeasure m)
+{
+    const double today = measureToday(r, m);
+    std::vector<double> effect;
+    for (const auto& in : r.inputs) {
+        double e = 0;
+        for (const auto& c : in.changes) {
+            const double v = measureOf(c, m);
+            e = std::max(e, std::isfinite(v) && std::isfinite(today) ? std::abs(v - today) : kInf);
+        }
+        effect.push_back(e);
+    }
+    std::vector<std::size_t> order(r.inputs.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return effect[a] > effect[b]; });
+    return order;
+}
+
 const SensitivityChange& SensitivityInput::at(double change) const
 {
     for (const auto& c : changes)
@@ -326,7 +399,10 @@ SensitivityResult analyzeSensitivity(const Design& design, const Catalog& catalo
     }
     r.days = daysOf(today);
     r.costUsd = costOf(today);
-    Today now{r.days, r.costUsd, layoutOf(today.workload), r.days};
+    r.runCostUsd = runCostOf(today);
+    r.usdPerGpuHour = today.cost.usdPerGpuHour.typical;
+    r.costComplete = today.cost.complete();
+    Today now{r.days, r.costUsd, r.runCostUsd, layoutOf(today.workload), r.days, r.runCostUsd};
     {
         SearchOptions o;
         o.top = 1;
@@ -340,7 +416,9 @@ SensitivityResult analyzeSensitivity(const Design& design, const Catalog& catalo
             now.best = found.top.front().layout;
             Design d = design;
             applyLayout(d.workload, now.best);
-            now.bestDays = daysOf(analyzeDesign(d, catalog));
+            const Analysis best = analyzeDesign(d, catalog);
+            now.bestDays = daysOf(best);
+            now.bestRunCostUsd = runCostOf(best);
         }
         r.bestLayout = now.best;
     }
@@ -366,6 +444,13 @@ SensitivityResult analyzeSensitivity(const Design& design, const Catalog& catalo
             in.value = design.operations.checkpoint.restart_min.value_or(defaults::kRestart.value);
             break;
         case Field::FailureRates: in.value = today.reliability.failuresPerDay; break;
+        case Field::PartPrices:
+            if (today.cost.lines.empty())
+                continue;  // nothing priced to change
+            in.value = today.cost.itCapex.typical;
+            break;
+        case Field::CostOfCapital: in.value = today.cost.costOfCapital.value; break;
+        case Field::Utilization: in.value = today.cost.utilization.value; break;
         }
         for (double change : kSensitivityChanges) {
             if (cancel && cancel->load(std::memory_order_relaxed)) {
@@ -381,6 +466,10 @@ SensitivityResult analyzeSensitivity(const Design& design, const Catalog& catalo
             }
             c.value = std::clamp(in.value * (1 + change), spec.lo, spec.hi);
             in.effectDays = std::max(in.effectDays, std::isfinite(c.days) ? std::abs(c.days - r.days) : kInf);
+            in.effectRunCost = std::max(in.effectRunCost,
+                                        std::isfinite(c.runCostUsd) && std::isfinite(r.runCostUsd)
+                                            ? std::abs(c.runCostUsd - r.runCostUsd)
+                                            : kInf);
             in.changes.push_back(std::move(c));
         }
         r.inputs.push_back(std::move(in));

@@ -26,6 +26,8 @@ Json sensitivityJson(const SensitivityResult& r)
                                {"value", finiteOrNull(c.value)},
                                {"days", finiteOrNull(c.days)},
                                {"cost_usd", finiteOrNull(c.costUsd)},
+                               {"run_cost_usd", finiteOrNull(c.runCostUsd)},
+                               {"usd_per_gpu_hour", finiteOrNull(c.usdPerGpuHour)},
                                {"re_searched", c.reSearched},
                                {"best_layout", c.bestLayout ? layoutJson(*c.bestLayout) : Json(nullptr)},
                                {"why_not", c.whyNot.empty() ? Json(nullptr) : Json(c.whyNot)}});
@@ -39,11 +41,17 @@ Json sensitivityJson(const SensitivityResult& r)
                           {"days_high", finiteOrNull(high.days)},
                           {"cost_low", finiteOrNull(low.costUsd)},
                           {"cost_high", finiteOrNull(high.costUsd)},
+                          {"run_cost_low", finiteOrNull(low.runCostUsd)},
+                          {"run_cost_high", finiteOrNull(high.runCostUsd)},
                           {"effect_days", finiteOrNull(in.effectDays)},
+                          {"effect_run_cost", finiteOrNull(in.effectRunCost)},
                           {"changes", std::move(changes)}});
     }
     return {{"days", finiteOrNull(r.days)},
             {"cost_usd", finiteOrNull(r.costUsd)},
+            {"run_cost_usd", finiteOrNull(r.runCostUsd)},
+            {"usd_per_gpu_hour", finiteOrNull(r.usdPerGpuHour)},
+            {"cost_complete", r.costComplete},
             {"best_layout", layoutJson(r.bestLayout)},
             {"binding", r.binding},
             {"inputs", std::move(inputs)}};
@@ -52,9 +60,11 @@ Json sensitivityJson(const SensitivityResult& r)
 std::string sensitivityText(const SensitivityResult& r)
 {
     std::string s = "Today: " + formatReadable(r.days) + " days to train (wall clock), run electricity $" +
-        formatReadable(r.costUsd) + "\n" + r.binding + "\n\n";
-    std::vector<std::vector<std::string>> rows = {
-        {"input", "today", "-50%", "-10%", "+10%", "+50%", "cost -50%", "cost +50%", "notes"}};
+        formatReadable(r.costUsd) + ", run cost with ownership " +
+        (std::isfinite(r.runCostUsd) ? formatUsd(r.runCostUsd) : std::string("-")) +
+        (r.costComplete ? "" : " (priced parts only)") + "\n" + r.binding + "\n\n";
+    std::vector<std::vector<std::string>> rows = {{"input", "today", "-50%", "-10%", "+10%", "+50%", "electricity -50%",
+                                                   "electricity +50%", "run cost -50%", "run cost +50%", "notes"}};
     for (const auto& in : r.inputs) {
         std::vector<std::string> row = {in.label, formatReadable(in.value) + (in.unit.empty() ? "" : " " + in.unit)};
         std::string notes;
@@ -75,10 +85,19 @@ std::string sensitivityText(const SensitivityResult& r)
             const SensitivityChange& c = in.at(change);
             row.push_back(std::isfinite(c.days) ? signedPercent(c.costUsd / r.costUsd - 1) : "-");
         }
+        for (double change : {-0.5, 0.5}) {
+            const SensitivityChange& c = in.at(change);
+            row.push_back(std::isfinite(c.runCostUsd) && std::isfinite(r.runCostUsd) && r.runCostUsd > 0
+                              ? signedPercent(c.runCostUsd / r.runCostUsd - 1)
+                              : "-");
+        }
         row.push_back(notes);
         rows.push_back(std::move(row));
     }
-    return s + "Days to train, change from today:\n" + alignedColumns(rows, {0, 8});
+    return s +
+        "Change from today: days to train at each change; the run's electricity and its cost with ownership at "
+        "-50% and +50%:\n" +
+        alignedColumns(rows, {0, 10});
 }
 
 Json upgradesJson(const UpgradesResult& r)
@@ -102,6 +121,8 @@ Json upgradesJson(const UpgradesResult& r)
                        {"tokens_per_s", figure(&ScaleFigures::tokensPerS)},
                        {"days_to_train", a && a->goodput > 0 ? finiteOrNull(a->wallDays) : Json(nullptr)},
                        {"run_cost_usd", figure(&ScaleFigures::runCostUsd)},
+                       {"capex_usd", figure(&ScaleFigures::capexUsd)},
+                       {"cost_complete", a ? Json(a->costComplete) : Json(nullptr)},
                        {"facility_kw", figure(&ScaleFigures::facilityKw)},
                        {"best_layout", o.best ? layoutJson(o.best->layout) : Json(nullptr)}});
     }
@@ -111,26 +132,28 @@ Json upgradesJson(const UpgradesResult& r)
 std::string upgradesText(const UpgradesResult& r)
 {
     std::vector<std::vector<std::string>> rows = {
-        {"upgrade", "GPUs", "tokens/s", "wall days", "electricity", "facility"}};
+        {"upgrade", "GPUs", "tokens/s", "wall days", "capex", "electricity", "facility"}};
     auto change = [](double after, double today) {
         return today != 0 && std::isfinite(after) ? " (" + signedPercent(after / today - 1) + ")" : std::string();
     };
     rows.push_back({"today", formatCount(r.gpus), formatReadable(r.today.tokensPerS), formatReadable(r.today.wallDays),
-                    "$" + formatReadable(r.today.runCostUsd), formatPowerKw(r.today.facilityKw)});
+                    formatUsd(r.today.capexUsd), "$" + formatReadable(r.today.runCostUsd),
+                    formatPowerKw(r.today.facilityKw)});
     std::string notes;
     for (const auto& o : r.upgrades) {
         const std::string title = upgradeTitle(o.proposal.kind);
         if (!o.after) {
-            rows.push_back({title, "-", "-", "-", "-", "-"});
+            rows.push_back({title, "-", "-", "-", "-", "-", "-"});
             notes += title + ": " + (o.proposal.ok() ? "does not run: " + o.whyNot : o.proposal.unavailable) + "\n";
             continue;
         }
         const ScaleFigures& a = *o.after;
-        rows.push_back({title, formatCount(o.gpus),
-                        formatReadable(a.tokensPerS) + change(a.tokensPerS, r.today.tokensPerS),
-                        formatReadable(a.wallDays) + change(a.wallDays, r.today.wallDays),
-                        "$" + formatReadable(a.runCostUsd) + change(a.runCostUsd, r.today.runCostUsd),
-                        formatPowerKw(a.facilityKw) + change(a.facilityKw, r.today.facilityKw)});
+        rows.push_back(
+            {title, formatCount(o.gpus), formatReadable(a.tokensPerS) + change(a.tokensPerS, r.today.tokensPerS),
+             formatReadable(a.wallDays) + change(a.wallDays, r.today.wallDays),
+             formatUsd(a.capexUsd) + change(a.capexUsd, r.today.capexUsd) + (a.costComplete ? "" : " unpriced parts"),
+             "$" + formatReadable(a.runCostUsd) + change(a.runCostUsd, r.today.runCostUsd),
+             formatPowerKw(a.facilityKw) + change(a.facilityKw, r.today.facilityKw)});
         for (const auto& c : o.proposal.changes)
             notes += title + ": " + c + "\n";
         if (o.best)

@@ -544,7 +544,7 @@ private slots:
         QCOMPARE(upgrades[0]["name"], "next_gpu");
         QCOMPARE(upgrades[3]["name"], "liquid_cooling");
         for (const char* key : {"title", "available", "why_not", "changes", "gpus", "tokens_per_s", "days_to_train",
-                                "run_cost_usd", "facility_kw", "best_layout"})
+                                "run_cost_usd", "capex_usd", "cost_complete", "facility_kw", "best_layout"})
             QVERIFY2(upgrades[3].contains(key), key);
         const Run liquid = cli({"metrics", kH100, "--set", "/facility/pue=1.06", "--set",
                                 "/facility/cooling=\"liquid\"", "--set", "/components/2/part=\"rack.liquid-48u\""});
@@ -552,9 +552,15 @@ private slots:
         const auto m = nlohmann::ordered_json::parse(liquid.out.toStdString());
         QCOMPARE(upgrades[3]["facility_kw"].get<double>(), m["power"]["facility_kw"].get<double>());
         QCOMPARE(upgrades[3]["tokens_per_s"].get<double>(), m["training"]["tokens_per_s"].get<double>());
+        // What the upgrade costs to buy; the liquid rack has no price, so
+        // the capex is over the priced parts and says so.
+        QCOMPARE(upgrades[3]["capex_usd"].get<double>(), m["cost"]["capex_usd"]["typical"].get<double>());
+        QCOMPARE(upgrades[3]["cost_complete"].get<bool>(), false);
+        QCOMPARE(upgrades[1]["cost_complete"].get<bool>(), true);
         r = cli({"sensitivity", kH100, "--format", "text"});
         QCOMPARE(r.code, 0);
-        QVERIFY2(r.out.contains("Days to train, change from today:"), qPrintable(r.out));
+        QVERIFY2(r.out.contains("Change from today: days to train at each change;"), qPrintable(r.out));
+        QVERIFY2(r.out.contains("run cost with ownership $"), qPrintable(r.out));
         QVERIFY2(r.out.contains("What-if upgrades, each against today's design:"), qPrintable(r.out));
         QVERIFY2(r.out.contains("Next GPU generation: GPUs: 1,024 H100 SXM 80GB -> B200 (HGX)"), qPrintable(r.out));
         r = cli({"sensitivity", kH100, "--set", "/workload/parallelism/tp=3"});

@@ -125,6 +125,8 @@ private slots:
         const double run = a.reliability.wallDays * 24 * fixed / (kHoursPerYear * 0.5) + a.trainingRunMwh * 1000 * 0.1;
         COMPARE_REL(cost.runCost->typical, run, 1e-12);
         COMPARE_REL(cost.usdPerMillionTokens->typical, run / (d.workload.training.tokens / 1e6), 1e-12);
+        // Rented instead: 64 GPUs at $3 an hour for the same wall-clock hours.
+        COMPARE_REL(cost.cloudRunCost->typical, 3.0 * 64 * a.reliability.wallDays * 24, kExact);
         // The metrics: every figure a band, each explaining itself.
         const Json m = metricsJson(d, a);
         QCOMPARE(m["cost"]["complete"].get<bool>(), true);
@@ -133,7 +135,8 @@ private slots:
         COMPARE_REL(m["cost"]["usd_per_gpu_hour"]["typical"].get<double>(), perGpuHour, kExact);
         QCOMPARE(m["cost"]["cloud_usd_per_gpu_hour"]["typical"].get<double>(), 3.0);
         QCOMPARE(m["cost"]["facility"].get<std::string>(), std::string("built"));
-        for (const char* key : {"capex_usd", "annual_tco_usd", "usd_per_gpu_hour", "run_cost_usd",
+        COMPARE_REL(m["cost"]["cloud_run_cost_usd"]["typical"].get<double>(), cost.cloudRunCost->typical, kExact);
+        for (const char* key : {"capex_usd", "annual_tco_usd", "usd_per_gpu_hour", "run_cost_usd", "cloud_run_cost_usd",
                                 "usd_per_million_tokens", "capex_by_kind.compute"}) {
             const Json& e = m["explain"][std::string("cost.") + key];
             QVERIFY2(e.contains("formula") && !e["inputs"].empty(), key);
@@ -219,6 +222,7 @@ private slots:
         const Json m = metricsJson(*l.design, a);
         COMPARE_REL(m["cost"]["usd_per_million_tokens"]["typical"].get<double>(), perToken, kExact);
         QVERIFY(m["cost"]["run_cost_usd"].is_null());
+        QVERIFY(m["cost"]["cloud_run_cost_usd"].is_null());
     }
 
     void pricesAreReadWithTheirErrors_data()

@@ -48,7 +48,10 @@ private slots:
         QCOMPARE(result_.costUsd,
                  m["power"]["training_run_mwh"].get<double>() * 1000 *
                      m["power"]["electricity_usd_per_kwh"].get<double>());
-        QCOMPARE(result_.inputs.size(), std::size_t(13));
+        QCOMPARE(result_.inputs.size(), std::size_t(16));
+        QCOMPARE(result_.runCostUsd, m["cost"]["run_cost_usd"]["typical"].get<double>());
+        QCOMPARE(result_.usdPerGpuHour, m["cost"]["usd_per_gpu_hour"]["typical"].get<double>());
+        QVERIFY(result_.costComplete);
         for (const auto& in : result_.inputs)
             QCOMPARE(in.changes.size(), std::size_t(4));
     }
@@ -79,6 +82,56 @@ private slots:
         QCOMPARE(pue.at(-0.5).value, 1.0);
         QVERIFY(qAbs(pue.at(-0.5).costUsd / result_.costUsd - 1.0 / 1.1) < 1e-12);
         QVERIFY(qAbs(pue.at(0.1).costUsd / result_.costUsd - 1.1) < 1e-12);
+    }
+
+    // Issue 39: prices, cost of capital and utilisation move what the run
+    // and a GPU-hour cost, never the days; each change is the design with
+    // that input changed another way.
+    void ownershipInputsMoveTheCostNotTheDays()
+    {
+        for (const char* key : {"part_prices", "cost_of_capital", "utilization"})
+            for (const auto& c : input(result_, key).changes)
+                QCOMPARE(c.days, result_.days);
+        // Every price x 1.5 through a user catalog that says so.
+        Catalog dearer = Catalog::builtin();
+        std::vector<std::string> priced;
+        for (const Part& p : dearer.parts())
+            if (p.price)
+                priced.push_back(p.id);
+        Json doc = dearer.subset(priced);
+        for (Json& pj : doc["parts"])
+            for (const char* band : {"low", "typical", "high"})
+                pj["price"][band] = pj["price"][band].get<double>() * 1.5;
+        for (const Problem& p : dearer.merge(doc, "dearer", false))
+            QVERIFY2(p.severity != Severity::Error, p.message.c_str());
+        const Analysis a = analyzeDesign(design_, dearer);
+        const SensitivityInput& prices = input(result_, "part_prices");
+        QCOMPARE(prices.value, analyzeDesign(design_, Catalog::builtin()).cost.itCapex.typical);
+        QCOMPARE(prices.at(0.5).runCostUsd, a.cost.runCost->typical);
+        QCOMPARE(prices.at(0.5).usdPerGpuHour, a.cost.usdPerGpuHour.typical);
+        QVERIFY(prices.at(0.5).runCostUsd > result_.runCostUsd);
+        QCOMPARE(prices.effectRunCost, std::abs(prices.at(0.5).runCostUsd - result_.runCostUsd));
+        // Cost of capital x 1.1, set in the file.
+        Design d = design_;
+        d.facility.cost_of_capital = input(result_, "cost_of_capital").value * 1.1;
+        QCOMPARE(input(result_, "cost_of_capital").at(0.1).runCostUsd,
+                 analyzeDesign(d, Catalog::builtin()).cost.runCost->typical);
+        // Utilisation cannot pass 1; half of it doubles what a GPU-hour costs
+        // the fixed part of.
+        const SensitivityInput& used = input(result_, "utilization");
+        QCOMPARE(used.at(0.5).value, 1.0);
+        d = design_;
+        d.facility.utilization = used.value * 0.5;
+        const Analysis half = analyzeDesign(d, Catalog::builtin());
+        QCOMPARE(used.at(-0.5).usdPerGpuHour, half.cost.usdPerGpuHour.typical);
+        QVERIFY(used.at(-0.5).usdPerGpuHour > result_.usdPerGpuHour);
+        // Ownership is not electricity: the run's electricity stays.
+        QCOMPARE(prices.at(0.5).costUsd, result_.costUsd);
+        const Json j = sensitivityJson(result_);
+        QCOMPARE(j["run_cost_usd"].get<double>(), result_.runCostUsd);
+        for (const auto& in : j["inputs"])
+            if (in["name"] == "part_prices")
+                QCOMPARE(in["run_cost_high"].get<double>(), prices.at(0.5).runCostUsd);
     }
 
     void aFigureChangeIsTheDesignWithThatFigure()

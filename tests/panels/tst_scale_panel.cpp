@@ -21,6 +21,7 @@
 #include "tests/gui_test_main.h"
 #include "tests/test_support.h"
 #include "widgets/charts/chart_plot.h"
+#include "widgets/charts/chart_style.h"
 #include "widgets/document/design_document.h"
 #include "widgets/document/design_editor.h"
 #include "widgets/scale/scale_charts.h"
@@ -157,6 +158,22 @@ private slots:
             QCOMPARE(bars->data()->at(0)->key, 1.0);
             QCOMPARE(bars->data()->at(0)->value, 100 * (c.days / expected.days - 1));
         }
+        // Effect on the cost of the run: the rows follow its effects.
+        auto* measure = w.sensitivity()->findChild<QComboBox*>("measure");
+        QVERIFY(measure);
+        const int cost = measure->findData(int(SensitivityMeasure::RunCost));
+        measure->setCurrentIndex(cost);
+        emit measure->activated(cost);
+        SensitivityChart* chart = w.sensitivity()->chart();
+        QCOMPARE(chart->measure(), SensitivityMeasure::RunCost);
+        QCOMPARE(chart->plot()->xAxis->label(), QString("change in cost of the run (%)"));
+        const std::size_t top = inputsByEffect(expected, SensitivityMeasure::RunCost).front();
+        for (int i = 0; i < 4; ++i) {
+            const SensitivityChange& c = expected.inputs[top].at(kSensitivityChanges[i]);
+            QCOMPARE(chart->bars(i)->data()->at(0)->value, 100 * (c.runCostUsd / expected.runCostUsd - 1));
+        }
+        QCOMPARE(categoryTicker(chart->plot()->yAxis)->ticks().value(1.0),
+                 QString::fromStdString(expected.inputs[top].label));
         // Hidden again, an edit runs nothing.
         w.findChild<QDockWidget*>("analysis")->raise();
         QCoreApplication::processEvents();

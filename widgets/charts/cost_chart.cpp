@@ -264,6 +264,9 @@ std::vector<FigureRow> CostChart::figures(const Analysis& a)
     rows.push_back(explainedIf(why, q(figureName("cost.usd_per_million_tokens")),
                                c.usdPerMillionTokens ? usd(c.usdPerMillionTokens->typical) : QString(),
                                "cost.usd_per_million_tokens"));
+    if (c.cloudUsdPerGpuHour)
+        rows.push_back(explainedIf(why, q(figureName("cost.cloud_run_cost_usd")),
+                                   c.cloudRunCost ? banded(*c.cloudRunCost) : QString(), "cost.cloud_run_cost_usd"));
     return rows;
 }
 

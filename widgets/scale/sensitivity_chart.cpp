@@ -33,7 +33,6 @@ SensitivityChart::SensitivityChart(QWidget* parent) : QWidget(parent)
     plot_->setMinimumWidth(320);
     setCategoryAxis(plot_->yAxis);
     plot_->yAxis->setRangeReversed(true);  // the largest effect on top
-    plot_->xAxis->setLabel(tr("change in days to train (%)"));
     plot_->setMouseTracking(true);
     connect(plot_, &QCustomPlot::mouseMove, this, &SensitivityChart::showTip);
     auto* group = new QCPBarsGroup(plot_);
@@ -59,6 +58,15 @@ void SensitivityChart::changeEvent(QEvent* event)
         draw(shown_ ? &*shown_ : nullptr);
 }
 
+void SensitivityChart::setMeasure(SensitivityMeasure measure)
+{
+    if (measure == measure_)
+        return;
+    measure_ = measure;
+    std::optional<SensitivityResult> shown = std::move(shown_);
+    draw(shown ? &*shown : nullptr);
+}
+
 void SensitivityChart::draw(const SensitivityResult* r)
 {
     if (r && r->error.empty())
@@ -69,14 +77,18 @@ void SensitivityChart::draw(const SensitivityResult* r)
     ticker->clear();
     for (QCPBars* b : bars_)
         b->data()->clear();
+    plot_->xAxis->setLabel(tr("change in %1 (%)").arg(measureLabel(measure_)));
+    order_.clear();
     if (shown_) {
+        order_ = inputsByEffect(*shown_, measure_);
+        const double today = measureToday(*shown_, measure_);
         double lo = 0, hi = 0;
-        for (std::size_t k = 0; k < shown_->inputs.size(); ++k) {
-            const SensitivityInput& in = shown_->inputs[k];
+        for (std::size_t k = 0; k < order_.size(); ++k) {
+            const SensitivityInput& in = shown_->inputs[order_[k]];
             ticker->addTick(double(k + 1), q(in.label));
             for (int i = 0; i < 4; ++i) {
-                const SensitivityChange& c = in.at(kSensitivityChanges[i]);
-                const double pct = std::isfinite(c.days) ? 100 * (c.days / shown_->days - 1) : kNeverPercent;
+                const double v = measureOf(in.at(kSensitivityChanges[i]), measure_);
+                const double pct = std::isfinite(v) && today > 0 ? 100 * (v / today - 1) : kNeverPercent;
                 bars_[i]->addData(double(k + 1), pct);
                 lo = std::min(lo, pct);
                 hi = std::max(hi, std::min(pct, kNeverPercent));
@@ -101,7 +113,7 @@ void SensitivityChart::showTip(QMouseEvent* event)
         QToolTip::hideText();
         return;
     }
-    const SensitivityInput& in = r->inputs[std::size_t(k)];
+    const SensitivityInput& in = r->inputs[order_[std::size_t(k)]];
     QString tip = tr("%1, today %2 %3").arg(q(in.label), q(formatReadable(in.value)), q(in.unit));
     for (const auto& c : in.changes) {
         tip += "\n" + signedPercent(c.change) + " (" + q(formatReadable(c.value)) + "): ";
@@ -109,16 +121,19 @@ void SensitivityChart::showTip(QMouseEvent* event)
             tip += tr("never completes") + (c.whyNot.empty() ? QString() : " - " + q(c.whyNot));
             continue;
         }
-        tip += tr("%1 days (%2), $%3")
-                   .arg(q(formatReadable(c.days)), signedPercent(c.days / r->days - 1), q(formatReadable(c.costUsd)));
+        tip += tr("%1 days (%2), electricity $%3, run %4, GPU-hour %5")
+                   .arg(q(formatReadable(c.days)), signedPercent(c.days / r->days - 1), q(formatReadable(c.costUsd)),
+                        q(std::isfinite(c.runCostUsd) ? formatUsd(c.runCostUsd) : std::string("-")),
+                        q(formatUsd(c.usdPerGpuHour)));
         if (c.reSearched)
             tip += tr("; the layout no longer fits: charged what it costs the best layout");
         else if (c.bestLayout)
             tip += tr("; the best layout becomes %1").arg(q(describeLayout(*c.bestLayout)));
     }
-    tip += tr("\n\ndays = wall-clock days to train with goodput (reliability.wall_days), cost = the run's facility MWh "
-              "x 1,000 x the electricity price; each change made to the design alone and analysed (docs/model.md, "
-              "section 17)");
+    tip += tr("\n\ndays = wall-clock days to train with goodput (reliability.wall_days), electricity = the run's "
+              "facility MWh x 1,000 x the electricity price, run = the run's cost with ownership "
+              "(cost.run_cost_usd), GPU-hour = a GPU-hour owned (cost.usd_per_gpu_hour); each change made to the "
+              "design alone and analysed (docs/model.md, section 17)");
     QToolTip::showText(event->globalPosition().toPoint(), tip, plot_);
 }
 

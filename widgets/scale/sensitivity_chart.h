@@ -1,11 +1,13 @@
 #pragma once
-// The sensitivity tornado drawn: the change in days to train as each input
-// moves -50%, -10%, +10% and +50% (the largest effect on top); hover a row
-// for each change's days, cost and layout notes. The Sensitivity panel
+// The sensitivity tornado drawn: the change in days to train (or the run's
+// cost, or a GPU-hour's) as each input moves -50%, -10%, +10% and +50% (the
+// largest effect on top); hover a row for each change's days, costs and
+// layout notes. The Sensitivity panel
 // shows it live; the design review prints it.
 #include <QWidget>
 
 #include <optional>
+#include <vector>
 
 #include "core/scale/sensitivity.h"
 
@@ -23,10 +25,13 @@ public:
 
     // Draws `result`; nullptr or one with an error clears the plot.
     void draw(const SensitivityResult* result);
+    // What the bars are the change in (days by default); redraws.
+    void setMeasure(SensitivityMeasure measure);
+    SensitivityMeasure measure() const { return measure_; }
 
     ChartPlot* plot() const { return plot_; }
-    // Days change in % at -50%, -10%, +10%, +50%; key 1 is the input with
-    // the largest effect (at the top).
+    // The measure's change in % at -50%, -10%, +10%, +50%; key 1 is the
+    // input with the largest effect on it (at the top).
     QCPBars* bars(int change) const { return bars_[change]; }
 
 protected:
@@ -36,6 +41,8 @@ private:
     void showTip(QMouseEvent* event);
 
     std::optional<SensitivityResult> shown_;
+    SensitivityMeasure measure_ = SensitivityMeasure::Days;
+    std::vector<std::size_t> order_;  // shown_'s inputs, top row first
     ChartPlot* plot_;
     QCPBars* bars_[4] = {};
 };

@@ -1,5 +1,7 @@
 #include "widgets/scale/sensitivity_panel.h"
 
+#include <QComboBox>
+
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QVBoxLayout>
@@ -23,8 +25,10 @@ namespace studio {
 QString sensitivitySummary(const SensitivityResult& r)
 {
     return "<b>" + q(r.binding).toHtmlEscaped() + "</b> " +
-        QObject::tr("Today: %1 days to train (wall clock), run electricity $%2.")
-            .arg(q(formatReadable(r.days)), q(formatReadable(r.costUsd)));
+        QObject::tr("Today: %1 days to train (wall clock), run electricity $%2, the run %3 with ownership%4.")
+            .arg(q(formatReadable(r.days)), q(formatReadable(r.costUsd)),
+                 q(std::isfinite(r.runCostUsd) ? formatUsd(r.runCostUsd) : std::string("-")),
+                 r.costComplete ? QString() : QObject::tr(" (priced parts only)"));
 }
 
 SensitivityPanel::SensitivityPanel(DesignDocument* document, AnalysisService* analyses, QWidget* parent)
@@ -40,12 +44,21 @@ SensitivityPanel::SensitivityPanel(DesignDocument* document, AnalysisService* an
     summary_->setWordWrap(true);
     summary_->setTextFormat(Qt::RichText);
     bar->addWidget(summary_, 1);
+    auto* measure = new QComboBox(this);
+    measure->setObjectName("measure");
+    for (SensitivityMeasure m : kSensitivityMeasures)
+        measure->addItem(tr("Effect on %1").arg(measureLabel(m)), int(m));
+    measure->setToolTip(tr("What the tornado shows each input's effect on: prices, cost of capital and "
+                           "utilisation move what the run and a GPU-hour cost, never the days"));
+    bar->addWidget(measure, 0, Qt::AlignTop);
     progress_ = new RunProgressBar(service_, this);
     bar->addWidget(progress_, 0, Qt::AlignTop);
     layout->addLayout(bar);
     auto* row = new QHBoxLayout;
     chart_ = new SensitivityChart(this);
     row->addWidget(chart_, 4);
+    connect(measure, &QComboBox::activated, this,
+            [this, measure] { chart_->setMeasure(SensitivityMeasure(measure->currentData().toInt())); });
     upgradesTable_ = new UpgradesTable(document, upgrades_, this);
     row->addWidget(upgradesTable_, 5);
     layout->addLayout(row, 1);
@@ -92,16 +105,19 @@ void SensitivityPanel::report(ReportDocument& doc, const ReportInputs& in)
     forPaper(chart);
     chart.draw(&tornado);
     doc.panelPlots(chart, {chart.plot()});
-    auto change = [&](const SensitivityChange& c) -> ReportCell {
-        if (!std::isfinite(c.days))
-            return {QObject::tr("never"), ReportCell::Bad, true};
-        const double d = c.days / tornado.days - 1;
+    // A change as a share of today's figure: more days or cost is worse.
+    auto percent = [](double now, double today) -> ReportCell {
+        if (!std::isfinite(now) || !(today > 0))
+            return {std::isfinite(now) ? QStringLiteral("-") : QObject::tr("never"), ReportCell::Bad, true};
+        const double d = now / today - 1;
         return {(d > 0 ? "+" : "") + percentText(d),
                 d > 1e-9        ? ReportCell::Bad
                     : d < -1e-9 ? ReportCell::Good
                                 : ReportCell::Normal,
                 true};
     };
+    auto change = [&](const SensitivityChange& c) { return percent(c.days, tornado.days); };
+    auto runCost = [&](const SensitivityChange& c) { return percent(c.runCostUsd, tornado.runCostUsd); };
     std::vector<ReportRow> rows;
     for (const auto& in : tornado.inputs)
         rows.push_back(
@@ -110,10 +126,12 @@ void SensitivityPanel::report(ReportDocument& doc, const ReportInputs& in)
              change(in.at(-0.5)),
              change(in.at(-0.1)),
              change(in.at(0.1)),
-             change(in.at(0.5))});
-    doc.table({QObject::tr("Input"), QObject::tr("Today"), QObject::tr("-50%"), QObject::tr("-10%"),
-               QObject::tr("+10%"), QObject::tr("+50%")},
-              rows, {30, 20, 12, 12, 12, 14});
+             change(in.at(0.5)),
+             runCost(in.at(-0.5)),
+             runCost(in.at(0.5))});
+    doc.table({QObject::tr("Input"), QObject::tr("Today"), QObject::tr("Days -50%"), QObject::tr("-10%"),
+               QObject::tr("+10%"), QObject::tr("+50%"), QObject::tr("Run cost -50%"), QObject::tr("+50%")},
+              rows, {24, 18, 10, 9, 9, 9, 12, 9});
     const UpgradesResult upgrades = analyzeUpgrades(in.design, in.catalog);
     if (!upgrades.ok())
         return;

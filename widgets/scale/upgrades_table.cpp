@@ -16,7 +16,7 @@
 namespace studio {
 namespace {
 
-enum Column { kApply, kName, kTokens, kDays, kCost, kFacility, kColumns };
+enum Column { kApply, kName, kTokens, kDays, kCapex, kCost, kFacility, kColumns };
 
 // "1.71M (+94.6%)": the value after, and its change from today.
 QString withChange(double after, double today, const QString& text)
@@ -63,9 +63,9 @@ QTableWidgetItem* cell(const QString& text, const QString& tip)
 
 QString describe(const ScaleFigures& f)
 {
-    return QObject::tr("%1 tokens/s, MFU %2%, %3 days wall clock, run electricity %4, facility %5")
-        .arg(q(formatReadable(f.tokensPerS)), q(formatReadable(100 * f.mfu)), days(f), usd(f.runCostUsd),
-             q(formatPowerKw(f.facilityKw)));
+    return QObject::tr("%1 tokens/s, MFU %2%, %3 days wall clock, capex %4, run electricity %5, facility %6")
+        .arg(q(formatReadable(f.tokensPerS)), q(formatReadable(100 * f.mfu)), days(f), q(formatUsd(f.capexUsd)),
+             usd(f.runCostUsd), q(formatPowerKw(f.facilityKw)));
 }
 
 // What the row's upgrade changes, its figures against today's and how they
@@ -107,7 +107,7 @@ UpgradesTable::UpgradesTable(DesignDocument* document, UpgradesService* service,
     table_ = new QTableWidget(0, kColumns, this);
     table_->setObjectName("upgrades");
     table_->setHorizontalHeaderLabels(
-        {QString(), tr("Upgrade"), tr("Tokens/s"), tr("Wall days"), tr("Electricity"), tr("Facility")});
+        {QString(), tr("Upgrade"), tr("Tokens/s"), tr("Wall days"), tr("Capex"), tr("Electricity"), tr("Facility")});
     table_->verticalHeader()->hide();
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setSelectionMode(QAbstractItemView::NoSelection);
@@ -164,6 +164,14 @@ void UpgradesTable::refresh()
         table_->setItem(row, kTokens, cell(withChange(a.tokensPerS, r->today.tokensPerS, compact(a.tokensPerS)), tip));
         table_->setItem(row, kDays,
                         cell(a.goodput > 0 ? withChange(a.wallDays, r->today.wallDays, days(a)) : days(a), tip));
+        // Over the priced parts only: a part without a price leaves it short.
+        auto* capex = cell(withChange(a.capexUsd, r->today.capexUsd, "$" + compact(a.capexUsd)) +
+                               (a.costComplete ? QString() : tr(" *")),
+                           a.costComplete ? tip
+                                          : tr("Incomplete: a part this upgrade brings has no price, so the capex "
+                                               "leaves it out.<br><br>") +
+                                   tip);
+        table_->setItem(row, kCapex, capex);
         table_->setItem(row, kCost,
                         cell(withChange(a.runCostUsd, r->today.runCostUsd, "$" + compact(a.runCostUsd)), tip));
         table_->setItem(row, kFacility,
