@@ -52,7 +52,7 @@ const std::vector<std::pair<std::string_view, std::string_view>>& figureNames()
         {"cost.usd_per_gpu_hour", "Cost per GPU-hour owned"},
         {"cost.cloud_usd_per_gpu_hour", "Cloud price per GPU-hour"},
         {"cost.run_cost_usd", "Cost of the run"},
-        {"cost.cloud_run_cost_usd", "Cost of the run, rented"},
+        {"cost.cloud_run_cost_usd", "Run cost, rented"},
         {"cost.usd_per_million_tokens", "Cost per million tokens"},
     };
     return names;
