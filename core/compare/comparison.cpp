@@ -555,7 +555,7 @@ std::string describeBudgets(const Comparison& c)
         const auto& e = c.designs[i].equalBudget;
         if (i == c.baseline || !e)
             continue;
-        out += separator + c.designs[i].label + " " + describeEqualBudget(*e);
+        out += separator + c.designs[i].label + ", " + describeEqualBudget(*e);
         separator = "; ";
         partial = partial || !e->complete;
     }

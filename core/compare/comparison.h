@@ -214,7 +214,8 @@ std::string formatDelta(const KeyFigure& figure, const FigureCell& cell);
 // finds for it by step time." or that the designs run different workloads.
 std::string describeComparison(const Comparison& c);
 // At equal budget, what each design was resized to: "At equal capex (the
-// baseline's, $41.2M): B200 pod resized from 1,024 to 640 GPUs: capex ...".
+// baseline's, $41.2M): B200 pod at 640 GPUs, resized from 1,024 GPUs:
+// capex $41.0M".
 // "" as designed.
 std::string describeBudgets(const Comparison& c);
 

@@ -160,11 +160,10 @@ std::string describeEqualBudget(const EqualBudget& e)
 {
     if (e.budget == Budget::AsDesigned)
         return "";
-    const std::string size = e.gpus == e.designGpus
-        ? "at its own " + formatCount(e.gpus) + " GPUs"
-        : "resized from " + formatCount(e.designGpus) + " to " + formatCount(e.gpus) + " GPUs";
-    return size + ": " + budgetLabel(e.budget) + " " + formatBudget(e.budget, e.value) + " against the baseline's " +
-        formatBudget(e.budget, e.target) + (e.note.empty() ? "" : " (" + e.note + ")");
+    const std::string size = e.gpus == e.designGpus ? "at its own " + formatCount(e.gpus) + " GPUs"
+                                                    : "resized from " + formatCount(e.designGpus) + " GPUs";
+    return size + ": " + budgetLabel(e.budget) + " " + formatBudget(e.budget, e.value) +
+        (e.note.empty() ? "" : " (" + e.note + ")");
 }
 
 }  // namespace studio

@@ -56,8 +56,8 @@ EqualBudget budgetAsDesigned(const Design& design, const Catalog& catalog, Budge
 // cannot be resized, saying why in the note.
 EqualBudget scaleToBudget(Design& design, const Catalog& catalog, Budget budget, double target);
 
-// One clause for a compared design: "resized from 1,024 to 640 GPUs: capex
-// $41.0M against the baseline's $41.2M".
+// One clause for a compared design, after its label (which names its new
+// size): "resized from 1,024 GPUs: capex $41.0M".
 std::string describeEqualBudget(const EqualBudget& e);
 
 }  // namespace studio
