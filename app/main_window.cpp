@@ -5,6 +5,7 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
+#include <QDir>
 #include <QDockWidget>
 #include <QFile>
 #include <QFileDialog>
@@ -36,6 +37,7 @@
 #include "widgets/canvas/design_scene.h"
 #include "widgets/canvas/design_view.h"
 #include "widgets/canvas/minimap.h"
+#include "widgets/common/atomic_write.h"
 #include "widgets/common/qt_string.h"
 #include "widgets/common/settings_keys.h"
 #include "widgets/compare/compare_window.h"
@@ -300,6 +302,11 @@ void MainWindow::createActions()
     report->setIconText(tr("Report"));
     report->setToolTip(tr("Write the design-review PDF: key figures, canvas, bill of materials, every analysis, "
                           "assumptions and sources (Ctrl+E)"));
+    auto* exportMenu = file->addMenu(tr("E&xport For"));
+    exportMenu->setToolTipsVisible(true);
+    action(exportMenu, tr("&Slurm Topology..."), [this] { exportFor(ExportTarget::Slurm); })
+        ->setToolTip(tr("topology.conf for Slurm's tree plugin (and its block plugin when NVLink domains span "
+                        "nodes), named as the design is built (docs/export.md)"));
     auto* kernels = file->addMenu(tr("&Kernel Profile"));
     kernels->setToolTipsVisible(true);
     action(kernels, tr("&Published Tables (built in)"), [this] {
@@ -749,6 +756,51 @@ bool MainWindow::exportReport(QString path)
         return false;
     }
     status(tr("Wrote the report %1").arg(path));
+    return true;
+}
+
+bool MainWindow::exportFor(ExportTarget target, QString dir)
+{
+    if (!analysis_->analysis()) {
+        QMessageBox::warning(this, tr("Cannot export"),
+                             tr("The design has errors (see the Warnings dock). Fix them, then export."));
+        return false;
+    }
+    const DesignExport exported = exportDesign(doc_->design(), doc_->catalog(), target);
+    if (!exported.error.empty()) {
+        QMessageBox::warning(this, tr("Cannot export"), q(exported.error));
+        return false;
+    }
+    const bool asked = dir.isEmpty();
+    if (asked) {
+        dir = QFileDialog::getExistingDirectory(
+            this, tr("Export For %1: Folder").arg(exportTargetName(target)),
+            QSettings().value(settings::kLastReportDir, QSettings().value(settings::kLastDir)).toString());
+        if (dir.isEmpty())
+            return false;
+        QSettings().setValue(settings::kLastReportDir, dir);
+    }
+    QStringList names, existing;
+    for (const ExportedFile& f : exported.files) {
+        names << q(f.name);
+        if (QFileInfo::exists(QDir(dir).filePath(q(f.name))))
+            existing << q(f.name);
+    }
+    if (asked && !existing.isEmpty() &&
+        QMessageBox::question(
+            this, tr("Replace Files"),
+            tr("%1 already holds %2. Replace?").arg(QDir::toNativeSeparators(dir), existing.join(", "))) !=
+            QMessageBox::Yes)
+        return false;
+    for (const ExportedFile& f : exported.files) {
+        QString error;
+        if (!writeAtomically(QDir(dir).filePath(q(f.name)), QByteArrayView(f.text.data(), qsizetype(f.text.size())),
+                             &error)) {
+            QMessageBox::critical(this, tr("Cannot export"), error);
+            return false;
+        }
+    }
+    status(tr("Wrote %1 to %2").arg(names.join(", "), QDir::toNativeSeparators(dir)));
     return true;
 }
 

@@ -3,6 +3,8 @@
 
 #include <vector>
 
+#include "core/export/export_files.h"
+
 class QAction;
 class QFileSystemWatcher;
 class QLabel;
@@ -73,6 +75,9 @@ public:
     // Writes the design-review PDF of the design as it is now, with a
     // progress dialog that can cancel; asks where when `path` is empty.
     bool exportReport(QString path = {});
+    // The design's files for another tool (core/export) into `dir`; asks
+    // for the folder when none is given. False when nothing was written.
+    bool exportFor(ExportTarget target, QString dir = {});
     // The compare view, with the open document in it (created on first use).
     CompareWindow* showCompare();
     DesignDocument* document() const { return doc_; }

@@ -15,6 +15,7 @@
 #include "core/catalog/catalog.h"
 #include "core/compare/comparison.h"
 #include "core/design/resize.h"
+#include "core/export/export_files.h"
 #include "core/format/design_reader.h"
 #include "core/format/design_validator.h"
 #include "core/format/design_writer.h"
@@ -601,6 +602,57 @@ bool writeText(const QString& path, const std::string& text)
     return false;
 }
 
+int runExport(const QStringList& args, const Verb& verb)
+{
+    QCommandLineParser parser;
+    const QCommandLineOption to(QStringLiteral("to"), "The tool to write the design for: slurm.",
+                                QString::fromStdString(exportTargetChoices()));
+    const QCommandLineOption output({"o", "output"},
+                                    "The folder to write the files into (made if missing); without it the first "
+                                    "file is printed.",
+                                    "DIR");
+    parser.addOption(to);
+    parser.addOption(output);
+    parser.addPositionalArgument("FILE", "The design to export.");
+    ExportTarget target = ExportTarget::Slurm;
+    return runOnOneDesign(
+        parser, DesignOptions{}, args, verb,
+        [&] {
+            if (!parser.isSet(to)) {
+                err("export: expected --to " + exportTargetChoices() + "\n");
+                return false;
+            }
+            if (!exportTargetFromName(parser.value(to).toStdString(), &target)) {
+                err("--to " + parser.value(to).toStdString() + ": expected " + exportTargetChoices() + "\n");
+                return false;
+            }
+            return true;
+        },
+        [&](const DesignLoad& loaded, const QString& file) {
+            const DesignExport exported = exportDesign(*loaded.design, *loaded.catalog, target);
+            if (!exported.error.empty()) {
+                err(file.toStdString() + ": " + exported.error + "\n");
+                return int(kExitInvalid);
+            }
+            if (!parser.isSet(output)) {
+                out(exported.files.front().text);
+                return int(kExitOk);
+            }
+            const QDir dir(parser.value(output));
+            if (!QDir().mkpath(dir.path())) {
+                err("-o " + parser.value(output).toStdString() + ": cannot make that folder\n");
+                return int(kExitInvalid);
+            }
+            for (const ExportedFile& f : exported.files) {
+                const QString path = dir.filePath(QString::fromStdString(f.name));
+                if (!writeText(path, f.text))
+                    return int(kExitInvalid);
+                out(QDir::toNativeSeparators(path).toStdString() + "\n");
+            }
+            return int(kExitOk);
+        });
+}
+
 int runReport(const QStringList& args, const Verb& verb)
 {
     QCommandLineParser parser;
@@ -861,6 +913,10 @@ const std::vector<Verb>& verbs()
          "Print the kernel shapes a design's step runs on its GPU (every GEMM forward and backward, attention, "
          "memory-bound kernels, collectives) as JSON, for tools/collect-kernels.py to measure on that GPU.",
          runKernelShapes},
+        {"export", "export FILE --to slurm [-o DIR] [--set /json/pointer=VALUE]... [--gpus N] [--catalog FILE]",
+         "Write the design for another tool: slurm (topology.conf for the tree plugin, a line per switch of the "
+         "compute fabric; topology.block.conf when NVLink domains span nodes). Names match the design as built.",
+         runExport},
         {"report",
          "report FILE -o OUT.pdf [--workload OTHER] [--set /json/pointer=VALUE]... [--gpus N] [--page a4|letter] "
          "[--catalog FILE] [--kernels FILE]",

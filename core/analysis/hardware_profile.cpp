@@ -10,13 +10,6 @@ namespace {
 
 constexpr const char* kModelDefault = "model default (docs/model.md): the part's catalog entry has no value";
 
-std::string fabricRole(const DesignIndex& index, std::size_t f)
-{
-    if (const Json* r = index.setting(f, "role"); r && r->is_string())
-        return r->get<std::string>();
-    return "compute";
-}
-
 // The speed a link's port gets at the end away from the node: a fabric's
 // switch port, or the port of what it plugs into. Found once per component:
 // thousands of links end at one fabric.
@@ -225,12 +218,7 @@ HardwareProfile profileHardware(const DesignIndex& index, const Inventory& inv, 
     }
 
     // Scale-out: the compute fabric the nodes are wired to.
-    const FabricSizing* best = nullptr;
-    for (const auto& f : inv.fabrics) {
-        const auto fi = index.find(f.component);
-        if (fi && fabricRole(index, *fi) == "compute" && f.nodes > 0 && (!best || f.nodes > best->nodes))
-            best = &f;
-    }
+    const FabricSizing* best = computeFabric(index, inv);
     ScaleOutProfile& so = hw.scaleOut;
     NodeLinks compute;
     if (best) {

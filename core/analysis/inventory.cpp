@@ -229,4 +229,17 @@ Inventory takeInventory(const DesignIndex& index)
     return inv;
 }
 
+const FabricSizing* computeFabric(const DesignIndex& index, const Inventory& inventory)
+{
+    const FabricSizing* best = nullptr;
+    for (const auto& f : inventory.fabrics) {
+        const auto fi = index.find(f.component);
+        const Json* role = fi ? index.setting(*fi, "role") : nullptr;
+        const bool compute = !role || !role->is_string() || role->get<std::string>() == "compute";
+        if (fi && compute && f.nodes > 0 && (!best || f.nodes > best->nodes))
+            best = &f;
+    }
+    return best;
+}
+
 }  // namespace studio

@@ -62,4 +62,9 @@ std::int64_t cablesOf(const Link& link, std::int64_t fromInstances, std::int64_t
 
 Inventory takeInventory(const DesignIndex& index);
 
+// The fabric the nodes talk over: of the fabrics whose role is "compute"
+// (the default; a storage fabric says "storage"), the one most nodes are
+// wired to; nullptr when there is none.
+const FabricSizing* computeFabric(const DesignIndex& index, const Inventory& inventory);
+
 }  // namespace studio

@@ -8,6 +8,7 @@
 #include "core/analysis/power.h"
 #include "core/design/design_index.h"
 #include "core/design/resize.h"
+#include "core/enum_names.h"
 #include "core/scale/scale_sweep.h"
 #include "core/text.h"
 
@@ -35,12 +36,7 @@ const char* budgetLabel(Budget b)
 
 bool budgetFromName(const std::string& name, Budget* out)
 {
-    for (Budget b : kBudgets)
-        if (name == budgetName(b)) {
-            *out = b;
-            return true;
-        }
-    return false;
+    return enumFromName<Budget>(kBudgets, budgetName, name, out);
 }
 
 namespace {

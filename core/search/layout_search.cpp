@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "core/catalog/software_profile.h"
+#include "core/enum_names.h"
 #include "core/format/workload_limits.h"
 #include "core/model/analysis.h"
 #include "core/text.h"
@@ -58,20 +59,12 @@ std::string objectiveList()
 
 std::string objectiveChoices()
 {
-    std::string out;
-    for (Objective o : kObjectives)
-        out += (out.empty() ? "" : "|") + std::string(objectiveName(o));
-    return out;
+    return enumChoices<Objective>(kObjectives, objectiveName);
 }
 
 bool objectiveFromName(const std::string& name, Objective* out)
 {
-    for (Objective o : kObjectives)
-        if (name == objectiveName(o)) {
-            *out = o;
-            return true;
-        }
-    return false;
+    return enumFromName<Objective>(kObjectives, objectiveName, name, out);
 }
 
 namespace {

@@ -139,6 +139,28 @@ private slots:
         }
     }
 
+    // File > Export For > Slurm Topology: the design as edited, the same
+    // bytes as `export --to slurm`, the menu entry where users look.
+    void theStudioExportsForSlurm()
+    {
+        MainWindow w;
+        QVERIFY(w.openFile(test::sourcePath("presets/dgx-h100-superpod-4su.cluster.json")));
+        w.analysis()->recomputeNow();
+        QTemporaryDir dir;
+        QVERIFY(w.exportFor(ExportTarget::Slurm, dir.path()));
+        const DesignExport expected =
+            exportDesign(w.document()->design(), w.document()->catalog(), ExportTarget::Slurm);
+        QCOMPARE(test::readBytes(dir.filePath("topology.conf")), expected.files[0].text);
+        QVERIFY(w.statusBar()->currentMessage().startsWith("Wrote topology.conf to "));
+        bool found = false;
+        for (QAction* a : w.menuBar()->actions())
+            if (a->menu())
+                for (QAction* sub : a->menu()->actions())
+                    if (sub->menu() && sub->text() == "E&xport For")
+                        found = found || sub->menu()->actions().value(0)->text() == "&Slurm Topology...";
+        QVERIFY(found);
+    }
+
     void noTwoActionsShareAShortcut()
     {
         // Two actions on one key fire neither (Qt calls it ambiguous): Export

@@ -115,6 +115,9 @@ private slots:
             << "--allow recompute=none,: expected AXIS=V1,V2,..., e.g. --allow recompute=none,full";
         QTest::newRow("search axis twice") << QStringList{"search", kH100, "--fix", "tp=8", "--allow", "tp=4,8"}
                                            << "--allow tp=4,8: tp is constrained twice";
+        QTest::newRow("export without --to") << QStringList{"export", kH100} << "export: expected --to slurm";
+        QTest::newRow("export to what") << QStringList{"export", kH100, "--to", "excel"}
+                                        << "--to excel: expected slurm";
         QTest::newRow("compare normalize") << QStringList{"compare", kH100, kH100, "--normalize", "money"}
                                            << "--normalize money: expected capex or power";
         QTest::newRow("compare baseline") << QStringList{"compare", kH100, kH100, "--baseline", "3"}
@@ -829,6 +832,26 @@ private slots:
         QCOMPARE(r.code, 0);
         QVERIFY2(r.out.startsWith("The designs run different workloads"), qPrintable(r.out));
         QVERIFY(r.out.contains("different workloads)"));
+    }
+
+    void exportWritesSlurmsTopology()
+    {
+        // Printed without -o; written into a folder with it, each path said.
+        Run r = cli({"export", kH100, "--to", "slurm"});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("\nSwitchName=fabric-leaf-01 Nodes=rack-01-node-[01-02],"), qPrintable(r.out));
+        QTemporaryDir dir;
+        const QString folder = dir.filePath("slurm/conf");
+        r = cli({"export", kH100, "--to", "slurm", "-o", folder});
+        QCOMPARE(r.code, 0);
+        const QString file = QDir(folder).filePath("topology.conf");
+        QCOMPARE(r.out.trimmed(), QDir::toNativeSeparators(file));
+        QCOMPARE(QString::fromUtf8(studio::test::readBytes(file)), cli({"export", kH100, "--to", "slurm"}).out);
+        // --gpus resizes first, as for every verb: two scalable units.
+        r = cli({"export", kH100, "--to", "slurm", "--gpus", "512"});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("SwitchName=fabric-leaf-16 "));
+        QVERIFY(!r.out.contains("SwitchName=fabric-leaf-17 "));
     }
 
     void compareAtEqualPowerResizesTheOthers()

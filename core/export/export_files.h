@@ -1,0 +1,34 @@
+#pragma once
+// A design written for another tool (docs/export.md): the files each target
+// takes, by name, so the `export` verb and the studio write the same bytes.
+#include <array>
+#include <string>
+#include <vector>
+
+#include "core/catalog/catalog.h"
+#include "core/design/design.h"
+
+namespace studio {
+
+enum class ExportTarget {
+    Slurm,  // topology.conf (tree), and topology.block.conf when NVLink domains span nodes
+};
+inline constexpr std::array<ExportTarget, 1> kExportTargets{ExportTarget::Slurm};
+const char* exportTargetName(ExportTarget t);  // "slurm"
+bool exportTargetFromName(const std::string& name, ExportTarget* out);
+std::string exportTargetChoices();  // "slurm", for usage lines
+
+struct ExportedFile {
+    std::string name;  // relative: "topology.conf"
+    std::string text;
+};
+
+struct DesignExport {
+    std::vector<ExportedFile> files;  // the first is the one printed when no folder is given
+    std::string error;                // the design cannot be written for the target
+};
+
+// `design` must be valid against `catalog`.
+DesignExport exportDesign(const Design& design, const Catalog& catalog, ExportTarget target);
+
+}  // namespace studio

@@ -1,0 +1,300 @@
+// The design as built (core/export): every rack, device, port and cable
+// one by one, counted as the inventory counts them, named uniquely and the
+// same on every run, wired as the fat tree sizes each fabric.
+#include <QtTest>
+
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "core/analysis/inventory.h"
+#include "core/export/export_files.h"
+#include "core/export/physical_design.h"
+#include "core/export/slurm_topology.h"
+#include "core/format/design_validator.h"
+#include "tests/core/presets.h"
+
+using namespace studio;
+using studio::test::loadPreset;
+
+namespace {
+
+const QStringList kPresets = {"budget-8node-100gbe.cluster.json",        "dgx-a100-superpod.cluster.json",
+                              "dgx-b200-superpod-8su.cluster.json",      "dgx-h100-superpod-4su.cluster.json",
+                              "gb200-nvl72-8rack.cluster.json",          "h100-16k-roce-llama3.cluster.json",
+                              "mi300x-roce-128node.cluster.json",        "serving-grok1-moe-gb200-nvl72.cluster.json",
+                              "serving-llama3-70b-dgx-h100.cluster.json"};
+
+struct Expanded {
+    Design design;
+    Inventory inventory;
+    PhysicalDesign physical;
+};
+
+Expanded expand(const QString& preset)
+{
+    Expanded e{loadPreset(preset), {}, {}};
+    const DesignIndex index(e.design, Catalog::builtin());
+    e.inventory = takeInventory(index);
+    e.physical = expandDesign(index, e.inventory);
+    return e;
+}
+
+const PhysicalDevice& deviceNamed(const PhysicalDesign& p, const std::string& name)
+{
+    for (const auto& d : p.devices)
+        if (d.name == name)
+            return d;
+    qFatal("no device %s", name.c_str());
+}
+
+// Slurm's hostlist expression expanded: "a[01-03,5],b" -> a01 a02 a03 a5 b.
+std::vector<std::string> expandHostlist(const std::string& list)
+{
+    std::vector<std::string> out;
+    std::size_t i = 0;
+    while (i < list.size()) {
+        const std::size_t open = list.find('[', i), comma = list.find(',', i);
+        if (open == std::string::npos || (comma != std::string::npos && comma < open)) {
+            const std::size_t end = comma == std::string::npos ? list.size() : comma;
+            out.push_back(list.substr(i, end - i));
+            i = end + 1;
+            continue;
+        }
+        const std::size_t close = list.find(']', open);
+        const std::string prefix = list.substr(i, open - i);
+        std::stringstream ranges(list.substr(open + 1, close - open - 1));
+        for (std::string r; std::getline(ranges, r, ',');) {
+            const std::size_t dash = r.find('-');
+            const std::string a = r.substr(0, dash), b = dash == std::string::npos ? a : r.substr(dash + 1);
+            for (long long n = std::stoll(a); n <= std::stoll(b); ++n) {
+                std::string digits = std::to_string(n);
+                digits.insert(0, a.size() > digits.size() ? a.size() - digits.size() : 0, '0');
+                out.push_back(prefix + digits);
+            }
+        }
+        i = close + 2;  // past "]" and ","
+    }
+    return out;
+}
+
+// The device and port at the other end of the cable on `device`'s `port`.
+std::pair<std::string, std::string> peerOf(const PhysicalDesign& p, const std::string& device, const std::string& port)
+{
+    for (const auto& c : p.cables)
+        for (auto [here, there] : {std::pair{c.a, c.b}, std::pair{c.b, c.a}})
+            if (p.devices[p.ports[here].device].name == device && p.ports[here].name == port)
+                return {p.devices[p.ports[there].device].name, p.ports[there].name};
+    return {};
+}
+
+}  // namespace
+
+class TestExport : public QObject {
+    Q_OBJECT
+
+private slots:
+    void everyPresetIsListedAsTheInventoryCountsIt_data()
+    {
+        QTest::addColumn<QString>("preset");
+        for (const QString& p : kPresets)
+            QTest::newRow(qPrintable(p)) << p;
+    }
+
+    void everyPresetIsListedAsTheInventoryCountsIt()
+    {
+        QFETCH(QString, preset);
+        const Expanded e = expand(preset);
+        const PhysicalDesign& p = e.physical;
+        QVERIFY2(p.ok(), p.error.c_str());
+        std::map<DeviceRole, std::int64_t> byRole;
+        for (const auto& d : p.devices)
+            ++byRole[d.role];
+        QCOMPARE(byRole[DeviceRole::Node], e.inventory.nodes);
+        QCOMPARE(byRole[DeviceRole::Switch], e.inventory.switches);
+        QCOMPARE(byRole[DeviceRole::Storage], e.inventory.storageSystems);
+        QCOMPARE(std::int64_t(p.racks.size()), e.inventory.racks);
+        QCOMPARE(std::int64_t(p.cables.size()), e.inventory.cables);
+        // Every port takes exactly one cable.
+        QCOMPARE(p.ports.size(), 2 * p.cables.size());
+        std::vector<int> plugged(p.ports.size(), 0);
+        for (const auto& c : p.cables) {
+            ++plugged[c.a];
+            ++plugged[c.b];
+            QVERIFY(p.ports[c.a].device != p.ports[c.b].device);
+        }
+        QVERIFY(std::all_of(plugged.begin(), plugged.end(), [](int n) { return n == 1; }));
+        // Names are unique: racks and devices each, ports on their device.
+        std::set<std::string> racks, devices;
+        std::set<std::pair<std::size_t, std::string>> ports;
+        for (const auto& r : p.racks)
+            QVERIFY2(racks.insert(r.name).second, r.name.c_str());
+        for (const auto& d : p.devices) {
+            QVERIFY2(devices.insert(d.name).second, d.name.c_str());
+            QVERIFY(!d.rack || *d.rack < p.racks.size());
+        }
+        for (const auto& port : p.ports)
+            QVERIFY2(ports.insert({port.device, port.name}).second, port.name.c_str());
+        // ... and the same on every run.
+        const PhysicalDesign again = expand(preset).physical;
+        QCOMPARE(again.devices.size(), p.devices.size());
+        for (std::size_t i = 0; i < p.devices.size(); i += 7)
+            QCOMPARE(again.devices[i].name, p.devices[i].name);
+        for (std::size_t i = 0; i < p.cables.size(); i += 13) {
+            QCOMPARE(again.ports[again.cables[i].a].name, p.ports[p.cables[i].a].name);
+            QCOMPARE(again.ports[again.cables[i].b].name, p.ports[p.cables[i].b].name);
+        }
+    }
+
+    // The DGX H100 SuperPOD: 4 scalable units of 16 racks of 2 nodes; each
+    // node's 8 compute NICs on the rail-optimized NDR fabric (32-node units,
+    // a leaf per rail per unit, 16 spines), its 2 storage NICs and the 12
+    // storage systems on the storage fabric.
+    void theSuperPodIsWiredRailByRail()
+    {
+        const PhysicalDesign p = expand("dgx-h100-superpod-4su.cluster.json").physical;
+        QCOMPARE(p.computeFabric, std::string("fabric"));
+        QCOMPARE(p.racks.front().name, std::string("rack-01"));
+        QCOMPARE(p.racks.back().name, std::string("rack-64"));
+        const PhysicalDevice& first = deviceNamed(p, "rack-01-node-01");
+        QCOMPARE(first.role, DeviceRole::Node);
+        QCOMPARE(first.part, std::string("node.dgx-h100"));
+        QCOMPARE(p.racks[*first.rack].name, std::string("rack-01"));
+        QCOMPARE(deviceNamed(p, "rack-64-node-02").role, DeviceRole::Node);
+        // Rail r of the units' nodes on that unit's leaf for the rail.
+        QCOMPARE(peerOf(p, "rack-01-node-01", "nic-1"),
+                 (std::pair<std::string, std::string>{"fabric-leaf-01", "port-1"}));
+        QCOMPARE(peerOf(p, "rack-01-node-02", "nic-1"),
+                 (std::pair<std::string, std::string>{"fabric-leaf-01", "port-2"}));
+        QCOMPARE(peerOf(p, "rack-01-node-01", "nic-8"),
+                 (std::pair<std::string, std::string>{"fabric-leaf-08", "port-1"}));
+        // Node 33 (rack 17) opens the second unit: leaves 9-16.
+        QCOMPARE(peerOf(p, "rack-17-node-01", "nic-3"),
+                 (std::pair<std::string, std::string>{"fabric-leaf-11", "port-1"}));
+        // The storage NICs come after the compute NICs, on the storage fabric.
+        QCOMPARE(peerOf(p, "rack-01-node-01", "nic-9").first.rfind("sfabric-leaf-", 0), std::size_t(0));
+        QCOMPARE(deviceNamed(p, "storage-12").role, DeviceRole::Storage);
+        // Each leaf's 32 up-ports striped over the 16 spines: two each.
+        std::map<std::string, int> spinesOfLeaf1;
+        for (int port = 33; port <= 64; ++port) {
+            const auto [spine, _] = peerOf(p, "fabric-leaf-01", "port-" + std::to_string(port));
+            QVERIFY2(spine.rfind("fabric-spine-", 0) == 0, spine.c_str());
+            ++spinesOfLeaf1[spine];
+        }
+        QCOMPARE(spinesOfLeaf1.size(), std::size_t(16));
+        for (const auto& [spine, n] : spinesOfLeaf1)
+            QCOMPARE(n, 2);
+        QCOMPARE(deviceNamed(p, "fabric-spine-16").tier, std::string("spine"));
+    }
+
+    void hostlistsCollapseRunsOfOneWidth()
+    {
+        QCOMPARE(slurmHostlist({"a1", "a2", "a3", "a5", "b", "c-07", "c-08"}), std::string("a[1-3,5],b,c-[07-08]"));
+        // A number of another width starts another run: names stay exact.
+        QCOMPARE(slurmHostlist({"n9", "n10", "n11"}), std::string("n9,n[10-11]"));
+        QCOMPARE(slurmHostlist({"rack-01-node-01"}), std::string("rack-01-node-01"));
+        QCOMPARE(slurmHostlist({}), std::string());
+        const std::vector<std::string> names{"x-001", "x-002", "x-004", "y", "x-010"};
+        QCOMPARE(expandHostlist(slurmHostlist(names)), names);
+    }
+
+    // topology.conf for the tree plugin: Slurm's grammar, a line per switch
+    // of the compute fabric, every node under the leaves its rails reach,
+    // each spine over the leaves it is cabled to.
+    void slurmTreeFollowsTheComputeFabric_data()
+    {
+        QTest::addColumn<QString>("preset");
+        for (const QString& p : kPresets)
+            QTest::newRow(qPrintable(p)) << p;
+    }
+
+    void slurmTreeFollowsTheComputeFabric()
+    {
+        QFETCH(QString, preset);
+        const Design d = loadPreset(preset);
+        const DesignExport e = exportDesign(d, Catalog::builtin(), ExportTarget::Slurm);
+        QVERIFY2(e.error.empty(), e.error.c_str());
+        QCOMPARE(e.files.front().name, std::string("topology.conf"));
+        const Expanded x = expand(preset);
+        std::set<std::string> nodes, listed, switches;
+        for (const auto& dev : x.physical.devices)
+            if (dev.role == DeviceRole::Node)
+                nodes.insert(dev.name);
+        const std::regex line(R"(SwitchName=(\S{1,64}) (Nodes|Switches)=(\S+))");
+        std::stringstream text(e.files.front().text);
+        int lines = 0;
+        for (std::string l; std::getline(text, l);) {
+            if (l.empty() || l[0] == '#')
+                continue;
+            std::smatch m;
+            QVERIFY2(std::regex_match(l, m, line), l.c_str());
+            QVERIFY2(switches.insert(m[1]).second, l.c_str());
+            for (const std::string& child : expandHostlist(m[3]))
+                if (m[2] == "Nodes") {
+                    QVERIFY2(nodes.count(child), child.c_str());
+                    listed.insert(child);
+                } else {
+                    QVERIFY2(switches.count(child), ("a child switch is listed before its parent: " + l).c_str());
+                }
+            ++lines;
+        }
+        // Every node reaches the compute fabric; its switches are the lines.
+        QCOMPARE(listed, nodes);
+        const auto* fabric = computeFabric(DesignIndex(d, Catalog::builtin()), x.inventory);
+        if (fabric) {
+            QCOMPARE(std::int64_t(lines), fabric->tree.switches());
+        } else {
+            // No compute fabric (one DGX serving): each node on its own.
+            QCOMPARE(std::size_t(lines), nodes.size());
+            QVERIFY(e.files.front().text.find("SwitchName=alone-rack-01-node-01 Nodes=rack-01-node-01\n") !=
+                    std::string::npos);
+        }
+    }
+
+    void theSuperPodsTreeIsItsRailsAndSpines()
+    {
+        const DesignExport e =
+            exportDesign(loadPreset("dgx-h100-superpod-4su.cluster.json"), Catalog::builtin(), ExportTarget::Slurm);
+        const std::string& t = e.files.front().text;
+        QCOMPARE(e.files.size(), std::size_t(1));  // no NVLink domain spans nodes
+        // Leaf 1 is rail 1 of the first unit: the nodes of racks 1-16.
+        QVERIFY(t.find("SwitchName=fabric-leaf-01 Nodes=rack-01-node-[01-02],rack-02-node-[01-02],") !=
+                std::string::npos);
+        QVERIFY(t.find("rack-16-node-[01-02]\nSwitchName=fabric-leaf-02 ") != std::string::npos);
+        QVERIFY(t.find("SwitchName=fabric-spine-01 Switches=fabric-leaf-[01-32]\n") != std::string::npos);
+        QVERIFY(t.find("# slurm.conf: TopologyPlugin=topology/tree\n") != std::string::npos);
+        QVERIFY(t.find("fabric-spine-17") == std::string::npos);
+        // The storage fabric is not the scheduler's.
+        QVERIFY(t.find("sfabric") == std::string::npos);
+    }
+
+    // NVLink domains of two nodes: a block per domain for the block plugin.
+    void nvlinkDomainsAcrossNodesAreSlurmBlocks()
+    {
+        Design d = loadPreset("dgx-h100-superpod-4su.cluster.json");
+        Component domain;
+        domain.id = "nvl";
+        domain.part = "group.nvlink-domain";
+        domain.name = "NVLink domain";
+        domain.parent = "rack";
+        d.components.push_back(domain);
+        for (Component& c : d.components)
+            if (c.id == "dgx")
+                c.parent = "nvl";
+        const auto problems = validateDesign(d, Catalog::builtin());
+        QVERIFY(!hasErrors(problems));
+        const DesignExport e = exportDesign(d, Catalog::builtin(), ExportTarget::Slurm);
+        QCOMPARE(e.files.size(), std::size_t(2));
+        QCOMPARE(e.files[1].name, std::string("topology.block.conf"));
+        const std::string& b = e.files[1].text;
+        QVERIFY(b.find("# slurm.conf: TopologyPlugin=topology/block\n") != std::string::npos);
+        QVERIFY(b.find("BlockName=nvlink-01 Nodes=rack-01-node-[01-02]\n") != std::string::npos);
+        QVERIFY(b.find("BlockName=nvlink-64 Nodes=rack-64-node-[01-02]\n") != std::string::npos);
+        QVERIFY(b.find("BlockSizes=2\n") != std::string::npos);
+        QCOMPARE(std::count(b.begin(), b.end(), '\n'), std::ptrdiff_t(3 + 64 + 1));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestExport)
+#include "tst_export.moc"
