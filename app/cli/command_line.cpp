@@ -605,7 +605,7 @@ bool writeText(const QString& path, const std::string& text)
 int runExport(const QStringList& args, const Verb& verb)
 {
     QCommandLineParser parser;
-    const QCommandLineOption to(QStringLiteral("to"), "The tool to write the design for: slurm.",
+    const QCommandLineOption to(QStringLiteral("to"), "The tool to write the design for: netbox or slurm.",
                                 QString::fromStdString(exportTargetChoices()));
     const QCommandLineOption output({"o", "output"},
                                     "The folder to write the files into (made if missing); without it the first "
@@ -624,6 +624,12 @@ int runExport(const QStringList& args, const Verb& verb)
             }
             if (!exportTargetFromName(parser.value(to).toStdString(), &target)) {
                 err("--to " + parser.value(to).toStdString() + ": expected " + exportTargetChoices() + "\n");
+                return false;
+            }
+            if (exportNeedsFolder(target) && !parser.isSet(output)) {
+                err("export --to " + parser.value(to).toStdString() +
+                    ": expected -o DIR, the folder its files go "
+                    "into\n");
                 return false;
             }
             return true;
@@ -913,9 +919,11 @@ const std::vector<Verb>& verbs()
          "Print the kernel shapes a design's step runs on its GPU (every GEMM forward and backward, attention, "
          "memory-bound kernels, collectives) as JSON, for tools/collect-kernels.py to measure on that GPU.",
          runKernelShapes},
-        {"export", "export FILE --to slurm [-o DIR] [--set /json/pointer=VALUE]... [--gpus N] [--catalog FILE]",
-         "Write the design for another tool: slurm (topology.conf for the tree plugin, a line per switch of the "
-         "compute fabric; topology.block.conf when NVLink domains span nodes). Names match the design as built.",
+        {"export", "export FILE --to netbox|slurm [-o DIR] [--set /json/pointer=VALUE]... [--gpus N] [--catalog FILE]",
+         "Write the design for another tool: netbox (a bulk-import CSV per model, in import order: manufacturers, "
+         "device roles, site, racks, device types, devices, interfaces, cables) or slurm (topology.conf for the "
+         "tree plugin, a line per switch of the compute fabric; topology.block.conf when NVLink domains span "
+         "nodes). Names are the design as built, the same in both.",
          runExport},
         {"report",
          "report FILE -o OUT.pdf [--workload OTHER] [--set /json/pointer=VALUE]... [--gpus N] [--page a4|letter] "

@@ -2,6 +2,7 @@
 
 #include "core/analysis/inventory.h"
 #include "core/enum_names.h"
+#include "core/export/netbox_csv.h"
 #include "core/export/physical_design.h"
 #include "core/export/slurm_topology.h"
 
@@ -10,9 +11,15 @@ namespace studio {
 const char* exportTargetName(ExportTarget t)
 {
     switch (t) {
+    case ExportTarget::NetBox: return "netbox";
     case ExportTarget::Slurm: return "slurm";
     }
     return "slurm";
+}
+
+bool exportNeedsFolder(ExportTarget t)
+{
+    return t == ExportTarget::NetBox;
 }
 
 bool exportTargetFromName(const std::string& name, ExportTarget* out)
@@ -36,6 +43,10 @@ DesignExport exportDesign(const Design& design, const Catalog& catalog, ExportTa
         return out;
     }
     switch (target) {
+    case ExportTarget::NetBox:
+        for (NetBoxFile& f : netBoxCsvs(physical, index))
+            out.files.push_back({std::move(f.name), std::move(f.csv)});
+        break;
     case ExportTarget::Slurm:
         if (inventory.nodes == 0) {
             out.error = "the design has no nodes for Slurm to schedule";

@@ -11,12 +11,16 @@
 namespace studio {
 
 enum class ExportTarget {
-    Slurm,  // topology.conf (tree), and topology.block.conf when NVLink domains span nodes
+    NetBox,  // a bulk-import CSV per model, numbered in import order
+    Slurm,   // topology.conf (tree), and topology.block.conf when NVLink domains span nodes
 };
-inline constexpr std::array<ExportTarget, 1> kExportTargets{ExportTarget::Slurm};
-const char* exportTargetName(ExportTarget t);  // "slurm"
+inline constexpr std::array<ExportTarget, 2> kExportTargets{ExportTarget::NetBox, ExportTarget::Slurm};
+const char* exportTargetName(ExportTarget t);  // "netbox", "slurm"
+// Its files are a set that only makes sense together (NetBox's CSVs): they
+// go into a folder, never one of them printed.
+bool exportNeedsFolder(ExportTarget t);
 bool exportTargetFromName(const std::string& name, ExportTarget* out);
-std::string exportTargetChoices();  // "slurm", for usage lines
+std::string exportTargetChoices();  // "netbox|slurm", for usage lines
 
 struct ExportedFile {
     std::string name;  // relative: "topology.conf"

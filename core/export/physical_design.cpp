@@ -161,9 +161,9 @@ private:
         return out_.devices.size() - 1;
     }
 
-    std::size_t addPort(std::size_t device, std::string name, double gbps)
+    std::size_t addPort(std::size_t device, std::string name, double gbps, const std::string& part)
     {
-        out_.ports.push_back({device, std::move(name), gbps});
+        out_.ports.push_back({device, std::move(name), gbps, part});
         return out_.ports.size() - 1;
     }
 
@@ -192,7 +192,7 @@ private:
                 std::string name = onNode && nic
                     ? "nic-" + std::to_string(nicsOn_[device]) + (mine > 1 ? "-" + std::to_string(p + 1) : "")
                     : "port-" + std::to_string(++portsOn_[device]);
-                const std::size_t port = addPort(device, std::move(name), gbps);
+                const std::size_t port = addPort(device, std::move(name), gbps, ix_.component(i).part);
                 if (ix_.kind(other) == PartKind::Fabric)
                     (onNode ? fabricNodePorts_ : fabricOtherPorts_)[other].push_back({port, j});
                 else
@@ -248,7 +248,7 @@ private:
                 tiers[tier].push_back(addDevice(numberedName(f.component + "-" + tier + "-", s + 1, count),
                                                 f.switchPart, DeviceRole::Switch, tier, std::nullopt, *fi));
         auto port = [&](std::size_t device, std::int64_t number) {
-            return addPort(device, "port-" + std::to_string(number), gbps);
+            return addPort(device, "port-" + std::to_string(number), gbps, f.switchPart);
         };
         const std::vector<std::size_t>& leaves = tiers["leaf"];
         const std::int64_t down = t.leafDown;

@@ -46,7 +46,8 @@ struct PhysicalDevice {
 struct PhysicalPort {
     std::size_t device = 0;
     std::string name;
-    double gbps = 0;  // the port's speed: its NIC's or switch's, else the cable's
+    double gbps = 0;   // the port's speed: its NIC's or switch's, else the cable's
+    std::string part;  // whose port it is: the NIC's part on a node, else the device's
 };
 
 struct PhysicalCable {

@@ -141,7 +141,7 @@ private slots:
 
     // File > Export For > Slurm Topology: the design as edited, the same
     // bytes as `export --to slurm`, the menu entry where users look.
-    void theStudioExportsForSlurm()
+    void theStudioExportsForSlurmAndNetBox()
     {
         MainWindow w;
         QVERIFY(w.openFile(test::sourcePath("presets/dgx-h100-superpod-4su.cluster.json")));
@@ -157,8 +157,12 @@ private slots:
             if (a->menu())
                 for (QAction* sub : a->menu()->actions())
                     if (sub->menu() && sub->text() == "E&xport For")
-                        found = found || sub->menu()->actions().value(0)->text() == "&Slurm Topology...";
+                        found = found || sub->menu()->actions().value(1)->text() == "&Slurm Topology...";
         QVERIFY(found);
+        // NetBox's CSVs, the same way.
+        QVERIFY(w.exportFor(ExportTarget::NetBox, dir.path()));
+        const DesignExport netbox = exportDesign(w.document()->design(), w.document()->catalog(), ExportTarget::NetBox);
+        QCOMPARE(test::readBytes(dir.filePath("08-cables.csv")), netbox.files.back().text);
     }
 
     void noTwoActionsShareAShortcut()

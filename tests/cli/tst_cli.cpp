@@ -115,9 +115,12 @@ private slots:
             << "--allow recompute=none,: expected AXIS=V1,V2,..., e.g. --allow recompute=none,full";
         QTest::newRow("search axis twice") << QStringList{"search", kH100, "--fix", "tp=8", "--allow", "tp=4,8"}
                                            << "--allow tp=4,8: tp is constrained twice";
-        QTest::newRow("export without --to") << QStringList{"export", kH100} << "export: expected --to slurm";
+        QTest::newRow("export without --to") << QStringList{"export", kH100} << "export: expected --to netbox|slurm";
         QTest::newRow("export to what") << QStringList{"export", kH100, "--to", "excel"}
-                                        << "--to excel: expected slurm";
+                                        << "--to excel: expected netbox|slurm";
+        QTest::newRow("export netbox without a folder")
+            << QStringList{"export", kH100, "--to", "netbox"}
+            << "export --to netbox: expected -o DIR, the folder its files go into";
         QTest::newRow("compare normalize") << QStringList{"compare", kH100, kH100, "--normalize", "money"}
                                            << "--normalize money: expected capex or power";
         QTest::newRow("compare baseline") << QStringList{"compare", kH100, kH100, "--baseline", "3"}
@@ -834,7 +837,7 @@ private slots:
         QVERIFY(r.out.contains("different workloads)"));
     }
 
-    void exportWritesSlurmsTopology()
+    void exportWritesForSlurmAndNetBox()
     {
         // Printed without -o; written into a folder with it, each path said.
         Run r = cli({"export", kH100, "--to", "slurm"});
@@ -852,6 +855,16 @@ private slots:
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.contains("SwitchName=fabric-leaf-16 "));
         QVERIFY(!r.out.contains("SwitchName=fabric-leaf-17 "));
+        // NetBox: eight CSVs in import order, each path said.
+        const QString netbox = dir.filePath("netbox");
+        r = cli({"export", kH100, "--to", "netbox", "-o", netbox});
+        QCOMPARE(r.code, 0);
+        const QStringList written = r.out.trimmed().split('\n');
+        QCOMPARE(written.size(), 8);
+        QVERIFY(written.front().endsWith("01-manufacturers.csv"));
+        QVERIFY(written.back().endsWith("08-cables.csv"));
+        QVERIFY(QString::fromStdString(studio::test::readBytes(QDir(netbox).filePath("06-devices.csv")))
+                    .startsWith("name,role,manufacturer,device_type,status,site,rack,description\nrack-01-node-01,"));
     }
 
     void compareAtEqualPowerResizesTheOthers()

@@ -10,6 +10,7 @@
 
 #include "core/analysis/inventory.h"
 #include "core/export/export_files.h"
+#include "core/export/netbox_csv.h"
 #include "core/export/physical_design.h"
 #include "core/export/slurm_topology.h"
 #include "core/format/design_validator.h"
@@ -79,6 +80,36 @@ std::vector<std::string> expandHostlist(const std::string& list)
     return out;
 }
 
+// RFC 4180 as NetBox reads it: rows of fields, quotes doubled inside quotes.
+std::vector<std::vector<std::string>> parseCsv(const std::string& text)
+{
+    std::vector<std::vector<std::string>> rows(1);
+    std::string field;
+    bool quoted = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (quoted) {
+            if (c == '"' && i + 1 < text.size() && text[i + 1] == '"')
+                field += '"', ++i;
+            else if (c == '"')
+                quoted = false;
+            else
+                field += c;
+        } else if (c == '"') {
+            quoted = true;
+        } else if (c == ',') {
+            rows.back().push_back(field), field.clear();
+        } else if (c == '\n') {
+            rows.back().push_back(field), field.clear();
+            rows.emplace_back();
+        } else {
+            field += c;
+        }
+    }
+    rows.pop_back();  // after the last newline
+    return rows;
+}
+
 // The device and port at the other end of the cable on `device`'s `port`.
 std::pair<std::string, std::string> peerOf(const PhysicalDesign& p, const std::string& device, const std::string& port)
 {
@@ -89,18 +120,21 @@ std::pair<std::string, std::string> peerOf(const PhysicalDesign& p, const std::s
     return {};
 }
 
+// A data row per preset.
+void presetRows()
+{
+    QTest::addColumn<QString>("preset");
+    for (const QString& p : kPresets)
+        QTest::newRow(qPrintable(p)) << p;
+}
+
 }  // namespace
 
 class TestExport : public QObject {
     Q_OBJECT
 
 private slots:
-    void everyPresetIsListedAsTheInventoryCountsIt_data()
-    {
-        QTest::addColumn<QString>("preset");
-        for (const QString& p : kPresets)
-            QTest::newRow(qPrintable(p)) << p;
-    }
+    void everyPresetIsListedAsTheInventoryCountsIt_data() { presetRows(); }
 
     void everyPresetIsListedAsTheInventoryCountsIt()
     {
@@ -202,12 +236,7 @@ private slots:
     // topology.conf for the tree plugin: Slurm's grammar, a line per switch
     // of the compute fabric, every node under the leaves its rails reach,
     // each spine over the leaves it is cabled to.
-    void slurmTreeFollowsTheComputeFabric_data()
-    {
-        QTest::addColumn<QString>("preset");
-        for (const QString& p : kPresets)
-            QTest::newRow(qPrintable(p)) << p;
-    }
+    void slurmTreeFollowsTheComputeFabric_data() { presetRows(); }
 
     void slurmTreeFollowsTheComputeFabric()
     {
@@ -293,6 +322,96 @@ private slots:
         QVERIFY(b.find("BlockName=nvlink-64 Nodes=rack-64-node-[01-02]\n") != std::string::npos);
         QVERIFY(b.find("BlockSizes=2\n") != std::string::npos);
         QCOMPARE(std::count(b.begin(), b.end(), '\n'), std::ptrdiff_t(3 + 64 + 1));
+    }
+
+    // NetBox's bulk import: a CSV per model in import order, NetBox 4's
+    // columns, a row per item as built, every reference to a row before it.
+    void netBoxCsvsHoldTheDesignAsBuilt_data() { presetRows(); }
+
+    void netBoxCsvsHoldTheDesignAsBuilt()
+    {
+        QFETCH(QString, preset);
+        const Design d = loadPreset(preset);
+        const DesignExport e = exportDesign(d, Catalog::builtin(), ExportTarget::NetBox);
+        QVERIFY2(e.error.empty(), e.error.c_str());
+        const std::vector<std::pair<std::string, std::vector<std::string>>> expected = {
+            {"01-manufacturers.csv", {"name", "slug"}},
+            {"02-device-roles.csv", {"name", "slug", "color"}},
+            {"03-sites.csv", {"name", "slug", "status"}},
+            {"04-racks.csv", {"site", "name", "status", "width", "u_height", "description"}},
+            {"05-device-types.csv", {"manufacturer", "model", "slug", "part_number", "u_height", "is_full_depth"}},
+            {"06-devices.csv",
+             {"name", "role", "manufacturer", "device_type", "status", "site", "rack", "description"}},
+            {"07-interfaces.csv", {"device", "name", "type", "speed", "mgmt_only"}},
+            {"08-cables.csv",
+             {"side_a_device", "side_a_type", "side_a_name", "side_b_device", "side_b_type", "side_b_name", "type",
+              "status", "label"}}};
+        QCOMPARE(e.files.size(), expected.size());
+        std::map<std::string, std::vector<std::vector<std::string>>> tables;
+        for (std::size_t i = 0; i < expected.size(); ++i) {
+            QCOMPARE(e.files[i].name, expected[i].first);
+            auto rows = parseCsv(e.files[i].text);
+            QCOMPARE(rows.front(), expected[i].second);
+            for (const auto& row : rows)
+                QCOMPARE(row.size(), expected[i].second.size());  // rectangular, as NetBox insists
+            rows.erase(rows.begin());
+            tables[expected[i].first.substr(3, expected[i].first.size() - 7)] = std::move(rows);
+        }
+        const Expanded x = expand(preset);
+        QCOMPARE(std::int64_t(tables["devices"].size()),
+                 x.inventory.nodes + x.inventory.switches + x.inventory.storageSystems);
+        QCOMPARE(std::int64_t(tables["cables"].size()), x.inventory.cables);
+        QCOMPARE(tables["interfaces"].size(), 2 * tables["cables"].size());
+        QCOMPARE(std::int64_t(tables["racks"].size()), x.inventory.racks);
+        QCOMPARE(tables["sites"].size(), std::size_t(1));
+        // Every reference names a row of a file imported before it.
+        auto column = [&](const std::string& table, std::size_t c) {
+            std::set<std::string> out;
+            for (const auto& row : tables[table])
+                out.insert(row[c]);
+            return out;
+        };
+        const auto manufacturers = column("manufacturers", 0), roles = column("device-roles", 0),
+                   racks = column("racks", 1), models = column("device-types", 1), site = column("sites", 0);
+        std::set<std::string> devices;
+        for (const auto& row : tables["devices"]) {
+            QVERIFY2(devices.insert(row[0]).second, row[0].c_str());
+            QVERIFY(roles.count(row[1]) && manufacturers.count(row[2]) && models.count(row[3]) && site.count(row[5]));
+            QVERIFY(row[6].empty() || racks.count(row[6]));
+        }
+        const std::set<std::string> types = {
+            "infiniband-hdr",    "infiniband-ndr",  "infiniband-xdr",  "100gbase-x-qsfp28",
+            "200gbase-x-qsfp56", "400gbase-x-osfp", "800gbase-x-osfp", "other"};
+        std::set<std::pair<std::string, std::string>> interfaces;
+        for (const auto& row : tables["interfaces"]) {
+            QVERIFY(devices.count(row[0]));
+            QVERIFY2(interfaces.insert({row[0], row[1]}).second, (row[0] + " " + row[1]).c_str());
+            QVERIFY2(types.count(row[2]), row[2].c_str());
+            QVERIFY(row[3].find_first_not_of("0123456789") == std::string::npos);
+        }
+        for (const auto& row : tables["cables"]) {
+            QCOMPARE(row[1], std::string("dcim.interface"));
+            QVERIFY(interfaces.count({row[0], row[2]}) && interfaces.count({row[3], row[5]}));
+        }
+    }
+
+    void netBoxKnowsTheSuperPodsPorts()
+    {
+        const DesignExport e =
+            exportDesign(loadPreset("dgx-h100-superpod-4su.cluster.json"), Catalog::builtin(), ExportTarget::NetBox);
+        const std::string& interfaces = e.files[6].text;
+        // ConnectX-7 on NDR InfiniBand, BlueField-3 on 400 GbE; speeds in Kbps.
+        QVERIFY(interfaces.find("\nrack-01-node-01,nic-1,infiniband-ndr,400000000,false\n") != std::string::npos);
+        QVERIFY(interfaces.find("\nrack-01-node-01,nic-9,400gbase-x-osfp,400000000,false\n") != std::string::npos);
+        QVERIFY(interfaces.find("\nfabric-leaf-01,port-1,infiniband-ndr,400000000,false\n") != std::string::npos);
+        QVERIFY(e.files[7].text.find("\nrack-01-node-01,dcim.interface,nic-1,fabric-leaf-01,dcim.interface,port-1,,"
+                                     "planned,NDR 400G optics (OSFP transceivers)\n") != std::string::npos);
+        QVERIFY(e.files[5].text.find("\nrack-01-node-01,GPU node,NVIDIA,DGX H100,planned,") != std::string::npos);
+        QCOMPARE(netBoxSlug("DGX H100 SuperPOD (4 SUs, 1,024 GPUs)"),
+                 std::string("dgx-h100-superpod-4-sus-1-024-gpus"));
+        QCOMPARE(netBoxInterfaceType("infiniband", 800), std::string("infiniband-xdr"));
+        QCOMPARE(netBoxInterfaceType("ethernet", 100), std::string("100gbase-x-qsfp28"));
+        QCOMPARE(netBoxInterfaceType("ethernet", 25), std::string("other"));
     }
 };
 

@@ -1,0 +1,27 @@
+#pragma once
+// The design as NetBox's bulk import takes it (docs/export.md): a CSV per
+// model in import order, with NetBox 4.x's import columns, one row per
+// item of the design as built, so the DCIM holds what the studio drew.
+#include <string>
+#include <vector>
+
+#include "core/design/design_index.h"
+#include "core/export/physical_design.h"
+
+namespace studio {
+
+struct NetBoxFile {
+    std::string name;  // "01-manufacturers.csv": the number is the import order
+    std::string csv;
+};
+
+// NetBox's interface type for a port: InfiniBand by its speed
+// ("infiniband-ndr" at 400 Gb/s), Ethernet by speed and cage
+// ("400gbase-x-osfp"), else "other".
+std::string netBoxInterfaceType(const std::string& protocol, double gbps);
+// NetBox's slug for a name: lower case, runs of other characters as "-".
+std::string netBoxSlug(const std::string& name);
+
+std::vector<NetBoxFile> netBoxCsvs(const PhysicalDesign& p, const DesignIndex& index);
+
+}  // namespace studio
