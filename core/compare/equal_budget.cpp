@@ -61,9 +61,6 @@ Measured measure(const Design& design, const Catalog& catalog, Budget budget)
     const Cost cost = modelCost(index, inventory, power, design.facility);
     m.figure.value = cost.capex.typical;
     m.figure.complete = cost.complete();
-    if (!cost.complete())
-        m.figure.unpriced =
-            cost.unpriced.front().name.empty() ? cost.unpriced.front().part : cost.unpriced.front().name;
     return m;
 }
 

@@ -28,11 +28,10 @@ bool budgetFromName(const std::string& name, Budget* out);
 
 // A design's capex (USD, typical) or facility power (kW). A capex over a
 // design with unpriced parts is over its priced parts only: `complete` is
-// false and `unpriced` names the first part without a price.
+// false.
 struct BudgetFigure {
     double value = 0;
     bool complete = true;
-    std::string unpriced;
 };
 BudgetFigure budgetFigure(const Design& design, const Catalog& catalog, Budget budget);
 // The figure as shown: "$41.2M", "1.47 MW".

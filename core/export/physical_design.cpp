@@ -60,22 +60,24 @@ public:
         instance_.assign(ix_.size(), 0);
         fabricNodePorts_.resize(ix_.size());
         fabricOtherPorts_.resize(ix_.size());
+        // Nodes per instance of each rack component: a node adds its share
+        // to its rack (a design drawn in full has thousands of components).
+        std::map<std::size_t, std::int64_t> nodesInRack;
         for (std::size_t i = 0; i < ix_.size(); ++i) {
             const PartKind k = ix_.kind(i);
             if (k == PartKind::Storage && !ix_.enclosing(i, PartKind::Node))
                 storageTotal_ += ix_.instances(i);
             if (k == PartKind::Switch)
                 switchTotal_ += ix_.instances(i);
-            if (k == PartKind::Node && !ix_.enclosing(i, PartKind::Rack))
+            if (k != PartKind::Node)
+                continue;
+            if (const auto rack = ix_.enclosing(i, PartKind::Rack))
+                nodesInRack[*rack] += ix_.instances(i) / std::max<std::int64_t>(1, ix_.instances(*rack));
+            else
                 looseNodeTotal_ += ix_.instances(i);
-            if (k == PartKind::Rack) {
-                std::int64_t nodes = 0;
-                for (std::size_t n = 0; n < ix_.size(); ++n)
-                    if (ix_.kind(n) == PartKind::Node && ix_.isInside(n, i))
-                        nodes += ix_.instances(n) / std::max<std::int64_t>(1, ix_.instances(i));
-                nodesPerRack_ = std::max(nodesPerRack_, nodes);
-            }
         }
+        for (const auto& [_, nodes] : nodesInRack)
+            nodesPerRack_ = std::max(nodesPerRack_, nodes);
     }
 
     PhysicalDesign run()
