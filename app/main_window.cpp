@@ -310,6 +310,9 @@ void MainWindow::createActions()
     action(exportMenu, tr("&Slurm Topology..."), [this] { exportFor(ExportTarget::Slurm); })
         ->setToolTip(tr("topology.conf for Slurm's tree plugin (and its block plugin when NVLink domains span "
                         "nodes), named as the design is built (docs/export.md)"));
+    action(exportMenu, tr("&Calculon..."), [this] { exportFor(ExportTarget::Calculon); })
+        ->setToolTip(tr("Calculon's model, system and execution JSON for a training design, and a README.md with "
+                        "the command and what Calculon cannot represent (docs/export.md)"));
     auto* kernels = file->addMenu(tr("&Kernel Profile"));
     kernels->setToolTipsVisible(true);
     action(kernels, tr("&Published Tables (built in)"), [this] {
@@ -804,6 +807,17 @@ bool MainWindow::exportFor(ExportTarget target, QString dir)
         }
     }
     status(tr("Wrote %1 to %2").arg(names.join(", "), QDir::toNativeSeparators(dir)));
+    if (asked && !exported.notes.empty()) {
+        QStringList notes;
+        for (const std::string& n : exported.notes)
+            notes << q(n);
+        QMessageBox box(QMessageBox::Information, tr("Exported For %1").arg(exportTargetName(target)),
+                        tr("Wrote %1 to %2. What the files approximate (also in README.md):")
+                            .arg(names.join(", "), QDir::toNativeSeparators(dir)),
+                        QMessageBox::Ok, this);
+        box.setDetailedText(notes.join("\n\n"));
+        box.exec();
+    }
     return true;
 }
 

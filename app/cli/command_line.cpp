@@ -605,7 +605,7 @@ bool writeText(const QString& path, const std::string& text)
 int runExport(const QStringList& args, const Verb& verb)
 {
     QCommandLineParser parser;
-    const QCommandLineOption to(QStringLiteral("to"), "The tool to write the design for: netbox or slurm.",
+    const QCommandLineOption to(QStringLiteral("to"), "The tool to write the design for: netbox, slurm or calculon.",
                                 QString::fromStdString(exportTargetChoices()));
     const QCommandLineOption output({"o", "output"},
                                     "The folder to write the files into (made if missing); without it the first "
@@ -655,6 +655,8 @@ int runExport(const QStringList& args, const Verb& verb)
                     return int(kExitInvalid);
                 out(QDir::toNativeSeparators(path).toStdString() + "\n");
             }
+            for (const std::string& n : exported.notes)
+                err(file.toStdString() + ": note: " + n + "\n");
             return int(kExitOk);
         });
 }
@@ -919,11 +921,14 @@ const std::vector<Verb>& verbs()
          "Print the kernel shapes a design's step runs on its GPU (every GEMM forward and backward, attention, "
          "memory-bound kernels, collectives) as JSON, for tools/collect-kernels.py to measure on that GPU.",
          runKernelShapes},
-        {"export", "export FILE --to netbox|slurm [-o DIR] [--set /json/pointer=VALUE]... [--gpus N] [--catalog FILE]",
+        {"export",
+         "export FILE --to netbox|slurm|calculon [-o DIR] [--set /json/pointer=VALUE]... [--gpus N] [--catalog FILE]",
          "Write the design for another tool: netbox (a bulk-import CSV per model, in import order: manufacturers, "
          "device roles, site, racks, device types, devices, interfaces, cables) or slurm (topology.conf for the "
          "tree plugin, a line per switch of the compute fabric; topology.block.conf when NVLink domains span "
-         "nodes). Names are the design as built, the same in both.",
+         "nodes) or calculon (its model, system and execution JSON and a README.md with the command that runs "
+         "them; what Calculon cannot represent is printed as notes). Names are the design as built, the same in "
+         "NetBox and Slurm.",
          runExport},
         {"report",
          "report FILE -o OUT.pdf [--workload OTHER] [--set /json/pointer=VALUE]... [--gpus N] [--page a4|letter] "

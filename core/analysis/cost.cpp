@@ -131,7 +131,9 @@ double capitalRecoveryFactor(double rate, double years)
         return 0;
     if (rate <= 0)
         return 1 / years;
-    return rate / (1 - std::pow(1 + rate, -years));
+    // 1 - (1 + r)^-n through log1p and expm1: the plain form loses every
+    // digit to rounding as r shrinks and divides by zero below ~1e-16.
+    return rate / -std::expm1(-years * std::log1p(rate));
 }
 
 Cost modelCost(const DesignIndex& index, const Inventory& inventory, const Power& power, const Facility& facility)

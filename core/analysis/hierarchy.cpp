@@ -165,7 +165,7 @@ Hierarchy buildHierarchy(const HardwareProfile& hw, const WorkloadShape& w, std:
         t.collectiveBytesPerS = g.scaleupGbPerS.value / 2 * 1e9 * g.scaleupEfficiency.value;
         if (g.kernels && !g.kernels->collectives.empty())
             t.kernels = g.kernels;
-        t.alphaS = kNvlinkLatencyUs * 1e-6;
+        t.alphaS = kNvlinkLatencyUs / 1e6;
         t.carriesCollectives = true;
         t.explain = {"scale-up bandwidth per GPU, both directions; collectives get one direction x efficiency",
                      {g.scaleupGbPerS.as("scale-up bandwidth", "GB/s"),
@@ -187,7 +187,7 @@ Hierarchy buildHierarchy(const HardwareProfile& hw, const WorkloadShape& w, std:
         auto addTier = [&](const char* key, const char* name, double divide, std::int64_t scope) {
             Tier t{key, name, bidir / divide, so.latencyUs.value, std::max(scope, hw.scaleupDomainGpus)};
             t.collectiveBytesPerS = so.nicGbPerSPerGpu.value * 1e9 * so.efficiency.value / divide;
-            t.alphaS = so.latencyUs.value * 1e-6;
+            t.alphaS = so.latencyUs.value / 1e6;
             t.carriesCollectives = true;
             t.explain = {divide > 1 ? "NIC bandwidth per GPU, both directions, / leaf oversubscription"
                                     : "NIC bandwidth per GPU, both directions",

@@ -2,6 +2,7 @@
 
 #include "core/analysis/inventory.h"
 #include "core/enum_names.h"
+#include "core/export/calculon_files.h"
 #include "core/export/netbox_csv.h"
 #include "core/export/physical_design.h"
 #include "core/export/slurm_topology.h"
@@ -13,13 +14,14 @@ const char* exportTargetName(ExportTarget t)
     switch (t) {
     case ExportTarget::NetBox: return "netbox";
     case ExportTarget::Slurm: return "slurm";
+    case ExportTarget::Calculon: return "calculon";
     }
     return "slurm";
 }
 
 bool exportNeedsFolder(ExportTarget t)
 {
-    return t == ExportTarget::NetBox;
+    return t != ExportTarget::Slurm;
 }
 
 bool exportTargetFromName(const std::string& name, ExportTarget* out)
@@ -32,9 +34,39 @@ std::string exportTargetChoices()
     return enumChoices<ExportTarget>(kExportTargets, exportTargetName);
 }
 
+namespace {
+
+// What a reader of the folder needs: how to run it and what it leaves out.
+std::string calculonReadme(const Design& design, const std::vector<std::string>& notes)
+{
+    std::string text = "# " + design.name +
+        " for Calculon\n\n"
+        "Written by Cluster Studio for Calculon (github.com/calculon-ai/calculon, commit caa4b11). "
+        "From a Calculon checkout, with this folder as DIR:\n\n    " +
+        calculonCommand("DIR") + "\n\nWhat the files approximate or leave out:\n\n";
+    for (const std::string& n : notes)
+        text += "- " + n + "\n";
+    return text;
+}
+
+}  // namespace
+
 DesignExport exportDesign(const Design& design, const Catalog& catalog, ExportTarget target)
 {
     DesignExport out;
+    if (target == ExportTarget::Calculon) {
+        CalculonFiles c = calculonFiles(design, catalog);
+        if (!c.error.empty()) {
+            out.error = std::move(c.error);
+            return out;
+        }
+        out.files.push_back({"model.json", c.model.dump(2) + "\n"});
+        out.files.push_back({"system.json", c.system.dump(2) + "\n"});
+        out.files.push_back({"execution.json", c.execution.dump(2) + "\n"});
+        out.files.push_back({"README.md", calculonReadme(design, c.notes)});
+        out.notes = std::move(c.notes);
+        return out;
+    }
     const DesignIndex index(design, catalog);
     const Inventory inventory = takeInventory(index);
     const PhysicalDesign physical = expandDesign(index, inventory);
@@ -47,6 +79,7 @@ DesignExport exportDesign(const Design& design, const Catalog& catalog, ExportTa
         for (NetBoxFile& f : netBoxCsvs(physical, index))
             out.files.push_back({std::move(f.name), std::move(f.csv)});
         break;
+    case ExportTarget::Calculon: break;  // written above, from the analysis
     case ExportTarget::Slurm:
         if (inventory.nodes == 0) {
             out.error = "the design has no nodes for Slurm to schedule";

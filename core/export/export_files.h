@@ -11,13 +11,15 @@
 namespace studio {
 
 enum class ExportTarget {
-    NetBox,  // a bulk-import CSV per model, numbered in import order
-    Slurm,   // topology.conf (tree), and topology.block.conf when NVLink domains span nodes
+    NetBox,    // a bulk-import CSV per model, numbered in import order
+    Slurm,     // topology.conf (tree), and topology.block.conf when NVLink domains span nodes
+    Calculon,  // model.json, system.json, execution.json and a README.md that says how to run them
 };
-inline constexpr std::array<ExportTarget, 2> kExportTargets{ExportTarget::NetBox, ExportTarget::Slurm};
-const char* exportTargetName(ExportTarget t);  // "netbox", "slurm"
-// Its files are a set that only makes sense together (NetBox's CSVs): they
-// go into a folder, never one of them printed.
+inline constexpr std::array<ExportTarget, 3> kExportTargets{ExportTarget::NetBox, ExportTarget::Slurm,
+                                                            ExportTarget::Calculon};
+const char* exportTargetName(ExportTarget t);  // "netbox", "slurm", "calculon"
+// Its files are a set that only makes sense together (NetBox's CSVs,
+// Calculon's inputs): they go into a folder, never one of them printed.
 bool exportNeedsFolder(ExportTarget t);
 bool exportTargetFromName(const std::string& name, ExportTarget* out);
 std::string exportTargetChoices();  // "netbox|slurm", for usage lines
@@ -30,6 +32,7 @@ struct ExportedFile {
 struct DesignExport {
     std::vector<ExportedFile> files;  // the first is the one printed when no folder is given
     std::string error;                // the design cannot be written for the target
+    std::vector<std::string> notes;   // what the target cannot represent, one sentence each
 };
 
 // `design` must be valid against `catalog`.

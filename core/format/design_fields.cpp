@@ -182,6 +182,8 @@ const Table<ServingWorkers>& servingWorkers()
     return t;
 }
 
+// Amortising over less than a month, or working under 1% of the hours, is no
+// design; the floors keep the yearly cost and a GPU-hour's finite.
 const Table<Facility>& facility()
 {
     using F = Facility;
@@ -192,10 +194,10 @@ const Table<Facility>& facility()
                             number("site_mw", &F::site_mw, 0.001, 100'000),
                             number("capex_usd_per_mw", &F::capex_usd_per_mw, 0, 1e10),
                             number("colocation_usd_per_kw_month", &F::colocation_usd_per_kw_month, 0, 1e6),
-                            number("amortization_years_it", &F::amortization_years_it, 0, 100, true),
-                            number("amortization_years_facility", &F::amortization_years_facility, 0, 100, true),
+                            number("amortization_years_it", &F::amortization_years_it, 0.1, 100),
+                            number("amortization_years_facility", &F::amortization_years_facility, 0.1, 100),
                             number("cost_of_capital", &F::cost_of_capital, 0, 1),
-                            number("utilization", &F::utilization, 0, 1, true),
+                            number("utilization", &F::utilization, 0.01, 1),
                             number("operations_share", &F::operations_share, 0, 1),
                             number("cloud_usd_per_gpu_hour", &F::cloud_usd_per_gpu_hour, 0, 10'000)};
     return t;

@@ -94,37 +94,18 @@ ServingSamples readServingSamples(const std::string& path, const Catalog& catalo
                                   std::vector<Problem>& problems)
 {
     ServingSamples set;
-    set.file = std::filesystem::path(path).filename().string();
-    // Problems in the set's own file, re-pointed at runs.json's entry with
-    // the set's file and pointer in the message.
-    std::vector<Problem> own;
-    auto flush = [&] {
-        for (Problem& p : own)
-            if (p.severity == Severity::Error)
-                problems.push_back({Severity::Error, ptr, set.file + " " + (p.pointer.empty() ? "/" : p.pointer) +
-                                                              ": " + p.message,
-                                    p.code});
-        own.clear();
-    };
-    const FileText file = readTextFile(path);
-    if (file.error) {
-        problems.push_back({Severity::Error, ptr, path + ": " + *file.error});
+    LinkedFile linked(path, ptr, problems);
+    set.file = linked.name();
+    std::vector<Problem>& own = linked.problems();
+    const std::optional<Json> parsed = linked.read();
+    if (!parsed)
         return set;
-    }
-    const ParsedJson parsed = parseJsonText(file.text);
-    if (parsed.error) {
-        own.push_back(*parsed.error);
-        flush();
-        return set;
-    }
-    const Json& doc = parsed.doc;
+    const Json& doc = *parsed;
     JsonReader r(own);
     if (!r.isObject(doc, "")) {
-        flush();
         return set;
     }
     if (!r.fileHeader(doc, kFormat, "version", kVersion)) {
-        flush();
         return set;
     }
     set.source = r.string(doc, "", "source", true).value_or("");
@@ -140,7 +121,6 @@ ServingSamples readServingSamples(const std::string& path, const Catalog& catalo
                 set.leftOut.emplace_back(why, *n);
     if (!systems || !models || !points || !r.isObject(*systems, "/systems") || !r.isObject(*models, "/models") ||
         !r.isArray(*points, "/points") || r.failed()) {
-        flush();
         return set;
     }
     const std::filesystem::path dir = std::filesystem::path(path).parent_path();
@@ -190,7 +170,6 @@ ServingSamples readServingSamples(const std::string& path, const Catalog& catalo
         row.predictedTtftS = s.ttftS;
         set.rows.push_back(std::move(row));
     }
-    flush();
     return set;
 }
 

@@ -248,6 +248,36 @@ ErrorSummary summarizeErrors(const std::vector<double>& errors)
     return s;
 }
 
+LinkedFile::LinkedFile(std::string path, std::string ptr, std::vector<Problem>& problems)
+    : path_(std::move(path)), name_(std::filesystem::path(path_).filename().string()), ptr_(std::move(ptr)),
+      problems_(problems)
+{}
+
+std::optional<Json> LinkedFile::read()
+{
+    const FileText file = readTextFile(path_);
+    if (file.error) {
+        problems_.push_back({Severity::Error, ptr_, path_ + ": " + *file.error});
+        return std::nullopt;
+    }
+    ParsedJson parsed = parseJsonText(file.text);
+    if (parsed.error) {
+        own_.push_back(*parsed.error);
+        flush();
+        return std::nullopt;
+    }
+    return std::move(parsed.doc);
+}
+
+void LinkedFile::flush()
+{
+    for (Problem& p : own_)
+        if (p.severity == Severity::Error)
+            problems_.push_back({Severity::Error, ptr_,
+                                 name_ + " " + (p.pointer.empty() ? "/" : p.pointer) + ": " + p.message, p.code});
+    own_.clear();
+}
+
 ValidationReport runValidation(const std::string& runsPath, const Catalog& catalog)
 {
     ValidationReport report;
@@ -322,6 +352,8 @@ ValidationReport runValidation(const std::string& runsPath, const Catalog& catal
         }
     if (const auto samples = r.string(parsed.doc, "", "serving_samples", false))
         report.samples = readServingSamples((dir / *samples).string(), catalog, "/serving_samples", report.problems);
+    if (const auto calculon = r.string(parsed.doc, "", "calculon_runs", false))
+        report.calculon = readCalculonRuns((dir / *calculon).string(), catalog, "/calculon_runs", report.problems);
     const auto calibration =
         summarizeRows(report.rows, [](const ValidationRow& row) { return row.role == "calibration"; });
     const auto checks = summarizeRows(report.rows, [](const ValidationRow& row) { return row.role == "check"; });
@@ -596,6 +628,8 @@ std::string validationMarkdown(const ValidationReport& report, const std::string
         md += servingMarkdown(report);
     if (!report.samples.rows.empty() || !report.samples.notServed.empty())
         md += servingSamplesMarkdown(report.samples);
+    if (!report.calculon.rows.empty())
+        md += calculonSideBySideMarkdown(report.calculon);
     return md;
 }
 

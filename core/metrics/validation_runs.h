@@ -15,6 +15,7 @@
 #include "core/catalog/catalog.h"
 #include "core/design/design.h"
 #include "core/format/design_reader.h"
+#include "core/metrics/calculon_side_by_side.h"
 #include "core/problem.h"
 #include "core/search/layout.h"
 #include "core/serving/serving.h"
@@ -127,6 +128,7 @@ struct ValidationReport {
     std::vector<NotModelledRun> notModelled;
     std::vector<ServingComparisonRow> comparisons;  // disaggregated against aggregated
     ServingSamples samples;  // empty when runs.json names no sample set
+    CalculonSideBySide calculon;  // Calculon on the presets' exports; empty when runs.json names none
     std::vector<Problem> problems;
 };
 
@@ -140,6 +142,28 @@ Catalog withoutKernels(const DesignLoad& loaded);
 // The replica `s` served, as a serving row shows it: its GPUs, layout,
 // precisions, batch and where its kernels' speeds came from.
 void describeReplica(ServingValidationRow& row, const Serving& s);
+
+// A file runs.json names (a serving sample set, Calculon's runs): its own
+// problems are kept apart and passed on (flush, or when it goes) pointed at runs.json's
+// entry `ptr`, with the file's name and its own pointer in the message.
+class LinkedFile {
+public:
+    LinkedFile(std::string path, std::string ptr, std::vector<Problem>& problems);
+    ~LinkedFile() { flush(); }
+    LinkedFile(const LinkedFile&) = delete;
+    LinkedFile& operator=(const LinkedFile&) = delete;
+    // The file parsed, or nothing when it cannot be read or parsed (the
+    // problem already passed on).
+    std::optional<Json> read();
+    std::vector<Problem>& problems() { return own_; }
+    void flush();
+    const std::string& name() const { return name_; }
+
+private:
+    std::string path_, name_, ptr_;
+    std::vector<Problem>& problems_;
+    std::vector<Problem> own_;
+};
 
 ValidationReport runValidation(const std::string& runsPath, const Catalog& catalog);
 std::string validationMarkdown(const ValidationReport& report, const std::string& command);

@@ -163,6 +163,12 @@ private slots:
         QVERIFY(w.exportFor(ExportTarget::NetBox, dir.path()));
         const DesignExport netbox = exportDesign(w.document()->design(), w.document()->catalog(), ExportTarget::NetBox);
         QCOMPARE(test::readBytes(dir.filePath("08-cables.csv")), netbox.files.back().text);
+        // Calculon's three inputs and the README that says what they leave out.
+        QVERIFY(w.exportFor(ExportTarget::Calculon, dir.path()));
+        const DesignExport calculon =
+            exportDesign(w.document()->design(), w.document()->catalog(), ExportTarget::Calculon);
+        QCOMPARE(test::readBytes(dir.filePath("system.json")), calculon.files[1].text);
+        QVERIFY(test::readBytes(dir.filePath("README.md")).find("./bin/calculon llm") != std::string::npos);
     }
 
     void noTwoActionsShareAShortcut()

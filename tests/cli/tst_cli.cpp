@@ -115,9 +115,10 @@ private slots:
             << "--allow recompute=none,: expected AXIS=V1,V2,..., e.g. --allow recompute=none,full";
         QTest::newRow("search axis twice") << QStringList{"search", kH100, "--fix", "tp=8", "--allow", "tp=4,8"}
                                            << "--allow tp=4,8: tp is constrained twice";
-        QTest::newRow("export without --to") << QStringList{"export", kH100} << "export: expected --to netbox|slurm";
+        QTest::newRow("export without --to")
+            << QStringList{"export", kH100} << "export: expected --to netbox|slurm|calculon";
         QTest::newRow("export to what") << QStringList{"export", kH100, "--to", "excel"}
-                                        << "--to excel: expected netbox|slurm";
+                                        << "--to excel: expected netbox|slurm|calculon";
         QTest::newRow("export netbox without a folder")
             << QStringList{"export", kH100, "--to", "netbox"}
             << "export --to netbox: expected -o DIR, the folder its files go into";
@@ -865,6 +866,21 @@ private slots:
         QVERIFY(written.back().endsWith("08-cables.csv"));
         QVERIFY(QString::fromStdString(studio::test::readBytes(QDir(netbox).filePath("06-devices.csv")))
                     .startsWith("name,role,manufacturer,device_type,status,site,rack,description\nrack-01-node-01,"));
+        // Calculon: its three inputs and the README, each path said; what it
+        // cannot represent on stderr, a line per note.
+        const QString calculon = dir.filePath("calculon");
+        r = cli({"export", kH100, "--to", "calculon", "-o", calculon});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.out.trimmed().split('\n').size(), 4);
+        QVERIFY2(r.err.contains(": note: SwiGLU's three MLP matrices (ffn_hidden 28,672) are written as Calculon's two "
+                                "with feedforward 43,008"),
+                 qPrintable(r.err));
+        const auto execution =
+            nlohmann::json::parse(studio::test::readBytes(QDir(calculon).filePath("execution.json")));
+        QCOMPARE(execution["num_procs"].get<int>(), 1024);
+        r = cli({"export", kH100, "--to", "calculon"});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("export --to calculon: expected -o DIR, the folder its files go into"));
     }
 
     void compareAtEqualPowerResizesTheOthers()

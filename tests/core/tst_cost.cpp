@@ -83,6 +83,10 @@ private slots:
         COMPARE_REL(studio::capitalRecoveryFactor(0.1, 5), 0.1 / (1 - 1 / 1.61051), kExact);
         COMPARE_REL(studio::capitalRecoveryFactor(0.1, 5), 0.263797481, 1e-8);
         QCOMPARE(studio::capitalRecoveryFactor(0.1, 0), 0.0);
+        // A rate too small for 1 + r to differ from 1 (a fuzzed 5e-324) tends
+        // to the rate-free 1 / n, never a division by zero.
+        COMPARE_REL(studio::capitalRecoveryFactor(1e-12, 5), 0.2, 1e-9);
+        COMPARE_REL(studio::capitalRecoveryFactor(5e-324, 5), 0.2, 1e-9);
     }
 
     void aTwoPartDesignCostsWhatItsPricesSay()

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "core/analysis/inventory.h"
+#include "core/export/calculon_files.h"
 #include "core/export/export_files.h"
 #include "core/export/netbox_csv.h"
 #include "core/export/physical_design.h"
@@ -119,6 +120,39 @@ std::pair<std::string, std::string> peerOf(const PhysicalDesign& p, const std::s
                 return {p.devices[p.ports[there].device].name, p.ports[there].name};
     return {};
 }
+
+std::set<std::string> keysOf(const Json& object)
+{
+    std::set<std::string> keys;
+    for (const auto& [k, v] : object.items())
+        keys.insert(k);
+    return keys;
+}
+
+Json calculonExample(const char* name)
+{
+    return Json::parse(test::readBytes(test::sourcePath(QString("tests/data/calculon/") + name)));
+}
+
+// A Calculon efficiency table as Calculon asserts it (processor.py,
+// memory.py): thresholds descending, the last 0, each share in (0, 1].
+void requireCalculonTable(const Json& table)
+{
+    QVERIFY(table.is_array() && !table.empty());
+    double last = 1e300;
+    for (const Json& row : table) {
+        QCOMPARE(row.size(), std::size_t(2));
+        QVERIFY(row[0].get<double>() < last);
+        last = row[0].get<double>();
+        QVERIFY(row[1].get<double>() > 0 && row[1].get<double>() <= 1);
+    }
+    QCOMPARE(last, 0.0);
+}
+
+const QStringList kTrainingPresets = {"budget-8node-100gbe.cluster.json",   "dgx-a100-superpod.cluster.json",
+                                      "dgx-b200-superpod-8su.cluster.json", "dgx-h100-superpod-4su.cluster.json",
+                                      "gb200-nvl72-8rack.cluster.json",     "h100-16k-roce-llama3.cluster.json",
+                                      "mi300x-roce-128node.cluster.json"};
 
 // A data row per preset.
 void presetRows()
@@ -412,6 +446,132 @@ private slots:
         QCOMPARE(netBoxInterfaceType("infiniband", 800), std::string("infiniband-xdr"));
         QCOMPARE(netBoxInterfaceType("ethernet", 100), std::string("100gbase-x-qsfp28"));
         QCOMPARE(netBoxInterfaceType("ethernet", 25), std::string("other"));
+    }
+
+    void calculonFilesHaveItsPublishedKeys_data()
+    {
+        QTest::addColumn<QString>("preset");
+        for (const QString& p : kTrainingPresets)
+            QTest::newRow(qPrintable(p)) << p;
+    }
+    // Each file with the keys of Calculon's own (tests/data/calculon), and
+    // the rules llm.py, system.py and network.py assert on them.
+    void calculonFilesHaveItsPublishedKeys()
+    {
+        QFETCH(QString, preset);
+        const CalculonFiles c = calculonFiles(loadPreset(preset), Catalog::builtin());
+        QVERIFY2(c.error.empty(), c.error.c_str());
+        const Json model = calculonExample("gpt3-175B.json"), system = calculonExample("h100_80g_nvl8.json"),
+                   execution = calculonExample("3072_t4_p64_d12_mbs4_full.json");
+        QCOMPARE(keysOf(c.model), keysOf(model));
+        QCOMPARE(keysOf(c.system), keysOf(system));
+        QCOMPARE(keysOf(c.execution), keysOf(execution));
+        QCOMPARE(keysOf(c.execution).size(), kCalculonExecutionKeys.size());
+        for (const char* k : kCalculonExecutionKeys)
+            QVERIFY(c.execution.contains(k));
+        for (const char* k : kCalculonModelKeys)
+            QVERIFY(c.model.at(k).get<std::int64_t>() > 0);
+        QVERIFY(c.model["hidden"].get<std::int64_t>() % c.execution["tensor_par"].get<std::int64_t>() == 0);
+
+        const std::string datatype = c.execution["datatype"];
+        for (const char* unit : {"matrix", "vector"}) {
+            QVERIFY(c.system[unit].contains(datatype));
+            QVERIFY(c.system[unit][datatype]["tflops"].get<double>() > 0);
+            requireCalculonTable(c.system[unit][datatype]["gflops_efficiency"]);
+        }
+        for (const char* mem : {"mem1", "mem2"}) {
+            QCOMPARE(keysOf(c.system[mem]), keysOf(system[mem]));
+            requireCalculonTable(c.system[mem]["MB_efficiency"]);
+        }
+        const Json& nets = c.system["networks"];
+        QVERIFY(!nets.empty());
+        for (const Json& n : nets) {
+            QCOMPARE(keysOf(n), keysOf(system["networks"][0]));
+            QCOMPARE(keysOf(n["ops"]), keysOf(system["networks"][0]["ops"]));
+            QVERIFY(n["ops"]["p2p"][1].is_null());
+            QVERIFY(n["bandwidth"].get<double>() > 0);
+            QVERIFY(n["efficiency"].get<double>() > 0 && n["efficiency"].get<double>() <= 1);
+            QVERIFY(n["processor_usage"].get<double>() >= 0 && n["processor_usage"].get<double>() < 1);
+        }
+        // The layout: every GPU of tp x pp x dp, whole micro-batches, and
+        // each tier big enough for the degrees on it (llm.py
+        // _check_network_assignments).
+        const auto tp = c.execution["tensor_par"].get<std::int64_t>(),
+                   pp = c.execution["pipeline_par"].get<std::int64_t>(),
+                   dp = c.execution["data_par"].get<std::int64_t>();
+        QCOMPARE(c.execution["num_procs"].get<std::int64_t>(), tp * pp * dp);
+        const auto batch = c.execution["batch_size"].get<std::int64_t>(),
+                   micro = c.execution["microbatch_size"].get<std::int64_t>();
+        QCOMPARE(batch % dp, std::int64_t(0));
+        QCOMPARE(batch / dp % micro, std::int64_t(0));
+        std::vector<std::int64_t> onTier(nets.size(), 1);
+        for (auto [degree, net] : {std::pair{tp, "tensor_par_net"}, {pp, "pipeline_par_net"}, {dp, "data_par_net"}}) {
+            const auto i = c.execution[net].get<std::size_t>();
+            QVERIFY(i < nets.size());
+            if (degree > 1)
+                onTier[i] *= degree;
+        }
+        for (std::size_t i = 0; i < nets.size(); ++i) {
+            const auto size = nets[i]["size"].get<std::int64_t>();
+            QVERIFY2(onTier[i] <= size, qPrintable(QString("tier %1").arg(i)));
+            if (nets[i]["must_be_filled"].get<bool>())
+                QCOMPARE(size % onTier[i], std::int64_t(0));
+        }
+    }
+
+    // The H100 SuperPOD's figures, by hand from the catalog and the preset.
+    void calculonHoldsTheSuperPodsFigures()
+    {
+        const CalculonFiles c = calculonFiles(loadPreset("dgx-h100-superpod-4su.cluster.json"), Catalog::builtin());
+        QCOMPARE(c.model["hidden"].get<std::int64_t>(), std::int64_t(8192));
+        QCOMPARE(c.model["feedforward"].get<std::int64_t>(), std::int64_t(28672 * 3 / 2));  // SwiGLU's weights
+        QCOMPARE(c.model["attn_size"].get<std::int64_t>(), std::int64_t(128));
+        QCOMPARE(c.model["num_blocks"].get<std::int64_t>(), std::int64_t(80));
+        const Json& m = c.system["matrix"]["bfloat16"];
+        QCOMPARE(m["tflops"].get<double>(), 989.4);
+        QCOMPARE(m["gflops_efficiency"][0][1].get<double>(), 0.65);  // gemm_efficiency at >= 128 GFLOP
+        QCOMPARE(c.system["mem1"]["GiB"].get<double>(), 80.0);
+        QCOMPARE(c.system["mem1"]["GBps"].get<double>(), 3350.0);
+        QCOMPARE(c.system["processing_mode"], Json("roofline"));
+        const Json& nets = c.system["networks"];
+        QCOMPARE(nets.size(), std::size_t(3));                // NVLink, leaf, spine
+        QCOMPARE(nets[0]["bandwidth"].get<double>(), 450.0);  // 900 GB/s both ways
+        QCOMPARE(nets[0]["size"].get<std::int64_t>(), std::int64_t(8));
+        QCOMPARE(nets[0]["efficiency"].get<double>(), 0.81);
+        QVERIFY(nets[0]["must_be_filled"].get<bool>());
+        QCOMPARE(nets[1]["bandwidth"].get<double>(), 50.0);                // one 400 Gb/s NIC per GPU
+        QCOMPARE(nets[1]["size"].get<std::int64_t>(), std::int64_t(256));  // a scalable unit's rail
+        QCOMPARE(nets[2]["size"].get<std::int64_t>(), std::int64_t(1024));
+        QCOMPARE(nets[1]["latency"].get<double>(), 5e-6);
+        QCOMPARE(c.execution["tensor_par"].get<std::int64_t>(), std::int64_t(8));
+        QCOMPARE(c.execution["tensor_par_net"].get<std::int64_t>(), std::int64_t(0));
+        QCOMPARE(c.execution["data_par"].get<std::int64_t>(), std::int64_t(32));
+        QCOMPARE(c.execution["tensor_par_comm_type"], Json("rs_ag"));
+        QCOMPARE(c.execution["activation_recompute"], Json("attn_only"));
+        auto noted = [&c](const char* words) {
+            return std::any_of(c.notes.begin(), c.notes.end(),
+                               [&](const std::string& n) { return n.find(words) != std::string::npos; });
+        };
+        QVERIFY(noted("SwiGLU"));
+        QVERIFY(noted("grouped-query attention (8 KV heads of 64)"));
+        QVERIFY(noted("vocab 128,256"));
+    }
+
+    void aServingDesignIsNoCalculonRun()
+    {
+        const DesignExport e = exportDesign(loadPreset("serving-llama3-70b-dgx-h100.cluster.json"), Catalog::builtin(),
+                                            ExportTarget::Calculon);
+        QCOMPARE(e.error, std::string("Calculon times training steps; this design's workload is serving"));
+        QVERIFY(e.files.empty());
+        const DesignExport ok =
+            exportDesign(loadPreset("dgx-a100-superpod.cluster.json"), Catalog::builtin(), ExportTarget::Calculon);
+        std::vector<std::string> names;
+        for (const auto& f : ok.files)
+            names.push_back(f.name);
+        QCOMPARE(names, (std::vector<std::string>{"model.json", "system.json", "execution.json", "README.md"}));
+        QVERIFY(ok.files[3].text.find(calculonCommand("DIR")) != std::string::npos);
+        for (const std::string& n : ok.notes)
+            QVERIFY(ok.files[3].text.find("- " + n + "\n") != std::string::npos);
     }
 };
 

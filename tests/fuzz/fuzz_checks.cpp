@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "core/compare/comparison.h"
+#include "core/export/calculon_files.h"
 #include "core/format/design_writer.h"
 #include "core/format/embedded_parts.h"
 #include "core/metrics/metrics_text.h"
@@ -225,6 +226,15 @@ void checkDesignVerbs(const DesignLoad& loaded, const Catalog& base, std::string
         finding(std::string("validate ") + (validateAccepts(loaded) ? "accepts" : "refuses") + " a design metrics " +
                 (metricsAccepts ? "accepts" : "refuses") +
                 (serving.ok() ? std::string() : ": " + formatProblem("FILE", serving.errors.front())));
+
+    // export --to calculon: a training design's three files carry only
+    // finite numbers (Calculon reads NaN as a number and runs on).
+    if (metricsAccepts) {
+        const CalculonFiles calculon = calculonFiles(design, catalog);
+        if (calculon.error.empty())
+            for (const Json* file : {&calculon.model, &calculon.system, &calculon.execution})
+                requirePrintable(*file, "export --to calculon");
+    }
 
     // compare: the design as the baseline of itself (every delta zero) and
     // of a shipped design of the other workload (the rows of both, deltas
