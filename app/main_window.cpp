@@ -31,6 +31,7 @@
 
 #include "core/format/design_reader.h"
 #include "core/format/design_writer.h"
+#include "core/import/calculon_import.h"
 #include "core/text.h"
 #include "widgets/analysis/analysis_service.h"
 #include "widgets/canvas/component_item.h"
@@ -313,6 +314,11 @@ void MainWindow::createActions()
     action(exportMenu, tr("&Calculon..."), [this] { exportFor(ExportTarget::Calculon); })
         ->setToolTip(tr("Calculon's model, system and execution JSON for a training design, and a README.md with "
                         "the command and what Calculon cannot represent (docs/export.md)"));
+    auto* importMenu = file->addMenu(tr("&Import From"));
+    importMenu->setToolTipsVisible(true);
+    action(importMenu, tr("&Calculon..."), [this] { importCalculon(); })
+        ->setToolTip(tr("Open Calculon's system, model and execution JSON as a new design: the processor as the GPU, "
+                        "the first network as the NVLink domain, the rest as a fat tree (docs/export.md)"));
     auto* kernels = file->addMenu(tr("&Kernel Profile"));
     kernels->setToolTipsVisible(true);
     action(kernels, tr("&Published Tables (built in)"), [this] {
@@ -815,6 +821,56 @@ bool MainWindow::exportFor(ExportTarget target, QString dir)
                         tr("Wrote %1 to %2. What the files approximate (also in README.md):")
                             .arg(names.join(", "), QDir::toNativeSeparators(dir)),
                         QMessageBox::Ok, this);
+        box.setDetailedText(notes.join("\n\n"));
+        box.exec();
+    }
+    return true;
+}
+
+bool MainWindow::importCalculon(QStringList files)
+{
+    const bool asked = files.isEmpty();
+    if (asked) {
+        if (!maybeSave())
+            return false;
+        files = QFileDialog::getOpenFileNames(this, tr("Import From Calculon: System, Model and Execution"),
+                                              QSettings().value(settings::kLastDir).toString(),
+                                              tr("Calculon JSON (*.json);;All files (*)"));
+        if (files.isEmpty())
+            return false;
+    }
+    std::vector<std::string> paths;
+    for (const QString& f : files)
+        paths.push_back(f.toStdString());
+    const CalculonImport imported = importCalculonFiles(paths);
+    if (!imported.ok()) {
+        QStringList errors;
+        for (const std::string& e : imported.errors)
+            errors << q(e);
+        QMessageBox box(QMessageBox::Warning, tr("Cannot Import"),
+                        tr("Nothing was imported: the files have %n problem(s).", "", int(errors.size())),
+                        QMessageBox::Ok, this);
+        box.setDetailedText(errors.join("\n"));
+        if (asked)
+            box.exec();
+        status(errors.front());
+        return false;
+    }
+    DesignLoad loaded = readDesignJson(*imported.design, Catalog::builtin());
+    doc_->reset(std::move(*loaded.design), loaded.catalog, QString());
+    doc_->undoStack()->resetClean();
+    updateTitle();
+    QTimer::singleShot(0, view_, &DesignView::zoomToFit);
+    raisePanelsForWorkload();
+    status(tr("Imported %1 from Calculon; %n note(s) on what it left out", "", int(imported.notes.size()))
+               .arg(q(doc_->design().name)));
+    if (asked && !imported.notes.empty()) {
+        QStringList notes;
+        for (const std::string& n : imported.notes)
+            notes << q(n);
+        QMessageBox box(QMessageBox::Information, tr("Imported From Calculon"),
+                        tr("The design is new and unsaved. What the studio left out or assumed:"), QMessageBox::Ok,
+                        this);
         box.setDetailedText(notes.join("\n\n"));
         box.exec();
     }

@@ -78,6 +78,10 @@ public:
     // The design's files for another tool (core/export) into `dir`; asks
     // for the folder when none is given. False when nothing was written.
     bool exportFor(ExportTarget target, QString dir = {});
+    // Calculon's system, model and execution files as a new, unsaved
+    // design (core/import); asks for them when none are given, and shows
+    // what was left out. False when nothing was imported.
+    bool importCalculon(QStringList files = {});
     // The compare view, with the open document in it (created on first use).
     CompareWindow* showCompare();
     DesignDocument* document() const { return doc_; }

@@ -20,6 +20,7 @@
 #include "core/format/design_validator.h"
 #include "core/format/design_writer.h"
 #include "core/format/embedded_parts.h"
+#include "core/import/calculon_import.h"
 #include "core/json/json_pointer.h"
 #include "core/metrics/kernel_shapes.h"
 #include "core/metrics/metrics.h"
@@ -661,6 +662,65 @@ int runExport(const QStringList& args, const Verb& verb)
         });
 }
 
+int runImport(const QStringList& args, const Verb& verb)
+{
+    QCommandLineParser parser;
+    const QCommandLineOption from(QStringLiteral("from"), "The tool the files come from: calculon.", "calculon");
+    const QCommandLineOption output({"o", "output"}, "The design file to write; without it the design is printed.",
+                                    "OUT");
+    const QCommandLineOption gpus(QStringLiteral("gpus"), "GPUs in the design, when no execution file gives num_procs.",
+                                  "N");
+    parser.addOption(from);
+    parser.addOption(output);
+    parser.addOption(gpus);
+    parser.addPositionalArgument("FILE",
+                                 "Calculon's system and model JSON, and its execution JSON if any, in any "
+                                 "order.",
+                                 "FILE...");
+    int code = kExitOk;
+    if (!parseVerb(parser, args, verb, &code))
+        return code;
+    if (!parser.isSet(from) || parser.value(from) != "calculon") {
+        err(parser.isSet(from) ? "--from " + parser.value(from).toStdString() + ": expected calculon\n"
+                               : std::string("import: expected --from calculon\n"));
+        return kExitUsage;
+    }
+    if (parser.positionalArguments().isEmpty()) {
+        err("import: no FILE given\nusage: cluster-studio " + std::string(verb.synopsis) + "\n");
+        return kExitUsage;
+    }
+    std::int64_t count = 0;
+    if (parser.isSet(gpus)) {
+        bool ok = false;
+        count = parser.value(gpus).toLongLong(&ok);
+        if (!ok || count < 1) {
+            err("--gpus " + parser.value(gpus).toStdString() + ": expected a whole number of GPUs, at least 1\n");
+            return kExitUsage;
+        }
+    }
+    std::vector<std::string> paths;
+    for (const QString& f : parser.positionalArguments())
+        paths.push_back(f.toStdString());
+    const CalculonImport imported = importCalculonFiles(paths, count);
+    // Nothing is written unless every file was read whole.
+    for (const std::string& e : imported.errors)
+        err(e + "\n");
+    if (!imported.ok())
+        return kExitInvalid;
+    for (const std::string& n : imported.notes)
+        err("calculon: note: " + n + "\n");
+    const DesignLoad loaded = readDesignJson(*imported.design, Catalog::builtin());
+    const std::string text = writeDesignText(*loaded.design);
+    if (!parser.isSet(output)) {
+        out(text);
+        return kExitOk;
+    }
+    if (!writeText(parser.value(output), text))
+        return kExitInvalid;
+    out(QDir::toNativeSeparators(parser.value(output)).toStdString() + "\n");
+    return kExitOk;
+}
+
 int runReport(const QStringList& args, const Verb& verb)
 {
     QCommandLineParser parser;
@@ -930,6 +990,12 @@ const std::vector<Verb>& verbs()
          "them; what Calculon cannot represent is printed as notes). Names are the design as built, the same in "
          "NetBox and Slurm.",
          runExport},
+        {"import", "import FILE... --from calculon [-o OUT] [--gpus N]",
+         "Read Calculon's system, model and execution JSON (in any order) as a design with its parts and a training "
+         "workload: the processor becomes the GPU, the first network the NVLink domain, the rest a fat tree of the "
+         "matching bandwidth. What the studio cannot represent is printed as notes; a file with an unknown key or a "
+         "bad value is refused whole, nothing written.",
+         runImport},
         {"report",
          "report FILE -o OUT.pdf [--workload OTHER] [--set /json/pointer=VALUE]... [--gpus N] [--page a4|letter] "
          "[--catalog FILE] [--kernels FILE]",

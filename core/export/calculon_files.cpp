@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/analysis/step_time.h"
+#include "core/design/design_index.h"
 #include "core/model/analysis.h"
 #include "core/text.h"
 
@@ -143,10 +144,21 @@ CalculonFiles calculonFiles(const Design& design, const Catalog& catalog)
         return out;
     }
     const double peak = g.trainingPeakTflops.value;
-    const Json gemmTable =
-        sizeTable(g.gemmEfficiency.value, gemmSizeFactor, {{128, 128}, {16, 16}, {1, 1}, {0, 0.01}}, 1e9);
-    out.system["matrix"] = {{datatype, {{"tflops", peak}, {"gflops_efficiency", gemmTable}}}};
+    auto gemmTable = [](double efficiency) {
+        return sizeTable(efficiency, gemmSizeFactor, {{128, 128}, {16, 16}, {1, 1}, {0, 0.01}}, 1e9);
+    };
+    out.system["matrix"] = {{datatype, {{"tflops", peak}, {"gflops_efficiency", gemmTable(g.gemmEfficiency.value)}}}};
     out.system["vector"] = {{datatype, {{"tflops", peak}, {"gflops_efficiency", flatTable(1.0)}}}};
+    if (datatype != "bfloat16") {
+        // The 16-bit peak too: the studio runs attention there, and an
+        // import needs it.
+        const DesignIndex index(design, catalog);
+        const double efficiency = g.component
+            ? index.figure(*g.component, "gemm_efficiency").value_or(kDefaultGemmEfficiency)
+            : kDefaultGemmEfficiency;
+        out.system["matrix"]["bfloat16"] = {{"tflops", g.bf16PeakTflops}, {"gflops_efficiency", gemmTable(efficiency)}};
+        out.system["vector"]["bfloat16"] = {{"tflops", g.bf16PeakTflops}, {"gflops_efficiency", flatTable(1.0)}};
+    }
     note("the GEMM and HBM efficiencies (" + formatValue(g.gemmEfficiency.value, 3) + " and " +
          formatValue(g.hbmEfficiency.value, 3) +
          " for large operations) follow the studio's size curves in Calculon's steps, which sit below the "

@@ -169,6 +169,16 @@ private slots:
             exportDesign(w.document()->design(), w.document()->catalog(), ExportTarget::Calculon);
         QCOMPARE(test::readBytes(dir.filePath("system.json")), calculon.files[1].text);
         QVERIFY(test::readBytes(dir.filePath("README.md")).find("./bin/calculon llm") != std::string::npos);
+        // And back: File > Import From > Calculon opens them as a new design
+        // of as many GPUs; a file that is not Calculon's imports nothing.
+        const std::int64_t gpus = w.analysis()->analysis()->hardware.gpus;
+        QVERIFY(!w.importCalculon({dir.filePath("system.json"), dir.filePath("08-cables.csv")}));
+        QVERIFY(w.statusBar()->currentMessage().contains("08-cables.csv"));
+        QVERIFY(w.importCalculon(
+            {dir.filePath("model.json"), dir.filePath("system.json"), dir.filePath("execution.json")}));
+        QVERIFY(w.document()->filePath().isEmpty());
+        QVERIFY(w.document()->design().name.ends_with("(from Calculon)"));
+        QTRY_VERIFY(w.analysis()->analysis() && w.analysis()->analysis()->hardware.gpus == gpus);
     }
 
     void noTwoActionsShareAShortcut()

@@ -883,6 +883,41 @@ private slots:
         QVERIFY(r.err.contains("export --to calculon: expected -o DIR, the folder its files go into"));
     }
 
+    void importReadsCalculonsFiles()
+    {
+        // Calculon's own example, in any order: a design that validates,
+        // what it left out on stderr.
+        const QString data = sourcePath("tests/data/calculon");
+        QTemporaryDir dir;
+        const QString design = dir.filePath("gpt3.cluster.json");
+        Run r = cli({"import", "--from", "calculon", data + "/gpt3-175B.json", data + "/3072_t4_p64_d12_mbs4_full.json",
+                     data + "/a100_80g.json", "-o", design});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.out.trimmed(), QDir::toNativeSeparators(design));
+        QVERIFY2(r.err.contains("calculon: note: mem2 (512 GiB at 32 GB/s), Calculon's offload tier, is left out"),
+                 qPrintable(r.err));
+        r = cli({"metrics", design});
+        QCOMPARE(r.code, 0);
+        const auto metrics = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(metrics["inventory"]["gpus"].get<int>(), 3072);
+        // A bad file: every problem named, nothing written.
+        const QString bad = dir.filePath("bad-system.json");
+        auto system = nlohmann::json::parse(studio::test::readBytes(data + "/a100_80g.json"));
+        system["networks"][1]["bandwidth"] = -25;
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray::fromStdString(system.dump()));
+        f.close();
+        const QString refused = dir.filePath("refused.cluster.json");
+        r = cli({"import", "--from", "calculon", bad, data + "/gpt3-175B.json", "--gpus", "8", "-o", refused});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(bad + ": /networks/1/bandwidth: must be greater than 0, got -25"), qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(refused));
+        r = cli({"import", data + "/a100_80g.json"});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("import: expected --from calculon"));
+    }
+
     void compareAtEqualPowerResizesTheOthers()
     {
         const QString b200 = sourcePath("presets/dgx-b200-superpod-8su.cluster.json");
