@@ -32,6 +32,7 @@
 #include "core/format/design_reader.h"
 #include "core/format/design_writer.h"
 #include "core/import/calculon_import.h"
+#include "core/import/netbox_device_type.h"
 #include "core/text.h"
 #include "widgets/analysis/analysis_service.h"
 #include "widgets/canvas/component_item.h"
@@ -179,6 +180,10 @@ void MainWindow::createDocks()
     };
     palette_ = new PartPalette(this);
     palette_->setCatalog(doc_->catalog());
+    // Parts come and go with the catalog (a design's embedded parts, an
+    // import, its undo).
+    for (auto signal : {&DesignDocument::catalogChanged, &DesignDocument::designReset})
+        connect(doc_, signal, palette_, [this] { palette_->setCatalog(doc_->catalog()); });
     auto* paletteDock = dock(tr("Parts"), "parts", palette_, Qt::LeftDockWidgetArea);
     minimap_ = new Minimap(view_, this);
     auto* overview = dock(tr("Overview"), "overview", minimap_, Qt::LeftDockWidgetArea);
@@ -319,6 +324,9 @@ void MainWindow::createActions()
     action(importMenu, tr("&Calculon..."), [this] { importCalculon(); })
         ->setToolTip(tr("Open Calculon's system, model and execution JSON as a new design: the processor as the GPU, "
                         "the first network as the NVLink domain, the rest as a fat tree (docs/export.md)"));
+    action(importMenu, tr("&NetBox Device Types..."), [this] { importDeviceTypes(); })
+        ->setToolTip(tr("Add device types from NetBox's device-type library (YAML) to the design's parts: switches, or "
+                        "servers as nodes of a GPU you choose; they join the palette and travel with the file"));
     auto* kernels = file->addMenu(tr("&Kernel Profile"));
     kernels->setToolTipsVisible(true);
     action(kernels, tr("&Published Tables (built in)"), [this] {
@@ -565,7 +573,6 @@ bool MainWindow::openFile(const QString& path)
         showProblems(tr("Cannot open design"), path, problems);
         return false;
     }
-    palette_->setCatalog(doc_->catalog());
     // The kernel profile the design was last analysed with; one that no
     // longer reads is dropped with a word in the status bar.
     const QString kernels =
@@ -848,8 +855,7 @@ bool MainWindow::importCalculon(QStringList files)
         for (const std::string& e : imported.errors)
             errors << q(e);
         QMessageBox box(QMessageBox::Warning, tr("Cannot Import"),
-                        tr("Nothing was imported: the files have %n problem(s).", "", int(errors.size())),
-                        QMessageBox::Ok, this);
+                        tr("Nothing was imported. What is wrong, by file and place:"), QMessageBox::Ok, this);
         box.setDetailedText(errors.join("\n"));
         if (asked)
             box.exec();
@@ -862,8 +868,9 @@ bool MainWindow::importCalculon(QStringList files)
     updateTitle();
     QTimer::singleShot(0, view_, &DesignView::zoomToFit);
     raisePanelsForWorkload();
-    status(tr("Imported %1 from Calculon; %n note(s) on what it left out", "", int(imported.notes.size()))
-               .arg(q(doc_->design().name)));
+    status(tr("Imported %1 from Calculon as a new design, with %2 notes on what it left out or assumed")
+               .arg(q(doc_->design().name))
+               .arg(imported.notes.size()));
     if (asked && !imported.notes.empty()) {
         QStringList notes;
         for (const std::string& n : imported.notes)
@@ -872,6 +879,67 @@ bool MainWindow::importCalculon(QStringList files)
                         tr("The design is new and unsaved. What the studio left out or assumed:"), QMessageBox::Ok,
                         this);
         box.setDetailedText(notes.join("\n\n"));
+        box.exec();
+    }
+    return true;
+}
+
+bool MainWindow::importDeviceTypes(QStringList files, QString accelerator)
+{
+    const bool asked = files.isEmpty();
+    if (asked) {
+        files = QFileDialog::getOpenFileNames(this, tr("Import NetBox Device Types"),
+                                              QSettings().value(settings::kLastDir).toString(),
+                                              tr("Device types (*.yaml *.yml *.json);;All files (*)"));
+        if (files.isEmpty())
+            return false;
+        // Switches, or servers of one of the catalog's accelerators.
+        QStringList kinds{tr("Switches")};
+        std::vector<std::string> ids{""};
+        for (const Part& p : doc_->catalog().parts())
+            if (p.kind == PartKind::Accelerator) {
+                kinds << tr("Servers with %1").arg(q(p.name));
+                ids.push_back(p.id);
+            }
+        bool ok = false;
+        const QString kind = QInputDialog::getItem(this, tr("Import NetBox Device Types"), tr("The device types are:"),
+                                                   kinds, 0, false, &ok);
+        if (!ok)
+            return false;
+        accelerator = q(ids[std::size_t(kinds.indexOf(kind))]);
+    }
+    std::vector<std::string> paths;
+    for (const QString& f : files)
+        paths.push_back(f.toStdString());
+    const DeviceTypeImport imported =
+        importNetBoxDeviceTypeFiles(paths, doc_->catalog(), {accelerator.toStdString(), ""});
+    QStringList lines;
+    for (const std::string& e : imported.ok() ? imported.notes : imported.errors)
+        lines << q(e);
+    if (!imported.ok()) {
+        if (asked) {
+            QMessageBox box(QMessageBox::Warning, tr("Cannot Import"),
+                            tr("Nothing was imported. What is wrong, by file and place:"), QMessageBox::Ok, this);
+            box.setDetailedText(lines.join("\n"));
+            box.exec();
+        }
+        status(lines.front());
+        return false;
+    }
+    const std::size_t count = (*imported.catalog)["parts"].size();
+    const EditResult r = scene_->editor().addParts(
+        *imported.catalog, count == 1 ? tr("Import a Device Type") : tr("Import %1 Device Types").arg(count));
+    if (r.refused()) {
+        explainRefusal(r);
+        return false;
+    }
+    status(count == 1 ? tr("Added a part from a NetBox device type to the palette")
+                      : tr("Added %1 parts from NetBox device types to the palette").arg(count));
+    if (asked && !lines.isEmpty()) {
+        QMessageBox box(QMessageBox::Information, tr("Imported NetBox Device Types"),
+                        tr("The parts are in the palette and travel with the design. What was left out or assumed:"),
+                        QMessageBox::Ok, this);
+        box.setDetailedText(lines.join("\n\n"));
         box.exec();
     }
     return true;

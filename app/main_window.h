@@ -82,6 +82,10 @@ public:
     // design (core/import); asks for them when none are given, and shows
     // what was left out. False when nothing was imported.
     bool importCalculon(QStringList files = {});
+    // NetBox device types (YAML) into the design's parts and the palette,
+    // as one undoable edit: switches, or with `accelerator` servers as
+    // nodes of it. Asks for the files and the kind when none are given.
+    bool importDeviceTypes(QStringList files = {}, QString accelerator = {});
     // The compare view, with the open document in it (created on first use).
     CompareWindow* showCompare();
     DesignDocument* document() const { return doc_; }

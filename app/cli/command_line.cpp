@@ -21,6 +21,7 @@
 #include "core/format/design_writer.h"
 #include "core/format/embedded_parts.h"
 #include "core/import/calculon_import.h"
+#include "core/import/netbox_device_type.h"
 #include "core/json/json_pointer.h"
 #include "core/metrics/kernel_shapes.h"
 #include "core/metrics/metrics.h"
@@ -665,24 +666,41 @@ int runExport(const QStringList& args, const Verb& verb)
 int runImport(const QStringList& args, const Verb& verb)
 {
     QCommandLineParser parser;
-    const QCommandLineOption from(QStringLiteral("from"), "The tool the files come from: calculon.", "calculon");
-    const QCommandLineOption output({"o", "output"}, "The design file to write; without it the design is printed.",
+    const QCommandLineOption from(QStringLiteral("from"),
+                                  "The tool the files come from: calculon (a design) or netbox (device types as "
+                                  "catalog parts).",
+                                  "calculon|netbox");
+    const QCommandLineOption output({"o", "output"},
+                                    "The design (calculon) or catalog (netbox) file to write; without it the JSON is "
+                                    "printed.",
                                     "OUT");
-    const QCommandLineOption gpus(QStringLiteral("gpus"), "GPUs in the design, when no execution file gives num_procs.",
-                                  "N");
+    const QCommandLineOption gpus(QStringLiteral("gpus"),
+                                  "calculon: GPUs in the design, when no execution file gives num_procs.", "N");
+    const QCommandLineOption accelerator(QStringLiteral("accelerator"),
+                                         "netbox: the accelerator part the servers carry (they become nodes); "
+                                         "without it the device types are switches.",
+                                         "PART");
+    const QCommandLineOption protocol(QStringLiteral("protocol"),
+                                      "netbox: infiniband or ethernet, over what the interface types say.",
+                                      "infiniband|ethernet");
     parser.addOption(from);
     parser.addOption(output);
     parser.addOption(gpus);
+    parser.addOption(accelerator);
+    parser.addOption(protocol);
+    parser.addOption(kCatalogOption);
+    parser.addOption(kKernelsOption);
     parser.addPositionalArgument("FILE",
-                                 "Calculon's system and model JSON, and its execution JSON if any, in any "
-                                 "order.",
+                                 "calculon: its system and model JSON, and its execution JSON if any, in any order; "
+                                 "netbox: device-type YAML files.",
                                  "FILE...");
     int code = kExitOk;
     if (!parseVerb(parser, args, verb, &code))
         return code;
-    if (!parser.isSet(from) || parser.value(from) != "calculon") {
-        err(parser.isSet(from) ? "--from " + parser.value(from).toStdString() + ": expected calculon\n"
-                               : std::string("import: expected --from calculon\n"));
+    const QString source = parser.value(from);
+    if (source != "calculon" && source != "netbox") {
+        err(parser.isSet(from) ? "--from " + source.toStdString() + ": expected calculon or netbox\n"
+                               : std::string("import: expected --from calculon or --from netbox\n"));
         return kExitUsage;
     }
     if (parser.positionalArguments().isEmpty()) {
@@ -701,16 +719,31 @@ int runImport(const QStringList& args, const Verb& verb)
     std::vector<std::string> paths;
     for (const QString& f : parser.positionalArguments())
         paths.push_back(f.toStdString());
-    const CalculonImport imported = importCalculonFiles(paths, count);
     // Nothing is written unless every file was read whole.
-    for (const std::string& e : imported.errors)
-        err(e + "\n");
-    if (!imported.ok())
-        return kExitInvalid;
-    for (const std::string& n : imported.notes)
-        err("calculon: note: " + n + "\n");
-    const DesignLoad loaded = readDesignJson(*imported.design, Catalog::builtin());
-    const std::string text = writeDesignText(*loaded.design);
+    std::string text;
+    if (source == "calculon") {
+        const CalculonImport imported = importCalculonFiles(paths, count);
+        for (const std::string& e : imported.errors)
+            err(e + "\n");
+        if (!imported.ok())
+            return kExitInvalid;
+        for (const std::string& n : imported.notes)
+            err("calculon: note: " + n + "\n");
+        text = writeDesignText(*readDesignJson(*imported.design, Catalog::builtin()).design);
+    } else {
+        const auto catalog = catalogFor(parser);
+        if (!catalog)
+            return kExitInvalid;
+        const DeviceTypeImport imported = importNetBoxDeviceTypeFiles(
+            paths, *catalog, {parser.value(accelerator).toStdString(), parser.value(protocol).toStdString()});
+        for (const std::string& e : imported.errors)
+            err(e + "\n");
+        if (!imported.ok())
+            return kExitInvalid;
+        for (const std::string& n : imported.notes)
+            err("note: " + n + "\n");
+        text = imported.catalog->dump(2) + "\n";
+    }
     if (!parser.isSet(output)) {
         out(text);
         return kExitOk;
@@ -990,11 +1023,14 @@ const std::vector<Verb>& verbs()
          "them; what Calculon cannot represent is printed as notes). Names are the design as built, the same in "
          "NetBox and Slurm.",
          runExport},
-        {"import", "import FILE... --from calculon [-o OUT] [--gpus N]",
-         "Read Calculon's system, model and execution JSON (in any order) as a design with its parts and a training "
-         "workload: the processor becomes the GPU, the first network the NVLink domain, the rest a fat tree of the "
-         "matching bandwidth. What the studio cannot represent is printed as notes; a file with an unknown key or a "
-         "bad value is refused whole, nothing written.",
+        {"import",
+         "import FILE... --from calculon|netbox [-o OUT] [--gpus N] [--accelerator PART] [--protocol P] "
+         "[--catalog FILE]",
+         "calculon: read Calculon's system, model and execution JSON (in any order) as a design with its parts and a "
+         "training workload: the processor becomes the GPU, the first network the NVLink domain, the rest a fat tree "
+         "of the matching bandwidth. netbox: read NetBox device-type YAML (the devicetype-library's format) as "
+         "catalog parts for --catalog: switches, or with --accelerator PART servers as nodes. What the studio cannot "
+         "represent is printed as notes; a file with an unknown key or a bad value is refused whole, nothing written.",
          runImport},
         {"report",
          "report FILE -o OUT.pdf [--workload OTHER] [--set /json/pointer=VALUE]... [--gpus N] [--page a4|letter] "

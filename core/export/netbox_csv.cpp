@@ -61,8 +61,12 @@ std::string netBoxSlug(const std::string& name)
 std::string netBoxInterfaceType(const std::string& protocol, double gbps)
 {
     const long g = std::lround(gbps);
-    if (protocol == "infiniband")
-        return g == 200 ? "infiniband-hdr" : g == 400 ? "infiniband-ndr" : g == 800 ? "infiniband-xdr" : "other";
+    if (protocol == "infiniband") {
+        for (const auto& [type, rate] : kNetBoxInfiniBandTypes)
+            if (rate == g)
+                return std::string(type);
+        return "other";
+    }
     if (protocol == "ethernet")
         return g == 100 ? "100gbase-x-qsfp28"
             : g == 200  ? "200gbase-x-qsfp56"

@@ -2,7 +2,10 @@
 // The design as NetBox's bulk import takes it (docs/export.md): a CSV per
 // model in import order, with NetBox 4.x's import columns, one row per
 // item of the design as built, so the DCIM holds what the studio drew.
+#include <array>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/design/design_index.h"
@@ -14,6 +17,19 @@ struct NetBoxFile {
     std::string name;  // "01-manufacturers.csv": the number is the import order
     std::string csv;
 };
+
+// NetBox's InfiniBand interface types by generation and their signalling
+// rate in Gb/s (4x links), fastest last; the export names a port by the
+// first at its speed, the device-type import reads a port's speed here.
+inline constexpr std::array<std::pair<std::string_view, int>, 9> kNetBoxInfiniBandTypes{{{"infiniband-sdr", 10},
+                                                                                         {"infiniband-ddr", 20},
+                                                                                         {"infiniband-qdr", 40},
+                                                                                         {"infiniband-fdr10", 40},
+                                                                                         {"infiniband-fdr", 56},
+                                                                                         {"infiniband-edr", 100},
+                                                                                         {"infiniband-hdr", 200},
+                                                                                         {"infiniband-ndr", 400},
+                                                                                         {"infiniband-xdr", 800}}};
 
 // NetBox's interface type for a port: InfiniBand by its speed
 // ("infiniband-ndr" at 400 Gb/s), Ethernet by speed and cage

@@ -181,6 +181,33 @@ private slots:
         QTRY_VERIFY(w.analysis()->analysis() && w.analysis()->analysis()->hardware.gpus == gpus);
     }
 
+    // NetBox device types join the design's parts as one undoable edit,
+    // travel with the file and leave with an undo.
+    void deviceTypesJoinThePartsAndTravelWithTheFile()
+    {
+        MainWindow w;
+        QVERIFY(w.openFile(test::sourcePath("presets/dgx-h100-superpod-4su.cluster.json")));
+        const std::string id = "netbox.example-networks-xs-64-ndr";
+        QVERIFY(!w.document()->catalog().find(id));
+        QVERIFY(w.importDeviceTypes({test::sourcePath("tests/data/netbox/example-xs-64-ndr.yaml")}));
+        QVERIFY(w.document()->catalog().find(id));
+        QCOMPARE(w.document()->design().catalog["parts"].back()["id"], Json(id));
+        QVERIFY(w.document()->isModified());
+        QCOMPARE(w.document()->undoStack()->undoText(), QString("Import a Device Type"));
+        w.document()->undoStack()->undo();
+        QVERIFY(!w.document()->catalog().find(id));
+        w.document()->undoStack()->redo();
+        QTemporaryDir dir;
+        const QString path = dir.filePath("with-switch.cluster.json");
+        QVERIFY(w.document()->saveAs(path, nullptr));
+        MainWindow again;
+        QVERIFY(again.openFile(path));
+        QCOMPARE(again.document()->catalog().find(id)->origin, std::string("embedded in the design"));
+        // A server needs its GPU; a file that is not a device type imports nothing.
+        QVERIFY(!w.importDeviceTypes({test::sourcePath("tests/data/netbox/example-xs-64-ndr.yaml")}, "gpu.h100-sxm"));
+        QVERIFY(w.statusBar()->currentMessage().contains("/module-bays: no module bay named GPU"));
+    }
+
     void noTwoActionsShareAShortcut()
     {
         // Two actions on one key fire neither (Qt calls it ambiguous): Export

@@ -915,7 +915,32 @@ private slots:
         QVERIFY(!QFileInfo::exists(refused));
         r = cli({"import", data + "/a100_80g.json"});
         QCOMPARE(r.code, 2);
-        QVERIFY(r.err.contains("import: expected --from calculon"));
+        QVERIFY(r.err.contains("import: expected --from calculon or --from netbox"));
+    }
+
+    void importReadsNetBoxDeviceTypesAsParts()
+    {
+        // A switch and a server as a catalog file; a design then uses them
+        // through --catalog.
+        const QString data = sourcePath("tests/data/netbox");
+        QTemporaryDir dir;
+        const QString switches = dir.filePath("switch.catalog.json");
+        Run r = cli({"import", "--from", "netbox", data + "/example-xs-64-ndr.yaml", "-o", switches});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.err.contains("note: " + data +
+                                "/example-xs-64-ndr.yaml: Example Networks XS-64 NDR: power is left "
+                                "unset"),
+                 qPrintable(r.err));
+        r = cli({"metrics", kH100, "--catalog", switches, "--set",
+                 "/components/8/props/switch=\"netbox.example-networks-xs-64-ndr\""});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        r = cli({"import", "--from", "netbox", data + "/example-gx-8-h100.yaml", "--accelerator", "gpu.h100-sxm"});
+        QCOMPARE(r.code, 0);
+        const auto catalog = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(catalog["parts"][0]["kind"].get<std::string>(), std::string("node"));
+        r = cli({"import", "--from", "netbox", data + "/example-gx-8-h100.yaml", "--accelerator", "gpu.h1000"});
+        QCOMPARE(r.code, 1);
+        QVERIFY(r.err.contains("--accelerator gpu.h1000: no accelerator part of that id"));
     }
 
     void compareAtEqualPowerResizesTheOthers()

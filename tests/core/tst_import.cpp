@@ -3,9 +3,13 @@
 // input refused whole with the file and JSON pointer named.
 #include <QtTest>
 
+#include "core/catalog/catalog.h"
 #include "core/export/calculon_files.h"
+#include "core/export/netbox_csv.h"
 #include "core/format/design_reader.h"
 #include "core/import/calculon_import.h"
+#include "core/import/netbox_device_type.h"
+#include "core/import/yaml_subset.h"
 #include "core/model/analysis.h"
 #include "tests/core/presets.h"
 
@@ -33,6 +37,12 @@ Analysis analyseImport(const CalculonImport& imported)
     if (!loaded.ok())
         qFatal("the import does not load");
     return analyzeDesign(*loaded.design, *loaded.catalog);
+}
+
+DeviceTypeSource deviceType(const char* name)
+{
+    const QString path = test::sourcePath(QString("tests/data/netbox/") + name);
+    return {name, test::readBytes(path)};
 }
 
 bool hasLine(const std::vector<std::string>& lines, const std::string& line)
@@ -224,6 +234,206 @@ private slots:
             8);
         QVERIFY(i.ok());
         QCOMPARE(analyseImport(i).hardware.gpus, std::int64_t(8));
+    }
+
+    // The library's YAML shape as JSON, and everything outside it refused
+    // with its line.
+    void yamlReadsTheDeviceTypeLibrarysShape()
+    {
+        const YamlDocuments y = readYamlSubset("# a comment\n"
+                                               "---\n"
+                                               "manufacturer: \"Acme, Inc.\"   # trailing comment\n"
+                                               "model: 'X''s box'\n"
+                                               "u_height: 1.5\n"
+                                               "is_full_depth: false\n"
+                                               "weight:\n"
+                                               "comments: |\n"
+                                               "  line one\n"
+                                               "\n"
+                                               "  line # three\n"
+                                               "description: >-\n"
+                                               "  folded\n"
+                                               "  text\n"
+                                               "\n"
+                                               "  again\n"
+                                               "interfaces:\n"
+                                               "- name: eth0\n"
+                                               "  mgmt_only: true\n"
+                                               "- name: \"p1\"\n"
+                                               "  type: 400gbase-x-osfp\n"
+                                               "nested:\n"
+                                               "  - - a\n"
+                                               "    - -5\n"
+                                               "url: https://example.com/a#b\n"
+                                               "---\n"
+                                               "model: two\n");
+        QVERIFY2(y.error.empty(), y.error.c_str());
+        QCOMPARE(y.documents.size(), std::size_t(2));
+        const Json& d = y.documents[0];
+        QCOMPARE(d["manufacturer"], Json("Acme, Inc."));
+        QCOMPARE(d["model"], Json("X's box"));
+        QCOMPARE(d["u_height"].get<double>(), 1.5);
+        QCOMPARE(d["is_full_depth"], Json(false));
+        QVERIFY(d["weight"].is_null());
+        QCOMPARE(d["comments"], Json("line one\n\nline # three\n"));
+        QCOMPARE(d["description"], Json("folded text\nagain"));
+        QCOMPARE(d["interfaces"].size(), std::size_t(2));
+        QCOMPARE(d["interfaces"][0]["mgmt_only"], Json(true));
+        QCOMPARE(d["interfaces"][1]["type"], Json("400gbase-x-osfp"));
+        QCOMPARE(d["nested"][0][1].get<int>(), -5);
+        QCOMPARE(d["url"], Json("https://example.com/a#b"));
+        QCOMPARE(y.documents[1]["model"], Json("two"));
+
+        const std::pair<const char*, const char*> refused[] = {
+            {"a: [1, 2]\n",
+             "line 1: flow collections ([...], {...}) are not read: write the list or mapping in "
+             "block style"},
+            {"a: &x 1\n", "line 1: anchors and aliases are not read: write the value out"},
+            {"a: one\n  two\n", "line 2: a plain value runs over several lines: quote it or use a block scalar (|)"},
+            {"a: 1\na: 2\n", "line 2: the key 'a' appears twice"},
+            {"a:\n\t- 1\n", "line 2: a tab in the indent (YAML indents with spaces)"},
+            {"a: b: c\n", "line 1: a plain value holds ': ': quote it"},
+        };
+        for (auto [text, why] : refused) {
+            const YamlDocuments bad = readYamlSubset(text);
+            QCOMPARE(bad.error, std::string(why));
+            QVERIFY(bad.documents.empty());
+        }
+        // A hostile depth stops at a limit, not the stack's.
+        std::string deep;
+        for (int i = 0; i < 100'000; ++i)
+            deep += "- ";
+        deep += "x\n";
+        QCOMPARE(readYamlSubset(deep).error, std::string("line 1: nested deeper than 64 levels"));
+    }
+
+    void interfaceTypesGiveTheirSpeed()
+    {
+        QCOMPARE(netBoxInterfaceSpeed("infiniband-ndr").gbps, 400.0);
+        QCOMPARE(netBoxInterfaceSpeed("infiniband-edr").gbps, 100.0);
+        QCOMPARE(netBoxInterfaceSpeed("infiniband-xdr").protocol, std::string("infiniband"));
+        QCOMPARE(netBoxInterfaceSpeed("400gbase-x-osfp").gbps, 400.0);
+        QCOMPARE(netBoxInterfaceSpeed("1.6tbase-x-osfp1600").gbps, 1600.0);
+        QCOMPARE(netBoxInterfaceSpeed("1000base-t").gbps, 1.0);
+        QCOMPARE(netBoxInterfaceSpeed("virtual").gbps, 0.0);
+        // The export names a port by the same table it is read back from.
+        for (int g : {100, 200, 400, 800})
+            for (const char* protocol : {"infiniband", "ethernet"}) {
+                const InterfaceSpeed back = netBoxInterfaceSpeed(netBoxInterfaceType(protocol, g));
+                QCOMPARE(back.gbps, double(g));
+                QCOMPARE(back.protocol, std::string(protocol));
+            }
+    }
+
+    void aSwitchDeviceTypeIsASwitchPart()
+    {
+        const DeviceTypeImport i =
+            importNetBoxDeviceTypes({deviceType("example-xs-64-ndr.yaml")}, Catalog::builtin(), {});
+        QVERIFY(i.ok());
+        const Json& part = (*i.catalog)["parts"][0];
+        QCOMPARE(part["id"], Json("netbox.example-networks-xs-64-ndr"));
+        QCOMPARE(part["kind"], Json("switch"));
+        QCOMPARE(part["attributes"]["protocol"], Json("infiniband"));
+        // The 64 NDR ports; the management and in-band management ports are not the fabric's.
+        QCOMPARE(part["figures"]["ports"]["value"].get<double>(), 64.0);
+        QCOMPARE(part["figures"]["port_gbps"]["value"].get<double>(), 400.0);
+        QVERIFY(!part["figures"].contains("power_w"));
+        QVERIFY(hasLine(i.notes,
+                        "example-xs-64-ndr.yaml: Example Networks XS-64 NDR: power is left unset: its 2 "
+                        "supplies' maximum draw (2,200 W in all) counts redundant supplies, no measure of "
+                        "what it draws"));
+        // It enters a catalog, and a fabric built of it sizes by its radix.
+        Catalog c = Catalog::builtin();
+        QVERIFY(!hasErrors(c.merge(*i.catalog, "import")));
+        QCOMPARE(c.find("netbox.example-networks-xs-64-ndr")->figure("ports")->value, 64.0);
+        Design d = loadPreset("dgx-h100-superpod-4su.cluster.json");
+        for (Component& x : d.components)
+            if (x.id == "fabric")
+                x.props["switch"] = "netbox.example-networks-xs-64-ndr";
+        const Analysis a = analyzeDesign(d, c);
+        const Analysis b = analyzeDesign(loadPreset("dgx-h100-superpod-4su.cluster.json"), Catalog::builtin());
+        QCOMPARE(a.inventory.switches, b.inventory.switches);  // 64 ports at 400 Gb/s, as the QM9700
+    }
+
+    void aServerDeviceTypeIsANodeOfTheNamedGpu()
+    {
+        const DeviceTypeImport i =
+            importNetBoxDeviceTypes({deviceType("example-gx-8-h100.yaml")}, Catalog::builtin(), {"gpu.h100-sxm", ""});
+        QVERIFY(i.ok());
+        const Json& part = (*i.catalog)["parts"][0];
+        QCOMPARE(part["kind"], Json("node"));
+        QCOMPARE(part["attributes"]["accelerator"], Json("gpu.h100-sxm"));
+        QCOMPARE(part["attributes"]["nic"], Json("nic.eth-400g"));  // 400 GbE, not a DPU
+        QCOMPARE(part["figures"]["gpus"]["value"].get<double>(), 8.0);
+        QCOMPARE(part["figures"]["compute_nics"]["value"].get<double>(), 8.0);
+        QCOMPARE(part["figures"]["max_power_kw"]["value"].get<double>(), 6.0);  // 4 x 3,000 W, N+N
+        QVERIFY(part["figures"]["max_power_kw"]["uncertain"].get<bool>());
+        QCOMPARE(part["figures"]["rack_units"]["value"].get<double>(), 8.0);
+    }
+
+    void badDeviceTypesAreRefusedWhole_data()
+    {
+        QTest::addColumn<QString>("from");
+        QTest::addColumn<QString>("to");
+        QTest::addColumn<QString>("accelerator");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("no model") << "model: XS-64 NDR\n"
+                                  << ""
+                                  << ""
+                                  << "example-xs-64-ndr.yaml: /model: missing (required)";
+        QTest::newRow("unknown key") << "u_height: 1\n"
+                                     << "u_height: 1\ncolour: blue\n"
+                                     << ""
+                                     << "example-xs-64-ndr.yaml: /colour: unknown key: not in the device-type "
+                                        "library's device type schema";
+        QTest::newRow("bad slug") << "slug: example-networks-xs-64-ndr"
+                                  << "slug: Example Networks"
+                                  << ""
+                                  << "example-xs-64-ndr.yaml: /slug: must be lower-case letters, digits, '-' and "
+                                     "'_', got 'Example Networks'";
+        QTest::newRow("half a U") << "u_height: 1\n"
+                                  << "u_height: 1.25\n"
+                                  << ""
+                                  << "example-xs-64-ndr.yaml: /u_height: must be a multiple of 0.5, got 1.25";
+        QTest::newRow("no fast port") << "infiniband-ndr"
+                                      << "1000base-t"
+                                      << ""
+                                      << "example-xs-64-ndr.yaml: /interfaces: no interface of 100 Gb/s or more: "
+                                         "nothing to wire into a fabric";
+        QTest::newRow("interface without a type") << "  - name: p7\n    type: infiniband-ndr\n"
+                                                  << "  - name: p7\n"
+                                                  << ""
+                                                  << "example-xs-64-ndr.yaml: /interfaces/8/type: missing (required)";
+        QTest::newRow("server without GPU bays") << ""
+                                                 << ""
+                                                 << "gpu.h100-sxm"
+                                                 << "example-xs-64-ndr.yaml: /module-bays: no module bay named GPU...: "
+                                                    "the device type does not say how many H100 SXM 80GB it holds";
+        QTest::newRow("unknown accelerator") << ""
+                                             << ""
+                                             << "gpu.h1000"
+                                             << "--accelerator gpu.h1000: no accelerator part of that id";
+        QTest::newRow("YAML outside the subset") << "u_height: 1\n"
+                                                 << "u_height: [1]\n"
+                                                 << ""
+                                                 << "example-xs-64-ndr.yaml: line 6: flow collections ([...], {...}) "
+                                                    "are not read: write the list or mapping in block style";
+    }
+    void badDeviceTypesAreRefusedWhole()
+    {
+        QFETCH(QString, from);
+        QFETCH(QString, to);
+        QFETCH(QString, accelerator);
+        QFETCH(QString, expected);
+        DeviceTypeSource f = deviceType("example-xs-64-ndr.yaml");
+        if (!from.isEmpty()) {
+            QVERIFY(f.text.find(from.toStdString()) != std::string::npos);
+            f.text = QString::fromStdString(f.text).replace(from, to).toStdString();  // every one
+        }
+        const DeviceTypeImport i = importNetBoxDeviceTypes({f, deviceType("example-gx-8-h100.yaml")},
+                                                           Catalog::builtin(), {accelerator.toStdString(), ""});
+        QVERIFY(!i.ok());  // nothing imported, the good file neither
+        QVERIFY(hasLine(i.errors, expected.toStdString()));
     }
 };
 

@@ -288,6 +288,24 @@ DesignSettings DesignSettings::of(const Design& d)
     return {d.name, d.description, d.workload, d.facility, d.operations};
 }
 
+AddPartsCommand::AddPartsCommand(DesignDocument* doc, Json embedded, std::shared_ptr<const Catalog> catalog,
+                                 const QString& text)
+    : DesignCommand(text), doc_(doc), before_(doc->design().catalog), after_(std::move(embedded)),
+      catalogBefore_(doc->catalogPtr()), catalogAfter_(std::move(catalog))
+{}
+
+void AddPartsCommand::redo()
+{
+    doc_->replaceParts(after_, catalogAfter_);
+    restoreProblems(true);
+}
+
+void AddPartsCommand::undo()
+{
+    doc_->replaceParts(before_, catalogBefore_);
+    restoreProblems(false);
+}
+
 ChangeSettingsCommand::ChangeSettingsCommand(DesignDocument* doc, DesignSettings after, const QString& text,
                                              int mergeKey)
     : DesignCommand(text), doc_(doc), before_(DesignSettings::of(doc->design())), after_(std::move(after)),

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/catalog/catalog.h"
 #include "core/design/design.h"
 #include "core/problem.h"
 
@@ -165,6 +166,25 @@ private:
     DesignDocument* doc_;
     DesignSettings before_, after_;
     int mergeKey_;
+};
+
+// Parts the design takes into its embedded catalog (imported device
+// types): the design's catalog section and the document's catalog change
+// together, so undo takes the parts out of the palette too.
+class AddPartsCommand : public DesignCommand {
+public:
+    AddPartsCommand(DesignDocument* doc, Json embedded, std::shared_ptr<const Catalog> catalog, const QString& text);
+    void redo() override;
+    void undo() override;
+    void preview(Design& design) const override { design.catalog = after_; }
+    void unpreview(Design& design) const override { design.catalog = before_; }
+    bool changesNothing() const override { return before_ == after_; }
+    std::optional<FieldChange> fieldChange() const override { return FieldChange{{}, {}, true}; }
+
+private:
+    DesignDocument* doc_;
+    Json before_, after_;
+    std::shared_ptr<const Catalog> catalogBefore_, catalogAfter_;
 };
 
 // Several changes as one undo step (a what-if upgrade changes parts,

@@ -235,6 +235,14 @@ void DesignDocument::replaceFacility(const Facility& f)
     emit changed();
 }
 
+void DesignDocument::replaceParts(const Json& embedded, std::shared_ptr<const Catalog> catalog)
+{
+    ++revision_;
+    design_.catalog = embedded;
+    setCatalog(std::move(catalog));
+    emit changed();
+}
+
 void DesignDocument::replaceOperations(const Operations& o)
 {
     ++revision_;

@@ -89,6 +89,9 @@ public:
     void replaceLink(int index, const Link& l);
     void replaceWorkload(const Workload& w);
     void replaceFacility(const Facility& f);
+    // The parts the design carries (its embedded catalog document) and the
+    // catalog they make with the base one, together.
+    void replaceParts(const Json& embedded, std::shared_ptr<const Catalog> catalog);
     void replaceOperations(const Operations& o);
     void replaceInfo(const std::string& name, const std::string& description);
 
@@ -101,7 +104,7 @@ signals:
     void linkRemoved(const QString& id);
     void linkChanged(const QString& id);
     void settingsChanged();  // workload, facility, operations, name
-    void catalogChanged();   // the same parts in another catalog object: re-read any held part
+    void catalogChanged();   // another catalog object (kernels; parts an import adds): re-read any held part
     void changed();          // after any of the above: analyses recompute
     void filePathChanged(const QString& path);
 

@@ -523,6 +523,36 @@ EditResult DesignEditor::changeSettings(DesignSettings after, const QString& tex
     return submit(std::make_unique<ChangeSettingsCommand>(doc_, std::move(after), text, mergeKey));
 }
 
+EditResult DesignEditor::addParts(const Json& catalogDocument, const QString& text)
+{
+    auto catalog = std::make_shared<Catalog>(doc_->catalog());
+    for (const Problem& p : catalog->merge(catalogDocument, "the imported parts"))
+        if (p.severity == Severity::Error)
+            return refuse("invalid_part", p.pointer + ": " + p.message);
+    Json embedded = doc_->design().catalog.is_object()
+        ? doc_->design().catalog
+        : Json{{"format", "cluster-studio.catalog"}, {"format_version", "1.0"}};
+    Json& sources = embedded["sources"];
+    if (!sources.is_object())
+        sources = Json::object();
+    const Json added = catalogDocument.value("sources", Json::object());
+    for (const auto& [key, value] : added.items())
+        sources[key] = value;
+    Json& parts = embedded["parts"];
+    if (!parts.is_array())
+        parts = Json::array();
+    const Json newParts = catalogDocument.value("parts", Json::array());
+    for (const Json& part : newParts) {
+        const auto same = std::find_if(parts.begin(), parts.end(),
+                                       [&](const Json& p) { return p.value("id", "") == part.value("id", ""); });
+        if (same != parts.end())
+            *same = part;
+        else
+            parts.push_back(part);
+    }
+    return submit(std::make_unique<AddPartsCommand>(doc_, std::move(embedded), std::move(catalog), text));
+}
+
 EditResult DesignEditor::changeDesign(const Design& after, const QString& text)
 {
     const Design& now = doc_->design();

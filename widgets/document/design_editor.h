@@ -87,6 +87,11 @@ public:
     EditResult changeComponents(std::vector<Component> after, const QString& text, int mergeKey = 0);
     EditResult changeLinks(std::vector<Link> after, const QString& text, int mergeKey = 0);
     EditResult changeSettings(DesignSettings after, const QString& text, int mergeKey = 0);
+    // A catalog document's parts and sources into the design's embedded
+    // catalog (a part of the same id replaced), so they are in the palette
+    // and travel with the file; refused, naming the part, when the catalog
+    // would not take them.
+    EditResult addParts(const Json& catalogDocument, const QString& text);
     // The design made `after`, one undo step: the same components and links
     // (by id, in order) with new values -- parts, counts, settings, cables --
     // and new design settings. What a what-if upgrade applies.
