@@ -310,9 +310,10 @@ void MainWindow::createActions()
                           "assumptions and sources (Ctrl+E)"));
     auto* exportMenu = file->addMenu(tr("E&xport For"));
     exportMenu->setToolTipsVisible(true);
-    action(exportMenu, tr("&NetBox (CSV)..."), [this] { exportFor(ExportTarget::NetBox); })
-        ->setToolTip(tr("NetBox bulk-import CSVs in import order: manufacturers, roles, site, racks, device types, "
-                        "devices, interfaces and cables, one row per item as built (docs/export.md)"));
+    action(exportMenu, tr("&NetBox..."), [this] { exportFor(ExportTarget::NetBox); })
+        ->setToolTip(tr("NetBox's import files in import order: manufacturers, roles, site, racks, device types "
+                        "(YAML, with interface templates), devices at their rack units and cables, one row per item as "
+                        "built (docs/export.md)"));
     action(exportMenu, tr("&Slurm Topology..."), [this] { exportFor(ExportTarget::Slurm); })
         ->setToolTip(tr("topology.conf for Slurm's tree plugin (and its block plugin when NVLink domains span "
                         "nodes), named as the design is built (docs/export.md)"));

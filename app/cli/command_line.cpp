@@ -1016,8 +1016,9 @@ const std::vector<Verb>& verbs()
          runKernelShapes},
         {"export",
          "export FILE --to netbox|slurm|calculon [-o DIR] [--set /json/pointer=VALUE]... [--gpus N] [--catalog FILE]",
-         "Write the design for another tool: netbox (a bulk-import CSV per model, in import order: manufacturers, "
-         "device roles, site, racks, device types, devices, interfaces, cables) or slurm (topology.conf for the "
+         "Write the design for another tool: netbox (its bulk-import files in import order: manufacturers, "
+         "device roles, site, racks, device types as YAML with their interface templates, devices, cables) or slurm "
+         "(topology.conf for the "
          "tree plugin, a line per switch of the compute fabric; topology.block.conf when NVLink domains span "
          "nodes) or calculon (its model, system and execution JSON and a README.md with the command that runs "
          "them; what Calculon cannot represent is printed as notes). Names are the design as built, the same in "

@@ -11,7 +11,7 @@
 namespace studio {
 
 enum class ExportTarget {
-    NetBox,    // a bulk-import CSV per model, numbered in import order
+    NetBox,    // an import file per model (CSVs, the device types as YAML), numbered in import order
     Slurm,     // topology.conf (tree), and topology.block.conf when NVLink domains span nodes
     Calculon,  // model.json, system.json, execution.json and a README.md that says how to run them
 };

@@ -126,33 +126,47 @@ std::vector<NetBoxFile> netBoxCsvs(const PhysicalDesign& p, const DesignIndex& i
     Csv sites({"name", "slug", "status"});
     sites.row({site, netBoxSlug(site), "planned"});
     Csv racks({"site", "name", "status", "width", "u_height", "description"});
-    for (const PhysicalRack& r : p.racks) {
-        const Part* part = catalog.find(r.part);
-        const double units = part && part->figure("rack_units") ? part->figure("rack_units")->value : 42;
-        racks.row({site, r.name, "planned", "19", number(units), partName(r.part)});
-    }
-    Csv deviceTypes({"manufacturer", "model", "slug", "part_number", "u_height", "is_full_depth"});
-    for (const std::string& t : types) {
-        const Part* part = catalog.find(t);
-        const double units = part && part->figure("rack_units") ? part->figure("rack_units")->value : 1;
-        deviceTypes.row({vendorOf(t), partName(t), netBoxSlug(t), t, number(units), "true"});
-    }
-    Csv devices({"name", "role", "manufacturer", "device_type", "status", "site", "rack", "description"});
+    for (const PhysicalRack& r : p.racks)
+        racks.row({site, r.name, "planned", "19", number(double(r.units)), partName(r.part)});
+    Csv devices(
+        {"name", "role", "manufacturer", "device_type", "status", "site", "rack", "position", "face", "description"});
     for (const PhysicalDevice& d : p.devices)
         devices.row({d.name, roleOf(d), vendorOf(d.part), partName(d.part), "planned", site,
-                     d.rack ? p.racks[*d.rack].name : std::string(), index.component(d.component).name});
+                     d.rack ? p.racks[*d.rack].name : std::string(),
+                     d.position ? std::to_string(*d.position) : std::string(), d.position ? "front" : "",
+                     index.component(d.component).name});
     // A port's protocol: its own part's, else its cable's.
     std::vector<std::string> cableOf(p.ports.size());
     for (const PhysicalCable& c : p.cables)
         cableOf[c.a] = cableOf[c.b] = c.part;
-    Csv interfaces({"device", "name", "type", "speed", "mgmt_only"});
+    // Device types as NetBox imports them (YAML: device types have no CSV
+    // import), each with an interface template for every port the design
+    // uses on a device of that type: NetBox then makes a device's
+    // interfaces when it makes the device, ready for the cables.
+    std::map<std::string, std::vector<std::pair<std::string, std::string>>> templates;
+    std::map<std::string, std::set<std::string>> named;
     for (std::size_t i = 0; i < p.ports.size(); ++i) {
         const PhysicalPort& port = p.ports[i];
+        const std::string& type = p.devices[port.device].part;
+        if (!named[type].insert(port.name).second)
+            continue;
         std::string protocol = protocolOf(catalog.find(port.part));
         if (protocol.empty())
             protocol = protocolOf(catalog.find(cableOf[i]));
-        interfaces.row({p.devices[port.device].name, port.name, netBoxInterfaceType(protocol, port.gbps),
-                        port.gbps > 0 ? std::to_string(std::llround(port.gbps * 1e6)) : std::string(), "false"});
+        templates[type].push_back({port.name, netBoxInterfaceType(protocol, port.gbps)});
+    }
+    std::string deviceTypes;
+    auto quoted = [](const std::string& s) { return Json(s).dump(); };  // a JSON string is a YAML scalar
+    for (const std::string& t : types) {
+        const Part* part = catalog.find(t);
+        const double units = part && part->figure("rack_units") ? part->figure("rack_units")->value : 1;
+        deviceTypes += "---\nmanufacturer: " + quoted(vendorOf(t)) + "\nmodel: " + quoted(partName(t)) +
+            "\nslug: " + quoted(netBoxSlug(t)) + "\npart_number: " + quoted(t) + "\nu_height: " + number(units) +
+            "\nis_full_depth: true\n";
+        if (!templates[t].empty())
+            deviceTypes += "interfaces:\n";
+        for (const auto& [name, type] : templates[t])
+            deviceTypes += "  - name: " + quoted(name) + "\n    type: " + quoted(type) + "\n";
     }
     Csv cables({"side_a_device", "side_a_type", "side_a_name", "side_b_device", "side_b_type", "side_b_name", "type",
                 "status", "label"});
@@ -170,10 +184,9 @@ std::vector<NetBoxFile> netBoxCsvs(const PhysicalDesign& p, const DesignIndex& i
             {"02-device-roles.csv", deviceRoles.text()},
             {"03-sites.csv", sites.text()},
             {"04-racks.csv", racks.text()},
-            {"05-device-types.csv", deviceTypes.text()},
+            {"05-device-types.yaml", deviceTypes},
             {"06-devices.csv", devices.text()},
-            {"07-interfaces.csv", interfaces.text()},
-            {"08-cables.csv", cables.text()}};
+            {"07-cables.csv", cables.text()}};
 }
 
 }  // namespace studio

@@ -1,7 +1,9 @@
 #pragma once
-// The design as NetBox's bulk import takes it (docs/export.md): a CSV per
-// model in import order, with NetBox 4.x's import columns, one row per
-// item of the design as built, so the DCIM holds what the studio drew.
+// The design as NetBox's import takes it (docs/export.md): a CSV per model
+// in import order, with NetBox 4.x's import columns, and the device types
+// as YAML with their interface templates (NetBox imports device types no
+// other way), one row per item of the design as built, so the DCIM holds
+// what the studio drew.
 #include <array>
 #include <string>
 #include <string_view>
@@ -15,7 +17,7 @@ namespace studio {
 
 struct NetBoxFile {
     std::string name;  // "01-manufacturers.csv": the number is the import order
-    std::string csv;
+    std::string csv;   // or YAML, for 05-device-types.yaml
 };
 
 // NetBox's InfiniBand interface types by generation and their signalling

@@ -96,7 +96,29 @@ public:
         for (const FabricSizing& f : inv_.fabrics)
             if (!cableFabric(f))
                 break;
+        stackRacks();
         return std::move(out_);
+    }
+
+    // Each rack's devices from U1 up, in design order.
+    void stackRacks()
+    {
+        std::vector<std::int64_t> used(out_.racks.size(), 0);
+        for (PhysicalDevice& d : out_.devices) {
+            if (!d.rack)
+                continue;
+            const std::int64_t height = unitsOf(d.part, 1);
+            if (used[*d.rack] + height <= out_.racks[*d.rack].units)
+                d.position = used[*d.rack] + 1;
+            used[*d.rack] += height;
+        }
+    }
+
+    std::int64_t unitsOf(const std::string& part, std::int64_t otherwise) const
+    {
+        const Part* p = ix_.catalog().find(part);
+        const Figure* f = p ? p->figure("rack_units") : nullptr;
+        return f && f->value > 0 ? std::int64_t(f->value) : otherwise;
     }
 
 private:
@@ -114,8 +136,8 @@ private:
             switch (ix_.kind(i)) {
             case PartKind::Rack:
                 here.rack = out_.racks.size();
-                out_.racks.push_back(
-                    {numberedName("rack-", std::int64_t(out_.racks.size()) + 1, inv_.racks), c.part, i});
+                out_.racks.push_back({numberedName("rack-", std::int64_t(out_.racks.size()) + 1, inv_.racks), c.part, i,
+                                      unitsOf(c.part, 42)});
                 break;
             case PartKind::Node: {
                 std::string name = where.rack

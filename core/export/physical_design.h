@@ -26,6 +26,7 @@ struct PhysicalRack {
     std::string name;
     std::string part;
     std::size_t component = 0;
+    std::int64_t units = 42;  // its part's rack_units
 };
 
 enum class DeviceRole { Node, Switch, Storage };
@@ -41,6 +42,10 @@ struct PhysicalDevice {
     // A node in an NVLink domain group that spans nodes: the domain's
     // number, from 1 in file order (its instances counted apart).
     std::int64_t nvlinkDomain = 0;
+    // Its lowest unit in the rack, from 1: a rack's devices stack from the
+    // bottom in design order, each its part's rack_units high (1 when it
+    // has none); none outside a rack, or where the rack is already full.
+    std::optional<std::int64_t> position;
 };
 
 struct PhysicalPort {

@@ -162,7 +162,7 @@ private slots:
         // NetBox's CSVs, the same way.
         QVERIFY(w.exportFor(ExportTarget::NetBox, dir.path()));
         const DesignExport netbox = exportDesign(w.document()->design(), w.document()->catalog(), ExportTarget::NetBox);
-        QCOMPARE(test::readBytes(dir.filePath("08-cables.csv")), netbox.files.back().text);
+        QCOMPARE(test::readBytes(dir.filePath("07-cables.csv")), netbox.files.back().text);
         // Calculon's three inputs and the README that says what they leave out.
         QVERIFY(w.exportFor(ExportTarget::Calculon, dir.path()));
         const DesignExport calculon =
@@ -172,8 +172,8 @@ private slots:
         // And back: File > Import From > Calculon opens them as a new design
         // of as many GPUs; a file that is not Calculon's imports nothing.
         const std::int64_t gpus = w.analysis()->analysis()->hardware.gpus;
-        QVERIFY(!w.importCalculon({dir.filePath("system.json"), dir.filePath("08-cables.csv")}));
-        QVERIFY(w.statusBar()->currentMessage().contains("08-cables.csv"));
+        QVERIFY(!w.importCalculon({dir.filePath("system.json"), dir.filePath("07-cables.csv")}));
+        QVERIFY(w.statusBar()->currentMessage().contains("07-cables.csv"));
         QVERIFY(w.importCalculon(
             {dir.filePath("model.json"), dir.filePath("system.json"), dir.filePath("execution.json")}));
         QVERIFY(w.document()->filePath().isEmpty());

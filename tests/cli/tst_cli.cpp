@@ -856,16 +856,17 @@ private slots:
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.contains("SwitchName=fabric-leaf-16 "));
         QVERIFY(!r.out.contains("SwitchName=fabric-leaf-17 "));
-        // NetBox: eight CSVs in import order, each path said.
+        // NetBox: six CSVs and the device types YAML in import order, each path said.
         const QString netbox = dir.filePath("netbox");
         r = cli({"export", kH100, "--to", "netbox", "-o", netbox});
         QCOMPARE(r.code, 0);
         const QStringList written = r.out.trimmed().split('\n');
-        QCOMPARE(written.size(), 8);
+        QCOMPARE(written.size(), 7);
         QVERIFY(written.front().endsWith("01-manufacturers.csv"));
-        QVERIFY(written.back().endsWith("08-cables.csv"));
+        QVERIFY(written.back().endsWith("07-cables.csv"));
         QVERIFY(QString::fromStdString(studio::test::readBytes(QDir(netbox).filePath("06-devices.csv")))
-                    .startsWith("name,role,manufacturer,device_type,status,site,rack,description\nrack-01-node-01,"));
+                    .startsWith("name,role,manufacturer,device_type,status,site,rack,position,face,description\n"
+                                "rack-01-node-01,"));
         // Calculon: its three inputs and the README, each path said; what it
         // cannot represent on stderr, a line per note.
         const QString calculon = dir.filePath("calculon");

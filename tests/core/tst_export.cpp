@@ -15,6 +15,7 @@
 #include "core/export/physical_design.h"
 #include "core/export/slurm_topology.h"
 #include "core/format/design_validator.h"
+#include "core/import/yaml_subset.h"
 #include "tests/core/presets.h"
 
 using namespace studio;
@@ -373,17 +374,29 @@ private slots:
             {"02-device-roles.csv", {"name", "slug", "color"}},
             {"03-sites.csv", {"name", "slug", "status"}},
             {"04-racks.csv", {"site", "name", "status", "width", "u_height", "description"}},
-            {"05-device-types.csv", {"manufacturer", "model", "slug", "part_number", "u_height", "is_full_depth"}},
+            {"05-device-types.yaml", {}},
             {"06-devices.csv",
-             {"name", "role", "manufacturer", "device_type", "status", "site", "rack", "description"}},
-            {"07-interfaces.csv", {"device", "name", "type", "speed", "mgmt_only"}},
-            {"08-cables.csv",
+             {"name", "role", "manufacturer", "device_type", "status", "site", "rack", "position", "face",
+              "description"}},
+            {"07-cables.csv",
              {"side_a_device", "side_a_type", "side_a_name", "side_b_device", "side_b_type", "side_b_name", "type",
               "status", "label"}}};
         QCOMPARE(e.files.size(), expected.size());
         std::map<std::string, std::vector<std::vector<std::string>>> tables;
+        // Device types as NetBox's device-type import reads them: YAML
+        // documents, each with its interface templates.
+        const YamlDocuments types = readYamlSubset(e.files[4].text);
+        QVERIFY2(types.error.empty(), types.error.c_str());
+        std::map<std::string, Json> typeByModel;
+        for (const Json& t : types.documents) {
+            for (const char* key : {"manufacturer", "model", "slug", "part_number", "u_height", "is_full_depth"})
+                QVERIFY2(t.contains(key), key);
+            QVERIFY(typeByModel.emplace(t["model"].get<std::string>(), t).second);
+        }
         for (std::size_t i = 0; i < expected.size(); ++i) {
             QCOMPARE(e.files[i].name, expected[i].first);
+            if (expected[i].second.empty())
+                continue;
             auto rows = parseCsv(e.files[i].text);
             QCOMPARE(rows.front(), expected[i].second);
             for (const auto& row : rows)
@@ -395,9 +408,28 @@ private slots:
         QCOMPARE(std::int64_t(tables["devices"].size()),
                  x.inventory.nodes + x.inventory.switches + x.inventory.storageSystems);
         QCOMPARE(std::int64_t(tables["cables"].size()), x.inventory.cables);
-        QCOMPARE(tables["interfaces"].size(), 2 * tables["cables"].size());
         QCOMPARE(std::int64_t(tables["racks"].size()), x.inventory.racks);
         QCOMPARE(tables["sites"].size(), std::size_t(1));
+        // Racked devices stack from U1 without overlapping, within the rack.
+        std::map<std::string, double> typeUnits, rackUnits;
+        for (const auto& [model, t] : typeByModel)
+            typeUnits[model] = t["u_height"].get<double>();
+        for (const auto& row : tables["racks"])
+            rackUnits[row[1]] = std::stod(row[4]);
+        std::map<std::string, std::vector<std::pair<double, double>>> placed;
+        for (const auto& row : tables["devices"])
+            if (!row[7].empty()) {
+                QVERIFY(!row[6].empty());
+                QCOMPARE(row[8], std::string("front"));
+                placed[row[6]].push_back({std::stod(row[7]), typeUnits.at(row[3])});
+            }
+        for (auto& [rack, spans] : placed) {
+            std::sort(spans.begin(), spans.end());
+            QCOMPARE(spans.front().first, 1.0);
+            for (std::size_t i = 1; i < spans.size(); ++i)
+                QCOMPARE(spans[i].first, spans[i - 1].first + spans[i - 1].second);
+            QVERIFY(spans.back().first + spans.back().second - 1 <= rackUnits.at(rack));
+        }
         // Every reference names a row of a file imported before it.
         auto column = [&](const std::string& table, std::size_t c) {
             std::set<std::string> out;
@@ -406,26 +438,38 @@ private slots:
             return out;
         };
         const auto manufacturers = column("manufacturers", 0), roles = column("device-roles", 0),
-                   racks = column("racks", 1), models = column("device-types", 1), site = column("sites", 0);
+                   racks = column("racks", 1), site = column("sites", 0);
         std::set<std::string> devices;
         for (const auto& row : tables["devices"]) {
             QVERIFY2(devices.insert(row[0]).second, row[0].c_str());
-            QVERIFY(roles.count(row[1]) && manufacturers.count(row[2]) && models.count(row[3]) && site.count(row[5]));
+            QVERIFY(roles.count(row[1]) && manufacturers.count(row[2]) && typeByModel.count(row[3]) &&
+                    site.count(row[5]));
             QVERIFY(row[6].empty() || racks.count(row[6]));
         }
-        const std::set<std::string> types = {
+        // A device's interfaces are its type's templates; each cable joins
+        // two of them, and no interface takes two cables.
+        const std::set<std::string> known = {
             "infiniband-hdr",    "infiniband-ndr",  "infiniband-xdr",  "100gbase-x-qsfp28",
             "200gbase-x-qsfp56", "400gbase-x-osfp", "800gbase-x-osfp", "other"};
-        std::set<std::pair<std::string, std::string>> interfaces;
-        for (const auto& row : tables["interfaces"]) {
-            QVERIFY(devices.count(row[0]));
-            QVERIFY2(interfaces.insert({row[0], row[1]}).second, (row[0] + " " + row[1]).c_str());
-            QVERIFY2(types.count(row[2]), row[2].c_str());
-            QVERIFY(row[3].find_first_not_of("0123456789") == std::string::npos);
-        }
+        std::map<std::string, std::string> typeOf;
+        for (const auto& row : tables["devices"])
+            typeOf[row[0]] = row[3];
+        std::set<std::pair<std::string, std::string>> templates;  // (model, interface)
+        for (const auto& [model, t] : typeByModel)
+            for (const Json& i : t.value("interfaces", Json::array())) {
+                QVERIFY2(known.count(i["type"].get<std::string>()), i["type"].get<std::string>().c_str());
+                QVERIFY(templates.insert({model, i["name"].get<std::string>()}).second);
+            }
+        auto hasInterface = [&](const std::string& device, const std::string& name) {
+            return templates.count({typeOf.at(device), name}) > 0;
+        };
+        std::set<std::pair<std::string, std::string>> cabled;
         for (const auto& row : tables["cables"]) {
             QCOMPARE(row[1], std::string("dcim.interface"));
-            QVERIFY(interfaces.count({row[0], row[2]}) && interfaces.count({row[3], row[5]}));
+            for (auto [device, name] : {std::pair{row[0], row[2]}, std::pair{row[3], row[5]}}) {
+                QVERIFY2(hasInterface(device, name), (device + " " + name).c_str());
+                QVERIFY2(cabled.insert({device, name}).second, (device + " " + name + " cabled twice").c_str());
+            }
         }
     }
 
@@ -433,14 +477,20 @@ private slots:
     {
         const DesignExport e =
             exportDesign(loadPreset("dgx-h100-superpod-4su.cluster.json"), Catalog::builtin(), ExportTarget::NetBox);
-        const std::string& interfaces = e.files[6].text;
-        // ConnectX-7 on NDR InfiniBand, BlueField-3 on 400 GbE; speeds in Kbps.
-        QVERIFY(interfaces.find("\nrack-01-node-01,nic-1,infiniband-ndr,400000000,false\n") != std::string::npos);
-        QVERIFY(interfaces.find("\nrack-01-node-01,nic-9,400gbase-x-osfp,400000000,false\n") != std::string::npos);
-        QVERIFY(interfaces.find("\nfabric-leaf-01,port-1,infiniband-ndr,400000000,false\n") != std::string::npos);
-        QVERIFY(e.files[7].text.find("\nrack-01-node-01,dcim.interface,nic-1,fabric-leaf-01,dcim.interface,port-1,,"
+        const std::string& types = e.files[4].text;
+        // ConnectX-7 on NDR InfiniBand, BlueField-3 on 400 GbE, in the DGX
+        // H100's templates; the QM9700's ports on NDR.
+        QVERIFY(
+            types.find("model: \"DGX H100\"\nslug: \"node-dgx-h100\"\npart_number: \"node.dgx-h100\"\nu_height: "
+                       "8\nis_full_depth: true\ninterfaces:\n  - name: \"nic-1\"\n    type: \"infiniband-ndr\"\n") !=
+            std::string::npos);
+        QVERIFY(types.find("  - name: \"nic-9\"\n    type: \"400gbase-x-osfp\"\n") != std::string::npos);
+        QVERIFY(types.find("model: \"Quantum-2 QM9700 (NDR)\"") != std::string::npos);
+        QVERIFY(e.files[6].text.find("\nrack-01-node-01,dcim.interface,nic-1,fabric-leaf-01,dcim.interface,port-1,,"
                                      "planned,NDR 400G optics (OSFP transceivers)\n") != std::string::npos);
         QVERIFY(e.files[5].text.find("\nrack-01-node-01,GPU node,NVIDIA,DGX H100,planned,") != std::string::npos);
+        // Two 8U DGX H100 a rack: at U1 and U9, from the front.
+        QVERIFY(e.files[5].text.find(",rack-01,9,front,DGX H100\n") != std::string::npos);
         QCOMPARE(netBoxSlug("DGX H100 SuperPOD (4 SUs, 1,024 GPUs)"),
                  std::string("dgx-h100-superpod-4-sus-1-024-gpus"));
         QCOMPARE(netBoxInterfaceType("infiniband", 800), std::string("infiniband-xdr"));
