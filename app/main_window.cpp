@@ -794,7 +794,7 @@ bool MainWindow::exportFor(ExportTarget target, QString dir)
     const bool asked = dir.isEmpty();
     if (asked) {
         dir = QFileDialog::getExistingDirectory(
-            this, tr("Export For %1: Folder").arg(exportTargetName(target)),
+            this, tr("Export For %1: Folder").arg(exportTargetTitle(target)),
             QSettings().value(settings::kLastReportDir, QSettings().value(settings::kLastDir)).toString());
         if (dir.isEmpty())
             return false;
@@ -825,7 +825,7 @@ bool MainWindow::exportFor(ExportTarget target, QString dir)
         QStringList notes;
         for (const std::string& n : exported.notes)
             notes << q(n);
-        QMessageBox box(QMessageBox::Information, tr("Exported For %1").arg(exportTargetName(target)),
+        QMessageBox box(QMessageBox::Information, tr("Exported For %1").arg(exportTargetTitle(target)),
                         tr("Wrote %1 to %2. What the files approximate (also in README.md):")
                             .arg(names.join(", "), QDir::toNativeSeparators(dir)),
                         QMessageBox::Ok, this);

@@ -119,6 +119,9 @@ CalculonFiles calculonFiles(const Design& design, const Catalog& catalog)
              "); the other experts' weights and expert parallelism are not in its memory "
              "or its step");
     }
+    // Calculon splits the MLP across the tensor-parallel ranks evenly.
+    if (const std::int64_t rem = feedforward % w.tp; rem != 0)
+        feedforward += w.tp - rem;
     if (w.kvHeads > 1 && w.kvHeads < w.heads)
         note("grouped-query attention (" + formatCount(w.kvHeads) + " KV heads of " + formatCount(w.heads) +
              ") is written as multi-head: Calculon knows multi-head and multi-query only, so its K and V "

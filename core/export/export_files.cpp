@@ -19,6 +19,16 @@ const char* exportTargetName(ExportTarget t)
     return "slurm";
 }
 
+const char* exportTargetTitle(ExportTarget t)
+{
+    switch (t) {
+    case ExportTarget::NetBox: return "NetBox";
+    case ExportTarget::Slurm: return "Slurm";
+    case ExportTarget::Calculon: return "Calculon";
+    }
+    return "Slurm";
+}
+
 bool exportNeedsFolder(ExportTarget t)
 {
     return t != ExportTarget::Slurm;

@@ -17,7 +17,8 @@ enum class ExportTarget {
 };
 inline constexpr std::array<ExportTarget, 3> kExportTargets{ExportTarget::NetBox, ExportTarget::Slurm,
                                                             ExportTarget::Calculon};
-const char* exportTargetName(ExportTarget t);  // "netbox", "slurm", "calculon"
+const char* exportTargetName(ExportTarget t);   // "netbox", "slurm", "calculon"
+const char* exportTargetTitle(ExportTarget t);  // "NetBox", "Slurm", "Calculon": for people
 // Its files are a set that only makes sense together (NetBox's CSVs,
 // Calculon's inputs): they go into a folder, never one of them printed.
 bool exportNeedsFolder(ExportTarget t);
