@@ -75,6 +75,7 @@ CalculonSideBySide readCalculonRuns(const std::string& path, const Catalog& cata
         CalculonSideBySideRow row;
         row.design = loaded.design->name;
         row.gpus = a.workload.gpusUsed;
+        row.sequence = a.workload.seq;
         row.stepS = a.step.stepS;
         row.mfu = a.step.mfu;
         studioParts(row, a);
@@ -113,12 +114,13 @@ std::string calculonSideBySideMarkdown(const CalculonSideBySide& side)
         "TP, PP and DP are the exposed communication (PP with the pipeline bubble; Calculon's TP with its "
         "recompute's). Neither model is fit to the other, and the README.md of each export lists what "
         "Calculon cannot represent.\n\n"
-        "| design | GPUs | step, studio | step, Calculon | Calculon / studio | compute, studio | Calculon | "
+        "| design | GPUs | sequence | step, studio | step, Calculon | Calculon / studio | compute, studio | Calculon | "
         "TP, studio | Calculon | PP, studio | Calculon | DP, studio | Calculon | MFU, studio | "
         "Calculon's total efficiency | Calculon's HBM per GPU |\n"
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
     for (const CalculonSideBySideRow& r : side.rows) {
-        md += "| " + r.design + " | " + formatCount(r.gpus) + " | " + seconds(r.stepS) + " | ";
+        md += "| " + r.design + " | " + formatCount(r.gpus) + " | " + formatCount(r.sequence) + " | " +
+            seconds(r.stepS) + " | ";
         if (!r.error.empty()) {
             md += "does not run: " + r.error + " | - | " + seconds(r.computeS) + " | - | " + seconds(r.tpS) +
                 " | - | " + seconds(r.ppS) + " | - | " + seconds(r.dpS) + " | - | " + formatPercent(r.mfu, false) +
@@ -134,7 +136,7 @@ std::string calculonSideBySideMarkdown(const CalculonSideBySide& side)
     md += "\nWhere they part, by design of the two models rather than by a factor: Calculon has no fused "
           "(flash) attention, so it moves and stores the sequence-by-sequence score matrix through HBM, and its "
           "attn_only recomputation runs that again; the cost grows with the square of the sequence, so the "
-          "8,192-token Llama 3 designs part most and the 2,048-token GPT-3 design least. Calculon knows "
+          "longer a design's sequences (the table's third column), the more the two part. Calculon knows "
           "multi-head attention only (grouped-query K and V projections are written full size), has no "
           "embedding or output layer, no stragglers and no overlap contention; it hides the data-parallel "
           "reduction behind the backward of only as many micro-batches as there are pipeline stages (one without "

@@ -14,7 +14,7 @@ namespace studio {
 
 struct CalculonSideBySideRow {
     std::string design;  // the preset's name
-    std::int64_t gpus = 0;
+    std::int64_t gpus = 0, sequence = 0;  // GPUs of the layout, tokens per sequence
     // The studio's step and its parts (seconds).
     double stepS = 0, mfu = 0, computeS = 0, tpS = 0, ppS = 0, dpS = 0;
     // Calculon's (total_time and its parts, seconds; total_efficiency), or
