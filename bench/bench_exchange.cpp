@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/timed_runs.h"
 #include "core/design/resize.h"
 #include "core/export/calculon_files.h"
 #include "core/export/export_files.h"
@@ -19,23 +20,8 @@
 #include "core/json/json_text.h"
 
 using namespace studio;
-using Clock = std::chrono::steady_clock;
 
 namespace {
-
-// Milliseconds of seven runs of `run`, sorted.
-template <typename Run>
-std::vector<double> timed(Run run)
-{
-    std::vector<double> ms;
-    for (int i = 0; i < 7; ++i) {
-        const auto t0 = Clock::now();
-        run();
-        ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
-    }
-    std::sort(ms.begin(), ms.end());
-    return ms;
-}
 
 void report(const std::string& what, const std::vector<double>& ms, const std::string& size)
 {
@@ -67,7 +53,7 @@ int main(int argc, char** argv)
             return 1;
         for (ExportTarget t : kExportTargets) {
             std::size_t bytes = 0, files = 0;
-            const auto ms = timed([&] {
+            const auto ms = bench::timedMs([&] {
                 const DesignExport e = exportDesign(design, *loaded.catalog, t);
                 bytes = 0;
                 files = e.files.size();
@@ -78,7 +64,7 @@ int main(int argc, char** argv)
                    std::to_string(files) + " files, " + std::to_string(bytes / 1024) + " KiB");
         }
         const CalculonFiles files = calculonFiles(design, *loaded.catalog);
-        const auto ms = timed([&] {
+        const auto ms = bench::timedMs([&] {
             const CalculonImport i = importCalculon(
                 {{"model.json", files.model}, {"system.json", files.system}, {"execution.json", files.execution}});
             if (!i.ok())
@@ -89,7 +75,7 @@ int main(int argc, char** argv)
     std::vector<DeviceTypeSource> types;
     for (const char* f : {"example-xs-64-ndr.yaml", "example-gx-8-h100.yaml"})
         types.push_back({f, readTextFile(root + "/tests/data/netbox/" + f).text});
-    const auto ms = timed([&] {
+    const auto ms = bench::timedMs([&] {
         if (!importNetBoxDeviceTypes({types[0]}, catalog, {}).ok() ||
             !importNetBoxDeviceTypes({types[1]}, catalog, {"gpu.h100-sxm", ""}).ok())
             std::abort();

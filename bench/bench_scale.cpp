@@ -10,31 +10,13 @@
 #include <string>
 #include <vector>
 
+#include "bench/timed_runs.h"
 #include "core/format/design_reader.h"
 #include "core/scale/scale_sweep.h"
 #include "core/scale/sensitivity.h"
 #include "core/scale/upgrades.h"
 
 using namespace studio;
-using Clock = std::chrono::steady_clock;
-
-namespace {
-
-// Milliseconds of seven runs of `run`, sorted.
-template <typename Run>
-std::vector<double> timed(Run run)
-{
-    std::vector<double> ms;
-    for (int i = 0; i < 7; ++i) {
-        const auto t0 = Clock::now();
-        run();
-        ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
-    }
-    std::sort(ms.begin(), ms.end());
-    return ms;
-}
-
-}  // namespace
 
 int main(int argc, char** argv)
 {
@@ -53,7 +35,8 @@ int main(int argc, char** argv)
         SweepOptions options;
         options.scaling = scaling;
         SweepResult r;
-        const std::vector<double> ms = timed([&] { r = sweepScale(*loaded.design, *loaded.catalog, options); });
+        const std::vector<double> ms =
+            bench::timedMs([&] { r = sweepScale(*loaded.design, *loaded.catalog, options); });
         if (!r.ok()) {
             std::fprintf(stderr, "sweep failed: %s\n", r.error.c_str());
             return 1;
@@ -65,7 +48,7 @@ int main(int argc, char** argv)
                     ms[ms.size() / 2] / double(r.points.size()));
     }
     SensitivityResult s;
-    std::vector<double> ms = timed([&] { s = analyzeSensitivity(*loaded.design, *loaded.catalog); });
+    std::vector<double> ms = bench::timedMs([&] { s = analyzeSensitivity(*loaded.design, *loaded.catalog); });
     if (!s.ok()) {
         std::fprintf(stderr, "sensitivity failed: %s\n", s.error.c_str());
         return 1;
@@ -78,7 +61,7 @@ int main(int argc, char** argv)
                 ms[ms.size() / 2], ms.front());
 
     UpgradesResult u;
-    ms = timed([&] { u = analyzeUpgrades(*loaded.design, *loaded.catalog); });
+    ms = bench::timedMs([&] { u = analyzeUpgrades(*loaded.design, *loaded.catalog); });
     if (!u.ok()) {
         std::fprintf(stderr, "upgrades failed: %s\n", u.error.c_str());
         return 1;
@@ -98,7 +81,7 @@ int main(int argc, char** argv)
         }
     }
     std::size_t sizes = 0;
-    ms = timed([&] {
+    ms = bench::timedMs([&] {
         sizes = 0;
         for (const DesignLoad& d : four)
             sizes += sweepScale(*d.design, *d.catalog).points.size();

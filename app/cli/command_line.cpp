@@ -165,6 +165,22 @@ int runValidate(const QStringList& args, const Verb& verb)
     return code;
 }
 
+// --gpus N when given: false after saying why when it is not a count of 1
+// or more; `out` is left alone when the option is absent.
+bool readGpus(const QCommandLineParser& parser, const QCommandLineOption& option, std::int64_t* out)
+{
+    if (!parser.isSet(option))
+        return true;
+    bool ok = false;
+    const qlonglong n = parser.value(option).toLongLong(&ok);
+    if (!ok || n < 1) {
+        err("--gpus " + parser.value(option).toStdString() + ": expected a whole number of GPUs, at least 1\n");
+        return false;
+    }
+    *out = n;
+    return true;
+}
+
 // --set and --gpus: shared by every verb that loads one design to analyse.
 // `search` reads --gpus itself (the GPUs its layouts use) and does not
 // resize the design.
@@ -217,15 +233,10 @@ std::optional<int> loadForAnalysis(const QCommandLineParser& parser, const Desig
         edits.push_back({s.left(eq).toStdString(), parseSetValue(s.mid(eq + 1).toStdString())});
     }
     std::optional<std::int64_t> gpus;
-    if (parser.isSet(opts.gpus)) {
-        bool ok = false;
-        const qlonglong n = parser.value(opts.gpus).toLongLong(&ok);
-        if (!ok || n < 1) {
-            err("--gpus " + parser.value(opts.gpus).toStdString() + ": expected a whole number of GPUs, at least 1\n");
-            return kExitUsage;
-        }
+    if (std::int64_t n = 0; !readGpus(parser, opts.gpus, &n))
+        return kExitUsage;
+    else if (n > 0)
         gpus = n;
-    }
     if (parser.isSet(opts.workload)) {
         // Another design's run on this design, exactly as a compare column
         // runs it, so `metrics B --workload A --set <its layout>` reproduces
@@ -385,14 +396,8 @@ int runSearch(const QStringList& args, const Verb& verb)
                 err("--objective " + parser.value(objective).toStdString() + ": expected " + objectiveList() + "\n");
                 return false;
             }
-            if (parser.isSet(designOptions.gpus)) {
-                options.gpus = parser.value(designOptions.gpus).toLongLong(&ok);
-                if (!ok || options.gpus < 1) {
-                    err("--gpus " + parser.value(designOptions.gpus).toStdString() +
-                        ": expected a whole number of GPUs, at least 1\n");
-                    return false;
-                }
-            }
+            if (!readGpus(parser, designOptions.gpus, &options.gpus))
+                return false;
             if (parser.isSet(batch) && !parseRange(parser.value(batch), &options.batchMin, &options.batchMax)) {
                 err("--batch-range " + parser.value(batch).toStdString() +
                     ": expected MIN-MAX, two whole numbers of sequences with 1 <= MIN <= MAX\n");
@@ -708,14 +713,8 @@ int runImport(const QStringList& args, const Verb& verb)
         return kExitUsage;
     }
     std::int64_t count = 0;
-    if (parser.isSet(gpus)) {
-        bool ok = false;
-        count = parser.value(gpus).toLongLong(&ok);
-        if (!ok || count < 1) {
-            err("--gpus " + parser.value(gpus).toStdString() + ": expected a whole number of GPUs, at least 1\n");
-            return kExitUsage;
-        }
-    }
+    if (!readGpus(parser, gpus, &count))
+        return kExitUsage;
     std::vector<std::string> paths;
     for (const QString& f : parser.positionalArguments())
         paths.push_back(f.toStdString());

@@ -1,5 +1,7 @@
 #include "core/export/export_files.h"
 
+#include <iterator>
+
 #include "core/analysis/inventory.h"
 #include "core/enum_names.h"
 #include "core/export/calculon_files.h"
@@ -9,24 +11,26 @@
 
 namespace studio {
 
+namespace {
+
+// Each target's name on the command line and its name for people, in
+// ExportTarget's order (each value is its position).
+struct TargetNames {
+    const char *name, *title;
+};
+constexpr TargetNames kTargetNames[] = {{"netbox", "NetBox"}, {"slurm", "Slurm"}, {"calculon", "Calculon"}};
+static_assert(std::size(kTargetNames) == kExportTargets.size());
+
+}  // namespace
+
 const char* exportTargetName(ExportTarget t)
 {
-    switch (t) {
-    case ExportTarget::NetBox: return "netbox";
-    case ExportTarget::Slurm: return "slurm";
-    case ExportTarget::Calculon: return "calculon";
-    }
-    return "slurm";
+    return kTargetNames[std::size_t(t)].name;
 }
 
 const char* exportTargetTitle(ExportTarget t)
 {
-    switch (t) {
-    case ExportTarget::NetBox: return "NetBox";
-    case ExportTarget::Slurm: return "Slurm";
-    case ExportTarget::Calculon: return "Calculon";
-    }
-    return "Slurm";
+    return kTargetNames[std::size_t(t)].title;
 }
 
 bool exportNeedsFolder(ExportTarget t)

@@ -51,12 +51,8 @@ bool exactKeys(const Json& obj, const std::string& ptr, const std::array<const c
     std::string list;
     for (const char* k : keys)
         list += (list.empty() ? "" : ", ") + std::string(k);
-    for (auto it = obj.begin(); it != obj.end(); ++it) {
-        const std::string& k = it.key();
-        if (std::find_if(keys.begin(), keys.end(), [&](const char* known) { return k == known; }) == keys.end())
-            r.error(pointerAppend(ptr, k), "unknown key: Calculon's " + std::string(what) + " has " + list,
-                    "unknown_key");
-    }
+    r.refuseUnknown(obj, ptr, std::vector<std::string_view>(keys.begin(), keys.end()),
+                    "Calculon's " + std::string(what) + " has " + list);
     for (const char* k : keys)
         if (!obj.contains(k))
             r.error(pointerAppend(ptr, k), std::string("missing: Calculon's ") + what + " needs it", "missing");

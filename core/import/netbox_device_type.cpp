@@ -39,15 +39,6 @@ const std::vector<std::string_view> kModuleBayKeys = {"name", "position", "label
 // BMC and front-end.
 constexpr double kFabricGbps = 100;
 
-void unknownKeys(const Json& obj, const std::string& ptr, const std::vector<std::string_view>& known, const char* what,
-                 JsonReader& r)
-{
-    for (const auto& [k, v] : obj.items())
-        if (std::find(known.begin(), known.end(), k) == known.end())
-            r.error(pointerAppend(ptr, k),
-                    std::string("unknown key: not in the device-type library's ") + what + " schema", "unknown_key");
-}
-
 // Each object of the component list `key` (its unknown keys refused), in
 // order, with its pointer.
 template <class Fn>
@@ -62,7 +53,7 @@ void eachComponent(const Json& doc, const std::string& ptr, const char* key, boo
         const std::string at = pointerAppend(listPtr, i);
         if (!r.isObject((*list)[i], at))
             continue;
-        unknownKeys((*list)[i], at, known, what, r);
+        r.refuseUnknown((*list)[i], at, known, std::string("not in the device-type library's ") + what + " schema");
         fn((*list)[i], at);
     }
 }
@@ -148,7 +139,7 @@ DeviceTypeImport importNetBoxDeviceTypes(const std::vector<DeviceTypeSource>& fi
                 flush();
                 continue;
             }
-            unknownKeys(doc, ptr, kDeviceTypeKeys, "device type", r);
+            r.refuseUnknown(doc, ptr, kDeviceTypeKeys, "not in the device-type library's device type schema");
             const std::string manufacturer = r.string(doc, ptr, "manufacturer", true).value_or("");
             const std::string model = r.string(doc, ptr, "model", true).value_or("");
             const std::string slug = r.string(doc, ptr, "slug", true).value_or("");

@@ -233,4 +233,12 @@ void JsonReader::keepUnknown(const Json& obj, const std::string& pointer, const 
     }
 }
 
+void JsonReader::refuseUnknown(const Json& obj, const std::string& pointer, const std::vector<std::string_view>& known,
+                               const std::string& why)
+{
+    for (auto it = obj.begin(); it != obj.end(); ++it)
+        if (std::find(known.begin(), known.end(), it.key()) == known.end())
+            error(pointerAppend(pointer, it.key()), "unknown key: " + why, "unknown_key");
+}
+
 }  // namespace studio

@@ -55,6 +55,11 @@ public:
     // each one, since a typo ("cuont") would otherwise pass silently.
     void keepUnknown(const Json& obj, const std::string& pointer, const std::vector<std::string_view>& known,
                      Json& extra);
+    // Refuses each key of `obj` not in `known`: another tool's file, where
+    // an unknown key is a typo or a newer format, not something to keep.
+    // The error reads "unknown key: " + `why`.
+    void refuseUnknown(const Json& obj, const std::string& pointer, const std::vector<std::string_view>& known,
+                       const std::string& why);
 
     // A standalone file's header: "format" must be `format` (false, with an
     // error, when it is another kind of file), and the version under
