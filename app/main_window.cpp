@@ -24,7 +24,6 @@
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolBar>
-#include <QUndoView>
 
 #include <set>
 #include <tuple>
@@ -48,6 +47,7 @@
 #include "widgets/dialogs/start_page.h"
 #include "widgets/document/design_document.h"
 #include "widgets/document/design_editor.h"
+#include "widgets/document/history_panel.h"
 #include "widgets/document/recovery.h"
 #include "widgets/inspector/inspector.h"
 #include "widgets/palette/part_mime.h"
@@ -70,6 +70,10 @@
 
 namespace studio {
 namespace {
+
+// What Edit > Undo History Limit offers; a stored value outside it is not
+// the user's (an edited settings file) and gives way to the default.
+constexpr int kMinUndoLimit = 10, kMaxUndoLimit = 100000;
 
 constexpr int kMaxRecent = 10;
 
@@ -147,6 +151,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     restoreGeometry(stored.value(settings::kWindowGeometry).toByteArray());
     restoreState(stored.value(settings::kWindowState).toByteArray());
     autosaver_->setIntervalSeconds(stored.value(settings::kAutosaveInterval, 60).toInt());
+    bool limitRead = false;
+    const int undoLimit = stored.value(settings::kUndoLimit, settings::kDefaultUndoLimit).toInt(&limitRead);
+    doc_->setUndoLimit(limitRead && undoLimit >= kMinUndoLimit && undoLimit <= kMaxUndoLimit
+                           ? undoLimit
+                           : settings::kDefaultUndoLimit);
+    history_->refresh();
     newDesign();
     updateRecentMenu();
 }
@@ -192,10 +202,8 @@ void MainWindow::createDocks()
 
     inspector_ = new Inspector(doc_, scene_, this);
     auto* inspectorDock = dock(tr("Inspector"), "inspector", inspector_, Qt::RightDockWidgetArea);
-    auto* undoView = new QUndoView(doc_->undoStack(), this);
-    undoView->setEmptyLabel(tr("<opened>"));
-    undoView->setUniformItemSizes(true);  // a long session's history stays cheap to update
-    auto* history = dock(tr("History"), "history", undoView, Qt::RightDockWidgetArea);
+    history_ = new HistoryPanel(doc_, this);
+    auto* history = dock(tr("History"), "history", history_, Qt::RightDockWidgetArea);
     tabifyDockWidget(inspectorDock, history);
     inspectorDock->raise();
 
@@ -409,6 +417,7 @@ void MainWindow::createActions()
     std(action(edit, tr("&Find..."), [this] { find(); }), QKeySequence::Find);
     edit->addSeparator();
     action(edit, tr("Autosave &Interval..."), [this] { setAutosaveInterval(); });
+    action(edit, tr("Undo &History Limit..."), [this] { setUndoLimit(); });
 
     bar->addSeparator();
     bar->addAction(std(action(viewMenu, tr("Zoom &In"), [this] { view_->zoomIn(); }), QKeySequence::ZoomIn, "zoom-in"));
@@ -580,6 +589,13 @@ bool MainWindow::openFile(const QString& path)
         QSettings().value(settings::kKernelProfiles).toMap().value(QFileInfo(path).absoluteFilePath()).toString();
     if (!kernels.isEmpty() && hasErrors(useKernels(kernels)))
         status(tr("The kernel profile %1 no longer reads: the published tables are used").arg(kernels));
+    // Saves killed mid-write in this folder (by a crash, a power cut) left
+    // their temporary files: the designs are whole, the files never read.
+    const QStringList leftovers = removeSaveLeftovers(QFileInfo(path).absolutePath());
+    if (!leftovers.isEmpty())
+        status(leftovers.size() == 1
+                   ? tr("Removed %1, left beside the design by a save that was interrupted").arg(leftovers.front())
+                   : tr("Removed %1 files left beside designs by saves that were interrupted").arg(leftovers.size()));
     addRecent(path);
     QSettings().setValue(settings::kLastDir, QFileInfo(path).absolutePath());
     updateTitle();
@@ -1070,6 +1086,21 @@ void MainWindow::setAutosaveInterval()
         return;
     autosaver_->setIntervalSeconds(seconds);
     QSettings().setValue(settings::kAutosaveInterval, seconds);
+}
+
+void MainWindow::setUndoLimit()
+{
+    bool ok = false;
+    const int steps = QInputDialog::getInt(
+        this, tr("Undo History"),
+        tr("Steps the undo history keeps (the oldest are dropped beyond it; a new limit applies now to an empty "
+           "history, else from the next design opened):"),
+        doc_->undoLimit(), kMinUndoLimit, kMaxUndoLimit, 100, &ok);
+    if (!ok)
+        return;
+    doc_->setUndoLimit(steps);
+    history_->refresh();
+    QSettings().setValue(settings::kUndoLimit, steps);
 }
 
 void MainWindow::watchFile()

@@ -16,6 +16,7 @@ class AnalysisArea;
 class AnalysisService;
 class CompareWindow;
 class Autosaver;
+class HistoryPanel;
 class DesignDocument;
 class DesignScene;
 class DesignView;
@@ -138,6 +139,7 @@ private:
     std::vector<SizedItem> selectedSizedItems() const;
     void generateFabric();
     void setAutosaveInterval();
+    void setUndoLimit();
     void watchFile();
     void fileChangedOnDisk(const QString& path);
     Fragment selectedFragment() const;
@@ -160,6 +162,7 @@ private:
     AnalysisArea* analysisArea_;
     KpiStrip* kpis_;
     Autosaver* autosaver_;
+    HistoryPanel* history_;
     QFileSystemWatcher* watcher_;
     QLabel* zoomLabel_;
     QMenu* recentMenu_ = nullptr;

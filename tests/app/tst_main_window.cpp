@@ -5,6 +5,7 @@
 #include <QtTest>
 
 #include <QDirIterator>
+#include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
 #include <QSettings>
@@ -30,6 +31,7 @@
 #include "widgets/analysis/analysis_service.h"
 #include "widgets/canvas/component_item.h"
 #include "widgets/canvas/design_scene.h"
+#include "widgets/common/settings_keys.h"
 #include "widgets/dialogs/preset_dialog.h"
 #include "widgets/dialogs/start_page.h"
 #include "widgets/document/design_document.h"
@@ -206,6 +208,28 @@ private slots:
         // A server needs its GPU; a file that is not a device type imports nothing.
         QVERIFY(!w.importDeviceTypes({test::sourcePath("tests/data/netbox/example-xs-64-ndr.yaml")}, "gpu.h100-sxm"));
         QVERIFY(w.statusBar()->currentMessage().contains("/module-bays: no module bay named GPU"));
+    }
+
+    void theUndoLimitIsASettingTheHistoryDockShows()
+    {
+        QSettings().setValue(settings::kUndoLimit, 25);
+        {
+            MainWindow window;
+            QCOMPARE(window.document()->undoLimitNow(), 25);
+            auto* size = window.findChild<QLabel*>("historySize");
+            QVERIFY(size);
+            QCOMPARE(size->text(), QString("0 steps of at most 25"));
+        }
+        // Absent, or not one the menu offers (an edited settings file): the default.
+        for (const QVariant& stored : {QVariant(), QVariant("many"), QVariant(-5), QVariant(0)}) {
+            if (stored.isValid())
+                QSettings().setValue(settings::kUndoLimit, stored);
+            else
+                QSettings().remove(settings::kUndoLimit);
+            MainWindow window;
+            QCOMPARE(window.document()->undoLimitNow(), settings::kDefaultUndoLimit);
+        }
+        QSettings().remove(settings::kUndoLimit);
     }
 
     void noTwoActionsShareAShortcut()

@@ -7,11 +7,16 @@
 //       one edit, one autosave, the edited design on stdout, then dies
 //       without cleaning up (exit 9), as a crashed studio would
 //   durability_child autosave-loop RECOVERY_DIR DESIGN
-//       renames the design "autosave N" and autosaves, N = 0, 1, ...; prints
+//       renames the design "autosave N" and autosaves as the timer does (the
+//       text made and written on a thread of its own), N = 0, 1, ...; prints
 //       "N SHA256" before each autosave starts and "done N MICROSECONDS"
 //       after it ends (how long the autosave itself took), until killed
 //   durability_child save-loop DESIGN TARGET
 //       the same with "saved N" and Save to TARGET, until killed
+//   durability_child write-loop DESIGN TARGET
+//       the same with "written N" as the design's name, the text made once:
+//       the loop is the atomic write of a save alone, no text made between
+//       (so a kill lands in the write, where its temporary file exists)
 //   durability_child save-once DESIGN TARGET
 //       one edit and one Save (the test starves it of disk or of the folder);
 //       prints "saved 0|1", "modified 0|1" and "error ..."
@@ -26,6 +31,7 @@
 #include <string>
 
 #include "core/format/design_writer.h"
+#include "widgets/common/atomic_write.h"
 #include "widgets/document/design_document.h"
 #include "widgets/document/design_editor.h"
 #include "widgets/document/recovery.h"
@@ -96,7 +102,34 @@ int main(int argc, char** argv)
             QString error;
             QElapsedTimer clock;
             clock.start();
-            if (autosaving ? !saver->autosaveNow() : !doc.saveAs(args[3], &error))
+            bool ok = false;
+            if (autosaving) {
+                // As the timer does: written on a thread of its own.
+                const auto connection = QObject::connect(saver.get(), &Autosaver::written, [&ok](bool w) { ok = w; });
+                saver->autosaveInBackground();
+                saver->waitForWrite();
+                QObject::disconnect(connection);
+            } else
+                ok = doc.saveAs(args[3], &error);
+            if (!ok)
+                return 5;
+            print("done " + std::to_string(n) + " " + std::to_string(clock.nsecsElapsed() / 1000));
+        }
+    }
+    if (mode == "write-loop") {
+        if (!rename(doc, "written 000000"))
+            return 4;
+        std::string text = writeDesignText(doc.design());
+        const std::size_t counter = text.find("000000");
+        for (int n = 0;; ++n) {
+            const std::string digits = std::to_string(1000000 + n % 1000000).substr(1);
+            text.replace(counter, digits.size(), digits);
+            const QByteArrayView bytes(text.data(), qsizetype(text.size()));
+            print(std::to_string(n) + " " +
+                  QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex().toStdString());
+            QElapsedTimer clock;
+            clock.start();
+            if (!writeAtomically(args[3], bytes))
                 return 5;
             print("done " + std::to_string(n) + " " + std::to_string(clock.nsecsElapsed() / 1000));
         }

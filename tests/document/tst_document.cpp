@@ -1,5 +1,5 @@
-// The open document: loading keeps the old design on failure, and saving is
-// atomic and canonical.
+// The open document: loading keeps the old design on failure, saving is
+// atomic and canonical, and the undo history keeps to its limit.
 #include <QtTest>
 
 #include <QDir>
@@ -9,6 +9,8 @@
 #include "tests/gui_test_main.h"
 #include "tests/test_support.h"
 #include "widgets/document/design_document.h"
+#include "widgets/document/design_editor.h"
+#include "widgets/document/history_panel.h"
 
 using namespace studio;
 
@@ -55,6 +57,42 @@ private slots:
         QVERIFY(!doc.saveAs("/nonexistent-dir/d.cluster.json", &error));
         QVERIFY(!error.isEmpty());
         QCOMPARE(doc.filePath(), preset);
+    }
+
+    void theUndoHistoryKeepsAtMostItsLimitAndSaysHowMany()
+    {
+        DesignDocument doc;
+        QVERIFY(doc.load(test::sourcePath("presets/budget-8node-100gbe.cluster.json"), Catalog::builtin(), nullptr));
+        HistoryPanel panel(&doc);
+        doc.setUndoLimit(3);  // an empty history takes it at once
+        QCOMPARE(doc.undoLimitNow(), 3);
+        QCOMPARE(panel.sizeText(), QString("0 steps of at most 3"));
+        DesignEditor editor(&doc);
+        auto rename = [&](const std::string& name) {
+            DesignSettings s = DesignSettings::of(doc.design());
+            s.name = name;
+            return editor.changeSettings(s, "Rename").applied();
+        };
+        QVERIFY(rename("one"));
+        QCOMPARE(panel.sizeText(), QString("1 step of at most 3"));
+        for (const char* name : {"two", "three", "four", "five"})
+            QVERIFY(rename(name));
+        QCOMPARE(doc.undoStack()->count(), 3);  // the two oldest dropped
+        QCOMPARE(panel.sizeText(), QString("3 steps, the most kept: the oldest are dropped"));
+        while (doc.undoStack()->canUndo())
+            doc.undoStack()->undo();
+        QCOMPARE(doc.design().name, std::string("two"));  // as far back as it keeps
+
+        // A history with steps in it keeps its limit until the next reset.
+        doc.setUndoLimit(2000);
+        QCOMPARE(doc.undoLimitNow(), 3);
+        panel.refresh();
+        QCOMPARE(panel.sizeText(),
+                 QString("3 steps, the most kept: the oldest are dropped; at most 2,000 from the "
+                         "next design opened"));
+        QVERIFY(doc.load(test::sourcePath("presets/gb200-nvl72-8rack.cluster.json"), Catalog::builtin(), nullptr));
+        QCOMPARE(doc.undoLimitNow(), 2000);
+        QCOMPARE(panel.sizeText(), QString("0 steps of at most 2,000"));
     }
 
     void failedLoadKeepsTheOpenDesign()

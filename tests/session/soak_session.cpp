@@ -542,11 +542,26 @@ int main(int argc, char** argv)
         struct Sample {
             double seconds, residentMb, heapMb, keptMb;
             long objects;
+            double restMb;  // heap in use with a new design open and nothing running
         };
         std::vector<Sample> rss;
+        // As found, then at rest: what is open and running moves the heap in
+        // use by tens of megabytes from one minute to the next, so growth
+        // (a cache, a history, results kept) shows in the same state each
+        // time: a new design, every run finished, the event loop idle.
         auto sample = [&] {
-            rss.push_back(
-                {clock.elapsed() / 1000.0, bench::residentMb("VmRSS:"), heapInUseMb(), keptFreeMb(), objectCount()});
+            Sample at{
+                clock.elapsed() / 1000.0, bench::residentMb("VmRSS:"), heapInUseMb(), keptFreeMb(), objectCount(), 0};
+            window.waitForBackgroundRuns();
+            settle();
+            window.newDesign();
+            window.waitForBackgroundRuns();
+            settle();
+            at.restMb = heapInUseMb();
+            rss.push_back(at);
+            std::fprintf(stderr,
+                         "%.0f s: resident %.0f MB, heap in use %.0f MB, at rest %.0f MB, kept %.0f MB, %ld objects\n",
+                         at.seconds, at.residentMb, at.heapMb, at.restMb, at.keptMb, at.objects);
         };
         const double every = std::min(60.0, std::max(5.0, seconds / 10));
         double next = 0;
@@ -575,14 +590,14 @@ int main(int argc, char** argv)
         std::printf("| action | times |\n|---|---:|\n");
         for (const auto& [kind, n] : session.counts())
             std::printf("| %s | %d |\n", kind.c_str(), n);
-        std::printf("\n| elapsed s | resident MB | heap in use MB | freed, kept by malloc MB | objects |\n"
-                    "|---:|---:|---:|---:|---:|\n");
+        std::printf("\n| elapsed s | resident MB | heap in use MB | heap at rest MB | freed, kept by malloc MB | "
+                    "objects |\n|---:|---:|---:|---:|---:|---:|\n");
         for (const Sample& at : rss) {
             if (at.heapMb > 0)
-                std::printf("| %.0f | %.0f | %.0f | %.0f | %ld |\n", at.seconds, at.residentMb, at.heapMb, at.keptMb,
-                            at.objects);
+                std::printf("| %.0f | %.0f | %.0f | %.0f | %.0f | %ld |\n", at.seconds, at.residentMb, at.heapMb,
+                            at.restMb, at.keptMb, at.objects);
             else
-                std::printf("| %.0f | %.0f | - | - | %ld |\n", at.seconds, at.residentMb, at.objects);
+                std::printf("| %.0f | %.0f | - | - | - | %ld |\n", at.seconds, at.residentMb, at.objects);
         }
         std::vector<std::pair<int, QString>> classes;
         for (const auto& [name, count] : objectsByClass())

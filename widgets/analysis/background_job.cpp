@@ -6,28 +6,9 @@
 #include <algorithm>
 #include <utility>
 
-#ifdef __linux__
-#include <sys/resource.h>
-#include <unistd.h>
-#endif
+#include "widgets/common/thread_priority.h"
 
 namespace studio {
-namespace {
-
-// A run is background work: at nice 10 it gets about a tenth of a core
-// the GUI thread also wants, so an edit repaints as fast as with no run
-// going, yet it still gets its share beside other programs. (Qt's
-// priorities do nothing for Linux's default scheduler, except IdlePriority,
-// SCHED_IDLE, which would starve the run behind a compile.) On Linux the
-// nice value is per thread.
-void lowerThisThreadsPriority()
-{
-#ifdef __linux__
-    setpriority(PRIO_PROCESS, id_t(gettid()), 10);
-#endif
-}
-
-}  // namespace
 
 BackgroundJob::BackgroundJob(QObject* parent) : QObject(parent)
 {

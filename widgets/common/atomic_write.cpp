@@ -3,9 +3,16 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QObject>
+#include <QRegularExpression>
 #include <QSaveFile>
 
 namespace studio {
+namespace {
+
+// Made when the program is loaded, before main().
+const QDateTime kStudioStart = QDateTime::currentDateTimeUtc();
+
+}  // namespace
 
 bool writeAtomically(const QString& path, QByteArrayView bytes, QString* error)
 {
@@ -39,6 +46,27 @@ bool writeAtomically(const QString& path, QByteArrayView bytes, QString* error)
     if (error)
         *error = QObject::tr("%1: cannot write: %2").arg(path, why);
     return false;  // an uncommitted QSaveFile removes its temporary file
+}
+
+QDateTime studioStart()
+{
+    return kStudioStart;
+}
+
+QStringList removeSaveLeftovers(const QString& folder, const QDateTime& olderThan)
+{
+    // QSaveFile's temporary file is its target's name and six letters or
+    // digits (QTemporaryFile's XXXXXX).
+    static const QRegularExpression leftover(QStringLiteral(R"(^(.+\.cluster\.json)\.[A-Za-z0-9]{6}$)"));
+    const QDir dir(folder);
+    QStringList removed;
+    for (const QFileInfo& file : dir.entryInfoList({QStringLiteral("*.cluster.json.??????")}, QDir::Files)) {
+        const QRegularExpressionMatch m = leftover.match(file.fileName());
+        if (m.hasMatch() && QFileInfo(dir.filePath(m.captured(1))).isFile() && file.lastModified() < olderThan &&
+            QFile::remove(file.filePath()))
+            removed << file.fileName();
+    }
+    return removed;
 }
 
 }  // namespace studio

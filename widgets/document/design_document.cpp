@@ -1,5 +1,6 @@
 #include "widgets/document/design_document.h"
 
+#include <algorithm>
 #include <utility>
 
 #include <QCryptographicHash>
@@ -38,6 +39,7 @@ void DesignDocument::reset(Design design, std::shared_ptr<const Catalog> catalog
     catalog_ = std::move(catalog);
     ++revision_;
     undoStack_.clear();
+    undoStack_.setUndoLimit(undoLimit_);
     const bool pathChanged = filePath_ != filePath;
     filePath_ = filePath;
     diskDigest_.clear();
@@ -45,6 +47,13 @@ void DesignDocument::reset(Design design, std::shared_ptr<const Catalog> catalog
     emit changed();
     if (pathChanged)
         emit filePathChanged(filePath_);
+}
+
+void DesignDocument::setUndoLimit(int steps)
+{
+    undoLimit_ = std::max(0, steps);
+    if (undoStack_.count() == 0)
+        undoStack_.setUndoLimit(undoLimit_);
 }
 
 void DesignDocument::setCatalog(std::shared_ptr<const Catalog> catalog)

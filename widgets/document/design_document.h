@@ -56,6 +56,13 @@ public:
     std::shared_ptr<const Catalog> catalogPtr() const { return catalog_; }
     QString filePath() const { return filePath_; }
     QUndoStack* undoStack() { return &undoStack_; }
+    // The undo history keeps at most `steps` steps, dropping the oldest.
+    // QUndoStack takes a limit only while it is empty: on a history with
+    // steps in it the new limit waits for the next reset (open, new design).
+    void setUndoLimit(int steps);
+    // The limit asked for, and the one the history now keeps to.
+    int undoLimit() const { return undoLimit_; }
+    int undoLimitNow() const { return undoStack_.undoLimit(); }
     bool isModified() const { return !undoStack_.isClean(); }
     // Changes on every mutation: what was derived from the design (the
     // editor's validation of it) is current while this is unchanged.
@@ -115,6 +122,7 @@ private:
     friend class DesignEditor;
 
     Design design_;
+    int undoLimit_ = 0;  // 0: none
     std::shared_ptr<const Catalog> catalog_;
     QString filePath_;
     QByteArray diskDigest_;

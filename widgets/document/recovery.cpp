@@ -6,14 +6,17 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QStandardPaths>
+#include <QThread>
 #include <QUuid>
 
 #include <cstring>
+#include <utility>
 
 #include "core/format/design_reader.h"
 #include "core/format/design_writer.h"
 #include "core/json/json_text.h"
 #include "widgets/common/atomic_write.h"
+#include "widgets/common/thread_priority.h"
 #include "widgets/document/design_document.h"
 
 namespace studio {
@@ -33,13 +36,7 @@ Autosaver::Autosaver(DesignDocument* document, QString directory, QObject* paren
     lock_->setStaleLockTime(0);  // stale only when its process is gone
     lock_->tryLock(0);
     timer_.setInterval(60'000);
-    connect(&timer_, &QTimer::timeout, this, [this] {
-        QString error;
-        const bool ok = autosaveNow(&error);
-        if (!ok && !failing_)
-            emit failed(error);
-        failing_ = !ok;
-    });
+    connect(&timer_, &QTimer::timeout, this, &Autosaver::autosaveInBackground);
     timer_.start();
 }
 
@@ -60,31 +57,107 @@ int Autosaver::intervalSeconds() const
     return timer_.interval() / 1000;
 }
 
-bool Autosaver::autosaveNow(QString* error)
-{
-    if (!doc_->isModified()) {
-        discard();
-        return true;
-    }
+// One autosave: what it writes, then how it went.
+struct Autosaver::Write {
+    QString file;
+    QByteArray meta;  // the description, when it changed; else empty
+    bool metaWritten = false, ok = false;
+    QString error;
+
     // Two files, each replaced whole: where the design came from first, the
     // design last, so a kill between them leaves the previous design beside
     // a description that still fits it (the path and digest change only with
     // a save or an open, which end this recovery file). The name and time
-    // offered are the design file's own.
+    // offered are the design file's own. Any thread.
+    void run(const Design& design)
+    {
+        if (!meta.isEmpty()) {
+            if (!writeAtomically(file + ".meta", meta, &error))
+                return;
+            metaWritten = true;
+        }
+        const std::string text = writeDesignText(design);
+        ok = writeAtomically(file, QByteArrayView(text.data(), qsizetype(text.size())), &error);
+    }
+};
+
+std::shared_ptr<Autosaver::Write> Autosaver::prepare() const
+{
+    auto write = std::make_shared<Write>();
+    write->file = file_;
     const QJsonObject meta{{"original_path", doc_->filePath()},
                            {"original_digest", QString::fromLatin1(doc_->diskDigest().toHex())}};
     const QByteArray metaText = QJsonDocument(meta).toJson();
-    if (metaText != lastMeta_) {
-        if (!writeAtomically(file_ + ".meta", metaText, error))
-            return false;
-        lastMeta_ = metaText;
+    if (metaText != lastMeta_)
+        write->meta = metaText;
+    return write;
+}
+
+void Autosaver::finish(const Write& write)
+{
+    if (write.metaWritten)
+        lastMeta_ = write.meta;
+}
+
+bool Autosaver::autosaveNow(QString* error)
+{
+    waitForWrite();
+    if (!doc_->isModified()) {
+        discard();
+        return true;
     }
-    const std::string text = writeDesignText(doc_->design());
-    return writeAtomically(file_, QByteArrayView(text.data(), qsizetype(text.size())), error);
+    const std::shared_ptr<Write> write = prepare();
+    write->run(doc_->design());
+    finish(*write);
+    if (!write->ok && error)
+        *error = write->error;
+    return write->ok;
+}
+
+bool Autosaver::autosaveInBackground()
+{
+    if (writer_)
+        return false;  // the interval is seconds; a write is milliseconds
+    if (!doc_->isModified()) {
+        discard();
+        failing_ = false;
+        return true;
+    }
+    inFlight_ = prepare();
+    // The one copy made on the GUI thread: the design as it is now. Its
+    // text (most of the time) is made on the writer.
+    Design snapshot = doc_->design();
+    writer_ = QThread::create([write = inFlight_, snapshot = std::move(snapshot)] {
+        lowerThisThreadsPriority();
+        write->run(snapshot);
+    });
+    // Only this write's end collects it: one collected early (waitForWrite)
+    // may have been followed by another.
+    connect(writer_, &QThread::finished, this, [this, write = ++writesStarted_] {
+        if (write == writesStarted_)
+            waitForWrite();
+    });
+    writer_->start();
+    return true;
+}
+
+void Autosaver::waitForWrite()
+{
+    if (!writer_)
+        return;
+    writer_->wait();
+    delete std::exchange(writer_, nullptr);
+    const std::shared_ptr<Write> write = std::exchange(inFlight_, nullptr);
+    finish(*write);
+    if (!write->ok && !failing_)
+        emit failed(write->error);
+    failing_ = !write->ok;
+    emit written(write->ok);
 }
 
 void Autosaver::discard()
 {
+    waitForWrite();
     QFile::remove(file_);
     QFile::remove(file_ + ".meta");
     lastMeta_.clear();
