@@ -8,7 +8,8 @@
 //
 // Built in the AddressSanitizer tree it is the leak check of a long
 // session (LeakSanitizer reports at exit); it also prints the resident
-// memory over time, so a cache or history that grows without bound shows.
+// memory over time and the heap in use as found and at rest (a new design,
+// nothing running), so a cache or history that grows without bound shows.
 // CTest runs it for 25 seconds; docs/reliability.md has an hour.
 //
 // Usage: soak_session [--seconds N | --minutes N] [--seed N]
@@ -27,6 +28,7 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
+#include <QPixmapCache>
 #include <QScrollBar>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -543,6 +545,7 @@ int main(int argc, char** argv)
             double seconds, residentMb, heapMb, keptMb;
             long objects;
             double restMb;  // heap in use with a new design open and nothing running
+            double pixmapCacheMb;
         };
         std::vector<Sample> rss;
         // As found, then at rest: what is open and running moves the heap in
@@ -550,18 +553,29 @@ int main(int argc, char** argv)
         // (a cache, a history, results kept) shows in the same state each
         // time: a new design, every run finished, the event loop idle.
         auto sample = [&] {
-            Sample at{
-                clock.elapsed() / 1000.0, bench::residentMb("VmRSS:"), heapInUseMb(), keptFreeMb(), objectCount(), 0};
+            Sample at{clock.elapsed() / 1000.0,
+                      bench::residentMb("VmRSS:"),
+                      heapInUseMb(),
+                      keptFreeMb(),
+                      objectCount(),
+                      0,
+                      0};
             window.waitForBackgroundRuns();
             settle();
             window.newDesign();
             window.waitForBackgroundRuns();
             settle();
             at.restMb = heapInUseMb();
+            // Qt's pixmap cache (icons, style pixmaps, the canvas items'
+            // caches) fills towards its limit over a session: how much of
+            // the heap at rest it holds, dropped for this once.
+            QPixmapCache::clear();
+            at.pixmapCacheMb = at.restMb - heapInUseMb();
             rss.push_back(at);
             std::fprintf(stderr,
-                         "%.0f s: resident %.0f MB, heap in use %.0f MB, at rest %.0f MB, kept %.0f MB, %ld objects\n",
-                         at.seconds, at.residentMb, at.heapMb, at.restMb, at.keptMb, at.objects);
+                         "%.0f s: resident %.0f MB, heap in use %.0f MB, at rest %.0f MB (pixmap cache %.1f MB), kept "
+                         "%.0f MB, %ld objects\n",
+                         at.seconds, at.residentMb, at.heapMb, at.restMb, at.pixmapCacheMb, at.keptMb, at.objects);
         };
         const double every = std::min(60.0, std::max(5.0, seconds / 10));
         double next = 0;
@@ -590,14 +604,14 @@ int main(int argc, char** argv)
         std::printf("| action | times |\n|---|---:|\n");
         for (const auto& [kind, n] : session.counts())
             std::printf("| %s | %d |\n", kind.c_str(), n);
-        std::printf("\n| elapsed s | resident MB | heap in use MB | heap at rest MB | freed, kept by malloc MB | "
-                    "objects |\n|---:|---:|---:|---:|---:|---:|\n");
+        std::printf("\n| elapsed s | resident MB | heap in use MB | heap at rest MB | pixmap cache MB | freed, kept by "
+                    "malloc MB | objects |\n|---:|---:|---:|---:|---:|---:|---:|\n");
         for (const Sample& at : rss) {
             if (at.heapMb > 0)
-                std::printf("| %.0f | %.0f | %.0f | %.0f | %.0f | %ld |\n", at.seconds, at.residentMb, at.heapMb,
-                            at.restMb, at.keptMb, at.objects);
+                std::printf("| %.0f | %.0f | %.0f | %.0f | %.1f | %.0f | %ld |\n", at.seconds, at.residentMb, at.heapMb,
+                            at.restMb, at.pixmapCacheMb, at.keptMb, at.objects);
             else
-                std::printf("| %.0f | %.0f | - | - | - | %ld |\n", at.seconds, at.residentMb, at.objects);
+                std::printf("| %.0f | %.0f | - | - | - | - | %ld |\n", at.seconds, at.residentMb, at.objects);
         }
         std::vector<std::pair<int, QString>> classes;
         for (const auto& [name, count] : objectsByClass())
