@@ -1091,11 +1091,11 @@ void MainWindow::setAutosaveInterval()
 void MainWindow::setUndoLimit()
 {
     bool ok = false;
-    const int steps = QInputDialog::getInt(
-        this, tr("Undo History"),
-        tr("Steps the undo history keeps (the oldest are dropped beyond it; a new limit applies now to an empty "
-           "history, else from the next design opened):"),
-        doc_->undoLimit(), kMinUndoLimit, kMaxUndoLimit, 100, &ok);
+    const int steps =
+        QInputDialog::getInt(this, tr("Undo History"),
+                             tr("Steps the undo history keeps, the oldest dropped beyond them.\n"
+                                "With steps in the history, a new limit applies from the next design opened."),
+                             doc_->undoLimit(), kMinUndoLimit, kMaxUndoLimit, 100, &ok);
     if (!ok)
         return;
     doc_->setUndoLimit(steps);

@@ -593,6 +593,29 @@ private slots:
         QCOMPARE(QDir(dir.path()).entryList({"*.cluster.json*"}, QDir::Files), QStringList());
     }
 
+    void anAutosaverEndedMidWriteTellsNoOne()
+    {
+        // The window that listens is being destroyed with it: a write that
+        // fails as the session ends must not call back into the window.
+        QTemporaryDir dir;
+        DesignDocument doc;
+        QVERIFY(doc.load(test::sourcePath("presets/budget-8node-100gbe.cluster.json"), Catalog::builtin(), nullptr));
+        DesignSettings s = DesignSettings::of(doc.design());
+        s.name = "edited";
+        QVERIFY(DesignEditor(&doc).changeSettings(s, "rename").applied());
+        auto saver = std::make_unique<Autosaver>(&doc, dir.path());
+        const QString file = saver->recoveryFile();
+        QSignalSpy failed(saver.get(), &Autosaver::failed), written(saver.get(), &Autosaver::written);
+        {
+            DiskFullAt full(100);
+            QVERIFY(saver->autosaveInBackground());
+            saver.reset();
+        }
+        QCOMPARE(failed.count(), 0);
+        QCOMPARE(written.count(), 0);
+        QVERIFY(!QFile::exists(file));
+    }
+
     void aRunningSessionsAutosaveIsNotOfferedToAnotherWindow()
     {
         QTemporaryDir dir;

@@ -42,7 +42,9 @@ Autosaver::Autosaver(DesignDocument* document, QString directory, QObject* paren
 
 Autosaver::~Autosaver()
 {
-    // A normal end of the session: nothing to recover.
+    // A normal end of the session: nothing to recover. A write in flight
+    // ends first, unheard: whoever listened (the window) is being destroyed.
+    blockSignals(true);
     discard();
     lock_->unlock();
 }
