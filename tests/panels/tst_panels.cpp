@@ -7,6 +7,8 @@
 // export; hover tips explain.
 #include <QtTest>
 
+#include <QAbstractSpinBox>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -956,6 +958,48 @@ private slots:
             QCOMPARE(plot->legend->textColor(), QColor(Qt::black));
         }
         applyTheme(Theme::Light);
+    }
+
+    // Widgets made under either theme share the application's palette, and
+    // a switch reaches those already made. Fusion names the pixmaps it
+    // caches by palette, and Qt 6.4 never drops a name from QPixmapCache: a
+    // palette per new widget (what QApplication::setPalette gave) made every
+    // spin box and combo box the inspector builds leave its names behind,
+    // the slow rise of a long session's heap (docs/reliability.md).
+    void newWidgetsShareTheThemesPalette()
+    {
+        const auto shareTheApplications = [](QWidget& top) {
+            const qint64 app = QApplication::palette().cacheKey();
+            int n = 0;
+            for (QWidget* field : top.findChildren<QWidget*>())
+                if (qobject_cast<QAbstractSpinBox*>(field) || qobject_cast<QComboBox*>(field)) {
+                    ++n;
+                    if (field->palette().cacheKey() != app)
+                        return QString("%1 %2 has a palette of its own")
+                            .arg(field->metaObject()->className(), field->objectName());
+                }
+            return n > 10 ? QString() : QString("only %1 fields").arg(n);
+        };
+        applyTheme(Theme::Dark);
+        QCOMPARE(QApplication::palette().color(QPalette::Window), QColor(0x2b, 0x2f, 0x36));
+        MainWindow w;
+        w.show();
+        QVERIFY(w.openFile(test::sourcePath("presets/dgx-h100-superpod-4su.cluster.json")));
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QString why = shareTheApplications(w);
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        auto* spin = w.findChild<CheckedSpinBox*>();
+        QVERIFY(spin);
+        QCOMPARE(spin->palette().color(QPalette::Base), QColor(0x1f, 0x23, 0x29));
+        applyTheme(Theme::Light);
+        QCOMPARE(spin->palette().color(QPalette::Base), QApplication::style()->standardPalette().color(QPalette::Base));
+        QCOMPARE(QApplication::palette().color(QPalette::Window),
+                 QApplication::style()->standardPalette().color(QPalette::Window));
+        // The inspector's fields, made anew for a selection, too.
+        w.scene()->selectComponents({QString::fromStdString(w.document()->design().components.front().id)});
+        QCoreApplication::processEvents();
+        why = shareTheApplications(w);
+        QVERIFY2(why.isEmpty(), qPrintable(why));
     }
 
     // A legend holds as many entries side by side as its plot's width does,

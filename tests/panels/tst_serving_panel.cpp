@@ -224,6 +224,17 @@ private slots:
         QVERIFY(config.contains("prefill"));
         w.document()->undoStack()->undo();
         QVERIFY(!w.document()->design().workload.serving->disaggregated);
+
+        // Another design opened: while its search runs, the last design's
+        // rows are neither shown nor kept.
+        QVERIFY(w.openFile(test::sourcePath("tests/data/good/serving-70b-disaggregated-2node.cluster.json")));
+        QCoreApplication::processEvents();
+        QCOMPARE(t->rowCount(), 0);
+        QCOMPARE(p->frontierPlot()->graphCount(), 0);
+        QCOMPARE(p->verdictLabel()->text(), QString("Searching aggregated and disaggregated layouts..."));
+        w.waitForBackgroundRuns();
+        QCoreApplication::processEvents();
+        QVERIFY(t->rowCount() > 0);
     }
 
     void aTrainingDesignSaysWhereServingFiguresComeFrom()

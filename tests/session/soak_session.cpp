@@ -13,6 +13,9 @@
 // CTest runs it for 25 seconds; docs/reliability.md has an hour.
 //
 // Usage: soak_session [--seconds N | --minutes N] [--seed N]
+// SOAK_NO_TEARDOWN=1: end without tearing down (for heaptrack's list of
+// what is held); SOAK_HEAP_SITES=FOLDER with tests/session/heap_sites
+// preloaded: the heap by call stack at each sample at rest.
 // Exit 0 when every action ran without an exception and no unexpected
 // dialog had to be closed; 1 otherwise.
 #include <QAction>
@@ -38,6 +41,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <dlfcn.h>
 #include <fstream>
 #include <functional>
 #include <malloc.h>
@@ -87,6 +91,22 @@ double heapInUseMb()
 double keptFreeMb()
 {
     return double(mallinfo2().fordblks) / (1024.0 * 1024.0);
+}
+
+// With scripts/heap_sites.so preloaded (docs/reliability.md), the live
+// bytes by allocating call stack at rest, one file a sample, to diff two
+// moments of one run: a profiler's view of what grows without its cost.
+void dumpHeapSites(double seconds)
+{
+    using Dump = void (*)(const char*);
+    static const auto dump = reinterpret_cast<Dump>(dlsym(RTLD_DEFAULT, "heap_sites_dump"));
+    const QByteArray folder = qgetenv("SOAK_HEAP_SITES");
+    if (dump && !folder.isEmpty())
+        dump(QString("%1/sites-%2.txt")
+                 .arg(QString::fromLocal8Bit(folder))
+                 .arg(qRound(seconds))
+                 .toLocal8Bit()
+                 .constData());
 }
 
 // Every QObject alive, of the application's windows and their children:
@@ -566,6 +586,7 @@ int main(int argc, char** argv)
             window.waitForBackgroundRuns();
             settle();
             at.restMb = heapInUseMb();
+            dumpHeapSites(at.seconds);
             // Qt's pixmap cache (icons, style pixmaps, the canvas items'
             // caches) fills towards its limit over a session: how much of
             // the heap at rest it holds, dropped for this once.

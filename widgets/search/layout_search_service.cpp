@@ -4,13 +4,7 @@ namespace studio {
 
 LayoutSearchService::LayoutSearchService(DesignDocument* document, AnalysisService* analyses, QObject* parent)
     : BackgroundRunner(document, analyses, parent)
-{
-    // Kept for views that show the last result while the next one runs.
-    connect(this, &BackgroundRunner::finished, this, [this] {
-        if (current_)
-            last_ = current_;
-    });
-}
+{}
 
 void LayoutSearchService::setObjective(Objective objective)
 {

@@ -16,8 +16,6 @@ public:
     // The last result for the design as it is now, or nullptr (none yet, a
     // search still running for the latest edit, or a design with errors).
     const SearchResult* result() const { return current_ ? &*current_ : nullptr; }
-    // The last published result, even if the design changed since.
-    const SearchResult* lastResult() const { return last_ ? &*last_ : nullptr; }
 
     Objective objective() const { return objective_; }
     void setObjective(Objective objective);  // searches again
@@ -31,7 +29,7 @@ protected:
 
 private:
     Objective objective_ = Objective::Time;
-    std::optional<SearchResult> current_, last_;
+    std::optional<SearchResult> current_;
 };
 
 }  // namespace studio

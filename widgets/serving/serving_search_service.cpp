@@ -1,5 +1,7 @@
 #include "widgets/serving/serving_search_service.h"
 
+#include "widgets/document/design_document.h"
+
 namespace studio {
 
 ServingSearchService::ServingSearchService(DesignDocument* document, AnalysisService* analyses, QObject* parent)
@@ -10,6 +12,8 @@ ServingSearchService::ServingSearchService(DesignDocument* document, AnalysisSer
         if (current_)
             last_ = current_;
     });
+    // Another design's result is neither worth showing nor worth keeping.
+    connect(document, &DesignDocument::designReset, this, [this] { last_.reset(); });
 }
 
 BackgroundRunner::Work ServingSearchService::work()

@@ -1,5 +1,5 @@
 #pragma once
-// Light and dark themes (Fusion with a palette set by hand: Qt 6.4 has no
+// Light and dark themes (Fusion with a palette of our own: Qt 6.4 has no
 // QStyleHints::colorScheme), part icons, and the canvas's colours, derived
 // from the palette so both themes read well.
 #include <QColor>
