@@ -93,7 +93,7 @@ double keptFreeMb()
     return double(mallinfo2().fordblks) / (1024.0 * 1024.0);
 }
 
-// With scripts/heap_sites.so preloaded (docs/reliability.md), the live
+// With tests/session/heap_sites preloaded (docs/reliability.md), the live
 // bytes by allocating call stack at rest, one file a sample, to diff two
 // moments of one run: a profiler's view of what grows without its cost.
 void dumpHeapSites(double seconds)

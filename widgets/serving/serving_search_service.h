@@ -17,7 +17,8 @@ public:
     // The last result for the design as it is now, or nullptr.
     const ServingSearchResult* result() const { return current_ ? &*current_ : nullptr; }
     // The last published result, even if the design was edited since;
-    // none once another design opens (new, open, recovered, reloaded).
+    // none once another design opens (new, opened, imported, recovered or
+    // reloaded from disk).
     const ServingSearchResult* lastResult() const { return last_ ? &*last_ : nullptr; }
 
     static constexpr int kTop = 20;  // of each kind
