@@ -2,10 +2,6 @@
 
 namespace studio {
 
-LayoutSearchService::LayoutSearchService(DesignDocument* document, AnalysisService* analyses, QObject* parent)
-    : BackgroundRunner(document, analyses, parent)
-{}
-
 void LayoutSearchService::setObjective(Objective objective)
 {
     if (objective == objective_)

@@ -11,7 +11,7 @@ namespace studio {
 class LayoutSearchService : public BackgroundRunner {
     Q_OBJECT
 public:
-    LayoutSearchService(DesignDocument* document, AnalysisService* analyses, QObject* parent = nullptr);
+    using BackgroundRunner::BackgroundRunner;
 
     // The last result for the design as it is now, or nullptr (none yet, a
     // search still running for the latest edit, or a design with errors).
