@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <utility>
 
 #include "core/analysis/collectives.h"
 #include "core/analysis/log_interpolate.h"
@@ -153,12 +154,13 @@ std::vector<AxisPlacement> placeAxes(const Hierarchy& h, const HardwareProfile& 
 Hierarchy buildHierarchy(const HardwareProfile& hw, const WorkloadShape& w, std::vector<Problem>& warnings)
 {
     Hierarchy h;
+    h.tiers.reserve(6);  // HBM, NVLink, leaf, spine, core, storage
     const auto& g = hw.gpu;
     {
         Tier t{"hbm", "HBM", g.hbmTbPerS.value * 1000, kHbmLatencyUs, 1};
         t.explain = {"HBM bandwidth of one GPU", {g.hbmTbPerS.as("HBM bandwidth", "TB/s")}};
         t.explain.inputs.push_back({"latency", kHbmLatencyUs, "us", kHbmLatencySource});
-        h.tiers.push_back(t);
+        h.tiers.push_back(std::move(t));
     }
     {
         Tier t{"nvlink", "NVLink domain", g.scaleupGbPerS.value, kNvlinkLatencyUs, hw.scaleupDomainGpus};
@@ -179,7 +181,7 @@ Hierarchy buildHierarchy(const HardwareProfile& hw, const WorkloadShape& w, std:
             t.explain.inputs.push_back(
                 {"link the collectives were measured on", t.kernels->scaleupGbPerS, "GB/s", t.kernels->citation()});
         }
-        h.tiers.push_back(t);
+        h.tiers.push_back(std::move(t));
     }
     const auto& so = hw.scaleOut;
     if (so.present) {
@@ -195,7 +197,7 @@ Hierarchy buildHierarchy(const HardwareProfile& hw, const WorkloadShape& w, std:
                           so.efficiency.as("collective efficiency", ""), so.latencyUs.as("latency", "us")}};
             if (divide > 1)
                 t.explain.inputs.push_back({"oversubscription", divide, "x", "fabric " + so.fabric});
-            h.tiers.push_back(t);
+            h.tiers.push_back(std::move(t));
         };
         addTier("leaf", "Scale-out inside a leaf", 1, so.leafScopeGpus);
         if (so.tiers >= 2 && hw.gpus > so.leafScopeGpus)
@@ -217,7 +219,7 @@ Hierarchy buildHierarchy(const HardwareProfile& hw, const WorkloadShape& w, std:
                       {"nodes' storage-path bandwidth", st.nodePathGbPerS, "GB/s", "the design's links"},
                       {"GPUs", double(hw.gpus), "", "the design"},
                       st.latencyUs.as("latency", "us")}};
-        h.tiers.push_back(t);
+        h.tiers.push_back(std::move(t));
     }
     for (std::size_t i = 1; i < h.tiers.size(); ++i)
         h.tiers[i].ratioToAbove =

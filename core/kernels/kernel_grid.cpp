@@ -42,14 +42,15 @@ struct CachedLookup {
     std::array<double, KernelGrid::kMaxAxes> x{};
     KernelValue value;
 };
-constexpr std::size_t kCacheSize = 1024;
+constexpr std::size_t kCacheSize = 4096;
+static_assert(std::has_single_bit(kCacheSize));
 
 std::size_t slotOf(std::uint64_t grid, const std::array<double, KernelGrid::kMaxAxes>& x)
 {
     std::uint64_t h = grid * 0x9E3779B97F4A7C15ull;
     for (double v : x)
         h = (h ^ std::bit_cast<std::uint64_t>(v)) * 0xBF58476D1CE4E5B9ull;
-    return std::size_t(h >> 54) % kCacheSize;
+    return std::size_t(h >> (64 - std::countr_zero(kCacheSize)));  // the hash's top bits
 }
 
 }  // namespace
