@@ -151,6 +151,18 @@ std::vector<AxisPlacement> placeAxes(const Hierarchy& h, const HardwareProfile& 
     return out;
 }
 
+Problem noScaleupPath(const std::string& what, const HardwareProfile& hw)
+{
+    const auto& g = hw.gpu;
+    return {Severity::Error, scaleupPointer(hw),
+            what + " moves data between GPUs of one " + formatCount(hw.scaleupDomainGpus) +
+                "-GPU scale-up domain, but " + g.name + " has a scale-up bandwidth of " +
+                formatValue(g.scaleupGbPerS.value, 4) + " GB/s x efficiency " +
+                formatValue(g.scaleupEfficiency.value, 3) + " (" + g.scaleupGbPerS.source +
+                "): the layout has no path for it",
+            "zero_bandwidth"};
+}
+
 Hierarchy buildHierarchy(const HardwareProfile& hw, const WorkloadShape& w, std::vector<Problem>& warnings)
 {
     Hierarchy h;
@@ -232,13 +244,7 @@ Hierarchy buildHierarchy(const HardwareProfile& hw, const WorkloadShape& w, std:
                 tier.axes.push_back(a.axis);
         const Tier& t = *h.tier(a.tier);
         if (a.noPath)
-            warnings.push_back({Severity::Error, scaleupPointer(hw),
-                                a.axis + " = " + formatCount(a.degree) + " moves data between GPUs of one " +
-                                    formatCount(hw.scaleupDomainGpus) + "-GPU scale-up domain, but " + g.name +
-                                    " has a scale-up bandwidth of " + formatValue(g.scaleupGbPerS.value, 4) +
-                                    " GB/s x efficiency " + formatValue(g.scaleupEfficiency.value, 3) + " (" +
-                                    g.scaleupGbPerS.source + "): the layout has no path for it",
-                                "zero_bandwidth"});
+            warnings.push_back(noScaleupPath(a.axis + " = " + formatCount(a.degree), hw));
         if (a.tooSlow) {
             std::string msg = a.axis == "tp"
                 ? "tensor parallelism of " + formatCount(a.degree) + " spans more than one NVLink domain (" +

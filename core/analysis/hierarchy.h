@@ -90,4 +90,10 @@ std::vector<AxisPlacement> placeAxes(const Hierarchy& h, const HardwareProfile& 
 
 Hierarchy buildHierarchy(const HardwareProfile& hw, const WorkloadShape& w, std::vector<Problem>& warnings);
 
+// The error for traffic (`what`: "tp = 4", a KV cache's move) between GPUs
+// of one scale-up domain whose bandwidth is zero: the collective models
+// price a link of no bandwidth at no time, so every caller that places
+// traffic on such a tier refuses the layout with this.
+Problem noScaleupPath(const std::string& what, const HardwareProfile& hw);
+
 }  // namespace studio

@@ -131,6 +131,14 @@ double WorkerGroup::decodeRate(std::int64_t batch, double stepSeconds) const
     return double(d_) * double(batch) / (std::max(1.0, double(decode_.output - 1)) * stepSeconds);
 }
 
+const Tier* WorkerGroup::kvBlockedTier() const
+{
+    for (std::size_t i = 0; i < kvTierCount_; ++i)
+        if (kvTiers_[i].first->collectiveBytesPerS <= 0)
+            return kvTiers_[i].first;
+    return nullptr;
+}
+
 std::vector<std::pair<std::string, double>> WorkerGroup::kvTiers() const
 {
     std::vector<std::pair<std::string, double>> out;

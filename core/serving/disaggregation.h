@@ -68,6 +68,9 @@ public:
     double kvBytesPerRequest() const { return kvBytes_; }
     double kvTransferS() const { return kvS_; }
     double kvLinkShare(double requestsPerS) const;
+    // A tier the moves cross that has no bandwidth (a scale-up domain of
+    // 0 GB/s): they have no path. Null when every tier has some.
+    const Tier* kvBlockedTier() const;
     // Tier key, share of the copy's pairs whose move crosses it.
     std::vector<std::pair<std::string, double>> kvTiers() const;
     std::int64_t gpus() const { return p_ * prefill_.gpus + d_ * decode_.gpus; }

@@ -1,5 +1,7 @@
 #include "core/serving/replica.h"
 
+#include <algorithm>
+
 #include "core/design/defaults.h"
 #include "core/text.h"
 
@@ -118,6 +120,16 @@ bool prepareReplica(const Design& design, const DesignFacts& facts, const Hardwa
     r.kvBytesPerTokenPerGpu = s.kvBytesPerToken / double(s.pp * std::min(s.tp, m.kvHeads));
     if (!h)
         h = buildHierarchy(hw, m, warnings);
+    // The replica's own groups (its hierarchy may be another worker's); a
+    // disaggregated layout's two workers may say the same once.
+    for (const AxisPlacement& a : placeAxes(*h, hw, m))
+        if (a.noPath) {
+            Problem p = noScaleupPath(a.axis + " = " + formatCount(a.degree), hw);
+            if (std::none_of(s.errors.begin(), s.errors.end(),
+                             [&](const Problem& e) { return e.pointer == p.pointer && e.message == p.message; }))
+                s.errors.push_back(std::move(p));
+            return false;
+        }
     r.tpTier = &h->tierForSpan(s.tp);
     r.epTier = &h->tierForSpan(s.ep);
     r.ppTier = &h->tierForSpan(s.gpusPerReplica);

@@ -144,6 +144,14 @@ Serving serve(const Design& design, const DesignFacts& facts)
         prefillSteps.emplace(prefillWorker, prefillSide.maxBatch);
         group.emplace(prefillWorker, *prefillSteps, r, d.prefill.workers, d.decode.workers, *h, s.kvBytesPerToken,
                       spec.ttft_target_s.value_or(0));
+        // Only a scale-up domain can have no bandwidth: a scale-out tier
+        // exists only where the nodes' links have some (profileHardware).
+        if (group->kvBlockedTier()) {
+            s.errors.push_back(
+                noScaleupPath("the hand-off of each prompt's KV cache from its prefill worker to a decode worker", hw));
+            s.disaggregation.reset();
+            return s;
+        }
         // Past the batch the prefill workers (or the links) keep full, a
         // decode worker serves no more.
         s.maxBatch = group->matchedBatch(s.maxBatch);

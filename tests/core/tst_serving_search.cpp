@@ -287,6 +287,53 @@ private slots:
         QCOMPARE(tail.decode, std::int64_t(1));
     }
 
+    // GPUs with no scale-up bandwidth (the catalog's 0, "none"): the
+    // collective models price a link of none at no time, so a tp group or
+    // a KV hand-off inside the domain was free, and a hand-off's TTFT
+    // infinite (fuzz_serving). Each is refused, once, with where to look;
+    // the search keeps only layouts that move nothing inside a node.
+    void noScaleupBandwidthIsNoPath()
+    {
+        Design d = seventyB(2);
+        for (Component& c : d.components)
+            if (c.part == "gpu.h100-sxm")
+                c.props["scaleup_gb_per_s"] = -0.0;
+        d.workload.serving->weight_precision = d.workload.serving->kv_precision = "fp8";
+        const std::string pointer = "/components/4/props/scaleup_gb_per_s";
+        const std::string noPath = "8-GPU scale-up domain, but H100 SXM 80GB has a scale-up bandwidth of 0 GB/s";
+
+        Serving s = serve(d);  // tp 8 replicas
+        QCOMPARE(s.errors.size(), std::size_t(1));
+        QCOMPARE(s.errors[0].pointer, pointer);
+        QCOMPARE(s.errors[0].code, std::string("zero_bandwidth"));
+        QVERIFY(s.errors[0].message.starts_with("tp = 8 moves data between GPUs of one " + noPath));
+
+        // Both kinds of worker at tp 4: said once, not once each.
+        s = serve(disaggregated(d, {3, 4, 1, 1}, {1, 4, 1, 1}));
+        QCOMPARE(s.errors.size(), std::size_t(1));
+        QVERIFY(s.errors[0].message.starts_with("tp = 4 moves data"));
+
+        // tp 1 workers have no group, but prefill GPUs 0-2 hand their KV
+        // cache to decode GPU 3 inside the first node's domain.
+        s = serve(disaggregated(d, {3, 1, 1, 1}, {1, 1, 1, 1}));
+        QCOMPARE(s.errors.size(), std::size_t(1));
+        QCOMPARE(s.errors[0].pointer, pointer);
+        QVERIFY(s.errors[0].message.starts_with("the hand-off of each prompt's KV cache from its prefill worker to a "
+                                                "decode worker moves data between GPUs of one " +
+                                                noPath));
+        QVERIFY(!s.disaggregation);
+
+        const ServingSearchResult r = searchServing(d, Catalog::builtin(), {});
+        QVERIFY(r.ok());
+        QVERIFY(!r.aggregated.empty());
+        for (const ServingCandidate& c : r.aggregated) {
+            QCOMPARE(c.tp * c.pp, std::int64_t(1));
+            QVERIFY(std::isfinite(c.ttftS) && std::isfinite(c.tpotS));
+        }
+        for (const ServingCandidate& c : r.disaggregated)
+            QVERIFY(std::isfinite(c.ttftS) && std::isfinite(c.kvTransferS));
+    }
+
     void aTrainingDesignIsNotSearchedForServing()
     {
         const DesignLoad l = loadDesignFile(test::sourcePath("tests/data/good/small-h100-pod.cluster.json").toStdString(),
