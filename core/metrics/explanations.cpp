@@ -195,10 +195,14 @@ std::vector<ExplainedMetric> explainMetrics(const Analysis& a)
     for (auto& [key, e] : explainCost(a.cost, p, a.serving))
         add(std::move(key), std::move(e));
     // A figure that cannot exist keeps its formula but no input without a
-    // value: the tip never prints a NaN.
-    for (const auto& [key, why] : unavailableFigures(a))
+    // value: the tip never prints a NaN. The parts of one (a memory's, the
+    // waterfall's bars of a step that cannot be run) go with it.
+    auto unavailable = unavailableFigures(a);
+    if (const std::string why = stepUnavailable(a); !why.empty())
+        unavailable.emplace_back("training.waterfall", why);
+    for (const auto& [key, why] : unavailable)
         for (auto& [k, e] : out)
-            if (k == key) {
+            if (k == key || (k.starts_with(key) && k.size() > key.size() && k[key.size()] == '.')) {
                 e.unavailable = why;
                 std::erase_if(e.inputs, [](const auto& in) { return !std::isfinite(in.value); });
             }
@@ -237,6 +241,12 @@ std::vector<std::pair<std::string, std::string>> unavailableFigures(const Analys
     // A training run's cost per token; a serving design's is the serving analysis'.
     if (const std::string why = runUnavailable(a); !why.empty() && !a.serving)
         out.emplace_back("cost.usd_per_million_tokens", why);
+    // A serving design's training analyses ran on an empty training section:
+    // the memory of a run it has not got, and that run's checkpoint.
+    if (a.serving)
+        for (const char* key : {"training.memory_gb_per_gpu", "training.fits_in_hbm", "storage.checkpoint_gb",
+                                "storage.checkpoint_write_s", "storage.checkpoint_write_at_storage_s"})
+            out.emplace_back(key, kNoTrainingRun);
     return out;
 }
 

@@ -7,6 +7,7 @@
 
 #include "core/format/design_reader.h"
 #include "core/metrics/explanations.h"
+#include "core/metrics/metrics.h"
 #include "core/model/analysis.h"
 #include "core/text.h"
 #include "tests/test_support.h"
@@ -153,6 +154,45 @@ private slots:
         QCOMPARE(formatReadable(-1e300), std::string("-1e+300"));
         QCOMPARE(formatReadable(1e15), std::string("1e+15"));
         QCOMPARE(formatReadable(123'456'789'012'345.0), std::string("123,456,789,012,345"));
+    }
+
+    // A serving design's training analyses run on an empty training
+    // section: its memory (184 GB of a run it has not got, "does not fit")
+    // and that run's checkpoint are null in `metrics`, with why, and their
+    // explanations, with the waterfall's of a step that cannot run, say so.
+    // A training run's are numbers and explain themselves.
+    void aServingDesignHasNoTrainingMemoryOrCheckpoint()
+    {
+        const auto metricsOf = [](const char* preset) {
+            const DesignLoad l =
+                loadDesignFile(test::sourcePath(QString("presets/") + preset).toStdString(), Catalog::builtin());
+            if (!l.ok())
+                qFatal("%s does not load", preset);
+            return metricsJson(*l.design, analyzeDesign(*l.design, *l.catalog));
+        };
+        const Json serving = metricsOf("serving-llama3-70b-dgx-h100.cluster.json");
+        QVERIFY(serving["training"]["memory_gb_per_gpu"].is_null());
+        QVERIFY(serving["training"]["fits_in_hbm"].is_null());
+        QCOMPARE(serving["training"]["hbm_gb"].get<double>(), 80.0);  // the GPU's, not the run's
+        for (const char* key : {"checkpoint_gb", "checkpoint_write_s", "checkpoint_write_at_storage_s"})
+            QVERIFY2(serving["storage"][key].is_null(), key);
+        QCOMPARE(serving["storage"]["read_supply_gb_per_s"].get<double>(), 90.0);
+        for (const char* key : {"training.memory_gb_per_gpu", "training.fits_in_hbm", "storage.checkpoint_gb"})
+            QCOMPARE(serving["unavailable"][key].get<std::string>(), std::string(kNoTrainingRun));
+        for (const char* key :
+             {"training.memory_gb_per_gpu.total", "training.memory_gb_per_gpu.activations", "training.waterfall.peak",
+              "training.waterfall.delivered", "storage.checkpoint_write_s"})
+            QCOMPARE(serving["explain"][key]["unavailable"].get<std::string>(), std::string(kNoTrainingRun));
+        QVERIFY(!serving["explain"]["hierarchy.hbm"].contains("unavailable"));
+
+        const Json training = metricsOf("dgx-h100-superpod-4su.cluster.json");
+        QVERIFY(training["training"]["memory_gb_per_gpu"]["total"].get<double>() > 10);
+        QVERIFY(training["training"]["fits_in_hbm"].get<bool>());
+        QVERIFY(training["storage"]["checkpoint_gb"].get<double>() > 100);
+        for (const char* key :
+             {"training.memory_gb_per_gpu.total", "training.waterfall.peak", "storage.checkpoint_write_s"})
+            QVERIFY2(!training["explain"][key].contains("unavailable"), key);
+        QVERIFY(!training["unavailable"].contains("training.memory_gb_per_gpu"));
     }
 };
 

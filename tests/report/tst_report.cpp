@@ -248,6 +248,14 @@ private slots:
         // The assumptions list the serving inputs, not a training run's.
         QVERIFY(all.contains("Prompt, output tokens"));
         QVERIFY(!all.contains("Tokens to train"));
+        // Appendix B keeps the training figures' formulas but not the
+        // numbers of a run the design has not got (a 0.9 s step, 100+ GB of
+        // optimizer state).
+        const QString simple = all.simplified();
+        QVERIFY(simple.contains(QStringLiteral("not available: ") + kNoTrainingRun));
+        QVERIFY(simple.contains("weights + gradients + optimizer + activations + workspace"));
+        QVERIFY(!simple.contains("12 bytes/param"));
+        QVERIFY(!simple.contains("time running kernels ="));
     }
 
     // The cover and the body are laid out apart (numbering the contents

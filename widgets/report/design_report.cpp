@@ -395,6 +395,14 @@ void appendices(ReportDocument& doc, const Analysis& a, const std::vector<Explai
     doc.heading(QObject::tr("Appendix B: how each number is computed"), 1, true);
     std::vector<ReportRow> rows;
     for (const auto& [key, e] : explained) {
+        // A figure the analysis cannot give has a formula but no numbers to
+        // show in it.
+        if (!e.unavailable.empty()) {
+            rows.push_back(
+                {{q(key), ReportCell::Muted},
+                 {q(e.formula), ReportCell::Normal, false, QObject::tr("not available: %1").arg(q(e.unavailable))}});
+            continue;
+        }
         QStringList inputs;
         for (const auto& in : e.inputs)
             inputs
