@@ -15,6 +15,15 @@ std::int64_t ceilDiv(std::int64_t a, std::int64_t b)
 
 }  // namespace
 
+std::int64_t upLinksFor(std::int64_t usedDown, std::int64_t down, std::int64_t up)
+{
+    if (usedDown <= 0 || down <= 0)
+        return 0;
+    if (usedDown >= down)
+        return up;
+    return ceilDiv(usedDown * up, down);
+}
+
 FatTree sizeFatTree(const FatTreeSpec& s)
 {
     FatTree t;
@@ -73,13 +82,18 @@ FatTree sizeFatTree(const FatTreeSpec& s)
             formatCount(needed > 3 ? threeTierLeaves : (t.tiers == 2 ? twoTierLeaves : threeTierLeaves)) + " leaves";
         return t;
     }
-    t.leafSpineCables = t.leaf * t.leafUp;
+    // Up-links of the leaves that take `n` endpoints, `down` to a leaf.
+    auto upLinks = [&](std::int64_t n) {
+        return n / t.leafDown * t.leafUp + upLinksFor(n % t.leafDown, t.leafDown, t.leafUp);
+    };
+    t.leafSpineCables = rails ? s.rails * upLinks(s.nodes) + upLinks(s.otherEndpoints) : upLinks(t.endpoints);
     if (t.tiers == 2) {
         t.spine = ceilDiv(t.leafSpineCables, k);
         return t;
     }
+    // A spine splits k/2 down, k/2 up, so it sends up as many as come in.
     t.spine = ceilDiv(t.leafSpineCables, k / 2);
-    t.spineCoreCables = t.spine * (k / 2);
+    t.spineCoreCables = t.leafSpineCables;
     t.core = ceilDiv(t.spineCoreCables, k);
     return t;
 }

@@ -4,6 +4,10 @@
 // unit (rail-optimized), leaf ports split between down- and up-links by the
 // oversubscription, spines (and cores when two tiers do not fit) sized to
 // take every uplink. Reproduces the SuperPOD table in hardware.md exactly.
+// A leaf whose down-ports are not all in use (the last, partly filled
+// scalable unit) is cabled up for what it holds, not for the unit it could
+// grow to: one node on eight rails is eight leaves with one up-link each,
+// not with 32.
 #include <cstdint>
 #include <string>
 
@@ -33,5 +37,10 @@ struct FatTree {
 };
 
 FatTree sizeFatTree(const FatTreeSpec& spec);
+
+// Up-links of a switch with `usedDown` of its `down` ports in use: the
+// oversubscription's share of them, rounded up (all `up` when it is full).
+// The one rule for the sizing above and for the cable plan of an export.
+std::int64_t upLinksFor(std::int64_t usedDown, std::int64_t down, std::int64_t up);
 
 }  // namespace studio

@@ -4,6 +4,7 @@
 #include <array>
 #include <map>
 
+#include "core/design/fat_tree.h"
 #include "core/text.h"
 
 namespace studio {
@@ -277,9 +278,11 @@ private:
         const std::vector<std::size_t>& leaves = tiers["leaf"];
         const std::int64_t down = t.leafDown;
         const std::int64_t units = rails ? (f.nodes + down - 1) / down : 0;
+        std::vector<std::int64_t> leafUsed(leaves.size(), 0);  // down-ports in use, per leaf
         auto attach = [&](const FabricPort& e, std::int64_t leaf, std::int64_t number) {
             const Link& l = ix_.design().links[e.link];
             out_.cables.push_back({e.port, port(leaves[std::size_t(leaf)], number), l.part});
+            ++leafUsed[std::size_t(leaf)];
         };
         for (std::size_t e = 0; e < nodes.size(); ++e) {
             const std::int64_t i = std::int64_t(e);
@@ -290,23 +293,30 @@ private:
         }
         for (std::size_t e = 0; e < others.size(); ++e)
             attach(others[e], units * f.rails + std::int64_t(e) / down, std::int64_t(e) % down + 1);
-        // Up-links: cable c of a tier's up-ports goes to switch c mod n of
-        // the tier above, which takes them on its ports in turn.
-        auto stripe = [&](const std::vector<std::size_t>& below, std::int64_t upPorts, std::int64_t firstUp,
-                          const std::vector<std::size_t>& above) {
-            std::vector<std::int64_t> used(above.size(), 0);
+        // Up-links: a switch with `used` of its `downPorts` in use sends
+        // upLinksFor(...) of its `upPorts` up (the rule sizeFatTree counts
+        // by); cable c of a tier's up-links goes to switch c mod n of the
+        // tier above, which takes them on its ports in turn. Returns the
+        // down-ports in use on each switch above.
+        auto stripe = [&](const std::vector<std::size_t>& below, const std::vector<std::int64_t>& used,
+                          std::int64_t downPorts, std::int64_t upPorts, const std::vector<std::size_t>& above) {
+            std::vector<std::int64_t> aboveUsed(above.size(), 0);
+            std::int64_t c = 0;
             for (std::size_t s = 0; s < below.size(); ++s)
-                for (std::int64_t j = 0; j < upPorts; ++j) {
-                    const std::size_t to = std::size_t(std::int64_t(s) * upPorts + j) % above.size();
-                    out_.cables.push_back({port(below[s], firstUp + j + 1), port(above[to], ++used[to]), f.cablePart});
+                for (std::int64_t j = 0; j < upLinksFor(used[s], downPorts, upPorts); ++j, ++c) {
+                    const std::size_t to = std::size_t(c % std::int64_t(above.size()));
+                    out_.cables.push_back(
+                        {port(below[s], downPorts + j + 1), port(above[to], ++aboveUsed[to]), f.cablePart});
                 }
+            return aboveUsed;
         };
-        if (t.tiers >= 2 && !tiers["spine"].empty())
-            stripe(leaves, t.leafUp, down, tiers["spine"]);
-        if (t.tiers >= 3 && !tiers["core"].empty()) {
-            const std::int64_t half =
-                sw && sw->figure("ports") ? std::int64_t(sw->figure("ports")->value) / 2 : (t.leafDown + t.leafUp) / 2;
-            stripe(tiers["spine"], half, half, tiers["core"]);
+        if (t.tiers >= 2 && !tiers["spine"].empty()) {
+            const auto spineUsed = stripe(leaves, leafUsed, down, t.leafUp, tiers["spine"]);
+            if (t.tiers >= 3 && !tiers["core"].empty()) {
+                const std::int64_t half = sw && sw->figure("ports") ? std::int64_t(sw->figure("ports")->value) / 2
+                                                                    : (t.leafDown + t.leafUp) / 2;
+                stripe(tiers["spine"], spineUsed, half, half, tiers["core"]);
+            }
         }
         return true;
     }

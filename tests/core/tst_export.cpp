@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "core/analysis/inventory.h"
+#include "core/design/resize.h"
 #include "core/export/calculon_files.h"
 #include "core/export/export_files.h"
 #include "core/export/netbox_csv.h"
@@ -214,6 +215,35 @@ private slots:
             QCOMPARE(again.ports[again.cables[i].a].name, p.ports[p.cables[i].a].name);
             QCOMPARE(again.ports[again.cables[i].b].name, p.ports[p.cables[i].b].name);
         }
+    }
+
+    // A partly filled scalable unit is wired as the inventory sizes it:
+    // the MI300X cluster cut to 80 nodes is a 64-node unit and one of 16 on
+    // its 128-port backend switches, whose leaves take 64 and 16 uplinks;
+    // 8 x 80 = 640 over 5 spines. The frontend's 224 ports fill 3 leaves
+    // and 32 ports of a fourth, which sends 32 up.
+    void aPartUnitIsWiredAsTheInventorySizesIt()
+    {
+        Design d = loadPreset("mi300x-roce-128node.cluster.json");
+        QVERIFY(!resizeToGpus(d, Catalog::builtin(), 80 * 8));
+        const DesignIndex index(d, Catalog::builtin());
+        const Inventory inv = takeInventory(index);
+        const PhysicalDesign p = expandDesign(index, inv);
+        QVERIFY2(p.ok(), p.error.c_str());
+        QCOMPARE(inv.nodes, std::int64_t(80));
+        QCOMPARE(std::int64_t(p.cables.size()), inv.cables);
+        std::map<std::string, std::map<std::int64_t, int>> leavesByUplinks;  // fabric: uplinks -> leaves
+        std::map<std::string, std::int64_t> upByLeaf;
+        for (const auto& c : p.cables) {
+            const PhysicalDevice& a = p.devices[p.ports[c.a].device];
+            const PhysicalDevice& b = p.devices[p.ports[c.b].device];
+            if (a.tier == "leaf" && b.tier == "spine")
+                ++upByLeaf[a.name];
+        }
+        for (const auto& [leaf, up] : upByLeaf)
+            ++leavesByUplinks[leaf.substr(0, leaf.find('-'))][up];
+        QCOMPARE(leavesByUplinks["fabric"], (std::map<std::int64_t, int>{{16, 8}, {64, 8}}));
+        QCOMPARE(leavesByUplinks["ffabric"], (std::map<std::int64_t, int>{{32, 1}, {64, 3}}));
     }
 
     // The DGX H100 SuperPOD: 4 scalable units of 16 racks of 2 nodes; each

@@ -80,8 +80,66 @@ private slots:
         spec.radix = 64;
         const FatTree t = sizeFatTree(spec);
         QCOMPARE(t.tiers, 2);
-        QCOMPARE(t.leaf, std::int64_t(8));   // one per rail
-        QCOMPARE(t.spine, std::int64_t(4));  // 8 x 32 uplinks / 64
+        QCOMPARE(t.leaf, std::int64_t(8));  // one per rail
+        // Each leaf has 4 of its 32 down-ports in use, so 4 up (1:1), not
+        // the 32 a full unit takes: 32 uplinks, one spine.
+        QCOMPARE(t.leafSpineCables, std::int64_t(8 * 4));
+        QCOMPARE(t.spine, std::int64_t(1));
+    }
+
+    // The last scalable unit is cabled for the nodes it holds: 40 nodes on
+    // 64-port switches at 1:1 are a full unit of 32 and one of 8.
+    void aPartlyFilledUnitIsCabledForWhatItHolds()
+    {
+        FatTreeSpec spec;
+        spec.nodes = 40;
+        spec.rails = 8;
+        spec.otherEndpoints = 40;  // storage: one full leaf of 32 and one with 8
+        spec.radix = 64;
+        const FatTree t = sizeFatTree(spec);
+        QCOMPARE(t.tiers, 2);
+        QCOMPARE(t.leaf, std::int64_t(2 * 8 + 2));
+        // 8 rails x (32 + 8) + (32 + 8) = 360 uplinks / 64 = 6 spines
+        // (a full build of every leaf would be 18 x 32 = 576 and 9).
+        QCOMPARE(t.leafSpineCables, std::int64_t(360));
+        QCOMPARE(t.spine, std::int64_t(6));
+    }
+
+    // At 3:1 a leaf sends a third as much up as it takes down; a partly
+    // filled one rounds its share up, so it is never more oversubscribed
+    // than the fabric says.
+    void aPartLeafKeepsTheOversubscription()
+    {
+        QCOMPARE(upLinksFor(48, 48, 16), std::int64_t(16));
+        QCOMPARE(upLinksFor(10, 48, 16), std::int64_t(4));  // ceil(10 x 16 / 48)
+        QCOMPARE(upLinksFor(3, 48, 16), std::int64_t(1));
+        QCOMPARE(upLinksFor(0, 48, 16), std::int64_t(0));
+        FatTreeSpec spec;
+        spec.nodes = 58;  // a unit of 48 and one of 10
+        spec.rails = 8;
+        spec.radix = 64;
+        spec.oversubscription = 3.0;
+        const FatTree t = sizeFatTree(spec);
+        QCOMPARE(t.leaf, std::int64_t(16));
+        QCOMPARE(t.leafSpineCables, std::int64_t(8 * (16 + 4)));
+        QCOMPARE(t.spine, std::int64_t(3));  // 160 / 64
+    }
+
+    // Three tiers: a spine splits its ports half down, half up, so it sends
+    // up as many cables as it takes from the leaves.
+    void threeTiersCarryOnlyWhatTheLeavesSend()
+    {
+        FatTreeSpec spec;
+        spec.nodes = 16 * 32 + 1;  // 16 full SuperPOD units and one node
+        spec.rails = 8;
+        spec.radix = 64;
+        const FatTree t = sizeFatTree(spec);
+        QCOMPARE(t.tiers, 3);
+        QCOMPARE(t.leaf, std::int64_t(17 * 8));
+        QCOMPARE(t.leafSpineCables, std::int64_t(8 * (16 * 32 + 1)));  // 4,104
+        QCOMPARE(t.spine, std::int64_t(129));                          // 4,104 / 32
+        QCOMPARE(t.spineCoreCables, std::int64_t(4104));
+        QCOMPARE(t.core, std::int64_t(65));  // 4,104 / 64
     }
 
     void fortyPortHdrSuperPod()

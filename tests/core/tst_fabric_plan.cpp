@@ -68,15 +68,16 @@ private slots:
         QCOMPARE(f.props.at("cable").get<std::string>(), std::string("link.ib-ndr-optical"));
         QCOMPARE(f.props.size(), std::size_t(2));  // defaults are not written
         // Section 2: 4 nodes x 8 rails on 64 ports at 1:1: down 32, so a
-        // unit of 32 nodes; ceil(4/32) x 8 = 8 leaves <= 64: 2 tiers;
-        // 8 x 32 = 256 uplinks / 64 = 4 spines.
+        // unit of 32 nodes; ceil(4/32) x 8 = 8 leaves <= 64: 2 tiers. Each
+        // leaf has 4 of its 32 down-ports in use and as many up: 8 x 4 = 32
+        // uplinks / 64 = 1 spine.
         const FatTree& t = p.sizing;
         QCOMPARE(t.endpoints, std::int64_t(32));
         QCOMPARE(t.tiers, 2);
         QCOMPARE(t.nodesPerUnit, std::int64_t(32));
         QCOMPARE(t.leaf, std::int64_t(8));
-        QCOMPARE(t.leafSpineCables, std::int64_t(256));
-        QCOMPARE(t.spine, std::int64_t(4));
+        QCOMPARE(t.leafSpineCables, std::int64_t(32));
+        QCOMPARE(t.spine, std::int64_t(1));
         QCOMPARE(t.core, std::int64_t(0));
 
         // Added to the design it validates, the inventory sizes the same
@@ -117,9 +118,11 @@ private slots:
         QCOMPARE(p.nodes, std::int64_t(2));
         QCOMPARE(p.nics, std::int64_t(16));
         QCOMPARE(p.fabric.parent, std::string("pod-b"));
-        // 2 nodes x 8 rails: 8 leaves, 8 x 32 / 64 = 4 spines.
+        // 2 nodes x 8 rails: 8 leaves with 2 nodes and 2 uplinks each,
+        // 16 / 64 = 1 spine.
         QCOMPARE(p.sizing.leaf, std::int64_t(8));
-        QCOMPARE(p.sizing.spine, std::int64_t(4));
+        QCOMPARE(p.sizing.leafSpineCables, std::int64_t(16));
+        QCOMPARE(p.sizing.spine, std::int64_t(1));
         REQUIRE_VALID(withPlan(d, p));
 
         QCOMPARE(plan(d, "nowhere").error, std::string("no component 'nowhere'"));
@@ -174,13 +177,15 @@ private slots:
         o = FabricOptions{};
         o.role = "frontend";
         QCOMPARE(plan(d, {}, o).fabric.name, std::string("Frontend network"));
-        // A 40-port switch: a unit is 20 nodes; 8 leaves x 20 up / 40 = 4 spines.
+        // A 40-port switch: a unit is 20 nodes; 8 leaves, each with the
+        // 4 nodes' 4 uplinks, 32 / 40 = 1 spine.
         o = FabricOptions{};
         o.switchPart = "switch.qm8700";
         const FabricPlan hdr = plan(d, {}, o);
         QCOMPARE(hdr.sizing.nodesPerUnit, std::int64_t(20));
         QCOMPARE(hdr.sizing.leaf, std::int64_t(8));
-        QCOMPARE(hdr.sizing.spine, std::int64_t(4));
+        QCOMPARE(hdr.sizing.leafSpineCables, std::int64_t(32));
+        QCOMPARE(hdr.sizing.spine, std::int64_t(1));
     }
 
     void switchesMustBeSwitches()

@@ -139,7 +139,12 @@ private slots:
         const FabricSizing* t = fabric(tInv, "fabric");
         QCOMPARE(t->bisectionGbPerS(), 512 * 50.0 / 2);
         QCOMPARE(t->tree.leafUp, std::int64_t(22));  // 64 ports at 2:1 -> 42 down, 22 up
-        QCOMPARE(t->tree.spine, std::int64_t(11));   // 32 leaves x 22 uplinks / 64
+        // 128 nodes: 3 full units of 42 and one of 2, 8 rails each: 32
+        // leaves. A full leaf sends 22 up, one with 2 nodes ceil(2 x 22 /
+        // 42) = 2: 8 x (3 x 22 + 2) = 544 uplinks / 64 = 9 spines.
+        QCOMPARE(t->tree.leaf, std::int64_t(32));
+        QCOMPARE(t->tree.leafSpineCables, std::int64_t(544));
+        QCOMPARE(t->tree.spine, std::int64_t(9));
     }
 
     void scaleUnitIsTheOutermostReplicatedContainer()

@@ -541,9 +541,9 @@ private slots:
     void fabricSwitchesAndOpticsAreNetworkPower()
     {
         // 6 DGX x 8 rails on a rail-optimized QM9700 fabric with NDR optics:
-        // 8 leaves (one per rail) x 32 uplinks = 256 inter-switch cables,
-        // 256 / 64 = 4 spines. 12 x 1,700 W + 256 x 17 W = 24.752 kW, plus
-        // the 48 NIC cables x 17 W.
+        // 8 leaves (one per rail), each with 6 nodes below and 6 uplinks:
+        // 48 inter-switch cables, 48 / 64 = 1 spine. 9 x 1,700 W + 48 x
+        // 17 W = 16.116 kW, plus the 48 NIC cables x 17 W.
         Design d = test::emptyDesign();
         d.components = {part("rack", "rack.air-42u", "", 3), part("dgx", "node.dgx-h100", "rack", 2),
                         part("gpu", "gpu.h100-sxm", "dgx", 8), part("nic", "nic.connectx-7", "dgx", 8),
@@ -554,8 +554,8 @@ private slots:
         REQUIRE_VALID(d);
         std::vector<Problem> warnings;
         const Power p = power(d, warnings);
-        COMPARE_REL(p.componentKw[4], 24.752, kExact);
-        COMPARE_REL(p.networkKw, 24.752 + 0.816, kExact);
+        COMPARE_REL(p.componentKw[4], 16.116, kExact);
+        COMPARE_REL(p.networkKw, 16.116 + 0.816, kExact);
     }
 
     // ---- failure cadence (docs/model.md section 10) -------------------------
