@@ -42,12 +42,14 @@ FatTree sizeFatTree(const FatTreeSpec& s)
     t.leafUp = k - t.leafDown;
     const bool rails = s.railOptimized && s.rails > 0 && s.nodes > 0;
 
-    // One switch holds everything when the endpoints fit its ports and no
-    // rails need joining by a spine.
-    const bool oneSwitchFits = t.endpoints <= k && (!rails || s.rails == 1);
-    if ((s.tiers == 0 && oneSwitchFits) || s.tiers == 1) {
+    // One switch holds everything when the endpoints fit its ports, rails
+    // or not: every rail on one switch is one hop from every other, which
+    // rail leaves and a spine only approach. Rails are how a fabric grows
+    // past one switch.
+    const bool fitsOneSwitch = t.endpoints <= k;
+    if (s.tiers == 1 || (s.tiers == 0 && fitsOneSwitch)) {
         t.maxEndpoints = k;
-        if (!oneSwitchFits) {
+        if (!fitsOneSwitch) {
             t.error = formatCount(t.endpoints) + " endpoints do not fit one " + formatCount(k) +
                 "-port switch (tiers is set to 1)";
             return t;

@@ -4,10 +4,11 @@
 // unit (rail-optimized), leaf ports split between down- and up-links by the
 // oversubscription, spines (and cores when two tiers do not fit) sized to
 // take every uplink. Reproduces the SuperPOD table in hardware.md exactly.
-// A leaf whose down-ports are not all in use (the last, partly filled
-// scalable unit) is cabled up for what it holds, not for the unit it could
-// grow to: one node on eight rails is eight leaves with one up-link each,
-// not with 32.
+// Endpoints that fit one switch take one, rails or not. A leaf whose
+// down-ports are not all in use (the last, partly filled scalable unit) is
+// cabled up for what it holds, not for the unit it could grow to: 40 DGX on
+// 64-port switches are a unit of 32 and one of 8, whose leaves send 8 up,
+// not 32.
 #include <cstdint>
 #include <string>
 

@@ -72,19 +72,38 @@ private slots:
         QCOMPARE(t.leafSpineCables, std::int64_t(0));
     }
 
-    void railsNeedASpineEvenWhenSmall()
+    // Rails that fit one switch take one: every rail on it is a hop from
+    // every other. Set to two tiers, they get their rail leaves, each sent
+    // up only what it holds; set to one, ports that do not fit are an error.
+    void railsThatFitOneSwitchTakeOne()
     {
         FatTreeSpec spec;
         spec.nodes = 4;
         spec.rails = 8;
         spec.radix = 64;
-        const FatTree t = sizeFatTree(spec);
+        FatTree t = sizeFatTree(spec);
+        QCOMPARE(t.tiers, 1);
+        QCOMPARE(t.switches(), std::int64_t(1));
+        QCOMPARE(t.leafSpineCables, std::int64_t(0));
+
+        spec.tiers = 2;
+        t = sizeFatTree(spec);
         QCOMPARE(t.tiers, 2);
         QCOMPARE(t.leaf, std::int64_t(8));  // one per rail
         // Each leaf has 4 of its 32 down-ports in use, so 4 up (1:1), not
         // the 32 a full unit takes: 32 uplinks, one spine.
         QCOMPARE(t.leafSpineCables, std::int64_t(8 * 4));
         QCOMPARE(t.spine, std::int64_t(1));
+
+        spec.tiers = 1;
+        spec.nodes = 9;  // 72 ports
+        QCOMPARE(QString::fromStdString(sizeFatTree(spec).error),
+                 QString("72 endpoints do not fit one 64-port switch (tiers is set to 1)"));
+        spec.tiers = 0;  // left to choose: rail leaves and a spine
+        t = sizeFatTree(spec);
+        QCOMPARE(t.tiers, 2);
+        QCOMPARE(t.leaf, std::int64_t(8));
+        QCOMPARE(t.spine, std::int64_t(2));  // 8 x 9 = 72 up-links / 64
     }
 
     // The last scalable unit is cabled for the nodes it holds: 40 nodes on

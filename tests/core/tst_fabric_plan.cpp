@@ -67,17 +67,14 @@ private slots:
         QCOMPARE(f.props.at("switch").get<std::string>(), std::string("switch.qm9700"));
         QCOMPARE(f.props.at("cable").get<std::string>(), std::string("link.ib-ndr-optical"));
         QCOMPARE(f.props.size(), std::size_t(2));  // defaults are not written
-        // Section 2: 4 nodes x 8 rails on 64 ports at 1:1: down 32, so a
-        // unit of 32 nodes; ceil(4/32) x 8 = 8 leaves <= 64: 2 tiers. Each
-        // leaf has 4 of its 32 down-ports in use and as many up: 8 x 4 = 32
-        // uplinks / 64 = 1 spine.
+        // Section 2: 4 nodes x 8 rails are 32 ports, which one 64-port
+        // switch holds: one tier, every rail on it.
         const FatTree& t = p.sizing;
         QCOMPARE(t.endpoints, std::int64_t(32));
-        QCOMPARE(t.tiers, 2);
-        QCOMPARE(t.nodesPerUnit, std::int64_t(32));
-        QCOMPARE(t.leaf, std::int64_t(8));
-        QCOMPARE(t.leafSpineCables, std::int64_t(32));
-        QCOMPARE(t.spine, std::int64_t(1));
+        QCOMPARE(t.tiers, 1);
+        QCOMPARE(t.leaf, std::int64_t(1));
+        QCOMPARE(t.leafSpineCables, std::int64_t(0));
+        QCOMPARE(t.spine, std::int64_t(0));
         QCOMPARE(t.core, std::int64_t(0));
 
         // Added to the design it validates, the inventory sizes the same
@@ -118,11 +115,9 @@ private slots:
         QCOMPARE(p.nodes, std::int64_t(2));
         QCOMPARE(p.nics, std::int64_t(16));
         QCOMPARE(p.fabric.parent, std::string("pod-b"));
-        // 2 nodes x 8 rails: 8 leaves with 2 nodes and 2 uplinks each,
-        // 16 / 64 = 1 spine.
-        QCOMPARE(p.sizing.leaf, std::int64_t(8));
-        QCOMPARE(p.sizing.leafSpineCables, std::int64_t(16));
-        QCOMPARE(p.sizing.spine, std::int64_t(1));
+        // 2 nodes x 8 rails: 16 ports on one switch.
+        QCOMPARE(p.sizing.tiers, 1);
+        QCOMPARE(p.sizing.switches(), std::int64_t(1));
         REQUIRE_VALID(withPlan(d, p));
 
         QCOMPARE(plan(d, "nowhere").error, std::string("no component 'nowhere'"));
@@ -177,10 +172,11 @@ private slots:
         o = FabricOptions{};
         o.role = "frontend";
         QCOMPARE(plan(d, {}, o).fabric.name, std::string("Frontend network"));
-        // A 40-port switch: a unit is 20 nodes; 8 leaves, each with the
-        // 4 nodes' 4 uplinks, 32 / 40 = 1 spine.
+        // A 40-port switch with 2 tiers set: a unit is 20 nodes; 8 leaves,
+        // each with the 4 nodes' 4 uplinks, 32 / 40 = 1 spine.
         o = FabricOptions{};
         o.switchPart = "switch.qm8700";
+        o.tiers = 2;
         const FabricPlan hdr = plan(d, {}, o);
         QCOMPARE(hdr.sizing.nodesPerUnit, std::int64_t(20));
         QCOMPARE(hdr.sizing.leaf, std::int64_t(8));
@@ -209,9 +205,10 @@ private slots:
         const FabricPlan p = plan(d);
         QCOMPARE(p.nics, std::int64_t(6));
         QCOMPARE(p.links[0].part, std::string("link.eth-200g-aoc"));
-        // 3 nodes x 2 rails, rail-optimized: ceil(3/32) x 2 = 2 leaves and a spine.
-        QCOMPARE(p.sizing.leaf, std::int64_t(2));
-        QCOMPARE(p.sizing.tiers, 2);
+        // 3 nodes x 2 rails, rail-optimized: 6 ports, one switch.
+        QCOMPARE(p.sizing.endpoints, std::int64_t(6));
+        QCOMPARE(p.sizing.leaf, std::int64_t(1));
+        QCOMPARE(p.sizing.tiers, 1);
     }
 
     void unevenNicsAreNotRails()
@@ -234,11 +231,15 @@ private slots:
 
     void sizingErrorsAndNothingToWire()
     {
-        // 8 rails cannot share one switch's ports when one tier is forced.
+        // One tier forced: the pod's 32 ports fit one switch; 10 nodes' 80
+        // do not.
         FabricOptions o;
         o.tiers = 1;
-        const FabricPlan p = plan(dgxPod(), {}, o);
-        QCOMPARE(p.error, std::string("32 endpoints do not fit one 64-port switch (tiers is set to 1)"));
+        QCOMPARE(plan(dgxPod(), {}, o).sizing.switches(), std::int64_t(1));
+        Design ten = dgxPod();
+        ten.components[0].count = 5;
+        const FabricPlan p = plan(ten, {}, o);
+        QCOMPARE(p.error, std::string("80 endpoints do not fit one 64-port switch (tiers is set to 1)"));
         // Nodes without NICs.
         Design d = test::emptyDesign();
         d.components = {part("node", "node.dgx-h100"), part("gpu", "gpu.h100-sxm", "node", 8)};

@@ -540,16 +540,18 @@ private slots:
 
     void fabricSwitchesAndOpticsAreNetworkPower()
     {
-        // 6 DGX x 8 rails on a rail-optimized QM9700 fabric with NDR optics:
-        // 8 leaves (one per rail), each with 6 nodes below and 6 uplinks:
-        // 48 inter-switch cables, 48 / 64 = 1 spine. 9 x 1,700 W + 48 x
-        // 17 W = 16.116 kW, plus the 48 NIC cables x 17 W.
+        // 6 DGX x 8 rails on a rail-optimized QM9700 fabric of two tiers
+        // (set: 48 ports would fit one switch) with NDR optics: 8 leaves (one
+        // per rail), each with 6 nodes below and 6 uplinks: 48 inter-switch
+        // cables, 48 / 64 = 1 spine. 9 x 1,700 W + 48 x 17 W = 16.116 kW,
+        // plus the 48 NIC cables x 17 W.
         Design d = test::emptyDesign();
         d.components = {part("rack", "rack.air-42u", "", 3), part("dgx", "node.dgx-h100", "rack", 2),
                         part("gpu", "gpu.h100-sxm", "dgx", 8), part("nic", "nic.connectx-7", "dgx", 8),
                         part("fabric", "fabric.rail-optimized")};
         d.component("fabric")->props["switch"] = "switch.qm9700";
         d.component("fabric")->props["cable"] = "link.ib-ndr-optical";
+        d.component("fabric")->props["tiers"] = 2;
         d.links = {cable("nic-fabric", "nic", "fabric", "link.ib-ndr-optical")};
         REQUIRE_VALID(d);
         std::vector<Problem> warnings;

@@ -895,10 +895,9 @@ private slots:
         QCOMPARE(so.nicGbPerSPerGpu.value, 50.0);
         QCOMPARE(so.latencyUs.value, 5.0);
         QCOMPARE(so.efficiency.value, 0.9);
-        // 4 nodes x 8 rails + 6 storage ports, 64 ports at 1:1: leaves =
-        // ceil(4/32) x 8 + ceil(6/32) = 9 <= 64, so 2 tiers; one rail leaf
-        // serves a 32-node unit, more than the pod: scopes are all 32 GPUs.
-        QCOMPARE(so.tiers, 2);
+        // 4 nodes x 8 rails + 6 storage ports = 38 fit one 64-port switch:
+        // one tier, and its scopes are all 32 GPUs.
+        QCOMPARE(so.tiers, 1);
         QCOMPARE(so.leafScopeGpus, std::int64_t(32));
         QCOMPARE(so.spineScopeGpus, std::int64_t(32));
         QCOMPARE(so.oversubscription, 1.0);
