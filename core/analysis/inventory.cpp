@@ -7,13 +7,6 @@
 
 namespace studio {
 
-std::int64_t cablesOf(const Link& link, const DesignIndex& index)
-{
-    const auto from = index.find(link.from);
-    const auto to = index.find(link.to);
-    return cablesOf(link, from ? index.instances(*from) : 0, to ? index.instances(*to) : 0);
-}
-
 std::int64_t cablesOf(const Link& link, std::int64_t fromInstances, std::int64_t toInstances)
 {
     return link.count * std::max(fromInstances, toInstances);
@@ -48,7 +41,7 @@ FabricSizing sizeFabric(const DesignIndex& index, std::size_t f)
         const auto other = intoFabric ? index.linkFrom(j) : index.linkTo(j);
         if (!other)
             continue;
-        const std::int64_t ports = l.count * index.instances(*other);
+        const std::int64_t ports = l.count * cableEndInstances(&index.part(*other), index.instances(*other));
         if (const auto node = index.enclosing(*other, PartKind::Node)) {
             nodePorts += ports;
             if (!seen[*node]) {

@@ -55,9 +55,9 @@ struct Inventory {
 };
 
 // The number of cables a link stands for: `count` per instance of its more
-// replicated end (1 per NIC for NICs x 8 in nodes x 256 wired to a fabric).
-std::int64_t cablesOf(const Link& link, const DesignIndex& index);
-// The same from its ends' instance counts (0 for an end that is missing).
+// replicated end (1 per NIC for NICs x 8 in nodes x 256 wired to a fabric),
+// from its ends' instances as cableEndInstances counts them (a fabric once;
+// 0 for an end that is missing). DesignIndex::cables holds it per link.
 std::int64_t cablesOf(const Link& link, std::int64_t fromInstances, std::int64_t toInstances);
 
 Inventory takeInventory(const DesignIndex& index);

@@ -86,7 +86,7 @@ DesignIndex::DesignIndex(const Design& design, const Catalog& catalog)
         for (int e = 0; e < 2; ++e)
             if (const std::int64_t at = lookUp(e == 0 ? l.from : l.to, lastEnd[e]); at >= 0) {
                 (e == 0 ? linkFrom_ : linkTo_)[j] = at;
-                ends[e] = instances_[std::size_t(at)];
+                ends[e] = cableEndInstances(parts_[std::size_t(at)], instances_[std::size_t(at)]);
             }
         // As cablesOf counts them (core/analysis/inventory.h).
         cables_[j] = l.count * std::max(ends[0], ends[1]);

@@ -2,6 +2,7 @@
 // Lookups every analysis needs, computed once per design: each component's
 // part, parent, children and instance count (its count times its ancestors'),
 // and its figures with per-component overrides applied.
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -14,6 +15,17 @@
 #include "core/design/id_table.h"
 
 namespace studio {
+
+// The instances a link's end stands for when its cables are counted: its own
+// (a NIC in 256 nodes, 256), but a fabric is one network sized from the
+// links into it (core/design/fat_tree), so it stands for one however it is
+// replicated (none when its containers have no instances). Without this a
+// fabric of count 4 took four times the NICs' cables, more than its sizing
+// had ports for.
+inline std::int64_t cableEndInstances(const Part* part, std::int64_t instances)
+{
+    return part && part->kind == PartKind::Fabric ? std::min<std::int64_t>(instances, 1) : instances;
+}
 
 class DesignIndex {
 public:
@@ -39,7 +51,7 @@ public:
     std::optional<std::size_t> linkFrom(std::size_t link) const { return at(linkFrom_[link]); }
     std::optional<std::size_t> linkTo(std::size_t link) const { return at(linkTo_[link]); }
     // The cables it stands for: its count per instance of its more
-    // replicated end (cablesOf).
+    // replicated end, a fabric counting once (cablesOf, cableEndInstances).
     std::int64_t cables(std::size_t link) const { return cables_[link]; }
     // Its cable's catalog part, or nullptr.
     const Part* linkPart(std::size_t link) const { return linkParts_[link]; }

@@ -61,6 +61,17 @@ public:
         instance_.assign(ix_.size(), 0);
         fabricNodePorts_.resize(ix_.size());
         fabricOtherPorts_.resize(ix_.size());
+        // A link between two fabrics: its cables take a leaf port on each
+        // (sizeFabric counts them as other endpoints of both), cabled to
+        // each other once both fabrics are built.
+        for (std::size_t j = 0; j < d.links.size(); ++j) {
+            const auto from = ix_.linkFrom(j), to = ix_.linkTo(j);
+            if (from && to && ix_.kind(*from) == PartKind::Fabric && ix_.kind(*to) == PartKind::Fabric)
+                for (std::int64_t c = 0; c < ix_.cables(j); ++c) {
+                    fabricOtherPorts_[*from].push_back({kBetweenFabrics, j});
+                    fabricOtherPorts_[*to].push_back({kBetweenFabrics, j});
+                }
+        }
         // Nodes per instance of each rack component: a node adds its share
         // to its rack (a design drawn in full has thousands of components).
         std::map<std::size_t, std::int64_t> nodesInRack;
@@ -96,7 +107,8 @@ public:
         cableLinks();
         for (const FabricSizing& f : inv_.fabrics)
             if (!cableFabric(f))
-                break;
+                return std::move(out_);
+        cableLinks(true);
         stackRacks();
         return std::move(out_);
     }
@@ -227,11 +239,17 @@ private:
     }
 
     // Links between two components that are built: port c of one end to
-    // port c of the other, both in instance order.
-    void cableLinks()
+    // port c of the other, both in instance order. Then, the fabrics built,
+    // the links between two fabrics (their leaf ports).
+    void cableLinks(bool betweenFabrics = false)
     {
         const Design& d = ix_.design();
         for (std::size_t j = 0; j < d.links.size(); ++j) {
+            const auto from = ix_.linkFrom(j);
+            if (betweenFabrics !=
+                (from && ix_.kind(*from) == PartKind::Fabric && ix_.linkTo(j) &&
+                 ix_.kind(*ix_.linkTo(j)) == PartKind::Fabric))
+                continue;
             const auto& [a, b] = ends_[j];
             const std::size_t n = std::min(a.ports.size(), b.ports.size());
             for (std::size_t c = 0; c < n; ++c)
@@ -240,8 +258,9 @@ private:
     }
 
     struct FabricPort {
-        std::size_t port, link;
+        std::size_t port, link;  // port: kBetweenFabrics for a link's leaf port on a fabric at each end
     };
+    static constexpr std::size_t kBetweenFabrics = std::size_t(-1);
 
     // The switches a fabric needs and its cables, as the fat tree sizes
     // them (core/design/fat_tree): a leaf per rail per scalable unit
@@ -280,9 +299,13 @@ private:
         const std::int64_t units = rails ? (f.nodes + down - 1) / down : 0;
         std::vector<std::int64_t> leafUsed(leaves.size(), 0);  // down-ports in use, per leaf
         auto attach = [&](const FabricPort& e, std::int64_t leaf, std::int64_t number) {
-            const Link& l = ix_.design().links[e.link];
-            out_.cables.push_back({e.port, port(leaves[std::size_t(leaf)], number), l.part});
+            const std::size_t at = port(leaves[std::size_t(leaf)], number);
             ++leafUsed[std::size_t(leaf)];
+            if (e.port == kBetweenFabrics) {  // cabled to the other fabric by cableLinks
+                ends_[e.link][ix_.linkFrom(e.link) == fi ? 0 : 1].ports.push_back(at);
+                return;
+            }
+            out_.cables.push_back({e.port, at, ix_.design().links[e.link].part});
         };
         for (std::size_t e = 0; e < nodes.size(); ++e) {
             const std::int64_t i = std::int64_t(e);

@@ -246,6 +246,47 @@ private slots:
         QCOMPARE(leavesByUplinks["ffabric"], (std::map<std::int64_t, int>{{32, 1}, {64, 3}}));
     }
 
+    // A replicated fabric (one network, cabled once per NIC) and cables
+    // between two fabrics (a leaf port on each, joined) are listed as the
+    // inventory counts them.
+    void fabricsReplicatedOrJoinedAreListedAsCounted()
+    {
+        for (const bool joined : {false, true}) {
+            Design d = loadPreset("serving-llama3-70b-dgx-h100.cluster.json");
+            d.component("pod")->count = 2;
+            d.component("sfabric")->count = 4;
+            if (joined) {
+                Component other = *d.component("sfabric");
+                other.id = "other";
+                other.count = 1;
+                d.components.push_back(other);
+                Link between;
+                between.id = "sfabric-other";
+                between.from = "sfabric";
+                between.to = "other";
+                between.part = "link.ib-ndr-optical";
+                between.count = 3;
+                d.links.push_back(between);
+            }
+            const DesignIndex index(d, Catalog::builtin());
+            const Inventory inv = takeInventory(index);
+            const PhysicalDesign p = expandDesign(index, inv);
+            QVERIFY2(p.ok(), p.error.c_str());
+            QCOMPARE(std::int64_t(p.cables.size()), inv.cables);
+            // 2 DGX x 2 storage NICs + 2 appliances x 8 ports, (+ 3) on one switch.
+            QCOMPARE(inv.fabrics[0].tree.endpoints, std::int64_t(4 + 16 + (joined ? 3 : 0)));
+            if (!joined)
+                continue;
+            std::int64_t between = 0;
+            for (const auto& c : p.cables) {
+                const PhysicalDevice& a = p.devices[p.ports[c.a].device];
+                const PhysicalDevice& b = p.devices[p.ports[c.b].device];
+                between += a.name.rfind("sfabric-leaf", 0) == 0 && b.name.rfind("other-leaf", 0) == 0;
+            }
+            QCOMPARE(between, std::int64_t(3));
+        }
+    }
+
     // The DGX H100 SuperPOD: 4 scalable units of 16 racks of 2 nodes; each
     // node's 8 compute NICs on the rail-optimized NDR fabric (32-node units,
     // a leaf per rail per unit, 16 spines), its 2 storage NICs and the 12

@@ -123,6 +123,41 @@ private slots:
         QCOMPARE(inv.cablesByPart.at("link.ib-ndr-optical"), inv.cables);
     }
 
+    // A fabric is one network sized from the links into it: replicated (a
+    // count of 4, or inside a replicated pod) it still takes one cable per
+    // NIC, as its sizing has ports for. It took 4 per NIC, more than its
+    // leaves held, and the NetBox export wrote past them.
+    void aReplicatedFabricTakesItsCablesOnce()
+    {
+        Design d = loadPreset("dgx-h100-superpod-4su.cluster.json");
+        d.component("sfabric")->count = 4;
+        const DesignIndex index(d, Catalog::builtin());
+        const Inventory inv = takeInventory(index);
+        const FabricSizing* storage = fabric(inv, "sfabric");
+        QCOMPARE(storage->tree.endpoints, std::int64_t(256 + 96));
+        const std::int64_t interSwitch = fabric(inv, "fabric")->tree.leafSpineCables + storage->tree.leafSpineCables;
+        QCOMPARE(inv.cables, std::int64_t(1024 + 256 + 96) + interSwitch);
+    }
+
+    // Cables between two fabrics take a port on each: 3 of them make each
+    // fabric 3 endpoints larger and are 3 cables.
+    void cablesBetweenFabricsArePortsOfBoth()
+    {
+        Design d = loadPreset("dgx-h100-superpod-4su.cluster.json");
+        Link between;
+        between.id = "fabric-sfabric";
+        between.from = "fabric";
+        between.to = "sfabric";
+        between.part = "link.ib-ndr-optical";
+        between.count = 3;
+        d.links.push_back(between);
+        const DesignIndex index(d, Catalog::builtin());
+        const Inventory inv = takeInventory(index);
+        QCOMPARE(index.cables(d.links.size() - 1), std::int64_t(3));
+        QCOMPARE(fabric(inv, "fabric")->tree.endpoints, std::int64_t(1024 + 3));
+        QCOMPARE(fabric(inv, "sfabric")->tree.endpoints, std::int64_t(256 + 96 + 3));
+    }
+
     void bisectionBandwidthOfTheSuperPod()
     {
         const Design d = loadPreset("dgx-h100-superpod-4su.cluster.json");

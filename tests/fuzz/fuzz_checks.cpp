@@ -5,8 +5,10 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "core/analysis/inventory.h"
 #include "core/compare/comparison.h"
 #include "core/export/calculon_files.h"
+#include "core/export/physical_design.h"
 #include "core/format/design_writer.h"
 #include "core/format/embedded_parts.h"
 #include "core/metrics/metrics_text.h"
@@ -234,6 +236,27 @@ void checkDesignVerbs(const DesignLoad& loaded, const Catalog& base, std::string
         if (calculon.error.empty())
             for (const Json* file : {&calculon.model, &calculon.system, &calculon.execution})
                 requirePrintable(*file, "export --to calculon");
+    }
+
+    // export --to netbox and slurm: the cable plan lists what the inventory
+    // counts (a fat tree's up-links are one rule, upLinksFor, that both
+    // read), and every switch it sizes. Small plans only: a listed cable is
+    // a few hundred bytes, and the harness must stay fast.
+    if (metricsAccepts) {
+        const DesignIndex index(design, catalog);
+        const Inventory inventory = takeInventory(index);
+        if (inventory.cables + inventory.nodes <= 200'000) {
+            const PhysicalDesign physical = expandDesign(index, inventory);
+            if (physical.ok()) {
+                std::int64_t switches = 0;
+                for (const PhysicalDevice& d : physical.devices)
+                    switches += d.role == DeviceRole::Switch;
+                if (std::int64_t(physical.cables.size()) != inventory.cables || switches != inventory.switches)
+                    finding("export --to netbox: " + std::to_string(physical.cables.size()) + " cables and " +
+                            std::to_string(switches) + " switches listed, the inventory counts " +
+                            std::to_string(inventory.cables) + " and " + std::to_string(inventory.switches));
+            }
+        }
     }
 
     // compare: the design as the baseline of itself (every delta zero) and

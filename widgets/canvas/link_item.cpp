@@ -160,7 +160,13 @@ void LinkItem::route()
     QString speed;
     if (const Part* cable = doc->catalog().find(l.part); cable && cable->figure("gbps"))
         speed = QString::fromStdString(formatValue(cable->figure("gbps")->value)) + "G";
-    const std::int64_t cables = cablesOf(l, scene_->instances(l.from), scene_->instances(l.to));
+    const auto end = [&](const std::string& id) -> std::int64_t {
+        const int i = doc->componentIndex(id);
+        return i < 0 ? 0
+                     : cableEndInstances(doc->catalog().find(doc->design().components[std::size_t(i)].part),
+                                         scene_->instances(id));
+    };
+    const std::int64_t cables = cablesOf(l, end(l.from), end(l.to));
     const QString label = speed + QStringLiteral(" \u00d7 ") + QString::fromStdString(formatCount(cables));
     // A link whose route did not move repaints its label at most (a
     // rack-count edit changes the cable counts, not the routes).
