@@ -17,6 +17,7 @@
 #include "core/export/slurm_topology.h"
 #include "core/format/design_validator.h"
 #include "core/import/yaml_subset.h"
+#include "tests/core/hand_built.h"
 #include "tests/core/presets.h"
 
 using namespace studio;
@@ -260,13 +261,7 @@ private slots:
                 other.id = "other";
                 other.count = 1;
                 d.components.push_back(other);
-                Link between;
-                between.id = "sfabric-other";
-                between.from = "sfabric";
-                between.to = "other";
-                between.part = "link.ib-ndr-optical";
-                between.count = 3;
-                d.links.push_back(between);
+                d.links.push_back(test::cable("sfabric-other", "sfabric", "other", "link.ib-ndr-optical", 3));
             }
             const DesignIndex index(d, Catalog::builtin());
             const Inventory inv = takeInventory(index);
@@ -408,12 +403,7 @@ private slots:
     void nvlinkDomainsAcrossNodesAreSlurmBlocks()
     {
         Design d = loadPreset("dgx-h100-superpod-4su.cluster.json");
-        Component domain;
-        domain.id = "nvl";
-        domain.part = "group.nvlink-domain";
-        domain.name = "NVLink domain";
-        domain.parent = "rack";
-        d.components.push_back(domain);
+        d.components.push_back(test::part("nvl", "group.nvlink-domain", "rack", 1, "NVLink domain"));
         for (Component& c : d.components)
             if (c.id == "dgx")
                 c.parent = "nvl";

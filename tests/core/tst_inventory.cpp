@@ -5,6 +5,7 @@
 #include "core/design/id_table.h"
 #include "core/design/resize.h"
 #include "core/format/design_reader.h"
+#include "tests/core/hand_built.h"
 #include "tests/test_support.h"
 
 using namespace studio;
@@ -144,13 +145,7 @@ private slots:
     void cablesBetweenFabricsArePortsOfBoth()
     {
         Design d = loadPreset("dgx-h100-superpod-4su.cluster.json");
-        Link between;
-        between.id = "fabric-sfabric";
-        between.from = "fabric";
-        between.to = "sfabric";
-        between.part = "link.ib-ndr-optical";
-        between.count = 3;
-        d.links.push_back(between);
+        d.links.push_back(test::cable("fabric-sfabric", "fabric", "sfabric", "link.ib-ndr-optical", 3));
         const DesignIndex index(d, Catalog::builtin());
         const Inventory inv = takeInventory(index);
         QCOMPARE(index.cables(d.links.size() - 1), std::int64_t(3));
