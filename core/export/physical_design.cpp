@@ -336,8 +336,9 @@ private:
         if (t.tiers >= 2 && !tiers["spine"].empty()) {
             const auto spineUsed = stripe(leaves, leafUsed, down, t.leafUp, tiers["spine"]);
             if (t.tiers >= 3 && !tiers["core"].empty()) {
-                const std::int64_t half = sw && sw->figure("ports") ? std::int64_t(sw->figure("ports")->value) / 2
-                                                                    : (t.leafDown + t.leafUp) / 2;
+                // The radix the tree was sized with (a fabric's `radix`
+                // overrides the switch's ports), split half down, half up.
+                const std::int64_t half = (t.leafDown + t.leafUp) / 2;
                 stripe(tiers["spine"], spineUsed, half, half, tiers["core"]);
             }
         }

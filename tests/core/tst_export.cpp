@@ -282,6 +282,25 @@ private slots:
         }
     }
 
+    // A fabric's radix overrides its switch's ports (an SN5600's 64 x 800G
+    // ports broken out to 128 x 400G): the three-tier frontend of the 16k
+    // preset is wired with the spines' 64 up-links it was sized with, not
+    // the 32 that half the switch's own ports would give.
+    void theRadixTheTreeWasSizedWithIsTheOneWired()
+    {
+        Design d = loadPreset("h100-16k-roce-llama3.cluster.json");
+        d.component("ffabric")->props["switch"] = "switch.sn5600";
+        d.component("ffabric")->props["radix"] = 128;
+        const DesignIndex index(d, Catalog::builtin());
+        const Inventory inv = takeInventory(index);
+        const PhysicalDesign p = expandDesign(index, inv);
+        QVERIFY2(p.ok(), p.error.c_str());
+        const FatTree& t = inv.fabrics[1].tree;
+        QCOMPARE(t.tiers, 3);
+        QCOMPARE(t.spineCoreCables, t.leafSpineCables);
+        QCOMPARE(std::int64_t(p.cables.size()), inv.cables);
+    }
+
     // The DGX H100 SuperPOD: 4 scalable units of 16 racks of 2 nodes; each
     // node's 8 compute NICs on the rail-optimized NDR fabric (32-node units,
     // a leaf per rail per unit, 16 spines), its 2 storage NICs and the 12
