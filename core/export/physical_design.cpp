@@ -64,14 +64,12 @@ public:
         // A link between two fabrics: its cables take a leaf port on each
         // (sizeFabric counts them as other endpoints of both), cabled to
         // each other once both fabrics are built.
-        for (std::size_t j = 0; j < d.links.size(); ++j) {
-            const auto from = ix_.linkFrom(j), to = ix_.linkTo(j);
-            if (from && to && ix_.kind(*from) == PartKind::Fabric && ix_.kind(*to) == PartKind::Fabric)
+        for (std::size_t j = 0; j < d.links.size(); ++j)
+            if (betweenFabrics(j))
                 for (std::int64_t c = 0; c < ix_.cables(j); ++c) {
-                    fabricOtherPorts_[*from].push_back({kBetweenFabrics, j});
-                    fabricOtherPorts_[*to].push_back({kBetweenFabrics, j});
+                    fabricOtherPorts_[*ix_.linkFrom(j)].push_back({kBetweenFabrics, j});
+                    fabricOtherPorts_[*ix_.linkTo(j)].push_back({kBetweenFabrics, j});
                 }
-        }
         // Nodes per instance of each rack component: a node adds its share
         // to its rack (a design drawn in full has thousands of components).
         std::map<std::size_t, std::int64_t> nodesInRack;
@@ -241,20 +239,23 @@ private:
     // Links between two components that are built: port c of one end to
     // port c of the other, both in instance order. Then, the fabrics built,
     // the links between two fabrics (their leaf ports).
-    void cableLinks(bool betweenFabrics = false)
+    void cableLinks(bool fabricsBuilt = false)
     {
         const Design& d = ix_.design();
         for (std::size_t j = 0; j < d.links.size(); ++j) {
-            const auto from = ix_.linkFrom(j);
-            if (betweenFabrics !=
-                (from && ix_.kind(*from) == PartKind::Fabric && ix_.linkTo(j) &&
-                 ix_.kind(*ix_.linkTo(j)) == PartKind::Fabric))
+            if (betweenFabrics(j) != fabricsBuilt)
                 continue;
             const auto& [a, b] = ends_[j];
             const std::size_t n = std::min(a.ports.size(), b.ports.size());
             for (std::size_t c = 0; c < n; ++c)
                 out_.cables.push_back({a.ports[c], b.ports[c], d.links[j].part});
         }
+    }
+
+    bool betweenFabrics(std::size_t link) const
+    {
+        const auto from = ix_.linkFrom(link), to = ix_.linkTo(link);
+        return from && to && ix_.kind(*from) == PartKind::Fabric && ix_.kind(*to) == PartKind::Fabric;
     }
 
     struct FabricPort {
@@ -326,7 +327,7 @@ private:
             std::vector<std::int64_t> aboveUsed(above.size(), 0);
             std::int64_t c = 0;
             for (std::size_t s = 0; s < below.size(); ++s)
-                for (std::int64_t j = 0; j < upLinksFor(used[s], downPorts, upPorts); ++j, ++c) {
+                for (std::int64_t j = 0, n = upLinksFor(used[s], downPorts, upPorts); j < n; ++j, ++c) {
                     const std::size_t to = std::size_t(c % std::int64_t(above.size()));
                     out_.cables.push_back(
                         {port(below[s], downPorts + j + 1), port(above[to], ++aboveUsed[to]), f.cablePart});
