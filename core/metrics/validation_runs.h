@@ -103,7 +103,7 @@ struct NotModelledRun {
 
 // Absolute errors over a set of runs.
 struct ErrorSummary {
-    std::size_t runs = 0, within10 = 0, within25 = 0;  // |error| <= 10%, <= 25%
+    std::size_t runs = 0, within10 = 0, within15 = 0, within25 = 0;  // |error| <= 10%, 15%, 25%
     double meanAbs = 0, maxAbs = 0;
 };
 ErrorSummary summarizeErrors(const std::vector<double>& errors);

@@ -1,6 +1,6 @@
 // The performance model against published runs (docs/validation.md): the
 // frozen calibration runs within 10% each and 5% mean; the check runs, on
-// which no factor was fit, reported apart against the same target; the
+// which no factor was fit, reported apart against issue 35's target; the
 // error bands drawn from both; and the behaviours the issue that set them
 // up asked for (a single-node 8B run in the published range, MFU falling as
 // tensor-parallel communication grows). Serving runs are checks evaluated by
@@ -236,7 +236,11 @@ private slots:
         QVERIFY(calibration != std::string::npos && checks != std::string::npos && calibration < checks);
         // No check run sits in the calibration table.
         QVERIFY(md.substr(calibration, checks - calibration).find("| F1 MPT-7B") == std::string::npos);
-        QVERIFY(md.find("are within 10%", checks) != std::string::npos);
+        std::size_t within15 = 0;
+        for (const auto* r : rowsOf("check"))
+            within15 += std::fabs(r->error()) <= 0.15 ? 1 : 0;
+        QVERIFY(md.find(std::to_string(within15) + " of " + std::to_string(rowsOf("check").size()) + " are within 15%",
+                        checks) != std::string::npos);
     }
 
     void documentIsCurrent()
@@ -418,7 +422,7 @@ private slots:
             errors.push_back(r.error());
         QCOMPARE(sum.runs, report().serving.size());
         QCOMPARE(sum.meanAbs, summarizeErrors(errors).meanAbs);
-        QVERIFY(sum.within10 <= sum.within25 && sum.within25 <= sum.runs);
+        QVERIFY(sum.within10 <= sum.within15 && sum.within15 <= sum.within25 && sum.within25 <= sum.runs);
     }
 
     // A published disaggregated-against-aggregated comparison: the ratio is
