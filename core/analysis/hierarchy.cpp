@@ -211,7 +211,12 @@ Hierarchy buildHierarchy(const HardwareProfile& hw, const WorkloadShape& w, std:
                 t.explain.inputs.push_back({"oversubscription", divide, "x", "fabric " + so.fabric});
             h.tiers.push_back(std::move(t));
         };
-        addTier("leaf", "Scale-out inside a leaf", 1, so.leafScopeGpus);
+        // A fabric that fits one switch has no leaf to be inside of; nodes
+        // wired to placed switches have no fabric tree at all.
+        const char* first = so.fabric.empty() ? "Scale-out"
+            : so.tiers <= 1                   ? "Scale-out on one switch"
+                                              : "Scale-out inside a leaf";
+        addTier("leaf", first, 1, so.leafScopeGpus);
         if (so.tiers >= 2 && hw.gpus > so.leafScopeGpus)
             addTier("spine", "Across the spine", so.oversubscription, so.spineScopeGpus);
         if (so.tiers >= 3 && hw.gpus > so.spineScopeGpus)

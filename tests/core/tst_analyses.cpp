@@ -219,11 +219,23 @@ private slots:
         QCOMPARE(keys, (std::vector<std::string>{"hbm", "nvlink", "leaf", "spine", "storage"}));
         QCOMPARE(a.hierarchy.tier("nvlink")->scopeGpus, std::int64_t(8));
         QCOMPARE(a.hierarchy.tier("leaf")->scopeGpus, std::int64_t(256));  // one SU's rail
+        QCOMPARE(a.hierarchy.tier("leaf")->name, std::string("Scale-out inside a leaf"));
         QCOMPARE(a.hierarchy.tier("hbm")->gbPerSPerGpu, 3350.0);
         QCOMPARE(a.hierarchy.tier("nvlink")->axes, std::vector<std::string>{"tp"});
         QCOMPARE(a.hierarchy.tier("leaf")->axes, std::vector<std::string>{"dp"});  // tp 8 x dp 32 = one SU
         // Storage: 12 appliances x 90 GB/s read over 1,024 GPUs.
         QCOMPARE(a.hierarchy.tier("storage")->gbPerSPerGpu, 12 * 90.0 / 1024);
+    }
+
+    // Eight nodes' 64 NICs fit one 64-port switch: the scale-out tier is
+    // that switch, with no leaf or spine to name, and reaches every GPU.
+    void aFabricOfOneSwitchIsNamedSo()
+    {
+        const Analysis a = preset("budget-8node-100gbe.cluster.json").analyse();
+        QCOMPARE(a.inventory.fabrics.front().tree.tiers, 1);
+        QCOMPARE(a.hierarchy.tier("leaf")->name, std::string("Scale-out on one switch"));
+        QCOMPARE(a.hierarchy.tier("leaf")->scopeGpus, std::int64_t(64));
+        QVERIFY(!a.hierarchy.tier("spine"));
     }
 
     void failureRatesReproduceLlama3()
