@@ -435,10 +435,16 @@ void ComponentItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* opt
             if (const Analysis* a = scene_->analysis()->analysis())
                 for (const auto& f : a->inventory.fabrics)
                     if (QString::fromStdString(f.component) == id_) {
-                        detail = tr("%1 leaf \u00b7 %2 spine \u00b7 %3 core")
-                                     .arg(f.tree.leaf)
-                                     .arg(f.tree.spine)
-                                     .arg(f.tree.core);
+                        // Only the tiers the tree has: a one-switch fabric has no spine to count.
+                        if (f.tree.spine == 0 && f.tree.core == 0)
+                            detail = f.tree.leaf == 1 ? tr("1 switch") : tr("%1 switches").arg(f.tree.leaf);
+                        else if (f.tree.core == 0)
+                            detail = tr("%1 leaf \u00b7 %2 spine").arg(f.tree.leaf).arg(f.tree.spine);
+                        else
+                            detail = tr("%1 leaf \u00b7 %2 spine \u00b7 %3 core")
+                                         .arg(f.tree.leaf)
+                                         .arg(f.tree.spine)
+                                         .arg(f.tree.core);
                         const Part* sw = scene_->document()->catalog().find(f.switchPart);
                         const double w = countBadgeRect().left() - textX - 4;
                         painter->drawText(
