@@ -297,31 +297,48 @@ int runOnOneDesign(QCommandLineParser& parser, const DesignOptions& opts, const 
     return run(loaded, file);
 }
 
-// --format's value is one of `allowed`, or says why not ("expected json,
-// text or csv").
-bool formatOneOf(const QCommandLineParser& parser, const QString& format, const QStringList& allowed)
+// "json, text or csv".
+QString choiceList(const QStringList& choices)
 {
-    const QString fmt = parser.value(format);
-    if (allowed.contains(fmt))
-        return true;
-    const QString list =
-        allowed.size() > 1 ? allowed.mid(0, allowed.size() - 1).join(", ") + " or " + allowed.back() : allowed.join("");
-    err("--format " + fmt.toStdString() + ": expected " + list.toStdString() + "\n");
-    return false;
+    return choices.size() > 1 ? choices.mid(0, choices.size() - 1).join(", ") + " or " + choices.back()
+                              : choices.join("");
 }
+
+// A verb's --format: one of `choices`, the first the default unless the
+// verb describes its own ("Output format: json (default), text or csv.").
+struct FormatOption {
+    QStringList choices;
+    QCommandLineOption option;
+    explicit FormatOption(const QStringList& allowed, const QString& description = {}, bool withDefault = true)
+        : choices(allowed),
+          option(QStringLiteral("format"),
+                 description.isEmpty() ? "Output format: " +
+                         choiceList(QStringList{allowed.front() + " (default)"} + allowed.mid(1)) + "."
+                                       : description,
+                 allowed.join('|'), withDefault ? allowed.front() : QString())
+    {}
+    void addTo(QCommandLineParser& parser) const { parser.addOption(option); }
+    QString value(const QCommandLineParser& parser) const { return parser.value(option); }
+    bool isSet(const QCommandLineParser& parser) const { return parser.isSet(option); }
+    // The value is one of the choices, or says why not ("expected json,
+    // text or csv").
+    bool valid(const QCommandLineParser& parser) const
+    {
+        if (choices.contains(value(parser)))
+            return true;
+        err("--format " + value(parser).toStdString() + ": expected " + choiceList(choices).toStdString() + "\n");
+        return false;
+    }
+};
 
 int runMetrics(const QStringList& args, const Verb& verb)
 {
     QCommandLineParser parser;
-    const QCommandLineOption format(QStringLiteral("format"), "Output format: json (default) or text.", "json|text",
-                                    "json");
-    parser.addOption(format);
+    const FormatOption format({"json", "text"});
+    format.addTo(parser);
     parser.addPositionalArgument("FILE", "The design to analyse.");
     return runOnOneDesign(
-        parser, DesignOptions{}, args, verb,
-        [&] {
-            return formatOneOf(parser, "format", {"json", "text"});
-        },
+        parser, DesignOptions{}, args, verb, [&] { return format.valid(parser); },
         [&](const DesignLoad& loaded, const QString& file) {
             Json metrics = computeMetrics(*loaded.design, *loaded.catalog);
             // A serving workload's figures, or what stops it being served.
@@ -331,7 +348,7 @@ int runMetrics(const QStringList& args, const Verb& verb)
                     err(formatProblem(file.toStdString(), p) + "\n");
                 return int(kExitInvalid);
             }
-            out(parser.value(format) == "json" ? metrics.dump(2) + "\n" : metricsText(metrics));
+            out(format.value(parser) == "json" ? metrics.dump(2) + "\n" : metricsText(metrics));
             return int(kExitOk);
         });
 }
@@ -356,8 +373,7 @@ int runSearch(const QStringList& args, const Verb& verb)
                                        "Rank by step time per token (default), energy per token, days to train "
                                        "including goodput, or the run's cost (ownership and energy, USD).",
                                        QString::fromStdString(objectiveChoices()), "time");
-    const QCommandLineOption format(QStringLiteral("format"), "Output format: json (default), text or csv.",
-                                    "json|text|csv", "json");
+    const FormatOption format({"json", "text", "csv"});
     const QCommandLineOption batch(QStringLiteral("batch-range"),
                                    "Let the global batch vary over MIN-MAX sequences (default: the workload's).",
                                    "MIN-MAX");
@@ -376,7 +392,7 @@ int runSearch(const QStringList& args, const Verb& verb)
     const QCommandLineOption exhaustive(QStringLiteral("exhaustive"),
                                         "Model every feasible candidate instead of skipping those the step-time bound "
                                         "rules out (same result, slower).");
-    for (const auto* o : {&top, &objective, &format, &batch, &within, &fix, &allow, &exhaustive})
+    for (const auto* o : {&top, &objective, &format.option, &batch, &within, &fix, &allow, &exhaustive})
         parser.addOption(*o);
     parser.addPositionalArgument("FILE", "The design whose model and GPUs to search.");
     const DesignOptions designOptions(false);
@@ -384,7 +400,7 @@ int runSearch(const QStringList& args, const Verb& verb)
     return runOnOneDesign(
         parser, designOptions, args, verb,
         [&] {
-            if (!formatOneOf(parser, "format", {"json", "text", "csv"}))
+            if (!format.valid(parser))
                 return false;
             bool ok = false;
             options.top = parser.value(top).toInt(&ok);
@@ -437,7 +453,7 @@ int runSearch(const QStringList& args, const Verb& verb)
             return true;
         },
         [&](const DesignLoad& loaded, const QString& file) {
-            const QString fmt = parser.value(format);
+            const QString fmt = format.value(parser);
             if (loaded.design->workload.isServing()) {
                 if (!options.allowed.empty()) {
                     err(file.toStdString() +
@@ -491,16 +507,15 @@ int runSweep(const QStringList& args, const Verb& verb)
     const QCommandLineOption weak(QStringLiteral("weak"),
                                   "Weak scaling: the global batch and the tokens grow with the GPUs (default: "
                                   "strong scaling, both stay the workload's).");
-    const QCommandLineOption format(QStringLiteral("format"), "Output format: json (default), text or csv.",
-                                    "json|text|csv", "json");
-    for (const auto* o : {&from, &to, &weak, &format})
+    const FormatOption format({"json", "text", "csv"});
+    for (const auto* o : {&from, &to, &weak, &format.option})
         parser.addOption(*o);
     parser.addPositionalArgument("FILE", "The design to resize.");
     SweepOptions options;
     return runOnOneDesign(
         parser, DesignOptions{}, args, verb,
         [&] {
-            if (!formatOneOf(parser, "format", {"json", "text", "csv"}))
+            if (!format.valid(parser))
                 return false;
             if (!parseSweepGpus(parser, from, &options.from) || !parseSweepGpus(parser, to, &options.to))
                 return false;
@@ -517,7 +532,7 @@ int runSweep(const QStringList& args, const Verb& verb)
                 err(file.toStdString() + ": " + result.error + "\n");
                 return int(kExitInvalid);
             }
-            const QString fmt = parser.value(format);
+            const QString fmt = format.value(parser);
             out(fmt == "json" ? sweepJson(result).dump(2) + "\n" : fmt == "csv" ? sweepCsv(result) : sweepText(result));
             return int(kExitOk);
         });
@@ -538,15 +553,11 @@ int runKernelShapes(const QStringList& args, const Verb& verb)
 int runSensitivity(const QStringList& args, const Verb& verb)
 {
     QCommandLineParser parser;
-    const QCommandLineOption format(QStringLiteral("format"), "Output format: json (default) or text.", "json|text",
-                                    "json");
-    parser.addOption(format);
+    const FormatOption format({"json", "text"});
+    format.addTo(parser);
     parser.addPositionalArgument("FILE", "The design to vary.");
     return runOnOneDesign(
-        parser, DesignOptions{}, args, verb,
-        [&] {
-            return formatOneOf(parser, "format", {"json", "text"});
-        },
+        parser, DesignOptions{}, args, verb, [&] { return format.valid(parser); },
         [&](const DesignLoad& loaded, const QString& file) {
             const SensitivityResult result = analyzeSensitivity(*loaded.design, *loaded.catalog);
             if (!result.error.empty()) {
@@ -554,7 +565,7 @@ int runSensitivity(const QStringList& args, const Verb& verb)
                 return int(kExitInvalid);
             }
             const UpgradesResult upgrades = analyzeUpgrades(*loaded.design, *loaded.catalog);
-            if (parser.value(format) == "json") {
+            if (format.value(parser) == "json") {
                 Json json = sensitivityJson(result);
                 json["upgrades"] = upgradesJson(upgrades);
                 out(json.dump(2) + "\n");
@@ -789,9 +800,8 @@ int runCompare(const QStringList& args, const Verb& verb)
     QCommandLineParser parser;
     OutputOptions output;
     output.addTo(parser);
-    const QCommandLineOption format(QStringLiteral("format"),
-                                    "Print the comparison: json (default without -o) or text.", "json|text");
-    parser.addOption(format);
+    const FormatOption format({"json", "text"}, "Print the comparison: json (default without -o) or text.", false);
+    format.addTo(parser);
     const QCommandLineOption baseline(QStringLiteral("baseline"),
                                       "Which design the others are compared with: "
                                       "its position, 1 (default) to 4.",
@@ -827,8 +837,8 @@ int runCompare(const QStringList& args, const Verb& verb)
             verb.synopsis + "\n");
         return kExitUsage;
     }
-    const QString fmt = parser.value(format);
-    if (parser.isSet(format) && !formatOneOf(parser, "format", {"json", "text"}))
+    const QString fmt = format.value(parser);
+    if (format.isSet(parser) && !format.valid(parser))
         return kExitUsage;
     bool ok = false;
     const int base = parser.value(baseline).toInt(&ok);
@@ -906,7 +916,7 @@ int runCompare(const QStringList& args, const Verb& verb)
             }
         }
     }
-    if (!parser.isSet(output.output) || parser.isSet(format))
+    if (!parser.isSet(output.output) || format.isSet(parser))
         out(fmt == "text" ? comparisonText(comparison) : comparisonJson(comparison).dump(2) + "\n");
     return kExitOk;
 }
@@ -947,18 +957,17 @@ int runValidationReport(const QStringList& args, const Verb& verb)
     QCommandLineParser parser;
     parser.addOption(kCatalogOption);
     parser.addOption(kKernelsOption);
-    const QCommandLineOption format(QStringLiteral("format"),
-                                    "markdown (default: docs/validation.md) or json (resources/validation-errors.json, "
-                                    "the error bands' data).",
-                                    "markdown|json", "markdown");
-    parser.addOption(format);
+    const FormatOption format({"markdown", "json"},
+                              "markdown (default: docs/validation.md) or json (resources/validation-errors.json, the "
+                              "error bands' data).");
+    format.addTo(parser);
     parser.addPositionalArgument("RUNS", "The published-runs file (tests/data/published/runs.json).");
     int code = kExitOk;
     const auto catalog = startFilesVerb(parser, args, verb, &code);
     if (!catalog)
         return code;
-    const QString fmt = parser.value(format);
-    if (!formatOneOf(parser, "format", {"markdown", "json"}))
+    const QString fmt = format.value(parser);
+    if (!format.valid(parser))
         return kExitUsage;
     const std::string path = parser.positionalArguments().front().toStdString();
     const ValidationReport report = runValidation(path, *catalog);
