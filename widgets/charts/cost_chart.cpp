@@ -80,8 +80,9 @@ void CostChart::setUp(ChartView& view)
     view.grid()->setRowStretch(0, 3);
     view.grid()->setRowStretch(1, 2);
     if (FigureTable* table = view.figureTable()) {
-        table->setMinimumWidth(260);
-        table->setMaximumWidth(380);
+        // Room for "Run cost, rented" beside a value and its band.
+        table->setMinimumWidth(310);
+        table->setMaximumWidth(400);
         view.grid()->addWidget(table, 0, 1, 2, 1);
         view.grid()->setColumnStretch(1, 1);
     }
