@@ -29,6 +29,7 @@
 #include "widgets/common/qt_string.h"
 #include "widgets/document/design_document.h"
 #include "widgets/document/design_editor.h"
+#include "widgets/panels/message_stack.h"
 #include "widgets/search/layout_search_service.h"
 #include "widgets/search/layouts_panel.h"
 #include "widgets/workload/workload_panel.h"
@@ -258,7 +259,7 @@ private slots:
         }
         QCOMPARE(search->runsStarted(), before);
         QVERIFY(search->result() == nullptr);
-        QVERIFY(w.layouts()->summaryLabel()->text().contains("Searching layouts") ||
+        QVERIFY(w.layouts()->messageStack()->message().contains("Searching layouts") ||
                 !w.layouts()->summaryLabel()->isEnabled());
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20000);
         QCOMPARE(search->runsStarted(), before + 1);
@@ -325,7 +326,7 @@ private slots:
         w.layoutSearch()->waitForIdle();
         QCoreApplication::processEvents();
         QVERIFY(w.layoutSearch()->result() == nullptr);
-        QVERIFY(w.layouts()->summaryLabel()->text().contains("the design has errors"));
+        QVERIFY(w.layouts()->messageStack()->message().contains("the design has errors"));
         QCOMPARE(w.layouts()->table()->rowCount(), 0);
         QVERIFY(w.workload()->layoutRank().isEmpty());
     }

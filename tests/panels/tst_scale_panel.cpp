@@ -24,6 +24,7 @@
 #include "widgets/charts/chart_style.h"
 #include "widgets/document/design_document.h"
 #include "widgets/document/design_editor.h"
+#include "widgets/panels/message_stack.h"
 #include "widgets/scale/scale_charts.h"
 #include "widgets/scale/scale_panel.h"
 #include "widgets/scale/scale_sweep_service.h"
@@ -32,6 +33,7 @@
 #include "widgets/scale/sensitivity_service.h"
 #include "widgets/scale/upgrades_service.h"
 #include "widgets/scale/upgrades_table.h"
+#include "widgets/search/layouts_panel.h"
 
 using namespace studio;
 
@@ -105,6 +107,35 @@ private slots:
         QCOMPARE(w.scale()->charts()->throughputPlot()->itemCount(), 2 * (tiers + 1 + 1 + 1));
         QVERIFY(w.scale()->summaryLabel()->text().contains(
             QString("The cheapest run is at %1 GPUs").arg(QString::fromStdString(formatCount(expected.cheapestGpus)))));
+    }
+
+    // A serving design has no training run to sweep, vary or lay out: each
+    // panel says so, and where to go, in place of empty axes.
+    void aServingDesignIsSentToTheServingDock()
+    {
+        MainWindow w;
+        QVERIFY(open(w, "serving-llama3-70b-dgx-h100.cluster.json"));
+        for (const char* dock : {"scale", "sensitivity", "layouts"}) {
+            w.findChild<QDockWidget*>(dock)->raise();
+            QCoreApplication::processEvents();
+            w.waitForBackgroundRuns();
+            QCoreApplication::processEvents();
+        }
+        const std::vector<std::pair<const MessageStack*, QString>> panels = {
+            {w.scale()->messageStack(), "No scale sweep: the workload is serving"},
+            {w.sensitivity()->messageStack(), "No sensitivity: no training run: the workload is serving"},
+            {w.layouts()->messageStack(), "No layout search: the workload is serving"}};
+        for (const auto& [stack, sentence] : panels) {
+            QVERIFY(stack->showsMessage());
+            QVERIFY2(stack->message().startsWith(sentence), qPrintable(stack->message()));
+        }
+        QVERIFY(w.scale()->summaryLabel()->text().isEmpty());
+        QVERIFY(w.sensitivity()->summaryLabel()->text().isEmpty());
+        // The hint names the dock that serves.
+        bool hinted = false;
+        for (const QLabel* l : w.scale()->messageStack()->findChildren<QLabel*>())
+            hinted = hinted || (l->isVisible() && l->text().contains("the Serving dock sizes it"));
+        QVERIFY(hinted);
     }
 
     void followsEditsAndTheScalingChoice()

@@ -258,6 +258,25 @@ private slots:
         QVERIFY(!simple.contains("time running kernels ="));
     }
 
+    // A serving design that cannot be served as laid out: its Serving page
+    // says why, as the panel does, and draws no empty charts.
+    void aDesignThatCannotBeServedSaysWhyOnItsPage()
+    {
+        DesignLoad l = load("serving-llama3-70b-dgx-h100.cluster.json");
+        QVERIFY(l.ok());
+        l.design->workload.serving->batch = 100000;
+        QVERIFY(!analyzeServing(*l.design, *l.catalog).ok());
+        QTemporaryDir dir;
+        const QString out = dir.filePath("unservable.pdf");
+        QString error;
+        QVERIFY2(writeDesignReport(*l.design, l.catalog, out, {QPageSize::A4, "x.cluster.json"}, &error),
+                 qPrintable(error));
+        const QString serving = pdfText(out, pageOf(out, pageObjects(bytesOf(out)), "Serving")).simplified();
+        QVERIFY2(serving.contains("This workload cannot be served as laid out: a batch of 100,000 does not fit"),
+                 qPrintable(serving));
+        QVERIFY(!serving.contains("one GPU's HBM"));
+    }
+
     // The cover and the body are laid out apart (numbering the contents
     // re-lays the cover alone): a cover of two pages moves every section
     // two pages on, in the contents, the footers and the page count.

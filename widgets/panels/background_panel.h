@@ -43,6 +43,11 @@ public:
 signals:
     // A sentence for the status bar (an Apply done or refused).
     void message(const QString& text);
+
+protected:
+    // Where a serving design's user goes instead of a panel that analyses a
+    // training run (empty for a training design).
+    static QString servingHint(const Design& design);
 };
 
 }  // namespace studio

@@ -11,6 +11,8 @@
 #include "widgets/analysis/run_progress_bar.h"
 #include "widgets/charts/chart_plot.h"
 #include "widgets/common/qt_string.h"
+#include "widgets/document/design_document.h"
+#include "widgets/panels/message_stack.h"
 #include "widgets/report/report_document.h"
 #include "widgets/scale/scale_charts.h"
 #include "widgets/scale/scale_sweep_service.h"
@@ -48,7 +50,7 @@ QString scaleSummary(const SweepResult& r)
 }
 
 ScalePanel::ScalePanel(DesignDocument* document, AnalysisService* analyses, QWidget* parent)
-    : BackgroundPanel(parent), sweep_(new ScaleSweepService(document, analyses, this))
+    : BackgroundPanel(parent), doc_(document), sweep_(new ScaleSweepService(document, analyses, this))
 {
     sweep_->setWanted(false);
     auto* layout = new QVBoxLayout(this);
@@ -67,12 +69,18 @@ ScalePanel::ScalePanel(DesignDocument* document, AnalysisService* analyses, QWid
     bar->addStretch(1);
     layout->addLayout(bar);
 
-    summary_ = new QLabel(this);
+    // The summary and charts, or a sentence saying why there are none.
+    auto* content = new QWidget(this);
+    auto* contentLayout = new QVBoxLayout(content);
+    contentLayout->setContentsMargins(0, 0, 0, 0);
+    summary_ = new QLabel(content);
     summary_->setWordWrap(true);
     summary_->setTextFormat(Qt::RichText);
-    layout->addWidget(summary_);
-    charts_ = new ScaleCharts(this);
-    layout->addWidget(charts_, 1);
+    contentLayout->addWidget(summary_);
+    charts_ = new ScaleCharts(content);
+    contentLayout->addWidget(charts_, 1);
+    stack_ = new MessageStack(content, this);
+    layout->addWidget(stack_, 1);
 
     connect(scaling_, &QComboBox::currentIndexChanged, this,
             [this] { sweep_->setScaling(Scaling(scaling_->currentData().toInt())); });
@@ -101,13 +109,19 @@ void ScalePanel::refresh()
     summary_->setEnabled(true);
     charts_->setEnabled(true);
     const SweepResult* r = sweep_->result();
-    if (!r)
-        summary_->setText(sweep_->running() ? tr("Sweeping sizes...")
-                                            : tr("No scale sweep: the design has errors (see the Warnings dock)."));
-    else if (!r->error.empty())
-        summary_->setText(tr("No scale sweep: %1").arg(q(r->error)).toHtmlEscaped());
-    else
+    if (r && r->error.empty()) {
+        stack_->showContent();
         summary_->setText(scaleSummary(*r));
+    } else {
+        summary_->clear();
+        if (!r)
+            stack_->showMessage(sweep_->running()
+                                    ? tr("Sweeping sizes...")
+                                    : tr("No scale sweep: the design has errors (see the Warnings dock)."));
+        else
+            stack_->showMessage(tr("No scale sweep: %1.").arg(q(r->error)).toHtmlEscaped(),
+                                servingHint(doc_->design()));
+    }
     charts_->draw(r);
 }
 

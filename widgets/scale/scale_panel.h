@@ -14,6 +14,7 @@ namespace studio {
 
 class ChartPlot;
 class DesignDocument;
+class MessageStack;
 class ScaleCharts;
 class ScaleSweepService;
 
@@ -36,17 +37,20 @@ public:
 
     ScaleCharts* charts() const { return charts_; }
     QLabel* summaryLabel() const { return summary_; }
+    MessageStack* messageStack() const { return stack_; }
     QComboBox* scalingBox() const { return scaling_; }
     QProgressBar* progressBar() const { return progress_; }
 
 private:
     void refresh();
 
+    DesignDocument* doc_;
     ScaleSweepService* sweep_;
     QComboBox* scaling_;
     QProgressBar* progress_;
     QLabel* summary_;
     ScaleCharts* charts_;
+    MessageStack* stack_;
 };
 
 }  // namespace studio

@@ -14,6 +14,8 @@
 #include "widgets/analysis/run_progress_bar.h"
 #include "widgets/charts/chart_plot.h"
 #include "widgets/common/qt_string.h"
+#include "widgets/document/design_document.h"
+#include "widgets/panels/message_stack.h"
 #include "widgets/report/report_document.h"
 #include "widgets/scale/sensitivity_chart.h"
 #include "widgets/scale/sensitivity_service.h"
@@ -32,7 +34,7 @@ QString sensitivitySummary(const SensitivityResult& r)
 }
 
 SensitivityPanel::SensitivityPanel(DesignDocument* document, AnalysisService* analyses, QWidget* parent)
-    : BackgroundPanel(parent), service_(new SensitivityService(document, analyses, this)),
+    : BackgroundPanel(parent), doc_(document), service_(new SensitivityService(document, analyses, this)),
       upgrades_(new UpgradesService(document, analyses, this))
 {
     service_->setWanted(false);
@@ -44,7 +46,7 @@ SensitivityPanel::SensitivityPanel(DesignDocument* document, AnalysisService* an
     summary_->setWordWrap(true);
     summary_->setTextFormat(Qt::RichText);
     bar->addWidget(summary_, 1);
-    auto* measure = new QComboBox(this);
+    auto* measure = measure_ = new QComboBox(this);
     measure->setObjectName("measure");
     for (SensitivityMeasure m : kSensitivityMeasures)
         measure->addItem(tr("Effect on %1").arg(measureLabel(m)), int(m));
@@ -54,14 +56,18 @@ SensitivityPanel::SensitivityPanel(DesignDocument* document, AnalysisService* an
     progress_ = new RunProgressBar(service_, this);
     bar->addWidget(progress_, 0, Qt::AlignTop);
     layout->addLayout(bar);
-    auto* row = new QHBoxLayout;
-    chart_ = new SensitivityChart(this);
+    // The tornado and the upgrades, or a sentence saying why there are none.
+    auto* content = new QWidget(this);
+    auto* row = new QHBoxLayout(content);
+    row->setContentsMargins(0, 0, 0, 0);
+    chart_ = new SensitivityChart(content);
     row->addWidget(chart_, 4);
     connect(measure, &QComboBox::activated, this,
             [this, measure] { chart_->setMeasure(SensitivityMeasure(measure->currentData().toInt())); });
-    upgradesTable_ = new UpgradesTable(document, upgrades_, this);
+    upgradesTable_ = new UpgradesTable(document, upgrades_, content);
     row->addWidget(upgradesTable_, 5);
-    layout->addLayout(row, 1);
+    stack_ = new MessageStack(content, this);
+    layout->addWidget(stack_, 1);
     connect(service_, &SensitivityService::finished, this, &SensitivityPanel::refresh);
     connect(upgradesTable_, &UpgradesTable::message, this, &BackgroundPanel::message);
 }
@@ -82,13 +88,21 @@ void SensitivityPanel::setShown(bool shown)
 void SensitivityPanel::refresh()
 {
     const SensitivityResult* r = service_->result();
-    if (!r)
-        summary_->setText(service_->running() ? tr("Changing each input...")
-                                              : tr("No sensitivity: the design has errors (see the Warnings dock)."));
-    else if (!r->error.empty())
-        summary_->setText(tr("No sensitivity: %1").arg(q(r->error)).toHtmlEscaped());
-    else
+    const bool shown = r && r->error.empty();
+    measure_->setVisible(shown);
+    if (shown) {
+        stack_->showContent();
         summary_->setText(sensitivitySummary(*r));
+    } else {
+        summary_->clear();
+        if (!r)
+            stack_->showMessage(service_->running()
+                                    ? tr("Changing each input...")
+                                    : tr("No sensitivity: the design has errors (see the Warnings dock)."));
+        else
+            stack_->showMessage(tr("No sensitivity: %1.").arg(q(r->error)).toHtmlEscaped(),
+                                servingHint(doc_->design()));
+    }
     chart_->draw(r);
 }
 

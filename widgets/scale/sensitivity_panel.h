@@ -7,12 +7,14 @@
 #include "core/scale/sensitivity.h"
 #include "widgets/panels/background_panel.h"
 
+class QComboBox;
 class QLabel;
 class QProgressBar;
 
 namespace studio {
 
 class DesignDocument;
+class MessageStack;
 class SensitivityChart;
 class SensitivityService;
 class UpgradesService;
@@ -38,17 +40,21 @@ public:
 
     SensitivityChart* chart() const { return chart_; }
     QLabel* summaryLabel() const { return summary_; }
+    MessageStack* messageStack() const { return stack_; }
     UpgradesTable* upgrades() const { return upgradesTable_; }
 
 private:
     void refresh();
 
+    DesignDocument* doc_;
     SensitivityService* service_;
     UpgradesService* upgrades_;
     UpgradesTable* upgradesTable_;
     QProgressBar* progress_;
     QLabel* summary_;
     SensitivityChart* chart_;
+    QComboBox* measure_;
+    MessageStack* stack_;
 };
 
 }  // namespace studio

@@ -23,6 +23,7 @@
 #include "widgets/charts/chart_style.h"
 #include "widgets/common/qt_string.h"
 #include "widgets/document/design_document.h"
+#include "widgets/panels/message_stack.h"
 #include "widgets/search/layout_search_service.h"
 #include "widgets/style/theme.h"
 
@@ -103,12 +104,16 @@ LayoutsPanel::LayoutsPanel(DesignDocument* document, AnalysisService* analyses, 
     bar->addWidget(apply_);
     layout->addLayout(bar);
 
-    summary_ = new QLabel(this);
+    // The summary, table and plot, or a sentence saying why there are none.
+    auto* content = new QWidget(this);
+    auto* contentLayout = new QVBoxLayout(content);
+    contentLayout->setContentsMargins(0, 0, 0, 0);
+    summary_ = new QLabel(content);
     summary_->setWordWrap(true);
     summary_->setTextFormat(Qt::RichText);
-    layout->addWidget(summary_);
+    contentLayout->addWidget(summary_);
 
-    auto* split = new QSplitter(Qt::Horizontal, this);
+    auto* split = new QSplitter(Qt::Horizontal, content);
     table_ = new QTableWidget(0, Columns, split);
     table_->setHorizontalHeaderLabels({tr("#"), tr("Layout"), tr("Step s"), tr("MFU"), tr("Tokens/s"), tr("GB/GPU"),
                                        tr("Bubble s"), tr("Exposed comm s"), tr("vs current")});
@@ -144,7 +149,9 @@ LayoutsPanel::LayoutsPanel(DesignDocument* document, AnalysisService* analyses, 
     split->addWidget(plot_);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
-    layout->addWidget(split, 1);
+    contentLayout->addWidget(split, 1);
+    stack_ = new MessageStack(content, this);
+    layout->addWidget(stack_, 1);
 
     connect(objective_, &QComboBox::currentIndexChanged, this,
             [this] { search_->setObjective(Objective(objective_->currentData().toInt())); });
@@ -217,31 +224,35 @@ void LayoutsPanel::refresh()
     const SearchResult* r = search_->result();
     summary_->setEnabled(true);
     table_->setEnabled(true);
-    if (!r) {
-        summary_->setText(search_->running() ? tr("Searching layouts...")
-                                             : tr("No layout search: the design has errors (see the Warnings dock)."));
+    if (!r || !r->error.empty()) {
         table_->setRowCount(0);
         rowLayouts_.clear();
         for (QCPGraph* g : {all_, top_, current_, best_, selected_})
             g->data()->clear();
         plot_->replot();
+        summary_->clear();
+        if (r)
+            stack_->showMessage(tr("No layout search: %1.").arg(q(r->error)).toHtmlEscaped(),
+                                servingHint(doc_->design()));
+        else
+            stack_->showMessage(search_->running()
+                                    ? tr("Searching layouts...")
+                                    : tr("No layout search: the design has errors (see the Warnings dock)."));
         return;
     }
+    stack_->showContent();
     QString text;
-    if (!r->error.empty())
-        text = tr("No layout search: %1").arg(q(r->error)).toHtmlEscaped();
-    else if (!r->nothingFits.empty())
+    if (!r->nothingFits.empty())
         text = "<b>" + q(r->nothingFits).toHtmlEscaped() + "</b>";
     else
         text = tr("Current layout: <b>%1</b>. ").arg(q(currentRankText(*r)).toHtmlEscaped());
-    if (r->error.empty())
-        text += tr("Searched %1 layouts on %2 GPUs: %3 feasible; rejected %4 indivisible, %5 on a forbidden tier "
-                   "(tp beyond the NVLink domain), %6 out of memory.")
-                    .arg(q(formatCount(r->space)), q(formatCount(r->gpus)), q(formatCount(r->feasible)),
-                         q(formatCount(r->rejected.indivisible)),
-                         q(formatCount(r->rejected.forbiddenTier + r->rejected.noPath)),
-                         q(formatCount(r->rejected.outOfMemory)));
-    if (r->error.empty() && !r->allowed.empty())
+    text += tr("Searched %1 layouts on %2 GPUs: %3 feasible; rejected %4 indivisible, %5 on a forbidden tier "
+               "(tp beyond the NVLink domain), %6 out of memory.")
+                .arg(q(formatCount(r->space)), q(formatCount(r->gpus)), q(formatCount(r->feasible)),
+                     q(formatCount(r->rejected.indivisible)),
+                     q(formatCount(r->rejected.forbiddenTier + r->rejected.noPath)),
+                     q(formatCount(r->rejected.outOfMemory)));
+    if (!r->allowed.empty())
         text += tr(" Within what %1 runs: %2 (the workload's Software).")
                     .arg(q(r->allowedBy), q(describeAllowed(r->allowed)))
                     .toHtmlEscaped();

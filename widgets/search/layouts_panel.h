@@ -24,6 +24,7 @@ namespace studio {
 class ChartPlot;
 class DesignDocument;
 class LayoutSearchService;
+class MessageStack;
 
 class LayoutsPanel : public BackgroundPanel {
     Q_OBJECT
@@ -39,6 +40,7 @@ public:
     QPushButton* applyButton() const { return apply_; }
     QComboBox* objectiveBox() const { return objective_; }
     QLabel* summaryLabel() const { return summary_; }
+    MessageStack* messageStack() const { return stack_; }
     QProgressBar* progressBar() const { return progress_; }
     // Makes the candidate in table row `row` the design's layout; false
     // (with the reason in the status bar message) when refused.
@@ -61,6 +63,7 @@ private:
     DesignEditor editor_;
     QComboBox* objective_;
     QLabel* summary_;
+    MessageStack* stack_;
     QProgressBar* progress_;
     QPushButton* apply_;
     QTableWidget* table_;

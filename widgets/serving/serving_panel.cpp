@@ -23,6 +23,7 @@
 #include "widgets/document/commands.h"
 #include "widgets/document/design_document.h"
 #include "widgets/document/design_editor.h"
+#include "widgets/panels/message_stack.h"
 #include "widgets/report/report_document.h"
 #include "widgets/serving/serving_search_service.h"
 #include "widgets/style/theme.h"
@@ -192,16 +193,23 @@ ServingPanel::ServingPanel(DesignDocument* document, AnalysisService* analyses, 
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
-    summary_ = new QLabel(this);
+    // The summary and the tabs, or (no analysis, or a training workload) a
+    // sentence saying why there is nothing to serve.
+    auto* content = new QWidget(this);
+    auto* contentLayout = new QVBoxLayout(content);
+    contentLayout->setContentsMargins(0, 0, 0, 0);
+    summary_ = new QLabel(content);
     summary_->setWordWrap(true);
     summary_->setTextFormat(Qt::RichText);
-    layout->addWidget(summary_);
+    contentLayout->addWidget(summary_);
     // This design's figures, and (setSearch) the best way to serve beside
     // them: a tab each, so neither is squeezed in a short dock.
-    tabs_ = new QTabWidget(this);
+    tabs_ = new QTabWidget(content);
     tabs_->setObjectName("serving tabs");
     tabs_->setDocumentMode(true);
     tabs_->setTabBarAutoHide(true);
+    // This design's curve, memory and figures, or why it cannot be served
+    // as laid out (the search's tab may still find what can).
     auto* page = new QWidget(tabs_);
     auto* row = new QHBoxLayout(page);
     row->setContentsMargins(0, 4, 0, 0);
@@ -222,8 +230,11 @@ ServingPanel::ServingPanel(DesignDocument* document, AnalysisService* analyses, 
     row->addWidget(curve_, 5);
     row->addWidget(memory_, 2);
     row->addWidget(figures_, 3);
-    tabs_->addTab(page, tr("This design"));
-    layout->addWidget(tabs_, 1);
+    pageStack_ = new MessageStack(page, tabs_);
+    tabs_->addTab(pageStack_, tr("This design"));
+    contentLayout->addWidget(tabs_, 1);
+    stack_ = new MessageStack(content, this);
+    layout->addWidget(stack_, 1);
     connect(analyses_, &AnalysisService::updated, this, &ServingPanel::refresh);
     refresh();
     if (document)
@@ -457,17 +468,27 @@ void ServingPanel::refresh()
     figures_->setRowCount(0);
     if (!s || !s->ok()) {
         const Analysis* a = analyses_->analysis();
-        summary_->setText(!a       ? tr("No serving figures: the design has errors (see the Warnings dock).")
-                              : !s ? tr("The workload is training. Serving figures appear for a design whose "
-                                        "workload.kind is \"serving\" (docs/file-format.md).")
-                                   : tr("This workload cannot be served as laid out: %1")
-                                         .arg(q(s->errors.front().message).toHtmlEscaped()));
+        summary_->clear();
+        if (!a)
+            stack_->showMessage(tr("No serving figures: the design has errors (see the Warnings dock)."));
+        else if (!s)
+            stack_->showMessage(tr("The workload is training: this design has no serving figures."),
+                                tr("Set the workload's Kind to Serving (the Workload dock; its training section is "
+                                   "kept) for what the design serves, its latencies and the best way to serve."));
+        else {
+            stack_->showContent();
+            pageStack_->showMessage(
+                tr("This workload cannot be served as laid out: %1.").arg(q(s->errors.front().message).toHtmlEscaped()),
+                searchBox_ ? tr("The \"Best way to serve\" tab finds the layouts that can.") : QString());
+        }
         for (ChartPlot* p : {curve_, memory_}) {
             stylePlot(p, palette());
             p->replot();
         }
         return;
     }
+    stack_->showContent();
+    pageStack_->showContent();
     const DecodePoint& d = s->decode;
     QString text =
         s->disaggregation
@@ -635,7 +656,11 @@ void ServingPanel::report(ReportDocument& doc, const ReportInputs& in)
     doc.heading(QObject::tr("Serving"), 1, true);
     ServingPanel panel(nullptr, &in.analyses);
     forPaper(panel);
-    doc.paragraph(panel.summaryLabel()->text());
+    // What the panel says: its summary, or why it has none.
+    const QString said = panel.messageStack()->showsMessage() ? panel.messageStack()->message()
+        : panel.designMessageStack()->showsMessage()          ? panel.designMessageStack()->message()
+                                                              : panel.summaryLabel()->text();
+    doc.paragraph(said);
     const Serving* s = in.analyses.serving();
     if (!s || !s->ok())
         return;

@@ -25,6 +25,7 @@ class AnalysisService;
 class ChartPlot;
 class DesignDocument;
 class DesignEditor;
+class MessageStack;
 class ServingSearchService;
 struct Serving;
 
@@ -35,6 +36,9 @@ public:
     ServingPanel(DesignDocument* document, AnalysisService* analyses, QWidget* parent = nullptr);
 
     QLabel* summaryLabel() const { return summary_; }
+    // Why the panel, or its "This design" tab, shows nothing (else empty).
+    MessageStack* messageStack() const { return stack_; }
+    MessageStack* designMessageStack() const { return pageStack_; }
     ChartPlot* curvePlot() const { return curve_; }
     ChartPlot* memoryPlot() const { return memory_; }
     QTableWidget* figureTable() const { return figures_; }
@@ -71,6 +75,7 @@ private:
 
     AnalysisService* analyses_;
     QLabel* summary_;
+    MessageStack *stack_, *pageStack_;
     ChartPlot *curve_, *memory_;
     QTableWidget* figures_;
     QTabWidget* tabs_;
