@@ -7,12 +7,14 @@
 #include <QString>
 #include <QWidget>
 
+#include <string>
 #include <vector>
 
 namespace studio {
 
 class AnalysisService;
 class BackgroundJob;
+class MessageStack;
 class Catalog;
 class ReportDocument;
 struct Analysis;
@@ -48,6 +50,11 @@ protected:
     // Where a serving design's user goes instead of a panel that analyses a
     // training run (empty for a training design).
     static QString servingHint(const Design& design);
+    // Why the run has no result to show, in place of the panel's content:
+    // `none` ("No scale sweep") with the run's `error`, or (none) while it
+    // runs `running` ("Sweeping sizes..."), else the design's errors.
+    static void showWhyNone(MessageStack& stack, const QString& none, const std::string* error, bool isRunning,
+                            const QString& running, const Design& design);
 };
 
 }  // namespace studio

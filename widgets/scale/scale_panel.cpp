@@ -114,13 +114,8 @@ void ScalePanel::refresh()
         summary_->setText(scaleSummary(*r));
     } else {
         summary_->clear();
-        if (!r)
-            stack_->showMessage(sweep_->running()
-                                    ? tr("Sweeping sizes...")
-                                    : tr("No scale sweep: the design has errors (see the Warnings dock)."));
-        else
-            stack_->showMessage(tr("No scale sweep: %1.").arg(q(r->error)).toHtmlEscaped(),
-                                servingHint(doc_->design()));
+        showWhyNone(*stack_, tr("No scale sweep"), r ? &r->error : nullptr, sweep_->running(), tr("Sweeping sizes..."),
+                    doc_->design());
     }
     charts_->draw(r);
 }

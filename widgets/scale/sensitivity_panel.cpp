@@ -95,13 +95,8 @@ void SensitivityPanel::refresh()
         summary_->setText(sensitivitySummary(*r));
     } else {
         summary_->clear();
-        if (!r)
-            stack_->showMessage(service_->running()
-                                    ? tr("Changing each input...")
-                                    : tr("No sensitivity: the design has errors (see the Warnings dock)."));
-        else
-            stack_->showMessage(tr("No sensitivity: %1.").arg(q(r->error)).toHtmlEscaped(),
-                                servingHint(doc_->design()));
+        showWhyNone(*stack_, tr("No sensitivity"), r ? &r->error : nullptr, service_->running(),
+                    tr("Changing each input..."), doc_->design());
     }
     chart_->draw(r);
 }

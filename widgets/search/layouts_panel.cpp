@@ -231,13 +231,8 @@ void LayoutsPanel::refresh()
             g->data()->clear();
         plot_->replot();
         summary_->clear();
-        if (r)
-            stack_->showMessage(tr("No layout search: %1.").arg(q(r->error)).toHtmlEscaped(),
-                                servingHint(doc_->design()));
-        else
-            stack_->showMessage(search_->running()
-                                    ? tr("Searching layouts...")
-                                    : tr("No layout search: the design has errors (see the Warnings dock)."));
+        showWhyNone(*stack_, tr("No layout search"), r ? &r->error : nullptr, search_->running(),
+                    tr("Searching layouts..."), doc_->design());
         return;
     }
     stack_->showContent();
