@@ -58,11 +58,11 @@ struct KernelProfile {
     // include, as HBM efficiency over (m, k) of its 2 m k bytes. A deployed
     // checkpoint with calibrated (static) activation scales skips it.
     std::map<std::string, KernelGrid, std::less<>> activationScale;
-    // GEMM, decode-attention and collective cells slowed so that no kernel
-    // takes less time than one with a smaller coordinate (fewer rows, a
-    // shorter context, a smaller message): the tables' noise, which would
-    // otherwise shorten a serving step as its batch grows.
-    std::size_t cellsSlowed = 0;
+    // GEMM, decode-attention and collective cells sped up so that no kernel
+    // takes longer than one with a larger coordinate (more rows, a longer
+    // context, a larger message), which it could run padded: the tables'
+    // noise, which would otherwise shorten a serving step as its batch grows.
+    std::size_t cellsSped = 0;
     std::optional<KernelGrid> attentionForward;  // efficiency over (head_dim, seq)
     std::optional<KernelGrid> attentionBackward;
     std::map<std::string, KernelGrid, std::less<>>

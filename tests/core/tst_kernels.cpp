@@ -419,9 +419,9 @@ private slots:
     void noMeasuredGemmIsFasterThanOneWithFewerRows()
     {
         // Along m, at fixed n and k, a GEMM's time m / efficiency never
-        // falls: the reader slows the cells where the tables' noise made
-        // it (docs/kernel-profiles.md), so a serving step never shortens
-        // as its batch grows.
+        // falls: the reader speeds up the cells the tables' noise made
+        // slower than a larger one (docs/model.md, "Measured kernels"), so a serving
+        // step never shortens as its batch grows.
         for (const char* id : {"gpu.a100-sxm-80gb", "gpu.h100-sxm", "gpu.h200-sxm", "gpu.b200", "gpu.gb200"}) {
             const KernelProfile* k = Catalog::builtin().kernels(id);
             for (const auto& [precision, g] : k->gemm)
@@ -435,6 +435,27 @@ private slots:
                         }
                     }
         }
+    }
+
+    // One slow cell (a tiny GEMM timed at twice its larger neighbours, as
+    // H200's FP8 table times 16 x 32 x 1024) is sped up to the larger
+    // problem it could run padded; the cells past it keep their
+    // measurements (slowing them instead carried the one slow cell to
+    // every larger shape).
+    void aSlowCellIsSpedUpNotCarriedToLargerShapes()
+    {
+        Json doc = smallProfile();
+        // Times m / efficiency: 1,000, 500 and 667 (arbitrary units).
+        doc["gemm"]["bf16"] = {
+            {"m", {1, 2, 4}}, {"n", {1024}}, {"k", {1024}}, {"efficiency", {{{0.001}}, {{0.004}}, {{0.006}}}}};
+        std::vector<Problem> problems;
+        const auto p = readKernelProfile(doc, "test.kernels.json", knownAccelerator, problems);
+        QVERIFY(p && !hasErrors(problems));
+        const KernelGrid& g = p->gemm.at("bf16");
+        QCOMPARE(g.at(1, 1024, 1024).value, 1 / 500.0);  // 1 row in the time 2 rows take
+        QCOMPARE(g.at(2, 1024, 1024).value, 0.004);
+        QCOMPARE(g.at(4, 1024, 1024).value, 0.006);
+        QCOMPARE(p->cellsSped, std::size_t(1));
     }
 
     // A serving engine's TP all-reduce comes from the profile's
