@@ -28,14 +28,15 @@ if [ ! -f "$build_dir/build.ninja" ] || ! grep -qx 'STUDIO_FUZZ:BOOL=ON' "$build
 fi
 cmake --build "$build_dir" --parallel "$(nproc)"
 
-harnesses=(fuzz_design fuzz_set fuzz_catalog fuzz_serving fuzz_search fuzz_fragment)
+harnesses=(fuzz_design fuzz_set fuzz_catalog fuzz_kernels fuzz_serving fuzz_search fuzz_fragment)
 [ $# -eq 0 ] || harnesses=("$@")
 
 # Each harness starts from the inputs the repository holds for it (seeds,
 # read-only) and its own corpus, which keeps what the runs found. The design
-# files seed fuzz_design; the catalog, --set and clipboard inputs that are
-# no file elsewhere are tests/fuzz/corpus/HARNESS; fuzz_serving and
-# fuzz_search start from the empty input, which is a shipped design as is.
+# files seed fuzz_design; the catalog, kernel-profile, --set and clipboard
+# inputs that are no file elsewhere are tests/fuzz/corpus/HARNESS;
+# fuzz_serving and fuzz_search start from the empty input, which is a
+# shipped design as is.
 seeds_for() {
   case $1 in
   fuzz_design)
