@@ -241,11 +241,16 @@ void checkDesignVerbs(const DesignLoad& loaded, const Catalog& base, std::string
     // export --to netbox and slurm: the cable plan lists what the inventory
     // counts (a fat tree's up-links are one rule, upLinksFor, that both
     // read), and every switch it sizes. Small plans only: a listed cable is
-    // a few hundred bytes, and the harness must stay fast.
+    // a few hundred bytes, the plan visits every instance of every
+    // component (a node's 6 million GPUs too), and the harness must stay
+    // fast.
     if (metricsAccepts) {
         const DesignIndex index(design, catalog);
         const Inventory inventory = takeInventory(index);
-        if (inventory.cables + inventory.nodes <= 200'000) {
+        std::int64_t visits = inventory.cables;
+        for (std::size_t i = 0; i < design.components.size() && visits <= 200'000; ++i)
+            visits += index.instances(i);
+        if (visits <= 200'000) {
             const PhysicalDesign physical = expandDesign(index, inventory);
             if (physical.ok()) {
                 std::int64_t switches = 0;
