@@ -12,8 +12,10 @@ namespace studio {
 class MessageStack : public QStackedWidget {
     Q_OBJECT
 public:
-    // Takes `content` (the summary, charts and tables of the panel) as its
-    // first page.
+    // Takes `content` (the summary, charts and tables of the panel), built
+    // whole, as its first page. A page filled after it joined the stack is
+    // not laid out when the design review draws a panel that was never
+    // shown (its plots stayed 320 x 30 px).
     explicit MessageStack(QWidget* content, QWidget* parent = nullptr);
     void showContent();
     // Rich text; a second paragraph, muted, says where to go instead.
