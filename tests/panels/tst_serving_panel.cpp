@@ -22,6 +22,7 @@
 #include "tests/test_support.h"
 #include "widgets/analysis/analysis_service.h"
 #include "widgets/charts/chart_plot.h"
+#include "widgets/charts/figure_table.h"
 #include "widgets/document/design_document.h"
 #include "widgets/document/design_editor.h"
 #include "widgets/panels/kpi_strip.h"
@@ -75,14 +76,24 @@ private slots:
         QVERIFY(weights);
         QCOMPARE(weights->data()->at(0)->value, expected.weightsGbPerGpu);
         // Each row explains itself.
-        QTableWidget* t = p->figureTable();
-        QVERIFY(t->rowCount() >= 10);
-        for (int r = 0; r < t->rowCount(); ++r)
-            QVERIFY(!t->item(r, 1)->toolTip().isEmpty());
-        QCOMPARE(t->item(2, 0)->text(), QString("Engine"));
-        QCOMPARE(t->item(2, 1)->text(), QString("TensorRT-LLM"));
-        QVERIFY(t->item(2, 1)->toolTip().contains("8,192 tokens one step carries"));
-        QCOMPARE(t->item(4, 0)->text(), QString("Time per output token"));
+        const std::vector<FigureRow>& t = p->figureTable()->figures();
+        QVERIFY(t.size() >= 10);
+        for (const FigureRow& r : t)
+            QVERIFY2(r.tone == FigureRow::Heading || !r.tip.isEmpty(), qPrintable(r.name));
+        QCOMPARE(t[2].name, QString("Engine"));
+        QCOMPARE(p->figureTable()->valueOf("Engine"), QString("TensorRT-LLM"));
+        QVERIFY(p->figureTable()->tipOf("Engine").contains("8,192 tokens one step carries"));
+        QCOMPARE(t[4].name, QString("Time per output token"));
+        // The operation at the arrival rate under its own heading, apart
+        // from the capacity above it.
+        QVERIFY(expected.operation.set());
+        const auto heading = std::find_if(t.begin(), t.end(), [](const FigureRow& r) {
+            return r.tone == FigureRow::Heading && r.name.startsWith("At the load, ");
+        });
+        QVERIFY(heading != t.end());
+        QCOMPARE((heading + 2)->name, QString("TTFT at the load"));
+        QCOMPARE((heading + 2)->value,
+                 QString::fromStdString(formatReadable(1000 * expected.operation.at.ttftS, 3)) + " ms");
         // The status bar's headline figures are the serving ones.
         QCOMPARE(w.kpis()->text("mfu"),
                  "Tokens/s per GPU served " + QString::fromStdString(formatReadable(expected.decode.tokensPerSPerGpu)));

@@ -59,23 +59,6 @@ QPicture scenePicture(DesignScene& scene, QSizeF* size)
     return picture;
 }
 
-std::vector<ReportRow> figureRows(const std::vector<FigureRow>& figures, const std::vector<ExplainedMetric>& explained)
-{
-    std::vector<ReportRow> rows;
-    for (const auto& f : figures) {
-        if (f.tone == FigureRow::Heading) {
-            rows.push_back({{f.name, ReportCell::Heading}, {"", ReportCell::Heading}, {"", ReportCell::Heading}});
-            continue;
-        }
-        const ReportCell::Tone tone = f.tone == FigureRow::Good ? ReportCell::Good
-            : f.tone == FigureRow::Bad                          ? ReportCell::Bad
-                                                                : ReportCell::Normal;
-        const Explanation* e = f.explainKey.empty() ? nullptr : findExplanation(explained, f.explainKey);
-        rows.push_back({{f.name}, {f.value, tone, true}, {e ? q(e->formula) : QString(), ReportCell::Muted}});
-    }
-    return rows;
-}
-
 void cover(ReportDocument& doc, const Design& design, const Analysis& a, const Serving* serving, const Json& metrics,
            const ReportOptions& options)
 {

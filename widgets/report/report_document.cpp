@@ -14,6 +14,7 @@
 
 #include "core/text.h"
 #include "widgets/charts/chart_view.h"
+#include "widgets/charts/figure_table.h"
 #include "widgets/common/atomic_write.h"
 #include "widgets/common/qt_string.h"
 #include "widgets/style/theme.h"
@@ -453,6 +454,23 @@ bool ReportDocument::print(const QString& path, QString* error, const std::funct
         return false;
     }
     return writeAtomically(path, pdf, error);
+}
+
+std::vector<ReportRow> figureRows(const std::vector<FigureRow>& figures, const std::vector<ExplainedMetric>& explained)
+{
+    std::vector<ReportRow> rows;
+    for (const auto& f : figures) {
+        if (f.tone == FigureRow::Heading) {
+            rows.push_back({{f.name, ReportCell::Heading}, {"", ReportCell::Heading}, {"", ReportCell::Heading}});
+            continue;
+        }
+        const ReportCell::Tone tone = f.tone == FigureRow::Good ? ReportCell::Good
+            : f.tone == FigureRow::Bad                          ? ReportCell::Bad
+                                                                : ReportCell::Normal;
+        const Explanation* e = f.explainKey.empty() ? nullptr : findExplanation(explained, f.explainKey);
+        rows.push_back({{f.name}, {f.value, tone, true}, {e ? q(e->formula) : f.tip, ReportCell::Muted}});
+    }
+    return rows;
 }
 
 }  // namespace studio

@@ -17,6 +17,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/metrics/explanations.h"
+
 class QPainter;
 class QCustomPlot;
 class QWidget;
@@ -25,6 +27,7 @@ namespace studio {
 
 class ChartView;
 class PictureObject;
+struct FigureRow;
 
 struct ReportCell {
     QString text;
@@ -105,5 +108,9 @@ QColor reportToneColor(ReportCell::Tone tone, bool background);
 void forPaper(QWidget& panel);
 // 0.123 as "12.3%".
 QString percentText(double fraction);
+// A FigureTable's rows as a report table's (figure, value, how): how from
+// the row's metrics key in `explained`, else its own tip.
+std::vector<ReportRow> figureRows(const std::vector<FigureRow>& figures,
+                                  const std::vector<ExplainedMetric>& explained = {});
 
 }  // namespace studio

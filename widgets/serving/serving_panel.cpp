@@ -19,6 +19,7 @@
 #include "widgets/analysis/analysis_service.h"
 #include "widgets/charts/chart_plot.h"
 #include "widgets/charts/chart_style.h"
+#include "widgets/charts/figure_table.h"
 #include "widgets/common/qt_string.h"
 #include "widgets/document/commands.h"
 #include "widgets/document/design_document.h"
@@ -59,15 +60,11 @@ ChartPlot* tradePlot(QWidget* parent, const char* name, const QString& perGpu)
     return plot;
 }
 
-// A figure's row: its value, and on hover how it is made.
-struct Row {
-    QString name, value, how;
-};
-
-std::vector<Row> rowsOf(const Serving& s)
+// The figures, each row saying on hover how it is made.
+std::vector<FigureRow> rowsOf(const Serving& s)
 {
     const DecodePoint& d = s.decode;
-    std::vector<Row> rows;
+    std::vector<FigureRow> rows;
     if (const auto& x = s.disaggregation) {
         const auto workers = [](const ServingWorker& k, const QString& kind) {
             return QObject::tr("%1 %2 x tp %3 pp %4").arg(k.workers).arg(kind).arg(k.tp).arg(k.pp);
@@ -152,14 +149,14 @@ std::vector<Row> rowsOf(const Serving& s)
     });
     // A disaggregated copy's latencies come from its own workers.
     if (const auto& x = s.disaggregation)
-        for (Row& r : rows) {
+        for (FigureRow& r : rows) {
             if (r.name == q(figureName("serving.ttft_s")))
-                r.how = QObject::tr("the prefill step in flight, as often as the prefill workers are busy (%1) + %2 "
+                r.tip = QObject::tr("the prefill step in flight, as often as the prefill workers are busy (%1) + %2 "
                                     "step(s) of %3 prompts, %4 each + moving the KV cache, %5")
                             .arg(secs(d.engine.arrivalWaitS), num(d.engine.promptSteps), num(x->promptsPerStep),
                                  secs(x->prefillStepS), secs(x->kvTransferS));
             else if (r.name == q(figureName("serving.tpot_s")))
-                r.how = QObject::tr("a decode worker's step at batch %1, no prompt sharing it (pp x (max(memory %2, "
+                r.tip = QObject::tr("a decode worker's step at batch %1, no prompt sharing it (pp x (max(memory %2, "
                                     "compute %3) + communication), %4)")
                             .arg(q(formatCount(d.batch)), secs(d.memoryS), secs(d.computeS),
                                  d.bandwidthBound() ? QObject::tr("bandwidth-bound") : QObject::tr("compute-bound"));
@@ -177,6 +174,8 @@ std::vector<Row> rowsOf(const Serving& s)
                                      o.designHoldsLoad ? QObject::tr("the design's")
                                                        : QObject::tr("needed; the design holds fewer"),
                                      q(formatCount(o.at.batch)));
+        rows.push_back(
+            {QObject::tr("At the load, %1 requests/s").arg(num(s.arrivalRatePerS)), {}, {}, FigureRow::Heading});
         rows.push_back({QObject::tr("In flight at the load"), num(o.inFlightPerReplica), how});
         rows.push_back({QObject::tr("TTFT at the load"), secs(o.at.ttftS), how});
         rows.push_back({QObject::tr("TPOT at the load"), secs(o.at.tpotS), how});
@@ -219,14 +218,8 @@ ServingPanel::ServingPanel(DesignDocument* document, AnalysisService* analyses, 
     memory_ = new ChartPlot(this);
     memory_->setObjectName("serving memory");
     memory_->setMinimumWidth(220);
-    figures_ = new QTableWidget(0, 2, this);
+    figures_ = new FigureTable(this);
     figures_->setObjectName("serving figures");
-    figures_->horizontalHeader()->hide();
-    figures_->verticalHeader()->hide();
-    figures_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    figures_->setSelectionMode(QAbstractItemView::NoSelection);
-    figures_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    figures_->horizontalHeader()->setStretchLastSection(true);
     row->addWidget(curve_, 5);
     row->addWidget(memory_, 2);
     row->addWidget(figures_, 3);
@@ -465,7 +458,7 @@ void ServingPanel::refresh()
     curve_->clearItems();
     memory_->clearPlottables();
     memory_->clearItems();
-    figures_->setRowCount(0);
+    figures_->setFigures({});
     if (!s || !s->ok()) {
         const Analysis* a = analyses_->analysis();
         summary_->clear();
@@ -613,17 +606,7 @@ void ServingPanel::drawMemory(const Serving& s)
 
 void ServingPanel::fillFigures(const Serving& s)
 {
-    const std::vector<Row> rows = rowsOf(s);
-    figures_->setRowCount(int(rows.size()));
-    for (int r = 0; r < int(rows.size()); ++r) {
-        auto* name = new QTableWidgetItem(rows[std::size_t(r)].name);
-        auto* value = new QTableWidgetItem(rows[std::size_t(r)].value);
-        value->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-        for (auto* item : {name, value})
-            item->setToolTip(rows[std::size_t(r)].how);
-        figures_->setItem(r, 0, name);
-        figures_->setItem(r, 1, value);
-    }
+    figures_->setFigures(rowsOf(s));
 }
 
 void ServingPanel::showTip(QMouseEvent* event)
@@ -665,15 +648,10 @@ void ServingPanel::report(ReportDocument& doc, const ReportInputs& in)
     if (!s || !s->ok())
         return;
     // The charts take the page's width; the table follows as text.
-    QTableWidget* table = panel.figureTable();
-    table->hide();
+    panel.figureTable()->hide();
     doc.panelPlots(panel, {panel.curvePlot(), panel.memoryPlot()});
-    std::vector<ReportRow> rows;
-    for (int r = 0; r < table->rowCount(); ++r)
-        rows.push_back({{table->item(r, 0)->text()},
-                        {table->item(r, 1)->text(), ReportCell::Normal, true},
-                        {table->item(r, 0)->toolTip(), ReportCell::Muted}});
-    doc.table({QObject::tr("Figure"), QObject::tr("Value"), QObject::tr("How it is computed")}, rows, {24, 18, 58});
+    doc.table({QObject::tr("Figure"), QObject::tr("Value"), QObject::tr("How it is computed")},
+              figureRows(panel.figureTable()->figures()), {24, 18, 58});
 }
 
 }  // namespace studio

@@ -25,6 +25,7 @@ class AnalysisService;
 class ChartPlot;
 class DesignDocument;
 class DesignEditor;
+class FigureTable;
 class MessageStack;
 class ServingSearchService;
 struct Serving;
@@ -41,7 +42,7 @@ public:
     MessageStack* designMessageStack() const { return pageStack_; }
     ChartPlot* curvePlot() const { return curve_; }
     ChartPlot* memoryPlot() const { return memory_; }
-    QTableWidget* figureTable() const { return figures_; }
+    FigureTable* figureTable() const { return figures_; }
 
     ServingSearchService* search() const { return search_; }
     QLabel* verdictLabel() const { return verdict_; }
@@ -77,7 +78,7 @@ private:
     QLabel* summary_;
     MessageStack *stack_, *pageStack_;
     ChartPlot *curve_, *memory_;
-    QTableWidget* figures_;
+    FigureTable* figures_;
     QTabWidget* tabs_;
     // The serving search: its tab added by setSearch.
     QWidget* searchBox_ = nullptr;
