@@ -22,12 +22,14 @@
 #include "tests/test_support.h"
 #include "widgets/analysis/analysis_service.h"
 #include "widgets/charts/analysis_registry.h"
+#include "widgets/charts/chart_plot.h"
 #include "widgets/compare/compare_window.h"
 #include "widgets/document/design_document.h"
 #include "widgets/panels/background_registry.h"
 #include "widgets/report/comparison_report.h"
 #include "widgets/report/design_report.h"
 #include "widgets/report/report_document.h"
+#include "widgets/serving/serving_panel.h"
 #include "widgets/style/theme.h"
 
 using namespace studio;
@@ -256,6 +258,32 @@ private slots:
         QVERIFY(simple.contains("weights + gradients + optimizer + activations + workspace"));
         QVERIFY(!simple.contains("12 bytes/param"));
         QVERIFY(!simple.contains("time running kernels ="));
+    }
+
+    // The Serving panel's plots sit on a tab's page inside a MessageStack:
+    // a panel never shown lays out only its own children, and the page's
+    // plots were printed at their default 100 x 30 until the report showed
+    // the panel off screen.
+    void aPanelsPlotsTakeThePagesWidthHoweverDeepTheyAreNested()
+    {
+        DesignLoad l = load("serving-llama3-70b-dgx-h100.cluster.json");
+        QVERIFY(l.ok());
+        DesignDocument document;
+        AnalysisService service(&document);
+        document.reset(*l.design, l.catalog, QString());
+        service.recomputeNow();
+        QVERIFY(service.serving() && service.serving()->ok());
+        ServingPanel panel(nullptr, &service);
+        forPaper(panel);
+        ReportDocument doc("title", "footer", QPageSize::A4);
+        doc.panelPlots(panel, {panel.curvePlot(), panel.memoryPlot()});
+        // The figures' table shares the row with them on screen (5 : 2 : 3).
+        QVERIFY2(panel.curvePlot()->width() > ReportDocument::kPanelWidth * 0.4,
+                 qPrintable(QString::number(panel.curvePlot()->width())));
+        QVERIFY2(panel.memoryPlot()->width() > ReportDocument::kPanelWidth * 0.15,
+                 qPrintable(QString::number(panel.memoryPlot()->width())));
+        QVERIFY(panel.curvePlot()->height() > 200);
+        QVERIFY(!panel.isVisible() || panel.testAttribute(Qt::WA_DontShowOnScreen));
     }
 
     // A serving design that cannot be served as laid out: its Serving page

@@ -356,6 +356,14 @@ void ReportDocument::plots(QWidget& host, const std::vector<QCustomPlot*>& plots
                            double height)
 {
     host.resize(logical.toSize());
+    // A widget never shown lays out its own children only: each defers its
+    // layout to a show that never comes, so the plots on a tab's page or a
+    // stack's (MessageStack) kept their default 100 x 30. Shown off screen
+    // (forPaper), every layout runs.
+    if (!host.isVisible()) {
+        host.setAttribute(Qt::WA_DontShowOnScreen);
+        host.show();
+    }
     host.layout()->activate();
     QPicture recorded;
     QCPPainter painter;
