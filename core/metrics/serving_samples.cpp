@@ -156,6 +156,7 @@ ServingSamples readServingSamples(const std::string& path, const Catalog& catalo
         describeReplica(row, s);
         row.system = s.gpuName;
         row.engine = p->engine;
+        row.model = p->model;
         row.batchChosen = s.batch < p->concurrency;
         row.concurrency = p->concurrency;
         row.promptTokens = p->prompt;
@@ -223,6 +224,62 @@ std::string concurrencyBand(std::int64_t c)
     return "over 256";
 }
 
+// How a set's TTFT moves with the output length: points alike but for
+// their output, taken in pairs of neighbours, each giving the TTFT's change
+// over the change in the interval between two requests' ends, (output - 1)
+// x TPOT / requests in flight (in a steady closed loop one request ends
+// every such interval). Measured with the measured TPOT and requests in
+// flight, the model's with its own and its batch. Empty where no point of
+// the set has a neighbour.
+struct OutputSlopes {
+    std::vector<double> measured, model;
+};
+
+std::map<std::pair<std::string, std::string>, OutputSlopes> slopesWithOutput(const ServingSamples& samples)
+{
+    using Key =
+        std::tuple<std::string, std::string, std::string, std::string, std::int64_t, std::int64_t, std::int64_t>;
+    std::map<Key, std::vector<const ServingValidationRow*>> alike;
+    for (const auto& r : samples.rows)
+        alike[{r.system, r.engine, r.model, r.weightPrecision, r.tp, r.promptTokens, r.concurrency}].push_back(&r);
+    const auto interval = [](double tpotS, std::int64_t output, std::int64_t inFlight) {
+        return double(output - 1) * tpotS / double(inFlight);
+    };
+    std::map<std::pair<std::string, std::string>, OutputSlopes> slopes;
+    for (auto& [key, rows] : alike) {
+        std::sort(rows.begin(), rows.end(),
+                  [](const auto* a, const auto* b) { return a->outputTokens < b->outputTokens; });
+        for (std::size_t i = 1; i < rows.size(); ++i) {
+            const ServingValidationRow &a = *rows[i - 1], &b = *rows[i];
+            const double measured = interval(b.measuredTpotS, b.outputTokens, b.concurrency) -
+                interval(a.measuredTpotS, a.outputTokens, a.concurrency);
+            const double model = interval(b.predictedTpotS, b.outputTokens, b.batch) -
+                interval(a.predictedTpotS, a.outputTokens, a.batch);
+            if (measured <= 0 || model <= 0)
+                continue;
+            OutputSlopes& s = slopes[{a.system, a.engine}];
+            s.measured.push_back((b.measuredTtftS - a.measuredTtftS) / measured);
+            s.model.push_back((b.predictedTtftS - a.predictedTtftS) / model);
+        }
+    }
+    return slopes;
+}
+
+// A slope to two decimals, as the table compares them with 0 and 1.
+std::string slopeText(double v)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2f", std::fabs(v) < 0.005 ? 0.0 : v);
+    return text;
+}
+
+// The middle half of `v`: "0.60 to 1.19".
+std::string middleHalf(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return slopeText(v[v.size() / 4]) + " to " + slopeText(v[3 * v.size() / 4]);
+}
+
 }  // namespace
 
 std::string servingSamplesMarkdown(const ServingSamples& samples)
@@ -277,6 +334,22 @@ std::string servingSamplesMarkdown(const ServingSamples& samples)
         for (const auto& [key, rows] : byLoad)
             if (key.second == band)
                 md += "| " + key.first + " | " + key.second + " | " + summaryCells(rows);
+    if (const auto slopes = slopesWithOutput(samples); !slopes.empty()) {
+        md += "\n### How the first token moves with the output length\n\n"
+              "Points alike but for their output length (same model, weights, tp, prompt and requests in flight), in "
+              "pairs of neighbours: the change in TTFT over the change in the interval between two requests' ends, "
+              "(output - 1) x TPOT / requests in flight (in a steady closed loop one request ends every such "
+              "interval). 0: the first token does not wait on the other requests' outputs, as the model's does not "
+              "(it waits for the step in flight and the prompts ahead of it); 1: a new request waits, on average, "
+              "for one more request to end before its first token, however many steps that takes. The model's "
+              "column is its own: its TTFT, TPOT and batch.\n\n"
+              "| GPU | engine | pairs | measured: median | middle half | model: median |\n"
+              "|---|---|---|---|---|---|\n";
+        for (const auto& [key, s] : slopes)
+            md += "| " + key.first + " | " + key.second + " | " + std::to_string(s.measured.size()) + " | " +
+                slopeText(median(s.measured)) + " | " + middleHalf(s.measured) + " | " + slopeText(median(s.model)) +
+                " |\n";
+    }
     if (!samples.notServed.empty()) {
         md += "\n### Points the model says cannot be served\n\n";
         for (const auto& n : samples.notServed)

@@ -74,7 +74,7 @@ struct ServingValidationRow {
     // A measured point of a serving sample set (core/metrics/serving_samples.h):
     // the engine that served it, the requests it kept in flight (the batch
     // is fewer where fewer fit), and its TPOT beside the model's.
-    std::string engine;
+    std::string engine, model;  // the model as the set names it
     std::int64_t concurrency = 0;
     double measuredTpotS = 0, predictedTpotS = 0;
     double measuredTtftS = 0, predictedTtftS = 0;
