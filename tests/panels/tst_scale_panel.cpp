@@ -136,6 +136,9 @@ private slots:
         for (const QLabel* l : w.scale()->messageStack()->findChildren<QLabel*>())
             hinted = hinted || (l->isVisible() && l->text().contains("the Serving dock sizes it"));
         QVERIFY(hinted);
+        // Their choices have nothing to act on: greyed out, not offered.
+        QVERIFY(!w.scale()->scalingBox()->isEnabled());
+        QVERIFY(!w.layouts()->objectiveBox()->isEnabled());
     }
 
     void followsEditsAndTheScalingChoice()

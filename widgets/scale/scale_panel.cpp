@@ -109,6 +109,8 @@ void ScalePanel::refresh()
     summary_->setEnabled(true);
     charts_->setEnabled(true);
     const SweepResult* r = sweep_->result();
+    // Nothing to scale (a serving design, errors): the choice has no effect.
+    scaling_->setEnabled((r && r->error.empty()) || sweep_->running());
     if (r && r->error.empty()) {
         stack_->showContent();
         summary_->setText(scaleSummary(*r));

@@ -224,6 +224,8 @@ void LayoutsPanel::refresh()
     const SearchResult* r = search_->result();
     summary_->setEnabled(true);
     table_->setEnabled(true);
+    // Nothing to rank (a serving design, errors): the choice has no effect.
+    objective_->setEnabled((r && r->error.empty()) || search_->running());
     if (!r || !r->error.empty()) {
         table_->setRowCount(0);
         rowLayouts_.clear();
