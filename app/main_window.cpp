@@ -22,6 +22,7 @@
 #include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTimer>
 #include <QToolBar>
 
@@ -1018,6 +1019,44 @@ void MainWindow::updateRecentMenu()
                 });
     recentMenu_->setEnabled(!recent.isEmpty());
     start_->setRecentFiles(recent);
+}
+
+void MainWindow::resizeEvent(QResizeEvent* event)
+{
+    QMainWindow::resizeEvent(event);
+    fitRightDocks();
+}
+
+void MainWindow::showEvent(QShowEvent* event)
+{
+    QMainWindow::showEvent(event);
+    // Once the docks are laid out at the size the window opens at.
+    QTimer::singleShot(0, this, &MainWindow::fitRightDocks);
+}
+
+// Qt keeps the right-hand column's width as the window narrows, even once
+// the docks below the canvas (which span the rest of the width) get less than
+// their content needs: they then draw over the column (the Inspector under
+// the Analysis dock on a 1,100-pixel-wide screen). The column gives up the
+// width they need, down to its own minimum.
+void MainWindow::fitRightDocks()
+{
+    int below = 0;
+    QDockWidget* right = nullptr;
+    for (QDockWidget* d : findChildren<QDockWidget*>()) {
+        // Tabbed docks count (their tab may be raised); closed ones do not.
+        if (d->isFloating() || !d->toggleViewAction()->isChecked())
+            continue;
+        if (dockWidgetArea(d) == Qt::BottomDockWidgetArea)
+            below = std::max(below, d->minimumSizeHint().width());
+        else if (dockWidgetArea(d) == Qt::RightDockWidgetArea && d->isVisible())
+            right = d;
+    }
+    if (!right || below == 0)
+        return;
+    const int room = width() - below - style()->pixelMetric(QStyle::PM_DockWidgetSeparatorExtent, nullptr, this);
+    if (right->width() > room)
+        resizeDocks({right}, {std::max(room, right->minimumSizeHint().width())}, Qt::Horizontal);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

@@ -117,8 +117,11 @@ public:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
 private:
+    void fitRightDocks();
     void createActions();
     void createDocks();
     void updateTitle();

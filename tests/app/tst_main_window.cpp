@@ -35,6 +35,7 @@
 #include "widgets/dialogs/preset_dialog.h"
 #include "widgets/dialogs/start_page.h"
 #include "widgets/document/design_document.h"
+#include "widgets/panels/kpi_strip.h"
 
 using namespace studio;
 
@@ -95,6 +96,38 @@ private slots:
         QTest::mouseClick(presets->viewport(), Qt::LeftButton, {}, presets->visualItemRect(item).center());
         QCOMPARE(QString::fromStdString(w.document()->design().name), item->text());
         QVERIFY(!start->isVisible());
+    }
+
+    // A narrow window (1,100 pixels: a 1,366-pixel screen at 125%): the
+    // docks below the canvas keep the width their content needs, and the
+    // Inspector's column gives it up instead of being drawn over; wide
+    // again, nothing overlaps either.
+    void aNarrowWindowKeepsItsDocksAndFiguresApart()
+    {
+        MainWindow w;
+        QVERIFY(w.openFile(test::sourcePath("presets/dgx-h100-superpod-4su.cluster.json")));
+        auto* analysis = w.findChild<QDockWidget*>("analysis");
+        auto* inspector = w.findChild<QDockWidget*>("inspector");
+        for (const int width : {1100, 1000, 1400}) {
+            w.resize(width, 880);
+            w.show();
+            QCoreApplication::processEvents();
+            QCoreApplication::processEvents();
+            QVERIFY2(analysis->geometry().right() < inspector->geometry().left(),
+                     qPrintable(QString("%1: analysis ends at %2, the inspector starts at %3")
+                                    .arg(width)
+                                    .arg(analysis->geometry().right())
+                                    .arg(inspector->geometry().left())));
+            QVERIFY(analysis->width() >= analysis->minimumSizeHint().width());
+        }
+        // The status bar's figures: in less room than they need, those on
+        // the left are left out whole, not cut (nor drawn over the zoom).
+        KpiStrip* kpis = w.kpis();
+        QVERIFY(kpis->minimumSizeHint().width() < kpis->sizeHint().width() / 3);
+        kpis->resize(kpis->sizeHint());
+        QCOMPARE(kpis->firstShown(), std::size_t(0));
+        kpis->resize(kpis->minimumSizeHint());
+        QVERIFY(kpis->firstShown() >= 2);
     }
 
     // File > Kernel Profile: a measured profile, the catalog's factors or

@@ -136,9 +136,11 @@ void CostChart::drawCapex(ChartView& view, const std::vector<ChartDesign>& desig
         t->setText(text);
         t->setColor(c.complete() ? (one ? view.textColor() : designColor(int(i)).darker(115)) : colors.error);
         if (one) {
-            // Room for the sentence: the bar fills less of the width.
+            // Room for the label after the bar: the total and its band take
+            // about a third of the width; what an incomplete design lacks,
+            // a sentence more.
             t->position->setCoords(c.capex.typical * scale_, 1.0);
-            capex_->xAxis->setRange(0, std::max(c.capex.high * scale_, 1e-9) * 1.9);
+            capex_->xAxis->setRange(0, std::max(c.capex.high * scale_, 1e-9) * (c.complete() ? 1.5 : 1.9));
         }
     }
     ChartView::hideFrom(capexLabels_, n);

@@ -164,17 +164,44 @@ QSize KpiStrip::sizeHint() const
     return {width_, fontMetrics().height() + 4};
 }
 
+QSize KpiStrip::minimumSizeHint() const
+{
+    return {figures_.empty() ? 0 : figures_.back().width + kSpacing, sizeHint().height()};
+}
+
+std::size_t KpiStrip::firstShown() const
+{
+    int needed = 0;
+    for (const Figure& f : figures_)
+        needed += f.width + kSpacing;
+    std::size_t first = 0;
+    while (first + 1 < figures_.size() && needed > width())
+        needed -= figures_[first++].width + kSpacing;
+    return first;
+}
+
+int KpiStrip::firstX() const
+{
+    int needed = 0;
+    for (std::size_t i = firstShown(); i < figures_.size(); ++i)
+        needed += figures_[i].width + kSpacing;
+    // Right-aligned, as the status bar's permanent widgets are, in the room
+    // asked for (which only grows, so a shorter number leaves space at the
+    // end rather than moving every figure); left-aligned once that room is
+    // more than the strip was given.
+    return width() - std::max(needed, std::min(width_, width())) + kSpacing / 2;
+}
+
 void KpiStrip::paintEvent(QPaintEvent*)
 {
     QPainter p(this);
     const QFont normal = font(), bold = boldOf(font());
     const int y = (height() - fontMetrics().height()) / 2;
-    // Right-aligned, as the status bar's permanent widgets are.
-    int x = width() - width_ + kSpacing / 2;
+    int x = firstX();
     const QColor rule = palette().color(QPalette::Mid);
-    for (std::size_t i = 0; i < figures_.size(); ++i) {
+    for (std::size_t i = firstShown(); i < figures_.size(); ++i) {
         const Figure& f = figures_[i];
-        if (i > 0) {
+        if (i > firstShown()) {
             p.setPen(rule);
             p.drawLine(x - kSpacing / 2, 3, x - kSpacing / 2, height() - 4);
         }
@@ -193,8 +220,8 @@ void KpiStrip::paintEvent(QPaintEvent*)
 
 int KpiStrip::figureAt(int px) const
 {
-    int x = width() - width_ + kSpacing / 2;
-    for (std::size_t i = 0; i < figures_.size(); ++i) {
+    int x = firstX();
+    for (std::size_t i = firstShown(); i < figures_.size(); ++i) {
         if (px >= x - kSpacing / 2 && px < x + figures_[i].width + kSpacing / 2)
             return int(i);
         x += figures_[i].width + kSpacing;

@@ -25,7 +25,12 @@ public:
     QString text(const QString& key) const;
     QString tip(const QString& key) const;
     QSize sizeHint() const override;
-    QSize minimumSizeHint() const override { return sizeHint(); }
+    // Down to the last figure alone: a narrow window leaves figures out.
+    QSize minimumSizeHint() const override;
+    // The first figure drawn: in a strip narrower than its figures, those
+    // that would not fit whole are left out from the left (the GPUs and the
+    // peak first, which the canvas shows too) rather than cut.
+    std::size_t firstShown() const;
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -44,6 +49,7 @@ private:
     void measure(Figure& f) const;
     const Figure* figure(const QString& key) const;
     int figureAt(int x) const;
+    int firstX() const;  // where the first shown figure starts
     AnalysisService* service_;
     std::vector<Figure> figures_;
     int width_ = 0;  // the room asked for: grows, never shrinks while open
