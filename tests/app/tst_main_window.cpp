@@ -98,7 +98,7 @@ private slots:
         QVERIFY(!start->isVisible());
     }
 
-    // A narrow window (1,100 pixels: a 1,366-pixel screen at 125%): the
+    // A small window (1,100 pixels wide: a 1,366-pixel screen at 125%): the
     // docks below the canvas keep the width their content needs, and the
     // Inspector's column gives it up instead of being drawn over; wide
     // again, nothing overlaps either.
@@ -120,6 +120,9 @@ private slots:
                                     .arg(inspector->geometry().left())));
             QVERIFY(analysis->width() >= analysis->minimumSizeHint().width());
         }
+        // The window fits a 1,366 x 768 laptop screen less a 40-pixel panel
+        // and a 30-pixel title bar.
+        QVERIFY2(w.minimumSizeHint().height() <= 698, qPrintable(QString::number(w.minimumSizeHint().height())));
         // The status bar's figures: in less room than they need, those on
         // the left are left out whole, not cut (nor drawn over the zoom).
         KpiStrip* kpis = w.kpis();

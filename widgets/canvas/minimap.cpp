@@ -14,7 +14,9 @@ namespace studio {
 
 Minimap::Minimap(DesignView* main, QWidget* parent) : QWidget(parent), main_(main)
 {
-    setMinimumSize(160, 110);
+    // Short enough that the window fits a 1,366 x 768 screen (the left
+    // column's docks sit above the Analysis dock); it asks for 180.
+    setMinimumSize(160, 80);
     setCursor(Qt::PointingHandCursor);
     timer_.setSingleShot(true);
     timer_.setInterval(250);

@@ -93,7 +93,10 @@ QCustomPlot* ChartView::addPlot(const QString& name)
 {
     auto* plot = new ChartPlot(this);
     plot->setObjectName(name);
-    plot->setMinimumSize(240, 170);
+    // Two plots stacked must fit the Analysis dock of a window on a
+    // 1,366 x 768 laptop screen (the window's minimum height is the left
+    // column's docks plus this dock); a taller window gives them more.
+    plot->setMinimumSize(240, 140);
     plot->setContextMenuPolicy(Qt::CustomContextMenu);
     plot->setMouseTracking(true);
     connect(plot, &QWidget::customContextMenuRequested, this, [this, plot, name](const QPoint& pos) {
