@@ -95,6 +95,17 @@ std::string formatDuration(double hours)
     return formatReadable(hours) + " h";
 }
 
+std::string formatSeconds(double s)
+{
+    if (!std::isfinite(s))
+        return formatValue(s) + " s";
+    if (s != 0 && std::fabs(s) < 1e-3)
+        return formatReadable(s * 1e6) + " us";
+    if (std::fabs(s) < 1)
+        return formatReadable(s * 1e3) + " ms";
+    return formatReadable(s) + " s";
+}
+
 std::string formatPowerKw(double kw)
 {
     return std::fabs(kw) >= 1000 ? formatReadable(kw / 1000) + " MW" : formatReadable(kw) + " kW";

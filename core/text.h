@@ -24,6 +24,9 @@ std::string formatQuantity(double v, std::string_view unit);
 std::string formatDuration(double hours);
 // kW as "20.4 kW", or "1.47 MW" from 1,000 kW.
 std::string formatPowerKw(double kw);
+// 0.000922 -> "922 us", 0.0216 -> "21.6 ms", 2.5 -> "2.50 s": a latency in
+// the unit that reads.
+std::string formatSeconds(double s);
 // A share as a percentage to one decimal: 0.0312 -> "+3.1%" (signed, for an
 // error whose direction matters) or "3.1%".
 std::string formatPercent(double fraction, bool sign = true);

@@ -98,14 +98,10 @@ ServingCandidate candidateOf(const Serving& s)
     return c;
 }
 
+// 1.003 -> "1.00x": three figures, so a near tie does not read "1x".
 std::string times(double ratio)
 {
-    return formatValue(ratio, 3) + "x";
-}
-
-std::string secondsText(double s)
-{
-    return formatValue(s, 3) + " s";
+    return formatReadable(ratio, 3) + "x";
 }
 
 // Which kind wins, and why: the aggregated replica's prompts sharing its
@@ -125,9 +121,9 @@ std::string verdictOf(const Serving& agg, const ServingCandidate& a, const Servi
         " of a request's time at batch " + formatCount(agg.batch) + "; disaggregated, the decode workers run batch " +
         formatCount(dis.batch) + " on decode steps alone, the copy is limited by " +
         (x.limitedBy == "kv_links" ? std::string("the links moving the KV cache") : "its " + x.limitedBy + " workers") +
-        " (prefill " + formatPercent(x.prefill.utilization, false) + " busy, decode " + formatPercent(x.decode.utilization, false) +
-        "), and moving a prompt's KV cache adds " + secondsText(x.kvTransferS) + " (" +
-        formatPercent(x.kvTransferS / dis.ttftS, false) + " of its TTFT).";
+        " (prefill " + formatPercent(x.prefill.utilization, false) + " busy, decode " +
+        formatPercent(x.decode.utilization, false) + "), and moving a prompt's KV cache adds " +
+        formatSeconds(x.kvTransferS) + " (" + formatPercent(x.kvTransferS / dis.ttftS, false) + " of its TTFT).";
     return s;
 }
 

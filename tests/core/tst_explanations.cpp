@@ -148,6 +148,11 @@ private slots:
         QCOMPARE(formatDuration(0.5), std::string("30.0 min"));
         QCOMPARE(formatDuration(3.09), std::string("3.09 h"));
         QCOMPARE(formatDuration(49.2), std::string("2.05 days"));
+        // A KV cache move of 922 us read "0.000922 s" in the serving verdict.
+        QCOMPARE(formatSeconds(0.000922), std::string("922 us"));
+        QCOMPARE(formatSeconds(0.0216), std::string("21.6 ms"));
+        QCOMPARE(formatSeconds(0), std::string("0 ms"));
+        QCOMPARE(formatSeconds(13.04), std::string("13.0 s"));
         // Past 10^15 a figure is no exact whole number, and past 2^63 it
         // printed as -9,223,372,036,854,775,808 (fuzz_set's inputs).
         QCOMPARE(formatReadable(3.89e16), std::string("3.89e+16"));

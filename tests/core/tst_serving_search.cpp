@@ -16,6 +16,7 @@
 #include "core/model/analysis.h"
 #include "core/serving/serving.h"
 #include "core/serving/serving_search.h"
+#include "core/text.h"
 
 #include <map>
 #include "tests/test_support.h"
@@ -170,6 +171,13 @@ private slots:
         QVERIFY(r.disaggregated.front().tokensPerSPerGpu > r.aggregated.front().tokensPerSPerGpu);
         QVERIFY(r.verdict.starts_with("Disaggregated wins here"));
         QVERIFY(r.disaggregated.front().kvTransferS > 0);
+        // The ratio to three figures and the KV move in the unit that reads.
+        const double ratio = r.disaggregated.front().tokensPerSPerGpu / r.aggregated.front().tokensPerSPerGpu;
+        QVERIFY2(r.verdict.find(" serves " + formatReadable(ratio, 3) + "x the tokens/s") != std::string::npos,
+                 r.verdict.c_str());
+        QVERIFY2(r.verdict.find("KV cache adds " + formatSeconds(r.disaggregated.front().kvTransferS) + " (") !=
+                     std::string::npos,
+                 r.verdict.c_str());
         for (const ServingCandidate& c : r.disaggregated)
             QVERIFY(c.ttftS <= 1.0);
     }

@@ -201,6 +201,10 @@ private slots:
         QCOMPARE(p->frontierPlot()->graph(3)->dataCount(), int(expected.disaggregated.size()));
         QTableWidget* t = p->candidateTable();
         QCOMPARE(t->rowCount(), int(expected.aggregated.size() + expected.disaggregated.size()));
+        // Each column says what it holds; the objective counts idle GPUs.
+        for (int c = 0; c < t->columnCount(); ++c)
+            QVERIFY(!t->horizontalHeaderItem(c)->toolTip().isEmpty());
+        QVERIFY(t->horizontalHeaderItem(2)->toolTip().contains("every GPU of the design"));
         int row = -1;
         for (int r = 0; r < t->rowCount() && row < 0; ++r)
             if (t->item(r, 0)->text() == "disaggregated")

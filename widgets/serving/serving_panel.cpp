@@ -46,7 +46,7 @@ QString engineName(const std::string& engine)
 
 QString secs(double s)
 {
-    return s < 1 ? num(1000 * s) + " ms" : num(s) + " s";
+    return q(formatSeconds(s));
 }
 
 // A log-log plot of tokens/s per GPU against tokens/s per user: the batch
@@ -248,7 +248,9 @@ void ServingPanel::addSearch(DesignDocument* document)
     searchBox_ = new QWidget(tabs_);
     auto* row = new QHBoxLayout(searchBox_);
     row->setContentsMargins(0, 4, 0, 0);
-    frontier_ = tradePlot(searchBox_, "serving frontier", tr("tokens/s per GPU of the design"));
+    // Per GPU of the whole design (idle ones too), as the candidates' column
+    // says in its tip; the short label fits a short dock.
+    frontier_ = tradePlot(searchBox_, "serving frontier", tr("tokens/s per GPU"));
     auto* side = new QVBoxLayout;
     verdict_ = new QLabel(searchBox_);
     verdict_->setObjectName("serving verdict");
@@ -260,6 +262,18 @@ void ServingPanel::addSearch(DesignDocument* document)
     candidates_ = new QTableWidget(0, int(head.size()), searchBox_);
     candidates_->setObjectName("serving candidates");
     candidates_->setHorizontalHeaderLabels(head);
+    const QStringList tips = {
+        tr("aggregated: replicas that prefill and decode; disaggregated: prefill workers and decode workers"),
+        tr("the layout, and the weights' and KV cache's precisions"),
+        tr("tokens/s over every GPU of the design (those a layout leaves idle too): what the search maximises"),
+        tr("tokens/s one user sees: 1 / time per output token"),
+        tr("time to first token, as the engine serves the batch (with the KV cache's move when split)"),
+        tr("time per output token"),
+        tr("requests served at once per replica (per decode worker when split)"),
+        tr("moving one prompt's KV cache from its prefill worker to its decode worker"),
+        tr("tokens/s per kW of the design's facility power")};
+    for (int c = 0; c < int(tips.size()); ++c)
+        candidates_->horizontalHeaderItem(c)->setToolTip(tips[c]);
     candidates_->verticalHeader()->hide();
     candidates_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     candidates_->setSelectionBehavior(QAbstractItemView::SelectRows);
