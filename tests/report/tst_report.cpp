@@ -286,6 +286,44 @@ private slots:
         QVERIFY(!panel.isVisible() || panel.testAttribute(Qt::WA_DontShowOnScreen));
     }
 
+    // A background page prints what its entry prepared off the GUI thread:
+    // given weak scaling's sweep rather than the strong one its `prepare`
+    // computes, the Scale page is weak scaling's.
+    void aBackgroundPagePrintsWhatWasPreparedForIt()
+    {
+        DesignLoad l = load("dgx-h100-superpod-4su.cluster.json");
+        QVERIFY(l.ok());
+        DesignDocument document;
+        AnalysisService service(&document);
+        document.reset(*l.design, l.catalog, QString());
+        service.recomputeNow();
+        const BackgroundEntry* scale = findBackgroundEntry("scale");
+        QVERIFY(scale && scale->prepare && scale->report);
+        const std::any strong = scale->prepare(*l.design, *l.catalog, nullptr);
+        QCOMPARE(std::any_cast<SweepResult>(&strong)->scaling, Scaling::Strong);
+        SweepOptions options;
+        options.scaling = Scaling::Weak;
+        const std::any weak = sweepScale(*l.design, *l.catalog, options);
+        ReportDocument doc("title", "footer", QPageSize::A4);
+        scale->report(doc, {*l.design, *l.catalog, *service.analysis(), service, &weak});
+        QTemporaryDir dir;
+        const QString out = dir.filePath("weak.pdf");
+        QString error;
+        QVERIFY2(doc.print(out, &error), qPrintable(error));
+        const QString text = pdfText(out).simplified();
+        QVERIFY2(text.contains("Weak scaling by"), qPrintable(text.left(600)));
+        QVERIFY(!text.contains("Strong scaling by"));
+        // Cancelled at once, the review stops that work and waits for it.
+        int calls = 0;
+        QVERIFY(!writeDesignReport(*l.design, l.catalog, dir.filePath("never.pdf"), {}, &error, [&](int, int) {
+            ++calls;
+            return false;
+        }));
+        QCOMPARE(calls, 1);
+        QCOMPARE(error, QString("Cancelled"));
+        QVERIFY(!QFile::exists(dir.filePath("never.pdf")));
+    }
+
     // A serving design that cannot be served as laid out: its Serving page
     // says why, as the panel does, and draws no empty charts.
     void aDesignThatCannotBeServedSaysWhyOnItsPage()

@@ -7,6 +7,8 @@
 #include <QString>
 #include <QWidget>
 
+#include <any>
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -21,15 +23,26 @@ struct Analysis;
 struct Design;
 
 // What a design review's page of a background analysis is made from: the
-// design, valid against its catalog, and its analyses as the report's own
-// document computed them. The page runs what the panel runs off the GUI
-// thread there and then (a report is written behind a progress dialog).
+// design, valid against its catalog, its analyses as the report's own
+// document computed them, and what the entry's `prepare` computed off the
+// GUI thread (the sweep, the tornado; none without one, and the page then
+// computes it there and then).
 struct ReportInputs {
     const Design& design;
     const Catalog& catalog;
     const Analysis& analysis;
     AnalysisService& analyses;
+    const std::any* prepared = nullptr;
 };
+
+// The result of type T that `prepare` left in `in`, else `compute()`'s.
+template <typename T, typename Compute>
+T preparedOr(const ReportInputs& in, Compute compute)
+{
+    if (const T* done = in.prepared ? std::any_cast<T>(in.prepared) : nullptr)
+        return *done;
+    return compute();
+}
 
 class BackgroundPanel : public QWidget {
     Q_OBJECT

@@ -32,9 +32,14 @@ BackgroundEntry entry(const char* key, const char* title, std::vector<WorkloadKi
                       },
                       {},
                       {},
+                      {},
                       std::nullopt};
     if constexpr (requires(ReportDocument & doc, const ReportInputs& in) { Panel::report(doc, in); })
         e.report = &Panel::report;
+    if constexpr (requires(const Design& d, const Catalog& c, const std::atomic<bool>* cancel) {
+                      Panel::prepareReport(d, c, cancel);
+                  })
+        e.prepare = &Panel::prepareReport;
     return e;
 }
 

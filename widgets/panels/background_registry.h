@@ -31,6 +31,11 @@ struct BackgroundEntry {
     // The design review's pages (they may add none, as for a layout that
     // cannot run); empty: the review has none.
     std::function<void(ReportDocument&, const ReportInputs&)> report;
+    // The core work those pages need, which the review runs on a thread of
+    // its own while the GUI thread lays out the pages before them (for a
+    // runnable training design; it stops early once `cancel` is set); its
+    // result reaches `report` as ReportInputs::prepared. Empty: none.
+    std::function<std::any(const Design&, const Catalog&, const std::atomic<bool>* cancel)> prepare;
     // The compare view's tab, 2-4 designs overlaid; empty: none.
     std::function<CompareRunTab*(QWidget* parent)> makeCompareTab;
     // Brought to the front when a design of this kind is opened (a serving

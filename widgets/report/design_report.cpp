@@ -10,6 +10,11 @@
 #include <QSettings>
 #include <QTableWidget>
 
+#include <any>
+#include <atomic>
+#include <chrono>
+#include <future>
+
 #include <qcustomplot.h>
 
 #include "core/catalog/catalog.h"
@@ -469,6 +474,34 @@ bool writeDesignReport(const Design& design, std::shared_ptr<const Catalog> cata
     if (serving && serving->ok())
         for (auto& e : explainServing(*serving))
             explained.push_back(std::move(e));
+    // The background pages' core work (the sweep, the tornado: most of a
+    // large design's report) runs on a thread of its own while this one lays
+    // out the pages before them, and the progress dialog keeps answering
+    // while it finishes. Every way out of here stops it and waits for it.
+    std::vector<const BackgroundEntry*> pages;
+    for (const BackgroundEntry& entry : backgroundRegistry())
+        if (entry.report && entry.appliesTo(a->workloadKind()))
+            pages.push_back(&entry);
+    std::vector<std::any> prepared(pages.size());
+    std::atomic<bool> cancel{false};
+    std::future<void> preparing;
+    // The report's own copy of the design, which nothing edits meanwhile.
+    if (a->runnable())
+        preparing = std::async(std::launch::async, [&, own = &document.design(), parts = catalog] {
+            for (std::size_t i = 0; i < pages.size() && !cancel; ++i)
+                if (pages[i]->prepare)
+                    prepared[i] = pages[i]->prepare(*own, *parts, &cancel);
+        });
+    struct StopPreparing {
+        std::atomic<bool>& cancel;
+        std::future<void>& preparing;
+        ~StopPreparing()
+        {
+            cancel = true;
+            if (preparing.valid())
+                preparing.wait();
+        }
+    } stop{cancel, preparing};
     const QString name = q(design.name.empty() ? "Untitled design" : design.name);
     ReportDocument doc(QObject::tr("Design review: %1").arg(name),
                        QObject::tr("Cluster Studio %1").arg(q(std::string(kAppVersion))), options.pageSize);
@@ -498,13 +531,20 @@ bool writeDesignReport(const Design& design, std::shared_ptr<const Catalog> cata
                   figureRows(entry.figures(*a), explained), {34, 18, 48});
     }
     // What the background panels show (how many GPUs pay off, what limits
-    // the design, serving), computed here as their services compute it.
-    for (const BackgroundEntry& entry : backgroundRegistry()) {
-        if (!entry.report || !entry.appliesTo(a->workloadKind()))
-            continue;
+    // the design, serving), from what their services compute.
+    if (preparing.valid()) {
+        while (preparing.wait_for(std::chrono::milliseconds(40)) != std::future_status::ready)
+            if (progress && !progress(step, buildSteps() + 20)) {
+                if (error)
+                    *error = QObject::tr("Cancelled");
+                return false;
+            }
+        preparing.get();
+    }
+    for (std::size_t i = 0; i < pages.size(); ++i) {
         if (!advance())
             return false;
-        entry.report(doc, {design, *catalog, *a, service});
+        pages[i]->report(doc, {design, *catalog, *a, service, &prepared[i]});
     }
     if (!advance())
         return false;

@@ -122,11 +122,18 @@ void ScalePanel::refresh()
     charts_->draw(r);
 }
 
+std::any ScalePanel::prepareReport(const Design& design, const Catalog& catalog, const std::atomic<bool>* cancel)
+{
+    SweepOptions options;
+    options.cancel = cancel;
+    return sweepScale(design, catalog, options);
+}
+
 void ScalePanel::report(ReportDocument& doc, const ReportInputs& in)
 {
     if (!in.analysis.runnable())
         return;
-    const SweepResult sweep = sweepScale(in.design, in.catalog);
+    const SweepResult sweep = preparedOr<SweepResult>(in, [&] { return sweepScale(in.design, in.catalog); });
     if (!sweep.ok())
         return;
     doc.heading(QObject::tr("Scale sweep: how many GPUs are worth it"), 1, true);

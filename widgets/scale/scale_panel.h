@@ -34,6 +34,8 @@ public:
     // docs/model.md section 16 in the design review: the sweep's sentence,
     // its two charts and a row per size (none for a layout that cannot run).
     static void report(ReportDocument& doc, const ReportInputs& in);
+    // Its sweep, off the GUI thread: a SweepResult.
+    static std::any prepareReport(const Design& design, const Catalog& catalog, const std::atomic<bool>* cancel);
 
     ScaleCharts* charts() const { return charts_; }
     QLabel* summaryLabel() const { return summary_; }

@@ -101,11 +101,33 @@ void SensitivityPanel::refresh()
     chart_->draw(r);
 }
 
+namespace {
+
+// The Sensitivity pages' core work: the tornado, then the upgrades.
+struct SensitivityPages {
+    SensitivityResult tornado;
+    UpgradesResult upgrades;
+};
+
+SensitivityPages sensitivityPages(const Design& design, const Catalog& catalog, const std::atomic<bool>* cancel)
+{
+    return {analyzeSensitivity(design, catalog, cancel), analyzeUpgrades(design, catalog, cancel)};
+}
+
+}  // namespace
+
+std::any SensitivityPanel::prepareReport(const Design& design, const Catalog& catalog, const std::atomic<bool>* cancel)
+{
+    return sensitivityPages(design, catalog, cancel);
+}
+
 void SensitivityPanel::report(ReportDocument& doc, const ReportInputs& in)
 {
     if (!in.analysis.runnable())
         return;
-    const SensitivityResult tornado = analyzeSensitivity(in.design, in.catalog);
+    const SensitivityPages pages =
+        preparedOr<SensitivityPages>(in, [&] { return sensitivityPages(in.design, in.catalog, nullptr); });
+    const SensitivityResult& tornado = pages.tornado;
     if (!tornado.ok())
         return;
     doc.heading(QObject::tr("Sensitivity: what limits this design"), 1, true);
@@ -141,7 +163,7 @@ void SensitivityPanel::report(ReportDocument& doc, const ReportInputs& in)
     doc.table({QObject::tr("Input"), QObject::tr("Today"), QObject::tr("Days -50%"), QObject::tr("-10%"),
                QObject::tr("+10%"), QObject::tr("+50%"), QObject::tr("Run cost -50%"), QObject::tr("+50%")},
               rows, {24, 18, 10, 9, 9, 9, 12, 9});
-    const UpgradesResult upgrades = analyzeUpgrades(in.design, in.catalog);
+    const UpgradesResult& upgrades = pages.upgrades;
     if (!upgrades.ok())
         return;
     // docs/model.md section 18: each upgrade against today, what it changes

@@ -37,6 +37,8 @@ public:
     // docs/model.md sections 17 and 18 in the design review (none for a
     // layout that cannot run).
     static void report(ReportDocument& doc, const ReportInputs& in);
+    // Its tornado and upgrades, off the GUI thread.
+    static std::any prepareReport(const Design& design, const Catalog& catalog, const std::atomic<bool>* cancel);
 
     SensitivityChart* chart() const { return chart_; }
     QLabel* summaryLabel() const { return summary_; }
