@@ -94,6 +94,17 @@ int pageOf(const QString& path, int pages, const QString& title)
     return 0;
 }
 
+// A design's own document and analyses, as the report makes them.
+struct Analysed {
+    DesignDocument document;
+    AnalysisService service{&document};
+    explicit Analysed(const DesignLoad& l)
+    {
+        document.reset(*l.design, l.catalog, QString());
+        service.recomputeNow();
+    }
+};
+
 }  // namespace
 
 class TestReport : public QObject {
@@ -268,10 +279,8 @@ private slots:
     {
         DesignLoad l = load("serving-llama3-70b-dgx-h100.cluster.json");
         QVERIFY(l.ok());
-        DesignDocument document;
-        AnalysisService service(&document);
-        document.reset(*l.design, l.catalog, QString());
-        service.recomputeNow();
+        Analysed analysed(l);
+        AnalysisService& service = analysed.service;
         QVERIFY(service.serving() && service.serving()->ok());
         ServingPanel panel(nullptr, &service);
         forPaper(panel);
@@ -293,10 +302,8 @@ private slots:
     {
         DesignLoad l = load("dgx-h100-superpod-4su.cluster.json");
         QVERIFY(l.ok());
-        DesignDocument document;
-        AnalysisService service(&document);
-        document.reset(*l.design, l.catalog, QString());
-        service.recomputeNow();
+        Analysed analysed(l);
+        AnalysisService& service = analysed.service;
         const BackgroundEntry* scale = findBackgroundEntry("scale");
         QVERIFY(scale && scale->prepare && scale->report);
         const std::any strong = scale->prepare(*l.design, *l.catalog, nullptr);
@@ -360,10 +367,8 @@ private slots:
         QFETCH(QString, preset);
         DesignLoad l = load(preset);
         QVERIFY(l.ok());
-        DesignDocument document;
-        AnalysisService service(&document);
-        document.reset(*l.design, l.catalog, QString());
-        service.recomputeNow();
+        Analysed analysed(l);
+        AnalysisService& service = analysed.service;
         const Analysis* a = service.analysis();
         QVERIFY(a);
         int withPages = 0;
