@@ -91,6 +91,13 @@ double decadeAbove(double v)
     return std::pow(10.0, std::ceil(std::log10(v)));
 }
 
+QBrush labelHalo(const QPalette& palette)
+{
+    QColor halo = palette.color(QPalette::Base);
+    halo.setAlpha(150);
+    return halo;
+}
+
 void stylePlot(QCustomPlot* plot, const QPalette& pal)
 {
     const QColor bg = pal.color(QPalette::Base), fg = pal.color(QPalette::WindowText);

@@ -53,6 +53,9 @@ double decadeAbove(double v);
 // Axes, grids and legend in the colours of `palette` (either theme, or
 // paper), over every axis rect the plot has.
 void stylePlot(QCustomPlot* plot, const QPalette& palette);
+// A label's translucent patch of the plot's background: a line or curve
+// behind it shows through faintly instead of striking the words out.
+QBrush labelHalo(const QPalette& palette);
 
 // --- Legends and text
 

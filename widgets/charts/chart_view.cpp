@@ -325,12 +325,15 @@ QCPItemText* ChartView::label(QCustomPlot* plot, std::vector<QCPItemText*>& pool
 {
     while (pool.size() <= i) {
         auto* t = new ChartText(plot);
+        // Above every curve and line, whichever was made first.
+        t->setLayer(QStringLiteral("legend"));
         t->setClipToAxisRect(false);
         t->setPadding(QMargins(2, 1, 2, 1));
         pool.push_back(t);
     }
     pool[i]->setVisible(true);
     pool[i]->setColor(textColor());
+    pool[i]->setBrush(labelHalo(palette()));
     return pool[i];
 }
 

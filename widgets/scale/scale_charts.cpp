@@ -51,11 +51,8 @@ void marker(QCustomPlot* plot, double gpus, const QString& text, const QColor& c
     label->setPositionAlignment(Qt::AlignTop | (nearEnd ? Qt::AlignRight : Qt::AlignLeft));
     label->setPadding(nearEnd ? QMargins(0, 0, 3, 0) : QMargins(3, 0, 0, 0));
     label->setColor(color);
-    // On the plot's own background, so a curve crossing it does not cross
-    // out the words (goodput runs along the top of the right-hand plot).
-    QColor halo = plot->palette().color(QPalette::Base);
-    halo.setAlpha(150);
-    label->setBrush(halo);
+    // Goodput runs along the top of the right-hand plot, through the labels.
+    label->setBrush(labelHalo(plot->palette()));
     label->setText(text);
 }
 
