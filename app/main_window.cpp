@@ -784,6 +784,10 @@ bool MainWindow::exportReport(QString path)
         writeDesignReport(doc_->design(), doc_->catalogPtr(), path, options, &error, [&](int done, int total) {
             progress.setMaximum(total);
             progress.setValue(done);
+            // While the review waits for its pages' work off this thread it
+            // calls again with the same value, which setValue ignores: the
+            // window still repaints, and Cancel still answers.
+            QCoreApplication::processEvents();
             return !progress.wasCanceled();
         });
     progress.reset();

@@ -31,7 +31,9 @@ QPageSize::PageSizeId preferredPageSize();
 void setPreferredPageSize(const QString& name);
 
 // Progress over the whole report: `progress(done, total)` returns false to
-// cancel, and the file is then left as it was.
+// cancel, and the file is then left as it was. While the review waits for
+// work it runs off the calling thread, it calls every 40 ms with the same
+// `done`: a GUI's callback processes events there.
 using ReportProgress = std::function<bool(int done, int total)>;
 
 // `design` must be valid against `catalog`. Needs a QApplication (an
