@@ -199,9 +199,10 @@ void KpiStrip::paintEvent(QPaintEvent*)
     const int y = (height() - fontMetrics().height()) / 2;
     int x = firstX();
     const QColor rule = palette().color(QPalette::Mid);
-    for (std::size_t i = firstShown(); i < figures_.size(); ++i) {
+    const std::size_t first = firstShown();
+    for (std::size_t i = first; i < figures_.size(); ++i) {
         const Figure& f = figures_[i];
-        if (i > firstShown()) {
+        if (i > first) {
             p.setPen(rule);
             p.drawLine(x - kSpacing / 2, 3, x - kSpacing / 2, height() - 4);
         }

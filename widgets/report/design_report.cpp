@@ -442,13 +442,17 @@ bool writeDesignReport(const Design& design, std::shared_ptr<const Catalog> cata
                        const ReportOptions& options, QString* error, const ReportProgress& progress)
 {
     int step = 0;
-    auto advance = [&] {
-        if (!progress || progress(step++, buildSteps() + 20))
+    const int steps = buildSteps() + 20;  // the pages built, then printing as 20
+    // Tells where the report is at `done`; false (and "Cancelled") once the
+    // user cancels.
+    auto at = [&](int done) {
+        if (!progress || progress(done, steps))
             return true;
         if (error)
             *error = QObject::tr("Cancelled");
         return false;
     };
+    auto advance = [&] { return at(step++); };
     PrintColors paper;
     // The report's own document and views, so a report from the GUI is the
     // same as one from the command line, whatever the canvas shows.
@@ -534,11 +538,8 @@ bool writeDesignReport(const Design& design, std::shared_ptr<const Catalog> cata
     // the design, serving), from what their services compute.
     if (preparing.valid()) {
         while (preparing.wait_for(std::chrono::milliseconds(40)) != std::future_status::ready)
-            if (progress && !progress(step, buildSteps() + 20)) {
-                if (error)
-                    *error = QObject::tr("Cancelled");
+            if (!at(step))
                 return false;
-            }
         preparing.get();
     }
     for (std::size_t i = 0; i < pages.size(); ++i) {
@@ -552,7 +553,7 @@ bool writeDesignReport(const Design& design, std::shared_ptr<const Catalog> cata
     appendices(doc, *a, explained);
     const int built = step;
     return doc.print(path, error, [&](int page, int pages) {
-        return !progress || progress(built + page * 20 / std::max(1, pages), buildSteps() + 20);
+        return !progress || progress(built + page * 20 / std::max(1, pages), steps);
     });
 }
 
