@@ -6,6 +6,20 @@
 
 namespace studio {
 
+namespace {
+
+// `v` as formatReadable would print it: a unit is chosen on this, so that
+// 0.9999 s reads "1.00 s", not "1,000 ms".
+double roundedToSignificant(double v, int significant)
+{
+    if (v == 0 || !std::isfinite(v))
+        return v;
+    const double scale = std::pow(10.0, significant - 1 - int(std::floor(std::log10(std::fabs(v)))));
+    return std::isfinite(scale) && std::isfinite(v * scale) ? std::round(v * scale) / scale : v;
+}
+
+}  // namespace
+
 std::string formatCount(std::int64_t n)
 {
     const bool negative = n < 0;
@@ -88,6 +102,7 @@ std::string formatQuantity(double v, std::string_view unit)
 
 std::string formatDuration(double hours)
 {
+    hours = roundedToSignificant(hours, 3);
     if (std::fabs(hours) < 1)
         return formatReadable(hours * 60) + " min";
     if (std::fabs(hours) > 48)
@@ -99,6 +114,7 @@ std::string formatSeconds(double s)
 {
     if (!std::isfinite(s))
         return formatValue(s) + " s";
+    s = roundedToSignificant(s, 3);
     if (s != 0 && std::fabs(s) < 1e-3)
         return formatReadable(s * 1e6) + " us";
     if (std::fabs(s) < 1)

@@ -153,6 +153,15 @@ private slots:
         QCOMPARE(formatSeconds(0.0216), std::string("21.6 ms"));
         QCOMPARE(formatSeconds(0), std::string("0 ms"));
         QCOMPARE(formatSeconds(13.04), std::string("13.0 s"));
+        // The unit follows the figure as rounded: these read "1,000 ms",
+        // "1,000 us" and "60.0 min".
+        QCOMPARE(formatSeconds(0.9999), std::string("1.00 s"));
+        QCOMPARE(formatSeconds(-0.9999), std::string("-1.00 s"));
+        QCOMPARE(formatSeconds(0.00099996), std::string("1.00 ms"));
+        QCOMPARE(formatSeconds(0.9994), std::string("999 ms"));
+        // A denormal has no scale to round at: printed as it is, not NaN.
+        QCOMPARE(formatSeconds(1e-310), formatReadable(1e-304) + " us");
+        QCOMPARE(formatDuration(0.99999), std::string("1.00 h"));
         // Past 10^15 a figure is no exact whole number, and past 2^63 it
         // printed as -9,223,372,036,854,775,808 (fuzz_set's inputs).
         QCOMPARE(formatReadable(3.89e16), std::string("3.89e+16"));

@@ -35,6 +35,7 @@
 #include "widgets/charts/analysis_registry.h"
 #include "widgets/charts/chart_plot.h"
 #include "widgets/charts/chart_style.h"
+#include "widgets/charts/chart_text.h"
 #include "widgets/charts/chart_view.h"
 #include "widgets/charts/explain_html.h"
 #include "widgets/charts/figure_table.h"
@@ -609,6 +610,54 @@ private slots:
         // A kind of plottable it does not read: drawn on every refresh.
         new QCPCurve(plot.xAxis, plot.yAxis);
         QVERIFY(!fp().complete);
+    }
+
+    void aLabelAtThePlotsEdgeIsMovedInsideItNotCut()
+    {
+        // A label right-aligned to a point near the left axis (the goodput
+        // chart's Daly optimum at a narrow width) lost its first characters.
+        QCustomPlot plot;
+        plot.resize(360, 220);
+        plot.xAxis->setRange(0, 10);
+        plot.yAxis->setRange(0, 10);
+        auto* label = new ChartText(&plot);
+        label->position->setType(QCPItemPosition::ptPlotCoords);
+        label->setPositionAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        label->setColor(Qt::red);
+        label->setText("a label wider than the room left of its point");
+        const QColor red(Qt::red);
+        const auto redColumns = [&](bool vectorized) {
+            plot.replot();
+            QImage image(plot.size(), QImage::Format_ARGB32);
+            image.fill(Qt::white);
+            QCPPainter painter(&image);
+            painter.setMode(QCPPainter::pmVectorized, vectorized);
+            plot.toPainter(&painter, plot.width(), plot.height());
+            painter.end();
+            int first = image.width(), last = -1;
+            for (int y = 0; y < image.height(); ++y)
+                for (int x = 0; x < image.width(); ++x) {
+                    const QColor c = image.pixelColor(x, y);
+                    if (c.red() > 200 && c.green() < 90 && c.blue() < 90) {
+                        first = std::min(first, x);
+                        last = std::max(last, x);
+                    }
+                }
+            return std::pair{first, last};
+        };
+        plot.replot();
+        const QRect rect = plot.axisRect()->rect();
+        const int width = QFontMetrics(label->font()).horizontalAdvance(label->text());
+        QVERIFY(width < rect.width());
+        for (bool vectorized : {false, true}) {
+            label->position->setCoords(1, 5);
+            const auto [first, last] = redColumns(vectorized);
+            QVERIFY2(first >= rect.left() && last <= rect.right(), vectorized ? "vectorized" : "raster");
+            QVERIFY2(last - first >= width - 4, vectorized ? "vectorized" : "raster");  // all of it, not cut
+            // A point off the plot keeps its label off it too.
+            label->position->setCoords(-20, 5);
+            QCOMPARE(redColumns(vectorized).second, -1);
+        }
     }
 
     void theCostPanelDrawsTheCoresFigures()

@@ -25,12 +25,40 @@ void ChartText::layOut(const QFont& font)
     }
 }
 
+QPoint ChartText::insideShift(const QPointF& pos, QRect textBoxRect) const
+{
+    const QRect clip = clipRect();
+    if (!qFuzzyIsNull(rotation()) || !clip.contains(pos.toPoint()))
+        return {};
+    textBoxRect.translate(pos.toPoint());
+    const auto along = [](int low, int high, int clipLow, int clipHigh) {
+        if (high - low > clipHigh - clipLow || low < clipLow)
+            return clipLow - low;  // too wide to fit: its start stays in sight
+        return high > clipHigh ? clipHigh - high : 0;
+    };
+    return {along(textBoxRect.left(), textBoxRect.right(), clip.left(), clip.right()),
+            along(textBoxRect.top(), textBoxRect.bottom(), clip.top(), clip.bottom())};
+}
+
 void ChartText::draw(QCPPainter* painter)
 {
     // Exports and reports keep the base item's text: real text in a PDF.
     if (!painter->paintEngine() || painter->paintEngine()->type() != QPaintEngine::Raster ||
         painter->modes().testFlag(QCPPainter::pmVectorized)) {
+        // The base item measures with the painter's font metrics; the
+        // clip was set before, so a translation moves the text, not it.
+        painter->setFont(mainFont());
+        const QMargins pad = padding();
+        QRect box = painter->fontMetrics()
+                        .boundingRect(0, 0, 0, 0, Qt::TextDontClip | textAlignment(), text())
+                        .adjusted(-pad.left(), -pad.top(), pad.right(), pad.bottom());
+        const QPointF pos(position->pixelPosition());
+        box.moveTopLeft(getTextDrawPoint(QPointF(0, 0), box, positionAlignment()).toPoint());
+        const QPoint shift = insideShift(pos, box);
+        painter->save();
+        painter->translate(shift);
         QCPItemText::draw(painter);
+        painter->restore();
         return;
     }
     const QFont font = mainFont();
@@ -38,17 +66,17 @@ void ChartText::draw(QCPPainter* painter)
         layOut(font);
     // Placed as QCPItemText places it: rotated about its position, aligned
     // by the position alignment, inside its padding.
-    const QPointF pos(position->pixelPosition());
-    QTransform transform = painter->transform();
-    transform.translate(pos.x(), pos.y());
-    if (!qFuzzyIsNull(rotation()))
-        transform.rotate(rotation());
     QRect textRect = textRect_;
     const QMargins pad = padding();
     QRect textBoxRect = textRect.adjusted(-pad.left(), -pad.top(), pad.right(), pad.bottom());
     const QPointF textPos = getTextDrawPoint(QPointF(0, 0), textBoxRect, positionAlignment());
     textRect.moveTopLeft(textPos.toPoint() + QPoint(pad.left(), pad.top()));
     textBoxRect.moveTopLeft(textPos.toPoint());
+    const QPointF pos = position->pixelPosition() + QPointF(insideShift(position->pixelPosition(), textBoxRect));
+    QTransform transform = painter->transform();
+    transform.translate(pos.x(), pos.y());
+    if (!qFuzzyIsNull(rotation()))
+        transform.rotate(rotation());
     const int clipPad = qCeil(mainPen().widthF());
     const QRect bounds = textBoxRect.adjusted(-clipPad, -clipPad, clipPad, clipPad);
     if (!transform.mapRect(bounds).intersects(painter->transform().mapRect(clipRect())))

@@ -4,6 +4,9 @@
 // and a live edit replots several charts, so that was a third of an edit's
 // time. On screen this draws cached static text; into a PDF, SVG or picture
 // (a report, an export) it draws as the base item does, so text stays text.
+// Either way a label whose anchor is on the plot is moved, whole, inside
+// the plot's rectangle rather than cut off at its edge (a label beside a
+// line near the left axis lost its first characters at a narrow width).
 #include <QFont>
 #include <QStaticText>
 #include <QString>
@@ -23,6 +26,10 @@ protected:
 
 private:
     void layOut(const QFont& font);
+    // How far to move the text box, placed at `pos`, to lie inside the
+    // clip rectangle: none when the anchor is off the plot or the text is
+    // turned.
+    QPoint insideShift(const QPointF& pos, QRect textBoxRect) const;
     // What the layout below was made for.
     QString laidText_;
     QFont laidFont_;

@@ -37,6 +37,8 @@ QCPItemText* plotLabel(QCustomPlot* plot, const char* name, Qt::Alignment alignm
 {
     auto* t = new ChartText(plot);
     t->setObjectName(name);
+    // Above the curves and the optimum's lines, on a patch of background.
+    t->setLayer(QStringLiteral("legend"));
     t->position->setType(QCPItemPosition::ptPlotCoords);
     t->setPositionAlignment(alignment);
     t->setPadding(QMargins(6, 2, 6, 2));
@@ -226,6 +228,7 @@ void FailureChart::drawMtbf(ChartView& view, const std::vector<ChartDesign>& des
         designLabel_->setText(QObject::tr("\u25cf this design: %1 GPUs,\na failure every %2")
                                   .arg(q(formatCount(a.inventory.gpus)), duration(r.clusterMtbfH)));
         designLabel_->setColor(mark);
+        designLabel_->setBrush(labelHalo(view.palette()));
         designLabel_->setVisible(r.clusterMtbfH > 0);
         hideLegend(mtbf_);
         return;
@@ -385,6 +388,7 @@ void FailureChart::drawGoodput(ChartView& view, const std::vector<ChartDesign>& 
             QObject::tr("Daly %1: %2\nYoung %3 (dotted)")
                 .arg(quantity(r.dalyIntervalMin, "min"), percent(r.dalyGoodput), quantity(r.youngIntervalMin, "min")));
         optimumLabel_->setColor(fg);
+        optimumLabel_->setBrush(labelHalo(view.palette()));
         if (chosenShown) {
             chosen_->setData({r.intervalMin}, {r.goodput * 100}, true);
             chosen_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, fg, fg, 10));
@@ -392,6 +396,7 @@ void FailureChart::drawGoodput(ChartView& view, const std::vector<ChartDesign>& 
             chosenLabel_->setText(
                 QObject::tr("this design: %1, %2").arg(quantity(r.intervalMin, "min"), percent(r.goodput)));
             chosenLabel_->setColor(fg);
+            chosenLabel_->setBrush(labelHalo(view.palette()));
         }
         return;
     }

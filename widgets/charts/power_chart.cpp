@@ -221,7 +221,9 @@ void PowerChart::drawRacks(ChartView& view, const std::vector<ChartDesign>& desi
         t->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
         t->setTextAlignment(Qt::AlignHCenter);
         // Overlaid, the value only: the limit is the tick, named in the tip.
-        t->setText(one ? QObject::tr("%1 per rack\nlimit %2").arg(power(r->kwEach), power(r->limitKw))
+        // One line: the plot's headroom above the limit (30% of the axis) is
+        // a line high when the panel is at its smallest, not two.
+        t->setText(one ? QObject::tr("%1 per rack, limit %2").arg(power(r->kwEach), power(r->limitKw))
                        : power(r->kwEach));
         t->position->setCoords(key, std::max(r->kwEach, r->limitKw));
         t->setColor(r->overLimit() ? colors.error : view.textColor());
@@ -251,9 +253,10 @@ void PowerChart::drawRacks(ChartView& view, const std::vector<ChartDesign>& desi
     airLine_->point2->setCoords(1, air);
     const QColor airColor = seriesColor(4);
     airLine_->setPen(QPen(airColor, 2, Qt::DashLine));
-    // Overlaid, under the line: the last design's value sits above its tick.
+    // Under the line, at its right end: the racks' values sit above their
+    // ticks, which are often at the same height.
     airLabel_->position->setCoords(racks_->xAxis->range().upper, air);
-    airLabel_->setPositionAlignment(Qt::AlignRight | (one ? Qt::AlignBottom : Qt::AlignTop));
+    airLabel_->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
     airLabel_->setText(QObject::tr("air-cooling limit %1").arg(power(air)));
     airLabel_->setColor(airColor.darker(currentTheme() == Theme::Dark ? 100 : 130));
 }
