@@ -10,6 +10,8 @@
 #include "core/json/json_pointer.h"
 #include "core/json/json_reader.h"
 #include "core/json/json_text.h"
+#include "core/serving/closed_loop_replay.h"
+#include "core/serving/replica.h"
 #include "core/serving/serving.h"
 #include "core/text.h"
 
@@ -20,6 +22,10 @@ constexpr const char* kFormat = "cluster-studio.serving-samples";
 constexpr std::int64_t kVersion = 1;
 // A sample's replica lives on one node of its base design.
 constexpr std::int64_t kNodeGpus = 8;
+// A measured TTFT this close to a replay's counts as between the two: the
+// replays' own rounding (a request comes as a step has begun) is a few
+// percent of a first token.
+constexpr double kArrivalSlack = 0.05;
 
 // One point read from the set, before the model sees it.
 struct SamplePoint {
@@ -77,15 +83,28 @@ Json runOf(const SamplePoint& p, const std::string& design, const Json& model, c
 
 // The model at the point: a batch of the requests in flight, or as many as
 // fit when fewer do (an engine admits no more than its KV cache holds).
-Serving serveAdmitted(Design& design, const Catalog& catalog, std::int64_t concurrency)
+Serving serveAdmitted(Design& design, const Catalog& catalog, std::int64_t concurrency, const ReplicaVisit& visit)
 {
     design.workload.serving->batch = concurrency;
-    Serving s = analyzeServing(design, catalog);
+    Serving s = analyzeServing(design, catalog, visit);
     if (!s.ok() && s.maxBatch >= 1 && s.maxBatch < concurrency) {
         design.workload.serving->batch = s.maxBatch;
-        s = analyzeServing(design, catalog);
+        s = analyzeServing(design, catalog, visit);
     }
     return s;
+}
+
+// The first token of the point's closed loop replayed step by step on the
+// engine the model admitted (closed_loop_replay.h), its `users` (as many as
+// the point keeps in flight) starting together and spread; 0 where a replay
+// stopped short.
+std::pair<double, double> replayedTtfts(const Serving& served, const Replica& replica, std::int64_t users)
+{
+    const auto ttft = [&](ArrivalStart start) {
+        const ReplayedLoop loop = replayClosedLoop(replica, served.batch, users, start, served.decode.e2eS);
+        return loop.requests > 0 ? loop.ttftS : 0;
+    };
+    return {ttft(ArrivalStart::Together), ttft(ArrivalStart::Spread)};
 }
 
 }  // namespace
@@ -143,7 +162,12 @@ ServingSamples readServingSamples(const std::string& path, const Catalog& catalo
         if (!loaded)
             continue;
         Design& design = *loaded->design;
-        const Serving s = serveAdmitted(design, *loaded->catalog, p->concurrency);
+        double togetherTtftS = 0, spreadTtftS = 0;
+        const Serving s =
+            serveAdmitted(design, *loaded->catalog, p->concurrency, [&](const Serving& served, const Replica& replica) {
+                if (served.ok())
+                    std::tie(togetherTtftS, spreadTtftS) = replayedTtfts(served, replica, p->concurrency);
+            });
         if (!s.ok()) {
             set.notServed.push_back({p->id, s.errors.front().message});
             continue;
@@ -169,6 +193,8 @@ ServingSamples readServingSamples(const std::string& path, const Catalog& catalo
         row.predictedTpotS = s.decode.tpotS;
         row.measuredTtftS = p->ttftMs / 1e3;
         row.predictedTtftS = s.ttftS;
+        row.togetherTtftS = togetherTtftS;
+        row.spreadTtftS = spreadTtftS;
         set.rows.push_back(std::move(row));
     }
     return set;
@@ -280,6 +306,54 @@ std::string middleHalf(std::vector<double> v)
     return slopeText(v[v.size() / 4]) + " to " + slopeText(v[3 * v.size() / 4]);
 }
 
+using RowsByGroup =
+    std::map<std::tuple<std::string, std::string, std::string>, std::vector<const ServingValidationRow*>>;
+
+// How far the arrival pattern moves the first token: each point's closed
+// loop replayed with its users starting together and spread, and where the
+// measured TTFT falls between the two.
+std::string arrivalPatternMarkdown(const RowsByGroup& byGroup, const std::vector<const ServingValidationRow*>& all)
+{
+    const auto line = [](const std::vector<const ServingValidationRow*>& rows) {
+        std::vector<double> together, spread, steady;
+        std::int64_t between = 0;
+        for (const auto* r : rows) {
+            if (!r->replayed())
+                continue;
+            together.push_back(std::fabs(relativeError(r->measuredTtftS, r->togetherTtftS)));
+            spread.push_back(std::fabs(relativeError(r->measuredTtftS, r->spreadTtftS)));
+            steady.push_back(std::fabs(r->ttftError()));
+            const auto [low, high] = std::minmax(r->togetherTtftS, r->spreadTtftS);
+            between += r->measuredTtftS >= low * (1 - kArrivalSlack) && r->measuredTtftS <= high * (1 + kArrivalSlack);
+        }
+        if (steady.empty())
+            return std::to_string(rows.size()) + " | none replayed | | | |\n";
+        return std::to_string(steady.size()) + " | " + formatCount(between) + " (" +
+            formatPercent(double(between) / double(steady.size()), false) + ") | " +
+            formatPercent(median(spread), false) + " | " + formatPercent(median(together), false) + " | " +
+            formatPercent(median(steady), false) + " |\n";
+    };
+    std::string md =
+        "\n### How the first token moves with the arrival pattern\n\n"
+        "Each point's closed loop replayed step by step on the model's engine (core/serving/closed_loop_replay.h: "
+        "the same step times, budget of tokens per step and requests in flight; prompts first come, first served, "
+        "in chunks), as AIConfigurator's benchmark runs it: " +
+        std::to_string(kReplayWarmupRounds) + " rounds of requests per user to warm up, the next " +
+        std::to_string(kReplayMeasuredRounds) +
+        " measured. Two ends of how the users' requests line up: *spread*, their first requests laid out evenly over "
+        "one request's time, and *together*, all sent at once (as a benchmark starts them; with equal lengths they "
+        "stay bunched). Nothing but the start differs. \"Between\" counts the points whose measured TTFT lies "
+        "between the two replays (within " +
+        formatPercent(kArrivalSlack, false) +
+        "); the errors are median absolute TTFT errors of each replay and of the model's steady state (the "
+        "tables above).\n\n"
+        "| GPU | engine | weights | points | between | spread: median error | together | steady state |\n"
+        "|---|---|---|---|---|---|---|---|\n";
+    for (const auto& [key, rows] : byGroup)
+        md += "| " + std::get<0>(key) + " | " + std::get<1>(key) + " | " + std::get<2>(key) + " | " + line(rows);
+    return md + "| all | | | " + line(all);
+}
+
 }  // namespace
 
 std::string servingSamplesMarkdown(const ServingSamples& samples)
@@ -315,7 +389,7 @@ std::string servingSamplesMarkdown(const ServingSamples& samples)
         md += std::string(i ? ";" : "") + " " + samples.leftOut[i].first + " (" +
             formatCount(samples.leftOut[i].second) + ")";
     md += ".\n\n| GPU | engine | weights" + std::string(kSummaryHeader) + kSummaryRule + "---|---|---|\n";
-    std::map<std::tuple<std::string, std::string, std::string>, std::vector<const ServingValidationRow*>> byGroup;
+    RowsByGroup byGroup;
     std::map<std::pair<std::string, std::string>, std::vector<const ServingValidationRow*>> byLoad;
     std::vector<const ServingValidationRow*> all;
     for (const auto& r : samples.rows) {
@@ -350,6 +424,7 @@ std::string servingSamplesMarkdown(const ServingSamples& samples)
                 slopeText(median(s.measured)) + " | " + middleHalf(s.measured) + " | " + slopeText(median(s.model)) +
                 " |\n";
     }
+    md += arrivalPatternMarkdown(byGroup, all);
     if (!samples.notServed.empty()) {
         md += "\n### Points the model says cannot be served\n\n";
         for (const auto& n : samples.notServed)

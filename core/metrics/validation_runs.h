@@ -78,6 +78,11 @@ struct ServingValidationRow {
     std::int64_t concurrency = 0;
     double measuredTpotS = 0, predictedTpotS = 0;
     double measuredTtftS = 0, predictedTtftS = 0;
+    // The same closed loop replayed step by step, its users starting
+    // together and spread (core/serving/closed_loop_replay.h): the first
+    // token's two ends on the model's engine.
+    double togetherTtftS = 0, spreadTtftS = 0;  // 0: not replayed (kReplayMaxVisits)
+    bool replayed() const { return togetherTtftS > 0 && spreadTtftS > 0; }
     double error() const { return relativeError(measured, predicted); }
     double factorError() const { return relativeError(measured, factorPredicted); }
     double tpotError() const { return relativeError(measuredTpotS, predictedTpotS); }

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -343,5 +344,12 @@ struct ReplicaLayout {
 // `h` is built on first use (its tiers do not depend on the layout).
 bool prepareReplica(const Design& design, const DesignFacts& facts, const HardwareProfile& hw,
                     const ReplicaLayout& layout, std::optional<Hierarchy>& h, Serving& s, Replica& r);
+
+// analyzeServing, which shows `visit` the finished analysis and the replica
+// an aggregated layout is served on (not called for a disaggregated layout
+// or a design that cannot be served). The replica points into the
+// analysis's own hierarchy: it lives for the call only.
+using ReplicaVisit = std::function<void(const Serving&, const Replica&)>;
+Serving analyzeServing(const Design& design, const Catalog& catalog, const ReplicaVisit& visit);
 
 }  // namespace studio

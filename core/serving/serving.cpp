@@ -53,7 +53,7 @@ std::string decodeStory(const EngineRun& e)
         " of its steps " + seconds(e.mixStepS) + " long";
 }
 
-Serving serve(const Design& design, const DesignFacts& facts)
+Serving serve(const Design& design, const DesignFacts& facts, const ReplicaVisit* visit = nullptr)
 {
     Serving s;
     const Workload& w = design.workload;
@@ -335,7 +335,8 @@ Serving serve(const Design& design, const DesignFacts& facts)
     s.kwhPerMillionTokens = s.kwPerReplica / (d.tokensPerSPerReplica * 3600) * 1e6;
     s.pricePerKwh = power.pricePerKwh.value;
     s.usdPerMillionTokens = s.kwhPerMillionTokens * s.pricePerKwh;
-
+    if (visit && !group)
+        (*visit)(s, r);  // while the hierarchy its tiers point into lives
     return s;
 }
 
@@ -346,6 +347,13 @@ Serving analyzeServing(const Design& design, const Catalog& catalog)
     const DesignIndex index(design, catalog);
     const Inventory inv = takeInventory(index);
     return serve(design, {index, inv});
+}
+
+Serving analyzeServing(const Design& design, const Catalog& catalog, const ReplicaVisit& visit)
+{
+    const DesignIndex index(design, catalog);
+    const Inventory inv = takeInventory(index);
+    return serve(design, {index, inv}, &visit);
 }
 
 Serving analyzeServing(const Design& design, const DesignIndex& index, const Inventory& inventory,

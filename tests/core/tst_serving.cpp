@@ -15,6 +15,8 @@
 #include "core/scale/sensitivity.h"
 #include "core/scale/upgrades.h"
 #include "core/search/layout_search.h"
+#include "core/serving/closed_loop_replay.h"
+#include "core/serving/replica.h"
 #include "core/serving/serving.h"
 #include "core/text.h"
 #include "tests/test_support.h"
@@ -287,6 +289,72 @@ private slots:
         QCOMPARE(small.engine.stepTokensSource, std::string("workload.serving.step_tokens"));
         QCOMPARE(small.decode.engine.prefillTokensPerMixStep, 512.0 - 63);
         QCOMPARE(small.decode.engine.promptSteps, std::ceil(1024.0 / 449));
+    }
+
+    // A benchmark's closed loop replayed step by step on the same engine
+    // (core/serving/closed_loop_replay.h), worked by hand where the users
+    // move in lockstep.
+    void aClosedLoopReplaysStepByStep()
+    {
+        Design d = seventyB();  // 1,024-token prompts, 256 output tokens
+        d.workload.serving->ttft_target_s.reset();
+        d.workload.serving->tpot_target_s.reset();
+        const Catalog roofline = withoutKernels();
+        const auto near = [](double a, double b) { return std::abs(a / b - 1) < 1e-9; };
+        const auto replayed = [&](std::int64_t batch, std::int64_t users, ArrivalStart start) {
+            d.workload.serving->batch = batch;
+            ReplayedLoop loop;
+            Serving served;
+            analyzeServing(d, roofline, [&](const Serving& s, const Replica& r) {
+                served = s;
+                loop = replayClosedLoop(r, batch, users, start, s.decode.e2eS);
+            });
+            return std::pair(served, loop);
+        };
+        // One user: its prompt on an idle engine, then its decode alone;
+        // twenty requests measured after two to warm up.
+        const auto [one, alone] = replayed(1, 1, ArrivalStart::Together);
+        QVERIFY(one.ok());
+        QCOMPARE(alone.requests, kReplayMeasuredRounds);
+        QVERIFY(near(alone.ttftS, one.prefillS));
+        QVERIFY(near(alone.tpotS, one.decode.stepS));
+        // Eight users started together: their 8,192 prompt tokens fill one
+        // step, they decode in lockstep and come back together, as the
+        // steady state has it when one cohort is every user.
+        const auto [eight, lockstep] = replayed(8, 8, ArrivalStart::Together);
+        QCOMPARE(lockstep.requests, 8 * kReplayMeasuredRounds);
+        QVERIFY(near(lockstep.ttftS, eight.ttftS));
+        QVERIFY(near(lockstep.ttftS, eight.decode.engine.mixStepS));
+        QVERIFY(near(lockstep.tpotS, eight.decode.stepS));
+        // Sixteen users, eight slots: each half waits for the other's
+        // whole request (its prompt's step and 255 decode steps), then its
+        // own prompt's step.
+        const auto [halves, waiting] = replayed(8, 16, ArrivalStart::Together);
+        QVERIFY(near(waiting.ttftS, 2 * eight.decode.engine.mixStepS + 255 * eight.decode.stepS));
+        // Sixty-four users: spread, a prompt shares its step with few
+        // others; together, every prompt queues behind the rest.
+        const auto [many, together] = replayed(64, 64, ArrivalStart::Together);
+        const ReplayedLoop spread = replayed(64, 64, ArrivalStart::Spread).second;
+        QVERIFY2(spread.ttftS > one.prefillS && spread.ttftS < together.ttftS,
+                 qPrintable(QString("spread %1 s, together %2 s, one prompt alone %3 s")
+                                .arg(spread.ttftS)
+                                .arg(together.ttftS)
+                                .arg(one.prefillS)));
+        // The steady state's cohorts (one prompt step after the step in
+        // flight) lie between the two ends.
+        QVERIFY(spread.ttftS < many.ttftS && many.ttftS < together.ttftS);
+        // A replay that would visit its users more than it may stops and
+        // measures nothing (validation-report on a runs file of a million
+        // users must not hang).
+        d.workload.serving->batch = 64;
+        bool visited = false;
+        analyzeServing(d, roofline, [&](const Serving& s, const Replica& r) {
+            visited = true;
+            const ReplayedLoop cut = replayClosedLoop(r, 64, 64, ArrivalStart::Together, s.decode.e2eS, 64 * 100.0);
+            QCOMPARE(cut.requests, 0);
+            QCOMPARE(cut.ttftS, 0.0);
+        });
+        QVERIFY(visited);
     }
 
     // Each engine's defaults, with their sources (core/serving/engine.cpp).

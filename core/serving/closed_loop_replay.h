@@ -1,0 +1,53 @@
+#pragma once
+// A benchmark's closed loop replayed step by step on a replica's engine
+// (docs/model.md section 19, "The arrival pattern"). The serving analysis
+// prices the steady state in closed form: users whose prompts come in
+// cohorts that fill a step. How a benchmark's users line up moves the first
+// token far more than that: users that start together queue their prompts
+// behind each other's, users whose requests end at different times do
+// not. This replays the two ends, every step timed as the analysis times
+// it, to bound what the first token can be on the same engine. It is a
+// validation instrument (core/metrics/serving_samples.cpp): a replay takes
+// milliseconds, too slow for the live analysis.
+#include <cstdint>
+
+namespace studio {
+
+struct Replica;
+
+enum class ArrivalStart {
+    Together,  // every user's first request at once, as a benchmark starts them
+    Spread,    // the users' first requests spread evenly over one request's time
+};
+
+struct ReplayedLoop {
+    double ttftS = 0, tpotS = 0;  // means over the measured requests
+    std::int64_t requests = 0;    // measured
+};
+
+// How many requests a benchmark run issues per user: AIConfigurator's
+// benchmark (src/aiconfigurator/generator/config/backend_templates/benchmark/
+// bench_run.sh.j2 at 095f58a: aiperf with --warmup-request-count 2 x
+// concurrency and --num-requests 20 x concurrency) warms up on two rounds
+// and measures the next twenty.
+inline constexpr std::int64_t kReplayWarmupRounds = 2, kReplayMeasuredRounds = 20;
+
+// A replay visits every user at every step it takes: past this many such
+// visits (a second or so; AIConfigurator's points take at most a tenth of
+// it) it stops and measures nothing, so a runs file of a million users or
+// tokens cannot hang validation-report.
+inline constexpr double kReplayMaxVisits = 4e8;
+
+// `users` clients, each sending its next request when the last ends, to an
+// engine that keeps at most `slots` of them in flight (the rest wait for a
+// slot in the order they came). Each step runs every decode in flight and
+// as many prompt tokens as the engine's budget leaves, first come first
+// served, a prompt in chunks where it does not fit; a request that comes
+// while a step runs waits for the next. `requestS` is how long one request
+// takes in the steady state (its TTFT + (output - 1) x TPOT), over which
+// Spread lays out the first requests. `requests` is 0 where the replay
+// stopped at `maxVisits`.
+ReplayedLoop replayClosedLoop(const Replica& replica, std::int64_t slots, std::int64_t users, ArrivalStart start,
+                              double requestS, double maxVisits = kReplayMaxVisits);
+
+}  // namespace studio
