@@ -94,19 +94,6 @@ Serving serveAdmitted(Design& design, const Catalog& catalog, std::int64_t concu
     return s;
 }
 
-// The first token of the point's closed loop replayed step by step on the
-// engine the model admitted (closed_loop_replay.h), its `users` (as many as
-// the point keeps in flight) starting together and spread; 0 where a replay
-// stopped short.
-std::pair<double, double> replayedTtfts(const Serving& served, const Replica& replica, std::int64_t users)
-{
-    const auto ttft = [&](ArrivalStart start) {
-        const ReplayedLoop loop = replayClosedLoop(replica, served.batch, users, start, served.decode.e2eS);
-        return loop.requests > 0 ? loop.ttftS : 0;
-    };
-    return {ttft(ArrivalStart::Together), ttft(ArrivalStart::Spread)};
-}
-
 }  // namespace
 
 ServingSamples readServingSamples(const std::string& path, const Catalog& catalog, const std::string& ptr,
@@ -162,11 +149,13 @@ ServingSamples readServingSamples(const std::string& path, const Catalog& catalo
         if (!loaded)
             continue;
         Design& design = *loaded->design;
-        double togetherTtftS = 0, spreadTtftS = 0;
+        // The point's closed loop replayed on the engine the model admitted
+        // (closed_loop_replay.h), with as many users as it keeps in flight.
+        std::optional<ArrivalBand> band;
         const Serving s =
             serveAdmitted(design, *loaded->catalog, p->concurrency, [&](const Serving& served, const Replica& replica) {
                 if (served.ok())
-                    std::tie(togetherTtftS, spreadTtftS) = replayedTtfts(served, replica, p->concurrency);
+                    band = replayArrivals(served, replica, p->concurrency);
             });
         if (!s.ok()) {
             set.notServed.push_back({p->id, s.errors.front().message});
@@ -193,8 +182,10 @@ ServingSamples readServingSamples(const std::string& path, const Catalog& catalo
         row.predictedTpotS = s.decode.tpotS;
         row.measuredTtftS = p->ttftMs / 1e3;
         row.predictedTtftS = s.ttftS;
-        row.togetherTtftS = togetherTtftS;
-        row.spreadTtftS = spreadTtftS;
+        if (band) {
+            row.togetherTtftS = band->togetherTtftS;
+            row.spreadTtftS = band->spreadTtftS;
+        }
         set.rows.push_back(std::move(row));
     }
     return set;

@@ -12,7 +12,7 @@
 namespace studio {
 
 ReplayedLoop replayClosedLoop(const Replica& replica, std::int64_t slots, std::int64_t users, ArrivalStart start,
-                              double requestS, double maxVisits)
+                              double requestS, double maxVisits, const std::atomic<bool>* cancel)
 {
     ReplayedLoop out;
     if (users < 1 || slots < 1)
@@ -62,7 +62,7 @@ ReplayedLoop replayClosedLoop(const Replica& replica, std::int64_t slots, std::i
     double visits = 0;
     while (out.requests < last - warmup) {
         visits += double(users);
-        if (visits > maxVisits)
+        if (visits > maxVisits || (cancel && cancel->load(std::memory_order_relaxed)))
             return {};
         // Requests that came before this step begins join the queue in the
         // order they came.
@@ -156,6 +156,31 @@ ReplayedLoop replayClosedLoop(const Replica& replica, std::int64_t slots, std::i
         out.tpotS = tpotSum / double(out.requests);
     }
     return out;
+}
+
+std::optional<ArrivalBand> replayArrivals(const Serving& served, const Replica& replica, std::int64_t users,
+                                          const std::atomic<bool>* cancel)
+{
+    const auto ttft = [&](ArrivalStart start) -> std::optional<double> {
+        const ReplayedLoop loop =
+            replayClosedLoop(replica, served.batch, users, start, served.decode.e2eS, kReplayMaxVisits, cancel);
+        return loop.requests > 0 ? std::optional(loop.ttftS) : std::nullopt;
+    };
+    const auto spread = ttft(ArrivalStart::Spread);
+    const auto together = spread ? ttft(ArrivalStart::Together) : std::nullopt;
+    if (!together)
+        return std::nullopt;
+    return ArrivalBand{*spread, *together};
+}
+
+std::optional<ArrivalBand> arrivalBand(const Design& design, const Catalog& catalog, const std::atomic<bool>* cancel)
+{
+    std::optional<ArrivalBand> band;
+    analyzeServing(design, catalog, [&](const Serving& served, const Replica& replica) {
+        if (served.ok())
+            band = replayArrivals(served, replica, served.batch, cancel);
+    });
+    return band;
 }
 
 }  // namespace studio

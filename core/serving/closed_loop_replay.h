@@ -6,14 +6,21 @@
 // token far more than that: users that start together queue their prompts
 // behind each other's, users whose requests end at different times do
 // not. This replays the two ends, every step timed as the analysis times
-// it, to bound what the first token can be on the same engine. It is a
-// validation instrument (core/metrics/serving_samples.cpp): a replay takes
-// milliseconds, too slow for the live analysis.
+// it, to bound what the first token can be on the same engine. A replay
+// takes milliseconds, too slow for every recompute and search candidate:
+// it stands beside the analysis, in validation-report
+// (core/metrics/serving_samples.cpp) and, off the GUI thread, the Serving
+// panel's Time to first token (widgets/serving/arrival_band_service.h).
+#include <atomic>
 #include <cstdint>
+#include <optional>
 
 namespace studio {
 
+class Catalog;
+struct Design;
 struct Replica;
+struct Serving;
 
 enum class ArrivalStart {
     Together,  // every user's first request at once, as a benchmark starts them
@@ -33,9 +40,10 @@ struct ReplayedLoop {
 inline constexpr std::int64_t kReplayWarmupRounds = 2, kReplayMeasuredRounds = 20;
 
 // A replay visits every user at every step it takes: past this many such
-// visits (a second or so; AIConfigurator's points take at most a tenth of
-// it) it stops and measures nothing, so a runs file of a million users or
-// tokens cannot hang validation-report.
+// visits (a second or so on one core; AIConfigurator's points and the
+// serving presets take a hundredth of it) it stops and measures nothing,
+// so a runs file or a design of a million users or tokens cannot hang
+// validation-report or the studio's replay.
 inline constexpr double kReplayMaxVisits = 4e8;
 
 // `users` clients, each sending its next request when the last ends, to an
@@ -46,8 +54,25 @@ inline constexpr double kReplayMaxVisits = 4e8;
 // while a step runs waits for the next. `requestS` is how long one request
 // takes in the steady state (its TTFT + (output - 1) x TPOT), over which
 // Spread lays out the first requests. `requests` is 0 where the replay
-// stopped at `maxVisits`.
+// stopped at `maxVisits` or on `cancel`.
 ReplayedLoop replayClosedLoop(const Replica& replica, std::int64_t slots, std::int64_t users, ArrivalStart start,
-                              double requestS, double maxVisits = kReplayMaxVisits);
+                              double requestS, double maxVisits = kReplayMaxVisits,
+                              const std::atomic<bool>* cancel = nullptr);
+
+// The first token at the two ends of the arrival pattern: a served
+// replica's engine with `users` clients, replayed started spread and
+// together. None where either replay stopped short.
+struct ArrivalBand {
+    double spreadTtftS = 0, togetherTtftS = 0;
+};
+std::optional<ArrivalBand> replayArrivals(const Serving& served, const Replica& replica, std::int64_t users,
+                                          const std::atomic<bool>* cancel = nullptr);
+
+// The same for a design's own serving, its batch's users: none for a
+// disaggregated layout (the replay runs one engine), a design that cannot
+// be served, or a cancelled replay. The studio runs it off the GUI thread
+// (widgets/serving/arrival_band_service.h).
+std::optional<ArrivalBand> arrivalBand(const Design& design, const Catalog& catalog,
+                                       const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace studio

@@ -355,6 +355,20 @@ private slots:
             QCOMPARE(cut.ttftS, 0.0);
         });
         QVERIFY(visited);
+        // The design's own band: its batch's users; none where one engine
+        // is not what serves it (a disaggregated layout) or nothing is served.
+        d.workload.serving->batch = 8;
+        const auto band = arrivalBand(d, roofline);
+        QVERIFY(band && near(band->togetherTtftS, lockstep.ttftS));
+        Design split = d;
+        DisaggregatedSpec fourAndFour;
+        fourAndFour.prefill.tp = fourAndFour.decode.tp = 4;
+        split.workload.serving->disaggregated = fourAndFour;
+        QVERIFY(serve(split, roofline).ok());
+        QVERIFY(!arrivalBand(split, roofline));
+        Design training = d;
+        training.workload.kind = std::string(workloadKindName(WorkloadKind::Training));
+        QVERIFY(!arrivalBand(training, roofline));
     }
 
     // Each engine's defaults, with their sources (core/serving/engine.cpp).

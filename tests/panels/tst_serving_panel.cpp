@@ -15,6 +15,7 @@
 #include <qcustomplot.h>
 
 #include "app/main_window.h"
+#include "core/serving/closed_loop_replay.h"
 #include "core/serving/serving.h"
 #include "core/serving/serving_search.h"
 #include "core/text.h"
@@ -27,6 +28,7 @@
 #include "widgets/document/design_editor.h"
 #include "widgets/panels/kpi_strip.h"
 #include "widgets/panels/message_stack.h"
+#include "widgets/serving/arrival_band_service.h"
 #include "widgets/serving/serving_panel.h"
 #include "widgets/serving/serving_search_service.h"
 #include "widgets/workload/workload_panel.h"
@@ -84,6 +86,18 @@ private slots:
         QCOMPARE(p->figureTable()->valueOf("Engine"), QString("TensorRT-LLM"));
         QVERIFY(p->figureTable()->tipOf("Engine").contains("8,192 tokens one step carries"));
         QCOMPARE(t[4].name, QString("Time per output token"));
+        // The first token at the two ends of the arrival pattern, the core's
+        // replay of this design (off the GUI thread), in the row's
+        // explanation once it ends.
+        const auto band = arrivalBand(w.document()->design(), w.document()->catalog());
+        QVERIFY(band && band->spreadTtftS < expected.ttftS && expected.ttftS < band->togetherTtftS);
+        QTRY_VERIFY(p->arrivals()->band() != nullptr);
+        QCOMPARE(p->arrivals()->band()->togetherTtftS, band->togetherTtftS);
+        const QString ttftTip = p->figureTable()->tipOf("Time to first token");
+        QVERIFY2(ttftTip.contains("As the users' requests line up: " +
+                                  QString::fromStdString(formatSeconds(band->spreadTtftS)) + " spread evenly, " +
+                                  QString::fromStdString(formatSeconds(band->togetherTtftS)) + " sent together"),
+                 qPrintable(ttftTip));
         // The operation at the arrival rate under its own heading, apart
         // from the capacity above it.
         QVERIFY(expected.operation.set());

@@ -26,6 +26,7 @@
 #include "widgets/document/design_editor.h"
 #include "widgets/panels/message_stack.h"
 #include "widgets/report/report_document.h"
+#include "widgets/serving/arrival_band_service.h"
 #include "widgets/serving/serving_search_service.h"
 #include "widgets/style/theme.h"
 
@@ -60,8 +61,9 @@ ChartPlot* tradePlot(QWidget* parent, const char* name, const QString& perGpu)
     return plot;
 }
 
-// The figures, each row saying on hover how it is made.
-std::vector<FigureRow> rowsOf(const Serving& s)
+// The figures, each row saying on hover how it is made; `band` the first
+// token replayed at the two ends of the arrival pattern, where known.
+std::vector<FigureRow> rowsOf(const Serving& s, const ArrivalBand* band)
 {
     const DecodePoint& d = s.decode;
     std::vector<FigureRow> rows;
@@ -91,8 +93,25 @@ std::vector<FigureRow> rowsOf(const Serving& s)
     } else {
         rows.push_back(
             {QObject::tr("Replica"), QObject::tr("tp %1 x pp %2 = %3 GPUs").arg(s.tp).arg(s.pp).arg(s.gpusPerReplica),
-             QObject::tr("workload.parallelism's tp x pp; the design holds %1 replicas").arg(s.replicasInDesign)});
+             s.replicasInDesign == 1 ? QObject::tr("workload.parallelism's tp x pp; the design holds 1 replica")
+                                     : QObject::tr("workload.parallelism's tp x pp; the design holds %1 replicas")
+                                           .arg(q(formatCount(s.replicasInDesign)))});
     }
+    // The steady state's first token; and, once replayed, what the users
+    // would see as their requests line up.
+    QString ttftHow =
+        QObject::tr("the step in flight when the request comes (%1) + %2 step(s) of %3 prompt tokens, %4 each; "
+                    "one prompt on its own: %5")
+            .arg(secs(d.engine.arrivalWaitS), q(formatCount(std::int64_t(d.engine.promptSteps))),
+                 q(formatCount(std::int64_t(std::round(d.engine.prefillTokensPerMixStep)))), secs(d.engine.mixStepS),
+                 secs(s.prefillS));
+    if (band)
+        ttftHow += QObject::tr(". As the users' requests line up: %1 spread evenly, %2 sent together (this engine "
+                               "replayed step by step, %3 rounds after %4 to warm up: docs/model.md section 19, "
+                               "\"The arrival pattern\")")
+                       .arg(secs(band->spreadTtftS), secs(band->togetherTtftS))
+                       .arg(kReplayMeasuredRounds)
+                       .arg(kReplayWarmupRounds);
     rows.insert(rows.end(), {
         {q(figureName("serving.batch")), q(formatCount(s.batch)),
          QObject::tr("workload.serving.batch, or with 0 the largest of at most %1 that meets the latency targets "
@@ -105,11 +124,7 @@ std::vector<FigureRow> rowsOf(const Serving& s)
              .arg(q(formatCount(std::int64_t(s.engine.stepTokens))), q(s.engine.stepTokensSource),
                   q(s.engine.maxRequestsSource))},
         {q(figureName("serving.ttft_s")), secs(s.ttftS),
-         QObject::tr("the step in flight when the request comes (%1) + %2 step(s) of %3 prompt tokens, %4 each; "
-                     "one prompt on its own: %5")
-             .arg(secs(d.engine.arrivalWaitS), q(formatCount(std::int64_t(d.engine.promptSteps))),
-                  q(formatCount(std::int64_t(std::round(d.engine.prefillTokensPerMixStep)))), secs(d.engine.mixStepS),
-                  secs(s.prefillS))},
+         ttftHow},
         {q(figureName("serving.tpot_s")), secs(d.tpotS),
          QObject::tr("a decode step alone, %1 (pp x (max(memory %2, compute %3) + communication) at batch %4, %5), "
                      "and the other users' prompt chunks in %6 of a request's %7 output steps, %8 each")
@@ -237,7 +252,7 @@ ServingPanel::ServingPanel(DesignDocument* document, AnalysisService* analyses, 
 std::vector<BackgroundJob*> ServingPanel::jobs() const
 {
     if (search_)
-        return {search_};
+        return {search_, arrivals_};
     return {};
 }
 
@@ -245,6 +260,14 @@ void ServingPanel::addSearch(DesignDocument* document)
 {
     doc_ = document;
     search_ = new ServingSearchService(document, analyses_, this);
+    arrivals_ = new ArrivalBandService(document, analyses_, this);
+    // A detail of one row's explanation: replayed once the edits pause, so
+    // a burst of edits (a spin box held) shares no core with it.
+    arrivals_->setQuietMs(BackgroundRunner::kQuietMs);
+    connect(arrivals_, &BackgroundJob::finished, this, [this] {
+        if (const Serving* s = analyses_->serving(); s && s->ok())
+            fillFigures(*s);
+    });
     searchBox_ = new QWidget(tabs_);
     auto* row = new QHBoxLayout(searchBox_);
     row->setContentsMargins(0, 4, 0, 0);
@@ -317,6 +340,8 @@ void ServingPanel::updateWanted()
 {
     if (search_)
         search_->setWanted(shown_ && tabs_->currentWidget() == searchBox_ && analyses_->serving() != nullptr);
+    if (arrivals_)
+        arrivals_->setWanted(shown_ && analyses_->serving() != nullptr);
 }
 
 bool ServingPanel::applyRow(int row)
@@ -620,7 +645,8 @@ void ServingPanel::drawMemory(const Serving& s)
 
 void ServingPanel::fillFigures(const Serving& s)
 {
-    figures_->setFigures(rowsOf(s));
+    const ArrivalBand* band = arrivals_ ? arrivals_->band() : paperBand_ ? &*paperBand_ : nullptr;
+    figures_->setFigures(rowsOf(s, band));
 }
 
 void ServingPanel::showTip(QMouseEvent* event)
@@ -648,10 +674,18 @@ void ServingPanel::showTip(QMouseEvent* event)
                        curve_);
 }
 
+std::any ServingPanel::prepareReport(const Design& design, const Catalog& catalog, const std::atomic<bool>* cancel)
+{
+    return design.workload.isServing() ? arrivalBand(design, catalog, cancel) : std::nullopt;
+}
+
 void ServingPanel::report(ReportDocument& doc, const ReportInputs& in)
 {
     doc.heading(QObject::tr("Serving"), 1, true);
     ServingPanel panel(nullptr, &in.analyses);
+    panel.paperBand_ = preparedOr<std::optional<ArrivalBand>>(in, [&] { return arrivalBand(in.design, in.catalog); });
+    if (const Serving* s = in.analyses.serving(); s && s->ok())
+        panel.fillFigures(*s);
     forPaper(panel);
     // What the panel says: its summary, or why it has none.
     const QString said = panel.messageStack()->showsMessage() ? panel.messageStack()->message()

@@ -8,8 +8,12 @@
 // Given the document, with the serving search: the best way to serve,
 // aggregated and disaggregated, as a frontier and a table whose row Apply
 // makes the design's (one undoable edit).
+#include <any>
+#include <atomic>
+#include <optional>
 #include <vector>
 
+#include "core/serving/closed_loop_replay.h"
 #include "core/serving/serving_search.h"
 #include "widgets/panels/background_panel.h"
 
@@ -22,6 +26,7 @@ class QTableWidget;
 namespace studio {
 
 class AnalysisService;
+class ArrivalBandService;
 class ChartPlot;
 class DesignDocument;
 class DesignEditor;
@@ -45,6 +50,9 @@ public:
     FigureTable* figureTable() const { return figures_; }
 
     ServingSearchService* search() const { return search_; }
+    // The first token's replays as the users line up, for the Time to
+    // first token row (with the document only).
+    ArrivalBandService* arrivals() const { return arrivals_; }
     QLabel* verdictLabel() const { return verdict_; }
     ChartPlot* frontierPlot() const { return frontier_; }
     QTableWidget* candidateTable() const { return candidates_; }
@@ -59,6 +67,9 @@ public:
     // sentence, the batch curve and one GPU's HBM, and its figures with how
     // each is made.
     static void report(ReportDocument& doc, const ReportInputs& in);
+    // The arrival-pattern replays the review's figures quote, on a thread
+    // of their own while the review lays out the pages before.
+    static std::any prepareReport(const Design& design, const Catalog& catalog, const std::atomic<bool>* cancel);
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -88,6 +99,8 @@ private:
     QPushButton* apply_ = nullptr;
     DesignDocument* doc_ = nullptr;
     ServingSearchService* search_ = nullptr;
+    ArrivalBandService* arrivals_ = nullptr;
+    std::optional<ArrivalBand> paperBand_;  // the design review's, without a document
     std::vector<ServingCandidate> rowCandidates_;
     bool shown_ = true;
 };
