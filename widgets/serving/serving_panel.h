@@ -80,7 +80,8 @@ private:
     void drawMemory(const Serving& s);
     void fillFigures(const Serving& s);
     void showTip(QMouseEvent* event);
-    // The search's tab and its Apply, editing `document`.
+    // The search's tab and its Apply, editing `document`, and the first
+    // token's arrival replays.
     void addSearch(DesignDocument* document);
     void refreshSearch();
     void updateWanted();
