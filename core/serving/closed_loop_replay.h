@@ -23,7 +23,7 @@ struct Replica;
 struct Serving;
 
 enum class ArrivalStart {
-    Together,  // every user's first request at once, as a benchmark starts them
+    Together,  // every user's first request sent at once
     Spread,    // the users' first requests spread evenly over one request's time
 };
 

@@ -47,16 +47,14 @@ void ChartText::draw(QCPPainter* painter)
         painter->modes().testFlag(QCPPainter::pmVectorized)) {
         // The base item measures with the painter's font metrics; the
         // clip was set before, so a translation moves the text, not it.
+        painter->save();
         painter->setFont(mainFont());
         const QMargins pad = padding();
         QRect box = painter->fontMetrics()
                         .boundingRect(0, 0, 0, 0, Qt::TextDontClip | textAlignment(), text())
                         .adjusted(-pad.left(), -pad.top(), pad.right(), pad.bottom());
-        const QPointF pos(position->pixelPosition());
         box.moveTopLeft(getTextDrawPoint(QPointF(0, 0), box, positionAlignment()).toPoint());
-        const QPoint shift = insideShift(pos, box);
-        painter->save();
-        painter->translate(shift);
+        painter->translate(insideShift(position->pixelPosition(), box));
         QCPItemText::draw(painter);
         painter->restore();
         return;

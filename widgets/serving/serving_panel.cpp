@@ -676,7 +676,7 @@ void ServingPanel::showTip(QMouseEvent* event)
 
 std::any ServingPanel::prepareReport(const Design& design, const Catalog& catalog, const std::atomic<bool>* cancel)
 {
-    return design.workload.isServing() ? arrivalBand(design, catalog, cancel) : std::nullopt;
+    return arrivalBand(design, catalog, cancel);
 }
 
 void ServingPanel::report(ReportDocument& doc, const ReportInputs& in)
