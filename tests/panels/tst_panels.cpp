@@ -10,6 +10,7 @@
 #include <QAbstractSpinBox>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QPicture>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
@@ -658,6 +659,39 @@ private slots:
             label->position->setCoords(-20, 5);
             QCOMPARE(redColumns(vectorized).second, -1);
         }
+    }
+
+    void anAxisLabelLongerThanItsAxisGoesOnTwoLines()
+    {
+        // The failure panel's "Cluster MTBF (hours)" was cut at both ends of
+        // a short plot's axis; the whole label now fits, on two lines there.
+        ChartPlot plot;
+        const QString label = "Cluster MTBF (hours)";
+        plot.yAxis->setLabel(label);
+        const int wanted = QFontMetrics(plot.yAxis->labelFont()).horizontalAdvance(label);
+        const auto sized = [&](int height) {
+            plot.resize(400, height);
+            plot.setViewport(plot.rect());  // a hidden widget gets its resize event on show
+            plot.replot();
+        };
+        sized(3 * wanted);
+        QCOMPARE(plot.yAxis->label(), label);
+        const int leftWide = plot.axisRect()->rect().left();
+        sized(wanted / 2 + 60);  // an axis shorter than the label
+        QVERIFY(plot.axisRect()->rect().height() < wanted);
+        QCOMPARE(plot.yAxis->label(), QString("Cluster MTBF\n(hours)"));
+        QVERIFY(plot.axisRect()->rect().left() > leftWide);  // the second line's margin
+        // A report draws through toPainter, not replot: the same fit.
+        plot.resize(400, 3 * wanted);
+        QPicture picture;
+        QCPPainter painter(&picture);
+        plot.toPainter(&painter, plot.width(), plot.height());
+        painter.end();
+        QCOMPARE(plot.yAxis->label(), label);
+        // A label the chart sets afterwards is the one kept.
+        plot.yAxis->setLabel("Goodput (%)");
+        plot.replot();
+        QCOMPARE(plot.yAxis->label(), QString("Goodput (%)"));
     }
 
     void theCostPanelDrawsTheCoresFigures()

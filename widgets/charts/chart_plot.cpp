@@ -66,6 +66,8 @@ ChartPlot::ChartPlot(QWidget* parent) : QCustomPlot(parent)
             const bool solid = mBackgroundBrush.style() == Qt::SolidPattern && mBackgroundBrush.color().alpha() == 255;
             return solid && mBackgroundPixmap.isNull() ? mBackgroundBrush.color() : QColor();
         })));
+    // Emitted by every layout, the replot's and a report's (toPainter).
+    connect(this, &QCustomPlot::afterLayout, this, [this] { fitAxisLabels(this); });
     // Nothing under an opaque plot needs painting before it.
     connect(this, &QCustomPlot::afterReplot, this, [this] { setAttribute(Qt::WA_OpaquePaintEvent, paintsOpaque()); });
 }

@@ -64,6 +64,47 @@ void setLogLog(QCustomPlot* plot, const QString& xLabel, const QString& yLabel)
     plot->yAxis->setLabel(yLabel);
 }
 
+namespace {
+
+constexpr const char* kFullLabel = "studioFullLabel";
+
+// Whether the axis's label changed: the whole label where it fits along the
+// axis, else on two lines.
+bool fitAxisLabel(QCPAxis* axis)
+{
+    const QString now = axis->label();
+    QString full = axis->property(kFullLabel).toString();
+    if (now != full && now != twoLines(full, 0)) {  // the chart set a new one
+        full = now;
+        axis->setProperty(kFullLabel, full);
+    }
+    if (full.isEmpty() || !axis->visible())
+        return false;
+    const QRect box = axis->axisRect()->rect();
+    const int length = axis->orientation() == Qt::Vertical ? box.height() : box.width();
+    const QString fitted = QFontMetrics(axis->labelFont()).horizontalAdvance(full) <= length ? full : twoLines(full, 0);
+    if (fitted == now)
+        return false;
+    axis->setLabel(fitted);
+    return true;
+}
+
+}  // namespace
+
+void fitAxisLabels(QCustomPlot* plot)
+{
+    bool changed = false;
+    for (QCPAxisRect* rect : plot->axisRects())
+        for (QCPAxis* axis : rect->axes())
+            changed = fitAxisLabel(axis) || changed;
+    if (!changed)
+        return;
+    // A label's second line widens the margin beside its axis; lay out again
+    // so the ticks and the plot make room for it.
+    for (auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
+        plot->plotLayout()->update(phase);
+}
+
 QSharedPointer<QCPAxisTickerText> setCategoryAxis(QCPAxis* axis)
 {
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);

@@ -48,6 +48,11 @@ void setLogLog(QCustomPlot* plot, const QString& xLabel, const QString& yLabel);
 // returned ticker is cleared and refilled on each draw.
 QSharedPointer<QCPAxisTickerText> setCategoryAxis(QCPAxis* axis);
 QSharedPointer<QCPAxisTickerText> categoryTicker(QCPAxis* axis);
+// An axis label longer than its axis goes on two lines, and back on one
+// when the axis grows again; what the chart set stays the label. Run after
+// every layout (ChartPlot does), so a short panel or a report's plot keeps
+// its whole label instead of cutting it at the axis's ends.
+void fitAxisLabels(QCustomPlot* plot);
 double decadeBelow(double v);
 double decadeAbove(double v);
 // Axes, grids and legend in the colours of `palette` (either theme, or
