@@ -12,7 +12,8 @@
 namespace studio {
 
 ReplayedLoop replayClosedLoop(const Replica& replica, std::int64_t slots, std::int64_t users, ArrivalStart start,
-                              double requestS, double maxVisits, const std::atomic<bool>* cancel)
+                              double requestS, double maxVisits, const std::atomic<bool>* cancel,
+                              const ReplayProgress& progress)
 {
     ReplayedLoop out;
     if (users < 1 || slots < 1)
@@ -47,7 +48,10 @@ ReplayedLoop replayClosedLoop(const Replica& replica, std::int64_t slots, std::i
     const std::int64_t warmup = kReplayWarmupRounds * users;
     const std::int64_t last = warmup + kReplayMeasuredRounds * users;
     double ttftSum = 0, tpotSum = 0;
+    std::int64_t finished = 0;
     const auto finish = [&](Request& r, double atS) {
+        if (progress && ++finished % users == 0)
+            progress(std::min(1.0, double(finished) / double(last)));
         if (r.number >= warmup && r.number < last) {
             ttftSum += r.firstTokenS - r.arrivesS;
             tpotSum += output > 1 ? (atS - r.firstTokenS) / double(output - 1) : 0;
@@ -159,11 +163,15 @@ ReplayedLoop replayClosedLoop(const Replica& replica, std::int64_t slots, std::i
 }
 
 std::optional<ArrivalBand> replayArrivals(const Serving& served, const Replica& replica, std::int64_t users,
-                                          const std::atomic<bool>* cancel)
+                                          const std::atomic<bool>* cancel, const ReplayProgress& progress)
 {
     const auto ttft = [&](ArrivalStart start) -> std::optional<double> {
+        // The two replays, one half of the progress each.
+        const double before = start == ArrivalStart::Spread ? 0.0 : 0.5;
+        const ReplayProgress half =
+            progress ? ReplayProgress([&](double done) { progress(before + done / 2); }) : ReplayProgress();
         const ReplayedLoop loop =
-            replayClosedLoop(replica, served.batch, users, start, served.decode.e2eS, kReplayMaxVisits, cancel);
+            replayClosedLoop(replica, served.batch, users, start, served.decode.e2eS, kReplayMaxVisits, cancel, half);
         return loop.requests > 0 ? std::optional(loop.ttftS) : std::nullopt;
     };
     const auto spread = ttft(ArrivalStart::Spread);
@@ -173,12 +181,13 @@ std::optional<ArrivalBand> replayArrivals(const Serving& served, const Replica& 
     return ArrivalBand{*spread, *together};
 }
 
-std::optional<ArrivalBand> arrivalBand(const Design& design, const Catalog& catalog, const std::atomic<bool>* cancel)
+std::optional<ArrivalBand> arrivalBand(const Design& design, const Catalog& catalog, const std::atomic<bool>* cancel,
+                                       const ReplayProgress& progress)
 {
     std::optional<ArrivalBand> band;
     analyzeServing(design, catalog, [&](const Serving& served, const Replica& replica) {
         if (served.ok())
-            band = replayArrivals(served, replica, served.batch, cancel);
+            band = replayArrivals(served, replica, served.batch, cancel, progress);
     });
     return band;
 }

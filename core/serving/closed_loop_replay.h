@@ -13,6 +13,7 @@
 // panel's Time to first token (widgets/serving/arrival_band_service.h).
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <optional>
 
 namespace studio {
@@ -54,10 +55,12 @@ inline constexpr double kReplayMaxVisits = 4e8;
 // while a step runs waits for the next. `requestS` is how long one request
 // takes in the steady state (its TTFT + (output - 1) x TPOT), over which
 // Spread lays out the first requests. `requests` is 0 where the replay
-// stopped at `maxVisits` or on `cancel`.
+// stopped at `maxVisits` or on `cancel`. `progress` (0..1, the share of the
+// run's requests done) is called once a round.
+using ReplayProgress = std::function<void(double done)>;
 ReplayedLoop replayClosedLoop(const Replica& replica, std::int64_t slots, std::int64_t users, ArrivalStart start,
                               double requestS, double maxVisits = kReplayMaxVisits,
-                              const std::atomic<bool>* cancel = nullptr);
+                              const std::atomic<bool>* cancel = nullptr, const ReplayProgress& progress = {});
 
 // The first token at the two ends of the arrival pattern: a served
 // replica's engine with `users` clients, replayed started spread and
@@ -66,13 +69,14 @@ struct ArrivalBand {
     double spreadTtftS = 0, togetherTtftS = 0;
 };
 std::optional<ArrivalBand> replayArrivals(const Serving& served, const Replica& replica, std::int64_t users,
-                                          const std::atomic<bool>* cancel = nullptr);
+                                          const std::atomic<bool>* cancel = nullptr,
+                                          const ReplayProgress& progress = {});
 
 // The same for a design's own serving, its batch's users: none for a
 // disaggregated layout (the replay runs one engine), a design that cannot
 // be served, or a cancelled replay. The studio runs it off the GUI thread
 // (widgets/serving/arrival_band_service.h).
 std::optional<ArrivalBand> arrivalBand(const Design& design, const Catalog& catalog,
-                                       const std::atomic<bool>* cancel = nullptr);
+                                       const std::atomic<bool>* cancel = nullptr, const ReplayProgress& progress = {});
 
 }  // namespace studio

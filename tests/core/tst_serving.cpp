@@ -358,8 +358,13 @@ private slots:
         // The design's own band: its batch's users; none where one engine
         // is not what serves it (a disaggregated layout) or nothing is served.
         d.workload.serving->batch = 8;
-        const auto band = arrivalBand(d, roofline);
+        std::vector<double> done;  // a round of 8 requests each, spread then together
+        const auto band = arrivalBand(d, roofline, nullptr, [&](double share) { done.push_back(share); });
         QVERIFY(band && near(band->togetherTtftS, lockstep.ttftS));
+        QVERIFY(std::is_sorted(done.begin(), done.end()));
+        QVERIFY(done.front() > 0 && done.front() <= 0.5 / double(kReplayWarmupRounds + kReplayMeasuredRounds));
+        QVERIFY2(near(done.back(), 1.0), qPrintable(QString::number(done.back())));
+        QCOMPARE(std::int64_t(done.size()), 2 * (kReplayWarmupRounds + kReplayMeasuredRounds));
         Design split = d;
         DisaggregatedSpec fourAndFour;
         fourAndFour.prefill.tp = fourAndFour.decode.tp = 4;

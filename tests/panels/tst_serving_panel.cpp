@@ -98,6 +98,13 @@ private slots:
                                   QString::fromStdString(formatSeconds(band->spreadTtftS)) + " spread evenly, " +
                                   QString::fromStdString(formatSeconds(band->togetherTtftS)) + " sent together"),
                  qPrintable(ttftTip));
+        // While a replay is under way the row says so, and its bar shows
+        // once it takes longer than a frame.
+        p->arrivals()->restart();
+        QVERIFY(p->figureTable()->tipOf("Time to first token").contains("Replaying the engine step by step"));
+        QVERIFY(p->findChild<QProgressBar*>("arrival replay progress"));
+        QTRY_VERIFY(p->arrivals()->band() != nullptr);
+        QCOMPARE(p->figureTable()->tipOf("Time to first token"), ttftTip);
         // The operation at the arrival rate under its own heading, apart
         // from the capacity above it.
         QVERIFY(expected.operation.set());

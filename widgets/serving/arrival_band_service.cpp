@@ -10,7 +10,7 @@ BackgroundRunner::Work ArrivalBandService::work()
 {
     return workInto(&current_, [](const Design& design, const Catalog& catalog, const Context& context) {
         Replayed r;
-        r.band = arrivalBand(design, catalog, context.cancel);
+        r.band = arrivalBand(design, catalog, context.cancel, context.progress);
         r.cancelled = context.cancel && context.cancel->load();
         return r;
     });

@@ -17,6 +17,7 @@
 #include "core/serving/serving.h"
 #include "core/text.h"
 #include "widgets/analysis/analysis_service.h"
+#include "widgets/analysis/run_progress_bar.h"
 #include "widgets/charts/chart_plot.h"
 #include "widgets/charts/chart_style.h"
 #include "widgets/charts/figure_table.h"
@@ -62,8 +63,9 @@ ChartPlot* tradePlot(QWidget* parent, const char* name, const QString& perGpu)
 }
 
 // The figures, each row saying on hover how it is made; `band` the first
-// token replayed at the two ends of the arrival pattern, where known.
-std::vector<FigureRow> rowsOf(const Serving& s, const ArrivalBand* band)
+// token replayed at the two ends of the arrival pattern, where known, and
+// `replaying` whether that replay is under way.
+std::vector<FigureRow> rowsOf(const Serving& s, const ArrivalBand* band, bool replaying)
 {
     const DecodePoint& d = s.decode;
     std::vector<FigureRow> rows;
@@ -112,6 +114,8 @@ std::vector<FigureRow> rowsOf(const Serving& s, const ArrivalBand* band)
                        .arg(secs(band->spreadTtftS), secs(band->togetherTtftS))
                        .arg(kReplayMeasuredRounds)
                        .arg(kReplayWarmupRounds);
+    else if (replaying)
+        ttftHow += QObject::tr(". Replaying the engine step by step as the users' requests line up...");
     rows.insert(rows.end(), {
         {q(figureName("serving.batch")), q(formatCount(s.batch)),
          QObject::tr("workload.serving.batch, or with 0 the largest of at most %1 that meets the latency targets "
@@ -264,10 +268,12 @@ void ServingPanel::addSearch(DesignDocument* document)
     // A detail of one row's explanation: replayed once the edits pause, so
     // a burst of edits (a spin box held) shares no core with it.
     arrivals_->setQuietMs(BackgroundRunner::kQuietMs);
-    connect(arrivals_, &BackgroundJob::finished, this, [this] {
+    const auto refill = [this] {
         if (const Serving* s = analyses_->serving(); s && s->ok())
             fillFigures(*s);
-    });
+    };
+    connect(arrivals_, &BackgroundJob::started, this, refill);
+    connect(arrivals_, &BackgroundJob::finished, this, refill);
     searchBox_ = new QWidget(tabs_);
     auto* row = new QHBoxLayout(searchBox_);
     row->setContentsMargins(0, 4, 0, 0);
@@ -315,6 +321,18 @@ void ServingPanel::addSearch(DesignDocument* document)
     row->addWidget(frontier_, 5);
     row->addLayout(side, 5);
     tabs_->addTab(searchBox_, tr("Best way to serve"));
+    // Either run's progress beside the tabs, once it takes longer than a frame.
+    auto* runs = new QWidget(tabs_);
+    auto* runsRow = new QHBoxLayout(runs);
+    runsRow->setContentsMargins(0, 0, 4, 0);
+    for (auto [job, tip] : {std::pair<BackgroundJob*, QString>{search_, tr("Searching the ways to serve")},
+                            {arrivals_, tr("Replaying the first token as the users' requests line up")}}) {
+        auto* bar = new RunProgressBar(job, runs);
+        bar->setObjectName(job == search_ ? "serving search progress" : "arrival replay progress");
+        bar->setToolTip(tip);
+        runsRow->addWidget(bar);
+    }
+    tabs_->setCornerWidget(runs, Qt::TopRightCorner);
     connect(apply_, &QPushButton::clicked, this, [this] { applyRow(candidates_->currentRow()); });
     connect(candidates_, &QTableWidget::cellDoubleClicked, this, [this](int r, int) { applyRow(r); });
     connect(candidates_, &QTableWidget::currentCellChanged, this,
@@ -633,6 +651,8 @@ void ServingPanel::drawMemory(const Serving& s)
         stack[i]->addData(1, values[i]);
         styleBars(stack[i], i < 2 ? seriesColor(int(i)) : palette().color(QPalette::Mid), i < 2 ? 255 : 90);
     }
+    // Hatched: the engine never fills it, unlike the free share beside it.
+    stack[3]->setBrush(QBrush(palette().color(QPalette::Mid).darker(115), Qt::BDiagPattern));
     memory_->xAxis->setRange(0.4, 1.6);
     memory_->xAxis->setTicks(false);
     memory_->xAxis->setLabel(tr("one GPU's HBM"));
@@ -646,7 +666,7 @@ void ServingPanel::drawMemory(const Serving& s)
 void ServingPanel::fillFigures(const Serving& s)
 {
     const ArrivalBand* band = arrivals_ ? arrivals_->band() : paperBand_ ? &*paperBand_ : nullptr;
-    figures_->setFigures(rowsOf(s, band));
+    figures_->setFigures(rowsOf(s, band, arrivals_ && arrivals_->running()));
 }
 
 void ServingPanel::showTip(QMouseEvent* event)
