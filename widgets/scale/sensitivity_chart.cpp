@@ -17,6 +17,10 @@ namespace {
 // A change that leaves the run unable to complete is drawn to the axis's
 // end, labelled in the tip.
 constexpr double kNeverPercent = 1000;
+// Inputs whose four changes all move the measure by less than this (in %)
+// share the bottom row, so a short dock keeps room for the rows that
+// matter; hovering it names them.
+constexpr double kNoEffectPercent = 0.05;
 
 QString signedPercent(double fraction)
 {
@@ -79,24 +83,38 @@ void SensitivityChart::draw(const SensitivityResult* r)
         b->data()->clear();
     plot_->xAxis->setLabel(tr("change in %1 (%)").arg(measureLabel(measure_)));
     order_.clear();
+    noEffect_.clear();
     if (shown_) {
-        order_ = inputsByEffect(*shown_, measure_);
         const double today = measureToday(*shown_, measure_);
         double lo = 0, hi = 0;
-        for (std::size_t k = 0; k < order_.size(); ++k) {
-            const SensitivityInput& in = shown_->inputs[order_[k]];
-            ticker->addTick(double(k + 1), q(in.label));
+        for (std::size_t index : inputsByEffect(*shown_, measure_)) {
+            const SensitivityInput& in = shown_->inputs[index];
+            double pct[4];
+            bool moves = false;
             for (int i = 0; i < 4; ++i) {
                 const double v = measureOf(in.at(kSensitivityChanges[i]), measure_);
-                const double pct = std::isfinite(v) && today > 0 ? 100 * (v / today - 1) : kNeverPercent;
-                bars_[i]->addData(double(k + 1), pct);
-                lo = std::min(lo, pct);
-                hi = std::max(hi, std::min(pct, kNeverPercent));
+                pct[i] = std::isfinite(v) && today > 0 ? 100 * (v / today - 1) : kNeverPercent;
+                moves = moves || std::abs(pct[i]) >= kNoEffectPercent;
+            }
+            if (!moves) {
+                noEffect_.push_back(index);
+                continue;
+            }
+            order_.push_back(index);
+            const double key = double(order_.size());
+            ticker->addTick(key, q(in.label));
+            for (int i = 0; i < 4; ++i) {
+                bars_[i]->addData(key, pct[i]);
+                lo = std::min(lo, pct[i]);
+                hi = std::max(hi, std::min(pct[i], kNeverPercent));
             }
         }
+        if (!noEffect_.empty())
+            ticker->addTick(double(order_.size() + 1),
+                            tr("%n more, each under %1%", "", int(noEffect_.size())).arg(kNoEffectPercent));
         const double pad = 0.08 * std::max(1.0, hi - lo);
         plot_->xAxis->setRange(lo - pad, hi + pad);
-        plot_->yAxis->setRange(0.4, double(shown_->inputs.size()) + 0.6);
+        plot_->yAxis->setRange(0.4, double(order_.size() + (noEffect_.empty() ? 0 : 1)) + 0.6);
     }
     stylePlot(plot_, palette());
     plot_->replot();
@@ -109,8 +127,19 @@ void SensitivityChart::showTip(QMouseEvent* event)
     const SensitivityResult* r = &*shown_;
     const double key = plot_->yAxis->pixelToCoord(event->position().y());
     const int k = int(std::lround(key)) - 1;
-    if (k < 0 || k >= int(r->inputs.size()) || std::abs(key - double(k + 1)) > 0.45) {
+    const int rows = int(order_.size()) + (noEffect_.empty() ? 0 : 1);
+    if (k < 0 || k >= rows || std::abs(key - double(k + 1)) > 0.45) {
         QToolTip::hideText();
+        return;
+    }
+    if (k == int(order_.size())) {
+        QStringList names;
+        for (std::size_t index : noEffect_)
+            names << q(r->inputs[index].label);
+        QToolTip::showText(event->globalPosition().toPoint(),
+                           tr("Moving any of these by -50% to +50% changes %1 by less than %2%: %3")
+                               .arg(measureLabel(measure_), QString::number(kNoEffectPercent), names.join(", ")),
+                           plot_);
         return;
     }
     const SensitivityInput& in = r->inputs[order_[std::size_t(k)]];

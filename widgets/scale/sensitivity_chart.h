@@ -31,7 +31,8 @@ public:
 
     ChartPlot* plot() const { return plot_; }
     // The measure's change in % at -50%, -10%, +10%, +50%; key 1 is the
-    // input with the largest effect on it (at the top).
+    // input with the largest effect on it (at the top). Inputs with no
+    // effect have no bars: their names share the bottom row.
     QCPBars* bars(int change) const { return bars_[change]; }
 
 protected:
@@ -42,7 +43,8 @@ private:
 
     std::optional<SensitivityResult> shown_;
     SensitivityMeasure measure_ = SensitivityMeasure::Days;
-    std::vector<std::size_t> order_;  // shown_'s inputs, top row first
+    std::vector<std::size_t> order_;     // shown_'s inputs with an effect, top row first
+    std::vector<std::size_t> noEffect_;  // and those without, sharing the bottom row
     ChartPlot* plot_;
     QCPBars* bars_[4] = {};
 };
