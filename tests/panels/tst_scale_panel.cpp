@@ -104,7 +104,23 @@ private slots:
         for (const auto& p : expected.points)
             tiers += p.tierAdded;
         QVERIFY(expected.cheapestGpus > 0);
-        QCOMPARE(w.scale()->charts()->throughputPlot()->itemCount(), 2 * (tiers + 1 + 1 + 1));
+        QCustomPlot* plot = w.scale()->charts()->throughputPlot();
+        QCOMPARE(plot->itemCount(), 2 * (tiers + 1 + 1 + 1));
+        // Each kind's label on a line of its own, however short the plot.
+        plot->resize(plot->width(), 160);
+        plot->setViewport(plot->rect());
+        plot->replot();
+        std::vector<double> tops;
+        int lineHeight = 0;
+        for (int i = 0; i < plot->itemCount(); ++i)
+            if (auto* label = qobject_cast<QCPItemText*>(plot->item(i)); label && !label->text().startsWith("+ tier")) {
+                tops.push_back(label->position->pixelPosition().y());
+                lineHeight = QFontMetrics(label->font()).height();
+            }
+        QCOMPARE(int(tops.size()), 3);
+        std::sort(tops.begin(), tops.end());
+        for (std::size_t i = 1; i < tops.size(); ++i)
+            QVERIFY(tops[i] - tops[i - 1] >= lineHeight);
         QVERIFY(w.scale()->summaryLabel()->text().contains(
             QString("The cheapest run is at %1 GPUs").arg(QString::fromStdString(formatCount(expected.cheapestGpus)))));
     }

@@ -1,9 +1,11 @@
 #include "widgets/scale/scale_charts.h"
 
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QMouseEvent>
 #include <QToolTip>
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/scale/sweep_report.h"
@@ -33,8 +35,11 @@ QPen pen(const QColor& color, double width, Qt::PenStyle style = Qt::SolidLine)
     return p;
 }
 
-// A dashed vertical line at `gpus` with a label at the top of the axes.
-void marker(QCustomPlot* plot, double gpus, const QString& text, const QColor& color, double labelRatio)
+// A dashed vertical line at `gpus` with a label near the top of the axes,
+// `row` lines down: markers a few sizes apart keep their labels on rows of
+// their own however short the plot (a share of its height let them run
+// into each other in a short dock).
+void marker(QCustomPlot* plot, double gpus, const QString& text, const QColor& color, int row)
 {
     auto* line = new QCPItemStraightLine(plot);
     line->point1->setTypeY(QCPItemPosition::ptAxisRectRatio);
@@ -43,8 +48,8 @@ void marker(QCustomPlot* plot, double gpus, const QString& text, const QColor& c
     line->point2->setCoords(gpus, 1);
     line->setPen(pen(color, 1, Qt::DashLine));
     auto* label = new QCPItemText(plot);
-    label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-    label->position->setCoords(gpus, labelRatio);
+    label->position->setParentAnchor(line->point1);  // the line's top, in pixels from there
+    label->position->setCoords(0, 2 + row * QFontMetrics(label->font()).height());
     // Right of the line, or left of it near the axis's end (log position).
     const QCPRange r = plot->xAxis->range();
     const bool nearEnd = std::log(gpus / r.lower) / std::log(r.upper / r.lower) > 0.8;
@@ -189,23 +194,37 @@ void ScaleCharts::plot(const SweepResult& r)
     // Where the fabric adds a tier and where the batch runs out of
     // sequences, on both plots; the design's size.
     const QColor note = palette().color(QPalette::PlaceholderText);
+    // A label row per kind of marker the sweep has, in this order.
+    enum Kind { Tier, BelowOne, Design, OverSite, Cheapest, Kinds };
+    const auto cheapest = [&](const SweepPoint& p) {
+        return p.gpus == r.cheapestGpus && p.best && p.best->ownedRunCostUsd;
+    };
+    bool has[Kinds] = {};
+    for (const auto& p : r.points) {
+        has[Tier] = has[Tier] || p.tierAdded;
+        has[BelowOne] = has[BelowOne] || p.belowOneSequence;
+        has[Design] = has[Design] || p.isDesign;
+        has[OverSite] = has[OverSite] || p.overSiteBudget;
+        has[Cheapest] = has[Cheapest] || cheapest(p);
+    }
+    const auto row = [&](Kind k) { return int(std::count(has, has + k, true)); };
     bool below = false, over = false;
     for (const auto& p : r.points) {
         for (ChartPlot* plot : {throughput_, figures_}) {
             if (p.tierAdded)
-                marker(plot, double(p.gpus), tr("+ tier (%1)").arg(p.fabricTiers), note, 0.02);
+                marker(plot, double(p.gpus), tr("+ tier (%1)").arg(p.fabricTiers), note, row(Tier));
             if (p.belowOneSequence && !below)
-                marker(plot, double(p.gpus), tr("< 1 sequence/GPU"), note, 0.10);
+                marker(plot, double(p.gpus), tr("< 1 sequence/GPU"), note, row(BelowOne));
             if (p.isDesign)
-                marker(plot, double(p.gpus), tr("this design"), designColor(2), 0.18);
-            if (p.gpus == r.cheapestGpus && p.best && p.best->ownedRunCostUsd)
+                marker(plot, double(p.gpus), tr("this design"), designColor(2), row(Design));
+            if (cheapest(p))
                 marker(plot, double(p.gpus),
                        tr("cheapest run %1%2")
                            .arg(q(formatUsd(*p.best->ownedRunCostUsd)), p.best->costComplete ? "" : "+"),
-                       designColor(3), 0.34);
+                       designColor(3), row(Cheapest));
             if (p.overSiteBudget && !over)
                 marker(plot, double(p.gpus), tr("> site's %1").arg(q(formatPowerKw(*r.siteMw * 1000))),
-                       QColor(0xd6, 0x27, 0x28), 0.26);
+                       QColor(0xd6, 0x27, 0x28), row(OverSite));
         }
         below = p.belowOneSequence;
         over = p.overSiteBudget;
