@@ -661,7 +661,49 @@ private slots:
         }
     }
 
-    void anAxisLabelLongerThanItsAxisGoesOnTwoLines()
+    void aLabelOverALineAtThePlotsTopCanGoUnderIt()
+    {
+        // The memory chart's "HBM 85.9 GB (80.0 GiB)" slid onto its own line
+        // when the line ran near the plot's top; it now goes under the line.
+        QCustomPlot plot;
+        plot.resize(300, 200);
+        plot.setViewport(plot.rect());  // a hidden widget gets its resize event on show
+        plot.xAxis->setRange(0, 10);
+        plot.yAxis->setRange(0, 10);
+        auto* label = new ChartText(&plot);
+        label->position->setType(QCPItemPosition::ptPlotCoords);
+        label->position->setCoords(5, 9.5);  // a line near the top
+        label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+        label->setColor(Qt::red);
+        label->setText("two lines\nover a line");
+        const auto redRows = [&] {
+            plot.replot();
+            QImage image(plot.size(), QImage::Format_ARGB32);
+            image.fill(Qt::white);
+            QCPPainter painter(&image);
+            plot.toPainter(&painter, plot.width(), plot.height());
+            painter.end();
+            int first = image.height(), last = -1;
+            for (int y = 0; y < image.height(); ++y)
+                for (int x = 0; x < image.width(); ++x) {
+                    const QColor c = image.pixelColor(x, y);
+                    if (c.red() > 200 && c.green() < 90 && c.blue() < 90) {
+                        first = std::min(first, y);
+                        last = std::max(last, y);
+                    }
+                }
+            return std::pair{first, last};
+        };
+        plot.replot();
+        const double lineY = plot.yAxis->coordToPixel(9.5);
+        const auto [slidFirst, slidLast] = redRows();  // inside the plot, across its line
+        QVERIFY(slidFirst >= plot.axisRect()->rect().top() && slidFirst < lineY && slidLast > lineY);
+        label->setFlipsAtEdge(true);
+        const auto [first, last] = redRows();
+        QVERIFY(first > lineY && last < plot.axisRect()->rect().bottom());
+    }
+
+    void axisLabelsAndCategoryTicksFitTheirRoom()
     {
         // The failure panel's "Cluster MTBF (hours)" was cut at both ends of
         // a short plot's axis; the whole label now fits, on two lines there.
@@ -692,6 +734,28 @@ private slots:
         plot.yAxis->setLabel("Goodput (%)");
         plot.replot();
         QCOMPARE(plot.yAxis->label(), QString("Goodput (%)"));
+        // Category ticks wider than the room between them break at their
+        // spaces (the compare view's memory columns of three designs).
+        auto ticker = setCategoryAxis(plot.xAxis);
+        const QStringList names = {"DGX H100 SuperPOD", "DGX B200 SuperPOD", "GB200 NVL72 cluster"};
+        for (int i = 0; i < 3; ++i)
+            ticker->addTick(i + 1, names[i]);
+        plot.xAxis->setRange(0.5, 3.5);
+        const QFontMetrics metrics(plot.xAxis->tickLabelFont());
+        const auto widest = [&] {
+            int most = 0;
+            for (const QString& label : ticker->ticks())
+                for (const QString& line : label.split('\n'))
+                    most = std::max(most, metrics.horizontalAdvance(line));
+            return most;
+        };
+        plot.resize(3 * metrics.horizontalAdvance("GB200 NVL72") + 120, 300);
+        plot.setViewport(plot.rect());
+        plot.replot();
+        const double room = plot.xAxis->coordToPixel(2) - plot.xAxis->coordToPixel(1);
+        QVERIFY(metrics.horizontalAdvance(names[2]) > room);
+        QVERIFY2(widest() < room, qPrintable(ticker->ticks().value(3)));
+        QCOMPARE(ticker->ticks().value(1).split('\n').join(' '), names[0]);  // every word kept, in order
     }
 
     void theCostPanelDrawsTheCoresFigures()

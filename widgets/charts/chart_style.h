@@ -49,9 +49,11 @@ void setLogLog(QCustomPlot* plot, const QString& xLabel, const QString& yLabel);
 QSharedPointer<QCPAxisTickerText> setCategoryAxis(QCPAxis* axis);
 QSharedPointer<QCPAxisTickerText> categoryTicker(QCPAxis* axis);
 // An axis label longer than its axis goes on two lines, and back on one
-// when the axis grows again; what the chart set stays the label. Run after
-// every layout (ChartPlot does), so a short panel or a report's plot keeps
-// its whole label instead of cutting it at the axis's ends.
+// when the axis grows again; what the chart set stays the label. A category
+// tick under a plot wider than the room between categories is broken at
+// its spaces. Run after every layout (ChartPlot does), so a short panel or
+// a report's plot keeps its whole labels instead of cutting or running
+// them into each other.
 void fitAxisLabels(QCustomPlot* plot);
 double decadeBelow(double v);
 double decadeAbove(double v);

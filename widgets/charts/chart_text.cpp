@@ -36,8 +36,13 @@ QPoint ChartText::insideShift(const QPointF& pos, QRect textBoxRect) const
             return clipLow - low;  // too wide to fit: its start stays in sight
         return high > clipHigh ? clipHigh - high : 0;
     };
-    return {along(textBoxRect.left(), textBoxRect.right(), clip.left(), clip.right()),
-            along(textBoxRect.top(), textBoxRect.bottom(), clip.top(), clip.bottom())};
+    int dy = along(textBoxRect.top(), textBoxRect.bottom(), clip.top(), clip.bottom());
+    const int h = textBoxRect.height();
+    if (flips_ && dy > 0 && positionAlignment().testFlag(Qt::AlignBottom) && textBoxRect.bottom() + h <= clip.bottom())
+        dy = h;  // under its line
+    else if (flips_ && dy < 0 && positionAlignment().testFlag(Qt::AlignTop) && textBoxRect.top() - h >= clip.top())
+        dy = -h;  // over it
+    return {along(textBoxRect.left(), textBoxRect.right(), clip.left(), clip.right()), dy};
 }
 
 void ChartText::draw(QCPPainter* painter)

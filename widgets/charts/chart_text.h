@@ -21,6 +21,12 @@ class ChartText : public QCPItemText {
 public:
     explicit ChartText(QCustomPlot* plot) : QCPItemText(plot) {}
 
+    // A label above (below) a line that the plot's edge would cut goes to
+    // the line's other side where it fits there, rather than sliding onto
+    // the line it labels: for a line with nothing drawn just beside it (a
+    // capacity over the columns that fill it), not a bar's end.
+    void setFlipsAtEdge(bool flips) { flips_ = flips; }
+
 protected:
     void draw(QCPPainter* painter) override;
 
@@ -40,6 +46,7 @@ private:
         int x = 0;  // within textRect_, by the text alignment
     };
     std::vector<Line> lines_;
+    bool flips_ = false;
 };
 
 }  // namespace studio

@@ -114,6 +114,7 @@ void MfuChart::setUp(ChartView& view)
     capacityLabel_->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
     capacityLabel_->setTextAlignment(Qt::AlignHCenter);
     capacityLabel_->setPadding(QMargins(2, 2, 2, 3));
+    capacityLabel_->setFlipsAtEdge(true);  // under the line, over the stack's free room
     view.setTip(capacity_, [this] {
         const auto& designs = view_->designs();
         return designs.empty()

@@ -21,6 +21,8 @@ class QCustomPlot;
 
 namespace studio {
 
+class ChartText;
+
 class MfuChart : public ChartRenderer {
 public:
     void setUp(ChartView& view) override;
@@ -36,7 +38,7 @@ private:
     QCPBars *base_ = nullptr, *loss_ = nullptr, *level_ = nullptr;
     std::vector<QCPBars*> memoryParts_;
     QCPItemStraightLine* capacity_ = nullptr;
-    QCPItemText* capacityLabel_ = nullptr;
+    ChartText* capacityLabel_ = nullptr;
     std::vector<QCPItemText*> valueLabels_;
     std::vector<std::string> steps_;  // the waterfall's bars' keys, by category, for tips
     Transient overlayWaterfall_, overlayMemory_;
