@@ -186,6 +186,9 @@ private slots:
         // Searchable as typed, charts included: no ligature glyphs.
         static const QRegularExpression ligature(QStringLiteral("[\\x{FB00}-\\x{FB06}]"));
         QVERIFY2(!all.contains(ligature), qPrintable(ligature.match(all).captured()));
+        // No tooltip's markup printed as text (the axis placement rows' once was).
+        static const QRegularExpression markup(QStringLiteral("</?(p|b|br|ul|li|span)\\b[^>]*>"));
+        QVERIFY2(!all.contains(markup), qPrintable(markup.match(all).captured()));
         QVERIFY(all.contains("Kernel efficiency") && all.contains("Efficiencies"));
         for (const char* section : {"Bill of materials", "Parts by catalog entry", "Workload", "Efficiencies",
                                     "Failure rates", "Facility and operations", "Catalog figures used"})

@@ -258,16 +258,15 @@ std::vector<FigureRow> HierarchyChart::figures(const Analysis& a)
         const Tier* t = a.hierarchy.tier(x.tier);
         const QString name = QObject::tr("%1 = %2").arg(q(x.axis).toUpper(), q(formatCount(x.degree)));
         const QString where = t ? q(t->name) : q(x.tier);
-        QString tipText = "<p><b>" + name.toHtmlEscaped() + "</b>: " + where.toHtmlEscaped() + "</p><p>" +
-            QObject::tr("Megatron rank order tp, cp, ep, dp, pp: a group covers %1 consecutive GPUs, "
-                        "so its traffic crosses the fastest tier whose scope holds them: %2.")
-                .arg(q(formatCount(x.spanGpus)), where.toHtmlEscaped());
+        // Plain text: the design review prints a row's tip as it is.
+        QString tipText = QObject::tr("Megatron rank order tp, cp, ep, dp, pp: a group covers %1 consecutive GPUs, "
+                                      "so its traffic crosses the fastest tier whose scope holds them: %2.")
+                              .arg(q(formatCount(x.spanGpus)), where);
         if (x.tooSlow)
-            tipText += "<br><b>" +
-                QObject::tr("This axis needs a faster tier (TP wants NVLink; CP and EP want to stay inside "
-                            "a leaf).") +
-                "</b>";
-        rows.push_back({name, where, tipText + "</p>", x.tooSlow ? FigureRow::Bad : FigureRow::Normal});
+            tipText += " " +
+                QObject::tr("This axis needs a faster tier (TP wants NVLink; CP and EP want to stay "
+                            "inside a leaf).");
+        rows.push_back({name, where, tipText, x.tooSlow ? FigureRow::Bad : FigureRow::Normal});
     }
     rows.push_back({QObject::tr("Tiers"), {}, {}, FigureRow::Heading});
     for (const auto& t : a.hierarchy.tiers)
