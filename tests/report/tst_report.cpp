@@ -425,6 +425,49 @@ private slots:
         QVERIFY(pdfText(out, 5).contains("Body paragraph 59"));
     }
 
+    void aHeadingIsNeverLeftAtAPagesFoot()
+    {
+        // The serving page's "At the load" section row was left at the foot
+        // of its page, its rows on the next. As the content before them
+        // grows line by line, a subsection's heading and a table's section
+        // row each reach the foot of the page at some length; there they
+        // start the next page instead.
+        QTemporaryDir dir;
+        bool subsectionMoved = false, rowMoved = false;
+        for (int lines = 44; lines < 70; ++lines) {
+            ReportDocument doc("Running title", "Footer", QPageSize::A4);
+            doc.heading("Cover");
+            doc.heading("Section", 1, true);
+            for (int i = 0; i < lines; ++i)
+                doc.paragraph(QStringLiteral("Filler %1").arg(i));
+            doc.heading("Subsection", 2);
+            doc.paragraph("After the subsection.");
+            doc.table({"Figure", "Value", "How"},
+                      {{{"Section row", ReportCell::Heading}, {"", ReportCell::Heading}, {"", ReportCell::Heading}},
+                       {{"Data row"}, {"1", ReportCell::Normal, true}, {"how"}}});
+            const QString out = dir.filePath(QStringLiteral("keep-%1.pdf").arg(lines));
+            QString error;
+            QVERIFY2(doc.print(out, &error), qPrintable(error));
+            const int pages = doc.pageCount();
+            QVERIFY(pages >= 2);
+            const auto pageWith = [&](const QString& text) {
+                for (int page = 1; page <= pages; ++page)
+                    if (pdfText(out, page).contains(text))
+                        return page;
+                return 0;
+            };
+            const int filler = pageWith(QStringLiteral("Filler %1").arg(lines - 1));
+            const int subsection = pageWith("Subsection"), row = pageWith("Section row");
+            QVERIFY2(subsection == pageWith("After the subsection."), qPrintable(QString::number(lines)));
+            QVERIFY2(row == pageWith("Data row"), qPrintable(QString::number(lines)));
+            // The section row spans the table: its words on one line.
+            QVERIFY(pdfText(out, row).contains(QRegularExpression("Section row\\s*\\n")));
+            subsectionMoved = subsectionMoved || subsection > filler;
+            rowMoved = rowMoved || (row > filler && subsection == filler);
+        }
+        QVERIFY(subsectionMoved && rowMoved);  // the sweep reached both cases
+    }
+
     void theCoverShowsTheThreeMostImportantWarnings()
     {
         DesignLoad l = load("h100-16k-roce-llama3.cluster.json");

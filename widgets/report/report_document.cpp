@@ -1,5 +1,7 @@
 #include "widgets/report/report_document.h"
 
+#include <algorithm>
+
 #include <QAbstractTextDocumentLayout>
 #include <QBuffer>
 #include <QDateTime>
@@ -129,6 +131,7 @@ void ReportDocument::finish() const
     editing_ = false;
     // The body first: its one layout gives every section its page.
     QTextCursor(&body_).endEditBlock();
+    keepHeadingsWithNext();
     if (!contents_ || sections_.empty()) {
         QTextCursor(&cover_).endEditBlock();
         return;
@@ -164,6 +167,25 @@ void ReportDocument::finish() const
         cell.insertText(QString::number(page), chars);
     }
     edit.endEditBlock();
+}
+
+void ReportDocument::keepHeadingsWithNext() const
+{
+    // In document order, one at a time: moving a heading to the next page
+    // moves everything after it, which may leave a later one at a foot.
+    const auto pageOf = [this](const QTextBlock& block) {
+        return int(block.document()->documentLayout()->blockBoundingRect(block).top() / contentHeight());
+    };
+    for (const QTextCursor& at : keepWithNext_) {
+        const QTextBlock heading = at.block();
+        const QTextBlock next = heading.next();
+        if (!next.isValid() || pageOf(heading) == pageOf(next) ||
+            heading.blockFormat().pageBreakPolicy() & QTextFormat::PageBreak_AlwaysBefore)
+            continue;
+        QTextBlockFormat breakBefore;
+        breakBefore.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
+        QTextCursor(heading).mergeBlockFormat(breakBefore);
+    }
 }
 
 ReportDocument::~ReportDocument() = default;
@@ -217,6 +239,11 @@ void ReportDocument::heading(const QString& text, int level, bool newPage)
     chars.setFontPointSize(level == 1 ? 16 : level == 2 ? 11.5 : 9.5);
     chars.setForeground(kInk);
     newBlock(block, chars);
+    if (!newPage && cursor_.document() == &body_) {
+        QTextCursor at = cursor_;
+        at.setKeepPositionOnInsert(true);
+        keepWithNext_.push_back(at);
+    }
     if (level == 1 && newPage) {
         QTextCursor at = cursor_;
         at.setKeepPositionOnInsert(true);  // stay in this block while the text goes in after it
@@ -303,6 +330,23 @@ void ReportDocument::table(const QStringList& header, const std::vector<ReportRo
     for (std::size_t r = 0; r < rows.size(); ++r)
         for (int c = 0; c < columns && c < int(rows[r].size()); ++c)
             fill(int(r) + 1, c, rows[r][std::size_t(c)]);
+    // A section's row (a heading with nothing beside it) spans the table and
+    // stays with the rows under it.
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        const ReportRow& row = rows[r];
+        const bool section =
+            !row.empty() && r + 1 < rows.size() && std::all_of(row.begin(), row.end(), [&](const ReportCell& cell) {
+                return cell.tone == ReportCell::Heading && (&cell == &row.front() || cell.text.isEmpty());
+            });
+        if (!section)
+            continue;
+        table->mergeCells(int(r) + 1, 0, 1, columns);
+        if (cursor_.document() == &body_) {
+            QTextCursor at = table->cellAt(int(r) + 1, 0).firstCursorPosition();
+            at.setKeepPositionOnInsert(true);
+            keepWithNext_.push_back(at);
+        }
+    }
     cursor_.movePosition(QTextCursor::End);
 }
 

@@ -97,6 +97,11 @@ private:
     bool coverEmpty_ = false;
     std::optional<QTextCursor> contents_;
     std::vector<std::pair<QString, QTextCursor>> sections_;  // cursors follow their text through later edits
+    // Headings (a section's title, a table's section row) kept on the page
+    // of what follows them: a heading the layout leaves at a page's foot
+    // starts the next page instead (finish).
+    std::vector<QTextCursor> keepWithNext_;
+    void keepHeadingsWithNext() const;
     std::unique_ptr<PictureObject> pictures_;
     bool empty_ = true;
 };
