@@ -433,7 +433,7 @@ private slots:
         // row each reach the foot of the page at some length; there they
         // start the next page instead.
         QTemporaryDir dir;
-        bool subsectionMoved = false, rowMoved = false;
+        bool subsectionMoved = false, rowMoved = false, partMoved = false;
         for (int lines = 44; lines < 70; ++lines) {
             ReportDocument doc("Running title", "Footer", QPageSize::A4);
             doc.heading("Cover");
@@ -442,9 +442,13 @@ private slots:
                 doc.paragraph(QStringLiteral("Filler %1").arg(i));
             doc.heading("Subsection", 2);
             doc.paragraph("After the subsection.");
-            doc.table({"Figure", "Value", "How"},
-                      {{{"Section row", ReportCell::Heading}, {"", ReportCell::Heading}, {"", ReportCell::Heading}},
-                       {{"Data row"}, {"1", ReportCell::Normal, true}, {"how"}}});
+            doc.table(
+                {"Figure", "Value", "How"},
+                {{{"Section row", ReportCell::Heading}, {"", ReportCell::Heading}, {"", ReportCell::Heading}},
+                 {{"Data row"}, {"1", ReportCell::Normal, true}, {"how"}},
+                 // A heading with words beside it (a catalog part's row).
+                 {{"Part row", ReportCell::Heading}, {"built-in", ReportCell::Heading}, {"", ReportCell::Heading}},
+                 {{"Part figure"}, {"2", ReportCell::Normal, true}, {"source"}}});
             const QString out = dir.filePath(QStringLiteral("keep-%1.pdf").arg(lines));
             QString error;
             QVERIFY2(doc.print(out, &error), qPrintable(error));
@@ -460,12 +464,15 @@ private slots:
             const int subsection = pageWith("Subsection"), row = pageWith("Section row");
             QVERIFY2(subsection == pageWith("After the subsection."), qPrintable(QString::number(lines)));
             QVERIFY2(row == pageWith("Data row"), qPrintable(QString::number(lines)));
+            const int part = pageWith("Part row");
+            QVERIFY2(part == pageWith("Part figure"), qPrintable(QString::number(lines)));
+            partMoved = partMoved || part > row;
             // The section row spans the table: its words on one line.
             QVERIFY(pdfText(out, row).contains(QRegularExpression("Section row\\s*\\n")));
             subsectionMoved = subsectionMoved || subsection > filler;
             rowMoved = rowMoved || (row > filler && subsection == filler);
         }
-        QVERIFY(subsectionMoved && rowMoved);  // the sweep reached both cases
+        QVERIFY(subsectionMoved && rowMoved && partMoved);  // the sweep reached each case
     }
 
     void theCoverShowsTheThreeMostImportantWarnings()

@@ -176,9 +176,9 @@ void ReportDocument::keepHeadingsWithNext() const
     const auto pageOf = [this](const QTextBlock& block) {
         return int(block.document()->documentLayout()->blockBoundingRect(block).top() / contentHeight());
     };
-    for (const QTextCursor& at : keepWithNext_) {
-        const QTextBlock heading = at.block();
-        const QTextBlock next = heading.next();
+    for (const Keep& keep : keepWithNext_) {
+        const QTextBlock heading = keep.heading.block();
+        const QTextBlock next = keep.next.isNull() ? heading.next() : keep.next.block();
         if (!next.isValid() || pageOf(heading) == pageOf(next) ||
             heading.blockFormat().pageBreakPolicy() & QTextFormat::PageBreak_AlwaysBefore)
             continue;
@@ -242,7 +242,7 @@ void ReportDocument::heading(const QString& text, int level, bool newPage)
     if (!newPage && cursor_.document() == &body_) {
         QTextCursor at = cursor_;
         at.setKeepPositionOnInsert(true);
-        keepWithNext_.push_back(at);
+        keepWithNext_.push_back({at, {}});
     }
     if (level == 1 && newPage) {
         QTextCursor at = cursor_;
@@ -330,22 +330,18 @@ void ReportDocument::table(const QStringList& header, const std::vector<ReportRo
     for (std::size_t r = 0; r < rows.size(); ++r)
         for (int c = 0; c < columns && c < int(rows[r].size()); ++c)
             fill(int(r) + 1, c, rows[r][std::size_t(c)]);
-    // A section's row (a heading with nothing beside it) spans the table and
-    // stays with the rows under it.
-    for (std::size_t r = 0; r < rows.size(); ++r) {
+    // A section's row (headings only) stays with the rows under it, and
+    // with nothing beside its title spans the table.
+    for (std::size_t r = 0; r + 1 < rows.size(); ++r) {
         const ReportRow& row = rows[r];
-        const bool section =
-            !row.empty() && r + 1 < rows.size() && std::all_of(row.begin(), row.end(), [&](const ReportCell& cell) {
-                return cell.tone == ReportCell::Heading && (&cell == &row.front() || cell.text.isEmpty());
-            });
-        if (!section)
+        const auto heading = [](const ReportCell& cell) { return cell.tone == ReportCell::Heading; };
+        if (row.empty() || !std::all_of(row.begin(), row.end(), heading))
             continue;
-        table->mergeCells(int(r) + 1, 0, 1, columns);
-        if (cursor_.document() == &body_) {
-            QTextCursor at = table->cellAt(int(r) + 1, 0).firstCursorPosition();
-            at.setKeepPositionOnInsert(true);
-            keepWithNext_.push_back(at);
-        }
+        if (std::all_of(row.begin() + 1, row.end(), [](const ReportCell& cell) { return cell.text.isEmpty(); }))
+            table->mergeCells(int(r) + 1, 0, 1, columns);
+        if (cursor_.document() == &body_)
+            keepWithNext_.push_back({table->cellAt(int(r) + 1, 0).firstCursorPosition(),
+                                     table->cellAt(int(r) + 2, 0).firstCursorPosition()});
     }
     cursor_.movePosition(QTextCursor::End);
 }

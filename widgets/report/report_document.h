@@ -100,7 +100,11 @@ private:
     // Headings (a section's title, a table's section row) kept on the page
     // of what follows them: a heading the layout leaves at a page's foot
     // starts the next page instead (finish).
-    std::vector<QTextCursor> keepWithNext_;
+    struct Keep {
+        QTextCursor heading;
+        QTextCursor next;  // a null cursor: the block after the heading's
+    };
+    std::vector<Keep> keepWithNext_;
     void keepHeadingsWithNext() const;
     std::unique_ptr<PictureObject> pictures_;
     bool empty_ = true;
