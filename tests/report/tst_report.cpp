@@ -437,6 +437,7 @@ private slots:
         for (int lines = 44; lines < 70; ++lines) {
             ReportDocument doc("Running title", "Footer", QPageSize::A4);
             doc.heading("Cover");
+            doc.paragraph("What the review is about.");
             doc.heading("Section", 1, true);
             for (int i = 0; i < lines; ++i)
                 doc.paragraph(QStringLiteral("Filler %1").arg(i));
@@ -460,15 +461,22 @@ private slots:
                         return page;
                 return 0;
             };
+            // No page left empty by the move (a running header and a footer
+            // alone).
+            for (int page = 1; page <= pages; ++page)
+                QVERIFY2(pdfText(out, page).split('\n', Qt::SkipEmptyParts).size() > 3,
+                         qPrintable(QStringLiteral("%1 lines: page %2 is empty").arg(lines).arg(page)));
             const int filler = pageWith(QStringLiteral("Filler %1").arg(lines - 1));
-            const int subsection = pageWith("Subsection"), row = pageWith("Section row");
+            const int subsection = pageWith("Subsection"), row = pageWith("Section row"), part = pageWith("Part row");
             QVERIFY2(subsection == pageWith("After the subsection."), qPrintable(QString::number(lines)));
             QVERIFY2(row == pageWith("Data row"), qPrintable(QString::number(lines)));
-            const int part = pageWith("Part row");
             QVERIFY2(part == pageWith("Part figure"), qPrintable(QString::number(lines)));
             partMoved = partMoved || part > row;
-            // The section row spans the table: its words on one line.
+            // The section row spans the table: its words on one line; on
+            // whichever page, under the table's header.
             QVERIFY(pdfText(out, row).contains(QRegularExpression("Section row\\s*\\n")));
+            QVERIFY(pdfText(out, row).contains(QRegularExpression("Figure\\s+Value\\s+How")));
+            QVERIFY(pdfText(out, part).contains(QRegularExpression("Figure\\s+Value\\s+How")));
             subsectionMoved = subsectionMoved || subsection > filler;
             rowMoved = rowMoved || (row > filler && subsection == filler);
         }

@@ -37,6 +37,8 @@ const double kSide = mm(16), kTop = mm(21), kBottom = mm(17);
 constexpr int kPictureType = QTextFormat::UserObject + 1;
 constexpr int kPictureIndex = QTextFormat::UserProperty + 1;
 constexpr int kPictureSize = QTextFormat::UserProperty + 2;
+// On a heading's block: keep it on the page of what follows it.
+constexpr int kKeepWithNext = QTextFormat::UserProperty + 3;
 
 const QColor kRule(0xc8, 0xce, 0xd6), kInk(0x1f, 0x25, 0x2d), kMuted(0x5f, 0x6b, 0x7a);
 
@@ -171,21 +173,103 @@ void ReportDocument::finish() const
 
 void ReportDocument::keepHeadingsWithNext() const
 {
-    // In document order, one at a time: moving a heading to the next page
-    // moves everything after it, which may leave a later one at a foot.
-    const auto pageOf = [this](const QTextBlock& block) {
-        return int(block.document()->documentLayout()->blockBoundingRect(block).top() / contentHeight());
+    // One at a time, from the top: each move shifts what comes after it,
+    // which may bring a later heading to a page's foot or take one away.
+    // A move only ever pushes content down, so this ends; the cap is a
+    // guard, far above a report's pages.
+    for (int moves = 0; moves < 1000; ++moves)
+        if (!keepOneHeadingWithNext())
+            return;
+}
+
+namespace {
+
+void breakBefore(QTextCursor at)
+{
+    QTextBlockFormat format;
+    format.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
+    at.mergeBlockFormat(format);
+}
+
+// Rows `row`.. of `table` into a table of their own after it, under a copy
+// of its header row, starting the next page. (A page break inside a row's
+// cells instead moved the row and then broke again above it: a blank page.)
+void moveRowsToNextPage(QTextTable* table, int row)
+{
+    const int rows = table->rows(), columns = table->columns();
+    QTextCursor after = table->lastCursorPosition();
+    after.movePosition(QTextCursor::NextBlock);
+    // One edit: a cell filled in a laid-out document re-lays its table.
+    after.beginEditBlock();
+    QTextTableFormat format = table->format();
+    format.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
+    QTextTable* rest = after.insertTable(rows - row + 1, columns, format);
+    const auto copyRow = [&](int from, int to) {
+        for (int c = 0; c < columns;) {
+            const QTextTableCell source = table->cellAt(from, c);
+            if (source.columnSpan() > 1)
+                rest->mergeCells(to, c, 1, source.columnSpan());
+            QTextTableCell target = rest->cellAt(to, c);
+            target.setFormat(source.format());
+            QTextCursor text = source.firstCursorPosition();
+            text.setPosition(source.lastCursorPosition().position(), QTextCursor::KeepAnchor);
+            QTextCursor into = target.firstCursorPosition();
+            into.setBlockFormat(source.firstCursorPosition().blockFormat());
+            into.insertFragment(text.selection());
+            c += source.columnSpan();
+        }
     };
-    for (const Keep& keep : keepWithNext_) {
-        const QTextBlock heading = keep.heading.block();
-        const QTextBlock next = keep.next.isNull() ? heading.next() : keep.next.block();
-        if (!next.isValid() || pageOf(heading) == pageOf(next) ||
-            heading.blockFormat().pageBreakPolicy() & QTextFormat::PageBreak_AlwaysBefore)
+    copyRow(0, 0);
+    for (int r = row; r < rows; ++r)
+        copyRow(r, r - row + 1);
+    table->removeRows(row, rows - row);
+    after.endEditBlock();
+}
+
+}  // namespace
+
+bool ReportDocument::keepOneHeadingWithNext() const
+{
+    const auto pageOf = [this](const QTextBlock& block) {
+        return int(body_.documentLayout()->blockBoundingRect(block).top() / contentHeight());
+    };
+    const auto keeps = [](const QTextBlock& block) { return block.blockFormat().boolProperty(kKeepWithNext); };
+    for (QTextFrame::iterator it = body_.rootFrame()->begin(); !it.atEnd(); ++it) {
+        const QTextBlock block = it.currentBlock();
+        if (block.isValid()) {
+            // A subsection's heading, unless it already starts its page.
+            const QTextBlock next = block.next();
+            if (keeps(block) && next.isValid() && pageOf(next) > pageOf(block) && block.previous().isValid() &&
+                pageOf(block.previous()) == pageOf(block)) {
+                breakBefore(QTextCursor(block));
+                return true;
+            }
             continue;
-        QTextBlockFormat breakBefore;
-        breakBefore.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
-        QTextCursor(heading).mergeBlockFormat(breakBefore);
+        }
+        auto* table = qobject_cast<QTextTable*>(it.currentFrame());
+        if (!table)
+            continue;
+        for (int r = 1; r + 1 < table->rows(); ++r) {
+            const QTextBlock heading = table->cellAt(r, 0).firstCursorPosition().block();
+            if (!keeps(heading) || pageOf(table->cellAt(r + 1, 0).firstCursorPosition().block()) == pageOf(heading))
+                continue;
+            if (r > 1) {
+                moveRowsToNextPage(table, r);
+                return true;
+            }
+            // The first row under the header: the whole table moves, unless it
+            // already starts its page.
+            const QTextBlock before = table->firstCursorPosition().block().previous();
+            if (before.isValid() && pageOf(before) == pageOf(heading) &&
+                !(table->format().pageBreakPolicy() & QTextFormat::PageBreak_AlwaysBefore)) {
+                QTextTableFormat format = table->format();
+                format.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
+                table->setFormat(format);
+                return true;
+            }
+        }
     }
+    return false;
 }
 
 ReportDocument::~ReportDocument() = default;
@@ -234,16 +318,12 @@ void ReportDocument::heading(const QString& text, int level, bool newPage)
     }
     if (newPage && !empty_)
         block.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
+    block.setProperty(kKeepWithNext, !newPage);
     QTextCharFormat chars;
     chars.setFontWeight(QFont::Bold);
     chars.setFontPointSize(level == 1 ? 16 : level == 2 ? 11.5 : 9.5);
     chars.setForeground(kInk);
     newBlock(block, chars);
-    if (!newPage && cursor_.document() == &body_) {
-        QTextCursor at = cursor_;
-        at.setKeepPositionOnInsert(true);
-        keepWithNext_.push_back({at, {}});
-    }
     if (level == 1 && newPage) {
         QTextCursor at = cursor_;
         at.setKeepPositionOnInsert(true);  // stay in this block while the text goes in after it
@@ -339,9 +419,9 @@ void ReportDocument::table(const QStringList& header, const std::vector<ReportRo
             continue;
         if (std::all_of(row.begin() + 1, row.end(), [](const ReportCell& cell) { return cell.text.isEmpty(); }))
             table->mergeCells(int(r) + 1, 0, 1, columns);
-        if (cursor_.document() == &body_)
-            keepWithNext_.push_back({table->cellAt(int(r) + 1, 0).firstCursorPosition(),
-                                     table->cellAt(int(r) + 2, 0).firstCursorPosition()});
+        QTextBlockFormat keep;
+        keep.setProperty(kKeepWithNext, true);
+        table->cellAt(int(r) + 1, 0).firstCursorPosition().mergeBlockFormat(keep);
     }
     cursor_.movePosition(QTextCursor::End);
 }

@@ -97,15 +97,12 @@ private:
     bool coverEmpty_ = false;
     std::optional<QTextCursor> contents_;
     std::vector<std::pair<QString, QTextCursor>> sections_;  // cursors follow their text through later edits
-    // Headings (a section's title, a table's section row) kept on the page
-    // of what follows them: a heading the layout leaves at a page's foot
-    // starts the next page instead (finish).
-    struct Keep {
-        QTextCursor heading;
-        QTextCursor next;  // a null cursor: the block after the heading's
-    };
-    std::vector<Keep> keepWithNext_;
+    // Headings (a subsection's title, a table's section row) stay on the
+    // page of what follows them: one the layout leaves at a page's foot
+    // starts the next page instead, a table's rows from there going into a
+    // table of their own under a copy of its header.
     void keepHeadingsWithNext() const;
+    bool keepOneHeadingWithNext() const;
     std::unique_ptr<PictureObject> pictures_;
     bool empty_ = true;
 };
