@@ -31,30 +31,6 @@ private:
     std::vector<std::string> unavailable_;
 };
 
-Json explainJson(const Explanation& e)
-{
-    Json inputs = Json::array();
-    for (const auto& in : e.inputs)
-        inputs.push_back(
-            {{"name", in.name}, {"value", finiteOrZero(in.value)}, {"unit", in.unit}, {"source", in.source}});
-    Json j = {{"formula", e.formula}, {"inputs", std::move(inputs)}};
-    if (!e.unavailable.empty())
-        j["unavailable"] = e.unavailable;
-    if (e.errorBand) {
-        const ErrorBand& b = *e.errorBand;
-        Json band = {{"runs", b.runs}, {"text", b.text}};
-        if (!b.runs.empty()) {
-            band["basis"] = b.basis;
-            band["model_error"] = {finiteOrZero(b.errorLow), finiteOrZero(b.errorHigh)};
-            band["real_over_shown"] = {finiteOrZero(b.lowFactor), finiteOrZero(b.highFactor)};
-        }
-        j["error_band"] = std::move(band);
-    }
-    if (e.priceBand)
-        j["band"] = {{"low", finiteOrZero(e.priceBand->low)}, {"high", finiteOrZero(e.priceBand->high)}};
-    return j;
-}
-
 Json inventoryJson(const Inventory& inv, const std::string& gpuName)
 {
     Json j = Json::object();
@@ -415,6 +391,30 @@ Json warningJson(const Problem& p)
 }
 
 }  // namespace
+
+Json explainJson(const Explanation& e)
+{
+    Json inputs = Json::array();
+    for (const auto& in : e.inputs)
+        inputs.push_back(
+            {{"name", in.name}, {"value", finiteOrZero(in.value)}, {"unit", in.unit}, {"source", in.source}});
+    Json j = {{"formula", e.formula}, {"inputs", std::move(inputs)}};
+    if (!e.unavailable.empty())
+        j["unavailable"] = e.unavailable;
+    if (e.errorBand) {
+        const ErrorBand& b = *e.errorBand;
+        Json band = {{"runs", b.runs}, {"text", b.text}};
+        if (!b.runs.empty()) {
+            band["basis"] = b.basis;
+            band["model_error"] = {finiteOrZero(b.errorLow), finiteOrZero(b.errorHigh)};
+            band["real_over_shown"] = {finiteOrZero(b.lowFactor), finiteOrZero(b.highFactor)};
+        }
+        j["error_band"] = std::move(band);
+    }
+    if (e.priceBand)
+        j["band"] = {{"low", finiteOrZero(e.priceBand->low)}, {"high", finiteOrZero(e.priceBand->high)}};
+    return j;
+}
 
 Json metricsJson(const Design& design, const Analysis& a)
 {

@@ -9,6 +9,9 @@
 namespace studio {
 
 Json metricsJson(const Design& design, const Analysis& analysis);
+// One `explain` entry: the formula, its inputs with their sources, and the
+// error and price bands where there are.
+Json explainJson(const Explanation& e);
 Json computeMetrics(const Design& design, const Catalog& catalog);  // analyzeDesign + metricsJson
 
 }  // namespace studio

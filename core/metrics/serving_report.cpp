@@ -1,5 +1,7 @@
 #include "core/metrics/serving_report.h"
 
+#include "core/metrics/metrics.h"
+
 #include "core/json_number.h"
 #include "core/model/analysis.h"
 #include "core/text.h"
@@ -317,9 +319,12 @@ Serving addServingMetrics(Json& metrics, const Design& design, const Catalog& ca
         return analyzeServing(design, catalog);
     Serving serving = analyzeServing(design, catalog);
     metrics["unavailable"]["training"] = kNoTrainingRun;
-    if (serving.ok())
+    if (serving.ok()) {
         metrics["serving"] = servingJson(serving);
-    else
+        // Each serving figure explains itself, as the training ones do.
+        for (const auto& [key, e] : explainServing(serving))
+            metrics["explain"][key] = explainJson(e);
+    } else
         metrics["unavailable"]["serving"] = "not servable: " + serving.errors.front().message;
     return serving;
 }

@@ -596,6 +596,14 @@ private slots:
         QVERIFY(s["tpot_s"].get<double>() <= 0.05);
         QCOMPARE(s["tokens_per_s_per_gpu"].get<double>(), s["tokens_per_s_per_replica"].get<double>() / 8);
         QCOMPARE(j["training"]["runnable"], false);
+        // Each serving figure explains itself, as the studio's rows do.
+        for (const char* key : {"serving.ttft_s", "serving.tpot_s", "serving.tokens_per_s_per_gpu", "serving.batch"}) {
+            QVERIFY2(j["explain"].contains(key), key);
+            QVERIFY2(!j["explain"][key]["formula"].get<std::string>().empty(), key);
+            QVERIFY2(!j["explain"][key]["inputs"].empty(), key);
+        }
+        QVERIFY(j["explain"]["serving.tpot_s"]["formula"].get<std::string>().find("the decode step alone") !=
+                std::string::npos);
         QVERIFY(cli({"metrics", file, "--format", "text"}).out.contains("tokens_per_s_per_user"));
         // What cannot be served, at its pointer.
         r = cli({"metrics", file, "--set", "/workload/serving/batch=5000"});
