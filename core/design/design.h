@@ -121,6 +121,10 @@ struct DisaggregatedSpec {
     bool operator==(const DisaggregatedSpec&) const = default;
 };
 
+// The serving engines a design can name (workload.serving.engine); what
+// each schedules, and its name to users, is core/serving/engine.h.
+inline constexpr std::string_view kServingEngines[] = {"trtllm", "vllm", "sglang"};
+
 // A serving workload (workload.kind "serving"): requests of prompt_tokens in
 // and output_tokens out, served by replicas of the parallelism section's
 // tp x pp GPUs (ep spreads a mixture-of-experts model's experts over them),
@@ -133,7 +137,7 @@ struct ServingSpec {
     std::optional<std::string> weight_precision;                       // "bf16" | "fp8" | "fp4" [bf16]
     std::optional<std::string> kv_precision;                           // "bf16" | "fp8" [bf16]
     // The engine and its scheduler's limits (core/serving/engine.h).
-    std::optional<std::string> engine;          // "trtllm" | "vllm" | "sglang" [trtllm]
+    std::optional<std::string> engine;          // one of kServingEngines [trtllm]
     std::optional<std::int64_t> step_tokens;    // tokens per engine step [the engine's default]
     std::optional<std::int64_t> max_requests;   // requests in flight [the engine's default]
     std::optional<DisaggregatedSpec> disaggregated;  // [aggregated: every replica prefills and decodes] (1.5)

@@ -167,7 +167,8 @@ const Table<ServingSpec>& serving()
         number("e2e_target_s", &S::e2e_target_s, 0, limits::kLatencyTargetMax, true),
         choice("weight_precision", &S::weight_precision, {"bf16", "fp8", "fp4"}, defaults::kServingPrecision),
         choice("kv_precision", &S::kv_precision, {"bf16", "fp8"}, defaults::kServingPrecision),
-        choice("engine", &S::engine, {"trtllm", "vllm", "sglang"}, defaults::kServingEngine),
+        choice("engine", &S::engine, {std::begin(kServingEngines), std::end(kServingEngines)},
+               defaults::kServingEngine),
         integer("step_tokens", &S::step_tokens, limits::kEngineStepTokens),
         integer("max_requests", &S::max_requests, limits::kEngineMaxRequests)};
     return t;

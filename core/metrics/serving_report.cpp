@@ -1,6 +1,7 @@
 #include "core/metrics/serving_report.h"
 
 #include "core/metrics/metrics.h"
+#include "core/metrics/serving_error_band.h"
 
 #include "core/json_number.h"
 #include "core/model/analysis.h"
@@ -310,6 +311,13 @@ std::vector<ExplainedMetric> explainServing(const Serving& s)
     add("usd_per_million_tokens", "kWh per million tokens x electricity price",
         {{"energy per million tokens", s.kwhPerMillionTokens, "kWh", model},
          {"electricity price", s.pricePerKwh, "USD/kWh", "facility.electricity_usd_per_kwh"}});
+    // How far measured serving on this GPU and engine fell from the model
+    // (the measured points are of one engine serving whole: aggregated).
+    if (!s.disaggregation)
+        for (auto& [key, e] : out)
+            for (ServedFigure figure : kServedFigures)
+                if (key == servedFigureKey(figure))
+                    e.errorBand = servingErrorBand(s.gpuName, s.engine.engine, figure);
     return out;
 }
 

@@ -1,5 +1,7 @@
 #include "core/metrics/serving_samples.h"
 
+#include "core/metrics/serving_error_band.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -416,6 +418,19 @@ std::string servingSamplesMarkdown(const ServingSamples& samples)
                 " |\n";
     }
     md += arrivalPatternMarkdown(byGroup, all);
+    md += "\n### The served figures' bands\n\n"
+          "What the studio says of a served TTFT, TPOT and tokens/s per GPU (the Serving panel's rows, `metrics`' "
+          "`explain.serving.*.error_band`): on the points of the design's GPU and engine (versions together), the "
+          "real figure over the model's, 10th to 90th percentile, so the middle 80% of those points lie inside. "
+          "A GPU and engine with no point here gets no band, and says so. "
+          "Written to resources/validation-errors.json (`--format json`).\n\n"
+          "| GPU | engine | points | TTFT: real over model | TPOT | tokens/s per GPU |\n|---|---|---|---|---|---|\n";
+    for (const ServingBandGroup& g : servingBandGroups(samples.rows)) {
+        md += "| " + g.gpuName + " | " + g.engine + " | " + formatCount(g.points);
+        for (const auto& [low, high] : g.realOverShown)
+            md += " | " + formatReadable(low, 2) + "x to " + formatReadable(high, 2) + "x";
+        md += " |\n";
+    }
     if (!samples.notServed.empty()) {
         md += "\n### Points the model says cannot be served\n\n";
         for (const auto& n : samples.notServed)

@@ -47,4 +47,9 @@ EngineLimits engineDefaults(std::string_view engine, double hbmGb, bool a100)
     return e;
 }
 
+std::string engineDisplayName(std::string_view engine)
+{
+    return engine == "vllm" ? "vLLM" : engine == "sglang" ? "SGLang" : "TensorRT-LLM";
+}
+
 }  // namespace studio

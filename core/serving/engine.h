@@ -9,9 +9,9 @@
 
 namespace studio {
 
-// The engines are named where the file format lists them
-// (core/format/design_fields.cpp, workload.serving.engine); the default is
-// defaults::kServingEngine (core/design/defaults.h).
+// The engines are named with the design (kServingEngines,
+// core/design/design.h), which the file format's workload.serving.engine
+// allows; the default is defaults::kServingEngine (core/design/defaults.h).
 
 struct EngineLimits {
     std::string engine;      // "trtllm" | "vllm" | "sglang"
@@ -20,6 +20,10 @@ struct EngineLimits {
     std::int64_t maxRequests = 0;  // requests in flight at most; 0: as many as the KV cache holds
     std::string maxRequestsSource;
 };
+
+// Each engine as its users know it ("TensorRT-LLM" for "trtllm"); an
+// unknown engine is TensorRT-LLM, as in engineDefaults.
+std::string engineDisplayName(std::string_view engine);
 
 // The engine's defaults on a GPU with `hbmGb` (decimal GB) of memory; an
 // A100 has its own vLLM defaults. An unknown engine is TensorRT-LLM's.

@@ -15,6 +15,8 @@
 #include "core/design/resize.h"
 #include "core/format/design_reader.h"
 #include "core/metrics/error_band.h"
+#include "core/metrics/serving_error_band.h"
+#include "core/metrics/serving_report.h"
 #include "core/metrics/serving_samples.h"
 #include "core/metrics/validation_runs.h"
 #include "core/serving/serving.h"
@@ -363,6 +365,62 @@ private slots:
 
     // Serving runs go through the serving model: a row's figure is
     // analyzeServing's for the same replica, built here by hand.
+    // A served figure's band: the real figure over the model's on the
+    // measured points of its GPU and engine, 10th to 90th percentile.
+    void servedFiguresCarryTheMeasuredPointsBand()
+    {
+        // Eleven points whose real TTFT is 1x to 11x the model's (TPOT 2x
+        // to 12x, tokens/s 0.1x to 1.1x): the 10th and 90th percentiles of
+        // eleven sorted values are the 2nd and the 10th.
+        std::vector<ServingValidationRow> rows;
+        for (int i = 1; i <= 11; ++i) {
+            ServingValidationRow r;
+            r.system = "H100 SXM 80GB";
+            r.engine = i % 2 ? "trtllm 1.0.0rc3" : "trtllm (version not stated)";  // one engine, either version
+            r.predictedTtftS = 0.1, r.measuredTtftS = 0.1 * i;
+            r.predictedTpotS = 0.01, r.measuredTpotS = 0.01 * (i + 1);
+            r.predicted = 1000, r.measured = 100.0 * i;
+            rows.push_back(r);
+        }
+        rows.push_back(rows.front());
+        rows.back().engine = "vllm";
+        const std::vector<ServingBandGroup> groups =
+            parseServingBands(Json{{"serving", servingBandsJson(servingBandGroups(rows))}}.dump());
+        QCOMPARE(groups.size(), std::size_t(2));
+        const ServingBandGroup& trt = groups[0];
+        QCOMPARE(trt.engine, std::string("trtllm"));
+        QCOMPARE(trt.points, std::int64_t(11));
+        QCOMPARE(trt.realOverShown[0][0], 2.0);
+        QCOMPARE(trt.realOverShown[0][1], 10.0);
+        QCOMPARE(trt.realOverShown[1][0], 3.0);
+        QCOMPARE(trt.realOverShown[2][1], 1.0);
+        const ErrorBand ttft = servingErrorBand("H100 SXM 80GB", "trtllm", ServedFigure::Ttft, groups);
+        QCOMPARE(ttft.lowFactor, 2.0);
+        QCOMPARE(ttft.highFactor, 10.0);
+        QVERIFY(test::relClose(ttft.errorLow, -0.9, 1e-12));  // the model 90% short where the real is 10x
+        QVERIFY2(ttft.text.find("On 11 measured points of H100 SXM 80GB with TensorRT-LLM") == 0, ttft.text.c_str());
+        QVERIFY2(ttft.text.find("time to first token was 2.0x to 10x the model's") != std::string::npos,
+                 ttft.text.c_str());
+        const ErrorBand none = servingErrorBand("B200 (HGX)", "sglang", ServedFigure::Tpot, groups);
+        QVERIFY(none.runs.empty());
+        QCOMPARE(none.text,
+                 std::string("No measured serving point of B200 (HGX) with SGLang to check the model "
+                             "against (docs/validation.md)"));
+        // The built-in bands are the report's, and a serving design's
+        // explanations carry its GPU and engine's.
+        QCOMPARE(builtinServingBands().size(), servingBandGroups(report().samples.rows).size());
+        const DesignLoad l = loadDesignFile(
+            test::sourcePath("presets/serving-llama3-70b-dgx-h100.cluster.json").toStdString(), Catalog::builtin());
+        QVERIFY(l.ok());
+        const Serving served = analyzeServing(*l.design, *l.catalog);
+        for (const auto& [key, e] : explainServing(served))
+            for (ServedFigure figure : kServedFigures)
+                if (key == servedFigureKey(figure)) {
+                    QVERIFY2(e.errorBand && !e.errorBand->runs.empty(), key.c_str());
+                    QCOMPARE(e.errorBand->text, servingErrorBand("H100 SXM 80GB", "trtllm", figure).text);
+                }
+    }
+
     void servingRunsAreEvaluatedByTheServingModel()
     {
         QVERIFY(report().serving.size() >= 20);

@@ -15,6 +15,8 @@
 #include <qcustomplot.h>
 
 #include "app/main_window.h"
+#include "core/metrics/figure_names.h"
+#include "core/metrics/serving_error_band.h"
 #include "core/serving/closed_loop_replay.h"
 #include "core/serving/serving.h"
 #include "core/serving/serving_search.h"
@@ -98,6 +100,14 @@ private slots:
                                   QString::fromStdString(formatSeconds(band->spreadTtftS)) + " spread evenly, " +
                                   QString::fromStdString(formatSeconds(band->togetherTtftS)) + " sent together"),
                  qPrintable(ttftTip));
+        // How far measured serving on this GPU and engine fell from the
+        // model, in the three served figures' rows.
+        for (ServedFigure figure : kServedFigures) {
+            const QString tip = p->figureTable()->tipOf(QString::fromStdString(figureName(servedFigureKey(figure))));
+            QVERIFY2(tip.endsWith(QString::fromStdString(servingErrorBand("H100 SXM 80GB", "trtllm", figure).text)),
+                     qPrintable(tip));
+        }
+        QVERIFY(ttftTip.contains("measured points of H100 SXM 80GB with TensorRT-LLM"));
         // While a replay is under way the row says so, and its bar shows
         // once it takes longer than a frame.
         p->arrivals()->restart();

@@ -14,6 +14,7 @@
 #include <cmath>
 
 #include "core/metrics/figure_names.h"
+#include "core/metrics/serving_error_band.h"
 #include "core/serving/serving.h"
 #include "core/text.h"
 #include "widgets/analysis/analysis_service.h"
@@ -42,8 +43,7 @@ QString num(double v, int significant = 3)
 // The engine as its users know it.
 QString engineName(const std::string& engine)
 {
-    return engine == "vllm" ? QStringLiteral("vLLM") : engine == "sglang" ? QStringLiteral("SGLang")
-                                                                          : QStringLiteral("TensorRT-LLM");
+    return q(engineDisplayName(engine));
 }
 
 QString secs(double s)
@@ -166,8 +166,10 @@ std::vector<FigureRow> rowsOf(const Serving& s, const ArrivalBand* band, bool re
                      "price")
              .arg(num(s.kwPerReplica))},
     });
-    // A disaggregated copy's latencies come from its own workers.
-    if (const auto& x = s.disaggregation)
+    // A disaggregated copy's latencies come from its own workers. An
+    // aggregated replica's say how far measured serving on its GPU and
+    // engine fell from the model (the measured points are aggregated).
+    if (const auto& x = s.disaggregation) {
         for (FigureRow& r : rows) {
             if (r.name == q(figureName("serving.ttft_s")))
                 r.tip = QObject::tr("the prefill step in flight, as often as the prefill workers are busy (%1) + %2 "
@@ -180,6 +182,12 @@ std::vector<FigureRow> rowsOf(const Serving& s, const ArrivalBand* band, bool re
                             .arg(q(formatCount(d.batch)), secs(d.memoryS), secs(d.computeS),
                                  d.bandwidthBound() ? QObject::tr("bandwidth-bound") : QObject::tr("compute-bound"));
         }
+    } else {
+        for (FigureRow& r : rows)
+            for (ServedFigure figure : kServedFigures)
+                if (r.name == q(figureName(servedFigureKey(figure))))
+                    r.tip += ". " + q(servingErrorBand(s.gpuName, s.engine.engine, figure).text);
+    }
     // At the arrival rate: the load over the replicas, at the latencies it
     // gives (Little's law solved with them).
     if (const ServingOperation& o = s.operation; o.set()) {

@@ -33,6 +33,15 @@
 namespace studio {
 namespace {
 
+// The serving engines as the choice offers them: each by its users' name.
+std::vector<std::pair<QString, QString>> engineLabels()
+{
+    std::vector<std::pair<QString, QString>> labels;
+    for (std::string_view engine : kServingEngines)
+        labels.emplace_back(q(std::string(engine)), q(engineDisplayName(engine)));
+    return labels;
+}
+
 // A field's type without its optional: what its editor shows.
 template <typename T>
 struct Unwrapped {
@@ -222,7 +231,7 @@ WorkloadPanel::WorkloadPanel(DesignDocument* document, AnalysisService* service,
     tableField(serving, "engine", tr("Engine"),
                tr("The serving engine: its defaults set the tokens one step carries and the requests it keeps in "
                   "flight. Default TensorRT-LLM"),
-               {.labels = {{"trtllm", "TensorRT-LLM"}, {"vllm", "vLLM"}, {"sglang", "SGLang"}}});
+               {.labels = engineLabels()});
     // The engine's limits: 0 shows its default.
     const Look engineLimit{.special = tr("engine default"), .zeroUnsets = true};
     tableField(serving, "step_tokens", tr("Tokens per step"),
