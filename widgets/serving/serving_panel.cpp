@@ -115,7 +115,7 @@ std::vector<FigureRow> rowsOf(const Serving& s, const ArrivalBand* band, bool re
                        .arg(kReplayMeasuredRounds)
                        .arg(kReplayWarmupRounds);
     else if (replaying)
-        ttftHow += QObject::tr(". Replaying the engine step by step as the users' requests line up...");
+        ttftHow += QObject::tr(". Replaying the engine step by step as the users' requests line up (under way)");
     rows.insert(rows.end(), {
         {q(figureName("serving.batch")), q(formatCount(s.batch)),
          QObject::tr("workload.serving.batch, or with 0 the largest of at most %1 that meets the latency targets "
