@@ -134,6 +134,16 @@ std::string formatPercent(double fraction, bool sign)
     return buf;
 }
 
+std::string formatChange(double fraction)
+{
+    const double pct = 100 * std::fabs(fraction);
+    if (pct <= 1e-7)
+        return "0%";
+    if (pct < 0.01)
+        return "<0.01%";
+    return (fraction > 0 ? "+" : "-") + formatReadable(pct, pct < 1 ? 2 : 3) + "%";
+}
+
 std::string inQuotes(std::string_view s)
 {
     return "'" + std::string(s) + "'";

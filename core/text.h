@@ -30,6 +30,10 @@ std::string formatSeconds(double s);
 // A share as a percentage to one decimal: 0.0312 -> "+3.1%" (signed, for an
 // error whose direction matters) or "3.1%".
 std::string formatPercent(double fraction, bool sign = true);
+// A relative change in percent, to hundredths at most: 0.1 -> "+10.0%",
+// -0.00524 -> "-0.52%", 7e-6 -> "<0.01%", 0 -> "0%" (a change of 1e-6
+// printed as "+0.000722%" wrapped in a narrow column).
+std::string formatChange(double fraction);
 std::string inQuotes(std::string_view s);  // 'text'
 // Rows as aligned columns two spaces apart, widths in characters (UTF-8
 // aware: layouts are written with two-byte middle dots): the columns in

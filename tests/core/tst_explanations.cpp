@@ -168,6 +168,14 @@ private slots:
         QCOMPARE(formatReadable(-1e300), std::string("-1e+300"));
         QCOMPARE(formatReadable(1e15), std::string("1e+15"));
         QCOMPARE(formatReadable(123'456'789'012'345.0), std::string("123,456,789,012,345"));
+        // A change to hundredths of a percent at most: the sensitivity
+        // table's restart-time row printed "+0.000722%" and wrapped.
+        QCOMPARE(formatChange(0.1), std::string("+10.0%"));
+        QCOMPARE(formatChange(-0.00524), std::string("-0.52%"));
+        QCOMPARE(formatChange(0.000478), std::string("+0.048%"));
+        QCOMPARE(formatChange(-7.22e-6), std::string("<0.01%"));
+        QCOMPARE(formatChange(0), std::string("0%"));
+        QCOMPARE(formatChange(0.758), std::string("+75.8%"));
     }
 
     // A serving design's training analyses run on an empty training

@@ -22,11 +22,6 @@ constexpr double kNeverPercent = 1000;
 // matter; hovering it names them.
 constexpr double kNoEffectPercent = 0.05;
 
-QString signedPercent(double fraction)
-{
-    return (fraction > 0 ? "+" : "") + q(formatReadable(100 * fraction)) + "%";
-}
-
 }  // namespace
 
 SensitivityChart::SensitivityChart(QWidget* parent) : QWidget(parent)
@@ -145,13 +140,13 @@ void SensitivityChart::showTip(QMouseEvent* event)
     const SensitivityInput& in = r->inputs[order_[std::size_t(k)]];
     QString tip = tr("%1, today %2 %3").arg(q(in.label), q(formatReadable(in.value)), q(in.unit));
     for (const auto& c : in.changes) {
-        tip += "\n" + signedPercent(c.change) + " (" + q(formatReadable(c.value)) + "): ";
+        tip += "\n" + q(formatChange(c.change)) + " (" + q(formatReadable(c.value)) + "): ";
         if (!std::isfinite(c.days)) {
             tip += tr("never completes") + (c.whyNot.empty() ? QString() : " - " + q(c.whyNot));
             continue;
         }
         tip += tr("%1 days (%2), electricity $%3, run %4, GPU-hour %5")
-                   .arg(q(formatReadable(c.days)), signedPercent(c.days / r->days - 1), q(formatReadable(c.costUsd)),
+                   .arg(q(formatReadable(c.days)), q(formatChange(c.days / r->days - 1)), q(formatReadable(c.costUsd)),
                         q(std::isfinite(c.runCostUsd) ? formatUsd(c.runCostUsd) : std::string("-")),
                         q(formatUsd(c.usdPerGpuHour)));
         if (c.reSearched)

@@ -141,13 +141,11 @@ void SensitivityPanel::report(ReportDocument& doc, const ReportInputs& in)
         if (!std::isfinite(now) || !(today > 0))
             return {std::isfinite(now) ? QStringLiteral("-") : QObject::tr("never"), ReportCell::Bad, true};
         const double d = now / today - 1;
-        // Hundredths of a percent at most: a run's days move by 1e-6 when
-        // the restart time does, and seven digits wrap in a narrow column.
-        const double pct = 100 * std::abs(d);
-        const QString text = std::abs(d) <= 1e-9 ? QStringLiteral("0%")
-            : pct < 0.01                         ? QStringLiteral("<0.01%")
-                                                 : (d > 0 ? "+" : "-") + q(formatReadable(pct, pct < 1 ? 2 : 3)) + "%";
-        return {text, d > 1e-9 ? ReportCell::Bad : d < -1e-9 ? ReportCell::Good : ReportCell::Normal, true};
+        return {q(formatChange(d)),
+                d > 1e-9        ? ReportCell::Bad
+                    : d < -1e-9 ? ReportCell::Good
+                                : ReportCell::Normal,
+                true};
     };
     auto change = [&](const SensitivityChange& c) { return percent(c.days, tornado.days); };
     auto runCost = [&](const SensitivityChange& c) { return percent(c.runCostUsd, tornado.runCostUsd); };
