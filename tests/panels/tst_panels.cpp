@@ -687,6 +687,76 @@ private slots:
         QVERIFY(flipped.top() > lineY && flipped.bottom() < plot.axisRect()->rect().bottom());
     }
 
+    void aLabelBesideAPointStaysBesideItOrGoesToTheEmptyCorner()
+    {
+        // The failure panel's "this design" label, pinned to the MTBF plot's
+        // top-right corner, lost its start in a short dock: the corner sat
+        // one pixel past QRect::right(), so it was never moved inside.
+        const auto red = [](QCustomPlot& plot, bool vectorized, const char* where) {
+            const QRect r = redPixels(plot, vectorized);
+            const QRect rect = plot.axisRect()->rect();
+            if (r.isEmpty() || r.left() < rect.left() || r.right() > rect.right() || r.top() < rect.top() ||
+                r.bottom() > rect.bottom())
+                qWarning("%s (%s): red at %d,%d %dx%d; plot %d,%d %dx%d", where, vectorized ? "vectorized" : "raster",
+                         r.x(), r.y(), r.width(), r.height(), rect.x(), rect.y(), rect.width(), rect.height());
+            return r;
+        };
+        QCustomPlot plot;
+        plot.resize(360, 240);
+        plot.setViewport(plot.rect());  // a hidden widget gets its resize event on show
+        plot.xAxis->setRange(0, 10);
+        plot.yAxis->setRange(0, 10);
+        auto* corner = new ChartText(&plot);
+        corner->position->setType(QCPItemPosition::ptAxisRectRatio);
+        corner->position->setCoords(1, 0);
+        corner->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
+        corner->setColor(Qt::red);
+        corner->setText("a label pinned to the top right, wider than the plot it is in by far");
+        plot.replot();
+        const QRect rect = plot.axisRect()->rect();
+        const QFontMetrics metrics(corner->font());
+        QVERIFY(metrics.horizontalAdvance(corner->text()) > rect.width());
+        for (bool vectorized : {false, true}) {
+            const QRect r = red(plot, vectorized, "corner");
+            QVERIFY(rect.contains(r));               // broken at its spaces, all of it inside
+            QVERIFY(r.height() > metrics.height());  // on more than one line
+        }
+        corner->setVisible(false);
+
+        // On a falling line from (0, 10) to (10, 0): above and right of a
+        // point where that fits, below and left where only that fits.
+        auto* label = new ChartText(&plot);
+        label->position->setType(QCPItemPosition::ptPlotCoords);
+        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+        label->setBesidePoint(true);
+        label->setColor(Qt::red);
+        label->setText("this design:\nMTBF 2.05 days");
+        const auto pixel = [&](double x, double y) {
+            return QPoint(int(plot.xAxis->coordToPixel(x)), int(plot.yAxis->coordToPixel(y)));
+        };
+        for (bool vectorized : {false, true}) {
+            label->position->setCoords(2, 8);
+            QRect r = red(plot, vectorized, "above right");
+            QVERIFY(rect.contains(r));
+            QVERIFY(r.left() >= pixel(2, 8).x() && r.bottom() <= pixel(2, 8).y());
+            label->position->setCoords(8.5, 4);  // no room right of it
+            r = red(plot, vectorized, "below left");
+            QVERIFY(rect.contains(r));
+            QVERIFY(r.right() <= pixel(8.5, 4).x() && r.top() >= pixel(8.5, 4).y());
+            // No room beside it either way: the top-right corner, clear of
+            // the line's start.
+            label->position->setCoords(0.3, 9.7);
+            r = red(plot, vectorized, "corner");
+            QVERIFY(rect.contains(r));
+            QVERIFY(r.right() >= rect.right() - 8 && r.top() <= rect.top() + 8);
+        }
+
+        // Lines break at spaces, but never between a number and its unit.
+        const int upTo = metrics.horizontalAdvance("a failure every 2.05");
+        QCOMPARE(wrapLines("a failure every 2.05 days", metrics, upTo), QString("a failure every\n2.05 days"));
+        QCOMPARE(wrapLines("short\nlines", metrics, upTo), QString("short\nlines"));
+    }
+
     void axisLabelsAndCategoryTicksFitTheirRoom()
     {
         // The failure panel's "Cluster MTBF (hours)" was cut at both ends of

@@ -2,6 +2,7 @@
 
 #include <QFontMetrics>
 #include <QPalette>
+#include <QRegularExpression>
 
 #include <algorithm>
 #include <cmath>
@@ -112,23 +113,7 @@ bool fitCategoryTicks(QCPAxis* axis)
     const double fits = room - metrics.averageCharWidth();  // a gap between neighbours
     bool changed = false;
     for (auto it = ticks.begin(); it != ticks.end(); ++it) {
-        QStringList lines;
-        for (const QString& line : it.value().split('\n')) {
-            if (metrics.horizontalAdvance(line) <= fits) {
-                lines << line;
-                continue;
-            }
-            QString current;
-            for (const QString& word : line.split(' ', Qt::SkipEmptyParts)) {
-                if (!current.isEmpty() && metrics.horizontalAdvance(current + ' ' + word) > fits) {
-                    lines << current;
-                    current.clear();
-                }
-                current += (current.isEmpty() ? "" : " ") + word;
-            }
-            lines << current;
-        }
-        const QString fitted = lines.join('\n');
+        const QString fitted = wrapLines(it.value(), metrics, fits);
         if (fitted != it.value()) {
             ticker->addTick(it.key(), fitted);
             changed = true;
@@ -294,6 +279,36 @@ QString designTick(const QString& label)
 {
     const qsizetype details = label.indexOf(" (");
     return twoLines(details > 0 ? label.left(details) : label, 14);
+}
+
+QString wrapLines(const QString& text, const QFontMetrics& metrics, double width)
+{
+    QStringList lines;
+    for (const QString& line : text.split('\n')) {
+        if (metrics.horizontalAdvance(line) <= width) {
+            lines << line;
+            continue;
+        }
+        // A number keeps its unit: "64 GPUs" and "2.05 days" are one word
+        // (a name with digits, "NVL72", is not a number).
+        static const QRegularExpression number("^[-+]?[0-9][0-9.,]*$");
+        QStringList words;
+        for (const QString& word : line.split(' ', Qt::SkipEmptyParts))
+            if (!words.isEmpty() && number.match(words.back()).hasMatch())
+                words.back() += ' ' + word;
+            else
+                words << word;
+        QString current;
+        for (const QString& word : words) {
+            if (!current.isEmpty() && metrics.horizontalAdvance(current + ' ' + word) > width) {
+                lines << current;
+                current.clear();
+            }
+            current += (current.isEmpty() ? "" : " ") + word;
+        }
+        lines << current;
+    }
+    return lines.join('\n');
 }
 
 QString twoLines(const QString& name, int maxOneLine)

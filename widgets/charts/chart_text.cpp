@@ -2,47 +2,106 @@
 
 #include <QPaintEngine>
 
+#include "widgets/charts/chart_style.h"
+
 namespace studio {
+
+ChartText::Placement ChartText::place(const QFontMetrics& metrics, Qt::Alignment position, QPointF anchor,
+                                      bool besideAnchor) const
+{
+    Placement p;
+    p.position = position;
+    p.anchor = anchor;
+    p.text = textAlignment();
+    const QMargins pad = padding();
+    const QRect clip = clipRect();
+    int room = clip.width();
+    if (beside_)  // the text runs away from its anchor, aligned on that side
+        p.text = (textAlignment() & ~Qt::AlignHorizontal_Mask) | (position & Qt::AlignHorizontal_Mask);
+    if (besideAnchor) {
+        if (position.testFlag(Qt::AlignLeft))
+            room = int(clip.left() + clip.width() - anchor.x());
+        else if (position.testFlag(Qt::AlignRight))
+            room = int(anchor.x() - clip.left());
+    }
+    room -= pad.left() + pad.right();
+    p.shown = qFuzzyIsNull(rotation()) && room > 0 ? wrapLines(text(), metrics, room) : text();
+    p.box = metrics.boundingRect(0, 0, 0, 0, Qt::TextDontClip | p.text, p.shown)
+                .adjusted(-pad.left(), -pad.top(), pad.right(), pad.bottom());
+    p.box.moveTopLeft(getTextDrawPoint(QPointF(0, 0), p.box, position).toPoint());
+    p.shift = insideShift(anchor, p.box, position);
+    return p;
+}
+
+ChartText::Placement ChartText::choose(const QFontMetrics& metrics) const
+{
+    const QPointF at = position->pixelPosition();
+    Placement own = place(metrics, positionAlignment(), at, beside_);
+    if (!beside_ || own.shift.isNull())
+        return own;
+    const auto mirrored = [](Qt::Alignment a) {
+        Qt::Alignment m = a & ~(Qt::AlignHorizontal_Mask | Qt::AlignVertical_Mask);
+        m |= a.testFlag(Qt::AlignLeft) ? Qt::AlignRight : a.testFlag(Qt::AlignRight) ? Qt::AlignLeft : Qt::AlignHCenter;
+        m |= a.testFlag(Qt::AlignTop) ? Qt::AlignBottom : a.testFlag(Qt::AlignBottom) ? Qt::AlignTop : Qt::AlignVCenter;
+        return m;
+    };
+    Placement other = place(metrics, mirrored(positionAlignment()), at, true);
+    if (other.shift.isNull())
+        return other;
+    // The plot's corner the text runs towards (above and right of a point:
+    // the top right), the text running back into the plot from it.
+    const QRectF clip(clipRect());
+    const QPointF corner(positionAlignment().testFlag(Qt::AlignRight) ? clip.left() : clip.right(),
+                         positionAlignment().testFlag(Qt::AlignTop) ? clip.bottom() : clip.top());
+    return place(metrics, mirrored(positionAlignment()), corner, false);
+}
 
 void ChartText::layOut(const QFont& font)
 {
+    const QFontMetrics metrics(font);
+    placement_ = choose(metrics);
+    laid_ = true;
     laidText_ = text();
     laidFont_ = font;
+    laidPosition_ = positionAlignment();
     laidAlignment_ = textAlignment();
-    const QFontMetrics metrics(font);
-    textRect_ = metrics.boundingRect(0, 0, 0, 0, Qt::TextDontClip | laidAlignment_, laidText_);
+    laidClip_ = clipRect();
+    laidAnchor_ = position->pixelPosition();  // what `placement_` was made from
+    textRect_ = metrics.boundingRect(0, 0, 0, 0, Qt::TextDontClip | placement_.text, placement_.shown);
     lines_.clear();
-    for (const QString& line : laidText_.split('\n')) {
+    for (const QString& line : placement_.shown.split('\n')) {
         Line l{QStaticText(line), 0};
         l.text.setTextFormat(Qt::PlainText);
         l.text.prepare(QTransform(), font);
         const int width = metrics.horizontalAdvance(line);
-        if (laidAlignment_ & Qt::AlignRight)
+        if (placement_.text & Qt::AlignRight)
             l.x = textRect_.width() - width;
-        else if (laidAlignment_ & Qt::AlignHCenter)
+        else if (placement_.text & Qt::AlignHCenter)
             l.x = (textRect_.width() - width) / 2;
         lines_.push_back(std::move(l));
     }
 }
 
-QPoint ChartText::insideShift(const QPointF& pos, QRect textBoxRect) const
+QPoint ChartText::insideShift(const QPointF& pos, QRect box, Qt::Alignment position) const
 {
     const QRect clip = clipRect();
-    if (!qFuzzyIsNull(rotation()) || !clip.contains(pos.toPoint()))
+    // Its far edges count as on the plot: a label pinned to the top-right
+    // corner sits at x + width, one past QRect's right().
+    if (!qFuzzyIsNull(rotation()) || !QRectF(clip).contains(pos))
         return {};
-    textBoxRect.translate(pos.toPoint());
+    box.translate(pos.toPoint());
     const auto along = [](int low, int high, int clipLow, int clipHigh) {
         if (high - low > clipHigh - clipLow || low < clipLow)
             return clipLow - low;  // too wide to fit: its start stays in sight
         return high > clipHigh ? clipHigh - high : 0;
     };
-    int dy = along(textBoxRect.top(), textBoxRect.bottom(), clip.top(), clip.bottom());
-    const int h = textBoxRect.height();
-    if (flips_ && dy > 0 && positionAlignment().testFlag(Qt::AlignBottom) && textBoxRect.bottom() + h <= clip.bottom())
+    int dy = along(box.top(), box.bottom(), clip.top(), clip.bottom());
+    const int h = box.height();
+    if (flips_ && dy > 0 && position.testFlag(Qt::AlignBottom) && box.bottom() + h <= clip.bottom())
         dy = h;  // under its line
-    else if (flips_ && dy < 0 && positionAlignment().testFlag(Qt::AlignTop) && textBoxRect.top() - h >= clip.top())
+    else if (flips_ && dy < 0 && position.testFlag(Qt::AlignTop) && box.top() - h >= clip.top())
         dy = -h;  // over it
-    return {along(textBoxRect.left(), textBoxRect.right(), clip.left(), clip.right()), dy};
+    return {along(box.left(), box.right(), clip.left(), clip.right()), dy};
 }
 
 void ChartText::draw(QCPPainter* painter)
@@ -54,28 +113,33 @@ void ChartText::draw(QCPPainter* painter)
         // clip was set before, so a translation moves the text, not it.
         painter->save();
         painter->setFont(mainFont());
-        const QMargins pad = padding();
-        QRect box = painter->fontMetrics()
-                        .boundingRect(0, 0, 0, 0, Qt::TextDontClip | textAlignment(), text())
-                        .adjusted(-pad.left(), -pad.top(), pad.right(), pad.bottom());
-        box.moveTopLeft(getTextDrawPoint(QPointF(0, 0), box, positionAlignment()).toPoint());
-        painter->translate(insideShift(position->pixelPosition(), box));
+        const Placement p = choose(painter->fontMetrics());
+        painter->translate(p.anchor - position->pixelPosition() + QPointF(p.shift));
+        // The base item draws its own text and alignments: the placement's
+        // for this draw, the label's own again after.
+        const QString whole = text();
+        const Qt::Alignment position = positionAlignment(), alignment = textAlignment();
+        setText(p.shown);
+        setPositionAlignment(p.position);
+        setTextAlignment(p.text);
         QCPItemText::draw(painter);
+        setText(whole);
+        setPositionAlignment(position);
+        setTextAlignment(alignment);
         painter->restore();
         return;
     }
     const QFont font = mainFont();
-    if (laidText_ != text() || laidFont_ != font || laidAlignment_ != textAlignment())
+    if (!laid_ || laidText_ != text() || laidFont_ != font || laidPosition_ != positionAlignment() ||
+        laidAlignment_ != textAlignment() || laidClip_ != clipRect() || laidAnchor_ != position->pixelPosition())
         layOut(font);
     // Placed as QCPItemText places it: rotated about its position, aligned
     // by the position alignment, inside its padding.
-    QRect textRect = textRect_;
     const QMargins pad = padding();
-    QRect textBoxRect = textRect.adjusted(-pad.left(), -pad.top(), pad.right(), pad.bottom());
-    const QPointF textPos = getTextDrawPoint(QPointF(0, 0), textBoxRect, positionAlignment());
-    textRect.moveTopLeft(textPos.toPoint() + QPoint(pad.left(), pad.top()));
-    textBoxRect.moveTopLeft(textPos.toPoint());
-    const QPointF pos = position->pixelPosition() + QPointF(insideShift(position->pixelPosition(), textBoxRect));
+    const QRect textBoxRect = placement_.box;
+    QRect textRect = textRect_;
+    textRect.moveTopLeft(textBoxRect.topLeft() + QPoint(pad.left(), pad.top()));
+    const QPointF pos = placement_.anchor + QPointF(placement_.shift);
     QTransform transform = painter->transform();
     transform.translate(pos.x(), pos.y());
     if (!qFuzzyIsNull(rotation()))

@@ -104,11 +104,10 @@ void FailureChart::setUp(ChartView& view)
     mtbfCurve_->setObjectName("mtbf curve");
     mtbfCurve_->removeFromLegend();
     design_ = pointGraph(mtbf_, "this design");
-    // In the empty upper-right corner: the curve falls from the top left.
-    designLabel_ = plotLabel(mtbf_, "this design label", Qt::AlignRight | Qt::AlignTop);
-    designLabel_->position->setType(QCPItemPosition::ptAxisRectRatio);
-    designLabel_->position->setCoords(1, 0);
-    designLabel_->setTextAlignment(Qt::AlignRight);
+    designLabel_ = plotLabel(mtbf_, "this design label", Qt::AlignLeft | Qt::AlignBottom);
+    // Beside the point, in one of the two corners the falling curve leaves
+    // free: above and right of it, or below and left where that fits.
+    static_cast<ChartText*>(designLabel_)->setBesidePoint(true);
     view.setTip(mtbfCurve_, [this](int i) {
         return curveTip({}, mtbfCurve_->data()->at(i)->key, mtbfCurve_->data()->at(i)->value);
     });
@@ -225,10 +224,11 @@ void FailureChart::drawMtbf(ChartView& view, const std::vector<ChartDesign>& des
         design_->setVisible(true);
         design_->setData({double(a.inventory.gpus)}, {r.clusterMtbfH}, true);
         design_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, mark, mark, 10));
-        designLabel_->setText(QObject::tr("\u25cf this design: %1 GPUs,\na failure every %2")
-                                  .arg(q(formatCount(a.inventory.gpus)), duration(r.clusterMtbfH)));
-        designLabel_->setColor(mark);
-        designLabel_->setBrush(labelHalo(view.palette()));
+        designLabel_->position->setCoords(double(a.inventory.gpus), r.clusterMtbfH);
+        // Short, to fit beside its point in a small plot: its GPUs are on
+        // the axis, and the point's tip and the figures beside say the rest.
+        designLabel_->setText(QObject::tr("this design:\nMTBF %1").arg(duration(r.clusterMtbfH)));
+        designLabel_->setColor(mark);  // no halo: it would cover the point
         designLabel_->setVisible(r.clusterMtbfH > 0);
         hideLegend(mtbf_);
         return;
@@ -379,10 +379,17 @@ void FailureChart::drawGoodput(ChartView& view, const std::vector<ChartDesign>& 
         young_->setPen(QPen(view.textColor(true), 1, Qt::DotLine));
         optimum_->setData({r.dalyIntervalMin}, {r.dalyGoodput * 100}, true);
         optimum_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, mark, mark, 9));
-        // At the foot of the optimum's line, on the side with more room.
-        optimumLabel_->position->setCoords(r.dalyIntervalMin, 0.97);
-        const bool rightHalf = std::log(r.dalyIntervalMin / first) > std::log(last / r.dalyIntervalMin);
-        optimumLabel_->setPositionAlignment((rightHalf ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignBottom);
+        // Beside the optimum's line: over the hump where its top leaves a
+        // third of the plot free, on the side with more room; else at the
+        // line's foot, on the side whose tail stays higher (the tails fall
+        // away from the line into the foot's corners).
+        const double bottom = goodput_->yAxis->range().lower;
+        const bool overHump = (100 - r.dalyGoodput * 100) >= (100 - bottom) / 3;
+        optimumLabel_->position->setCoords(r.dalyIntervalMin, overHump ? 0.03 : 0.97);
+        const bool rightHalf = overHump ? std::log(r.dalyIntervalMin / first) > std::log(last / r.dalyIntervalMin)
+                                        : r.goodputCurve.front().second > r.goodputCurve.back().second;
+        optimumLabel_->setPositionAlignment((rightHalf ? Qt::AlignRight : Qt::AlignLeft) |
+                                            (overHump ? Qt::AlignTop : Qt::AlignBottom));
         optimumLabel_->setTextAlignment(rightHalf ? Qt::AlignRight : Qt::AlignLeft);
         optimumLabel_->setText(
             QObject::tr("Daly %1: %2\nYoung %3 (dotted)")
