@@ -382,6 +382,57 @@ private slots:
         QVERIFY(power->tipAt(pp, QPointF(pp->axisRect()->left() + 5, y)).contains("air"));
     }
 
+    void ceilingLabelsSitByTheirRoofsWithoutRunningIntoEachOther()
+    {
+        // FP8, BF16 and TF32 peaks a factor of two apart are ten pixels apart
+        // in a short plot: their labels were drawn over each other.
+        MainWindow w;
+        QVERIFY(w.openFile(test::sourcePath("presets/h100-16k-roce-llama3.cluster.json")));
+        w.show();
+        w.analysisArea()->setMode(AnalysisArea::Mode::Tabs);
+        w.analysisArea()->showPanel("roofline");
+        settle();
+        QCustomPlot* rp = w.analysisArea()->panel("roofline")->plot("roofline");
+        const auto labels = [&] {
+            std::vector<std::pair<QCPItemText*, QCPGraph*>> out;
+            for (int i = 0; i < rp->itemCount(); ++i)
+                if (auto* t = qobject_cast<QCPItemText*>(rp->item(i));
+                    t && t->objectName().startsWith("ceiling label "))
+                    out.emplace_back(t, named<QCPGraph>(rp, t->objectName().remove("label ")));
+            return out;
+        };
+        QCOMPARE(labels().size(), std::size_t(5));  // FP8, BF16/FP16, TF32, FP64 tensor/FP32, FP64
+        int shownSmall = 0;
+        for (QSize size : {QSize(520, 230), QSize(1400, 900)}) {
+            rp->resize(size);
+            rp->setViewport(rp->rect());
+            rp->replot();
+            std::vector<QRectF> boxes;
+            int shown = 0;
+            for (const auto& [t, line] : labels()) {
+                QVERIFY(line && line->visible());
+                if (t->objectName() == "ceiling label BF16/FP16")
+                    QVERIFY2(t->visible(), "the training precision's roof is always named");
+                if (!t->visible())
+                    continue;
+                ++shown;
+                const QRectF box(t->topLeft->pixelPosition(), t->bottomRight->pixelPosition());
+                QVERIFY(QRectF(rp->axisRect()->rect()).adjusted(-1, -1, 1, 1).contains(box));
+                // Just over or under its own line, and over the line's span.
+                const double y = rp->yAxis->coordToPixel(line->data()->at(0)->value);
+                QVERIFY2(std::abs(box.bottom() - y) < 2 || std::abs(box.top() - y) < 2, qPrintable(t->objectName()));
+                QVERIFY(box.left() >= rp->xAxis->coordToPixel(line->data()->at(0)->key) - 1);
+                for (const QRectF& other : boxes)
+                    QVERIFY2(!other.intersects(box.adjusted(1, 1, -1, -1)), qPrintable(t->objectName()));
+                boxes.push_back(box);
+            }
+            if (size.width() < 1000)
+                shownSmall = shown;
+            else
+                QVERIFY2(shown == 5 && shown > shownSmall, "a large plot names every roof; a short one fewer");
+        }
+    }
+
     void everyPanelRendersSomething_data()
     {
         QTest::addColumn<QString>("preset");

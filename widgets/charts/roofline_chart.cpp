@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <tuple>
 
 #include <qcustomplot.h>
 
@@ -18,6 +20,9 @@
 
 namespace studio {
 namespace {
+
+// The training precision's roof: drawn bold, and labelled first.
+constexpr double kCeilingPenWidth = 2.5;
 
 // Attainable TFLOP/s of a slope at an intensity (the core's formula).
 double onSlope(double intensity, double gbPerS, double peakTflops)
@@ -221,13 +226,16 @@ void RooflineChart::drawOne(ChartView& view, const Analysis& a)
         QCPGraph* g = line(ceilings_, i);
         g->setObjectName("ceiling " + l.names.join('/'));
         g->setData({l.ridge, xMax_}, {l.tflops, l.tflops}, true);
-        g->setPen(l.training ? QPen(roof, 2.5) : QPen(muted, 1.2, Qt::DashLine));
+        g->setPen(l.training ? QPen(roof, kCeilingPenWidth) : QPen(muted, 1.2, Qt::DashLine));
         QCPItemText* t = view.label(plot_, ceilingLabels_, i);
+        t->setObjectName("ceiling label " + l.names.join('/'));
         t->position->setType(QCPItemPosition::ptPlotCoords);
         t->position->setCoords(xMax_, l.tflops);
         t->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
         t->setClipToAxisRect(true);
-        t->setText(l.names.join(" / ") + "  " + readable(l.tflops) + " TFLOP/s");
+        // The unit on the training precision's roof only: the others are
+        // short enough to sit side by side where their peaks are close.
+        t->setText(l.names.join(" / ") + "  " + readable(l.tflops) + (l.training ? " TFLOP/s" : ""));
         t->setColor(l.training ? fg : muted);
         const QString names = l.names.join(" / ");
         std::vector<std::pair<QString, std::string>> sources;
@@ -503,18 +511,14 @@ void RooflineChart::placeLabels()
             *it + QSizeF(t->padding().left() + t->padding().right(), t->padding().top() + t->padding().bottom());
         return QRectF(topLeft, size);
     };
-    // Fixed labels first: the ridge label and the ceiling labels.
+    // Fixed labels first: the ridge label, and the slope labels along their
+    // lines, a third of the way up from where each enters the plot (kept as
+    // their turned outlines: a box about a slanted label would rule out
+    // half the plot).
     const QPointF knee = ridgeLabel_->position->pixelPosition();
     const QRectF ridgeRect = textRect(ridgeLabel_, knee);
     taken.push_back(ridgeRect.translated(-ridgeRect.width(), -ridgeRect.height()));
-    for (QCPItemText* t : ceilingLabels_)
-        if (t->visible()) {
-            const QPointF br = t->position->pixelPosition();
-            const QRectF r = textRect(t, br);
-            taken.push_back(r.translated(-r.width(), -r.height()));
-        }
-    // Slope labels lie along their lines, a third of the way up from where
-    // each enters the plot.
+    std::vector<QPolygonF> slanted;
     const Roofline& rf = a.roofline;
     const double yBottom = plot_->yAxis->range().lower;
     for (std::size_t i = 0; i < slopeLabels_.size() && i < slopes_.size(); ++i) {
@@ -539,18 +543,72 @@ void RooflineChart::placeLabels()
         t->setRotation(angle);
         t->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
         const QPointF at(plot_->xAxis->coordToPixel(fx), plot_->yAxis->coordToPixel(fy));
-        const QRectF r = textRect(t, at);
-        taken.push_back(QRectF(at.x() - r.width() / 2,
-                               at.y() - r.width() / 2 * std::fabs(std::sin(angle * M_PI / 180)) - r.height(), r.width(),
-                               r.width() * std::fabs(std::sin(angle * M_PI / 180)) + r.height()));
+        const QSizeF size = textRect(t, {}).size();
+        slanted.push_back(QTransform()
+                              .translate(at.x(), at.y())
+                              .rotate(angle)
+                              .map(QPolygonF(QRectF(-size.width() / 2, -size.height(), size.width(), size.height()))));
     }
-    // Every marker is taken before any operation label is placed.
+    // Every marker is taken before any label is placed.
     for (const auto& [kind, graph] : ops_)
         for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it)
             taken.push_back(
                 QRectF(plot_->xAxis->coordToPixel(it->key) - 5, plot_->yAxis->coordToPixel(it->value) - 5, 10, 10));
+    const auto free = [&](const QRectF& r) {
+        return QRectF(area).contains(r) &&
+            std::none_of(taken.begin(), taken.end(), [&](const QRectF& o) { return o.intersects(r); }) &&
+            std::none_of(slanted.begin(), slanted.end(),
+                         [&](const QPolygonF& o) { return o.intersects(QPolygonF(r)); });
+    };
+    // Ceiling labels, the training precision's first, then highest first:
+    // each over its line at the plot's right edge, else further left along
+    // the line, else under it, wherever nothing placed before lies; else
+    // none, the line's tip naming it (FP8, BF16 and TF32 peaks a factor of
+    // two apart, ten pixels in a short plot, ran into each other).
+    std::vector<std::tuple<bool, double, std::size_t>> ceilingOrder;  // not training, line's pixel row, label
+    for (std::size_t i = 0; i < ceilingLabels_.size() && i < ceilings_.size(); ++i)
+        if (ceilings_[i]->visible() && ceilings_[i]->data()->size() > 0)
+            ceilingOrder.emplace_back(ceilings_[i]->pen().widthF() < kCeilingPenWidth,
+                                      plot_->yAxis->coordToPixel(ceilings_[i]->data()->at(0)->value), i);
+    std::sort(ceilingOrder.begin(), ceilingOrder.end());
+    for (const auto& [other, y, i] : ceilingOrder) {
+        QCPItemText* t = ceilingLabels_[i];
+        const QSizeF size = textRect(t, {}).size();
+        const double start =
+            std::max(double(area.left()), plot_->xAxis->coordToPixel(ceilings_[i]->data()->at(0)->key));
+        std::vector<double> rights{double(area.right())};  // where the label may end, rightmost first
+        for (const QRectF& o : taken)
+            rights.push_back(o.left() - 4);
+        for (const QPolygonF& o : slanted)
+            rights.push_back(o.boundingRect().left() - 4);
+        for (double right = area.right() - 8; right - size.width() >= start; right -= 8)
+            rights.push_back(right);  // and every few pixels along the line
+        std::sort(rights.begin(), rights.end(), std::greater<>());
+        const std::optional<QRectF> spot = [&]() -> std::optional<QRectF> {
+            for (bool over : {true, false})
+                for (double right : rights) {
+                    const QRectF r(right - size.width(), over ? y - size.height() : y, size.width(), size.height());
+                    if (r.left() >= start && free(r))
+                        return r;
+                }
+            return std::nullopt;
+        }();
+        t->setVisible(spot.has_value());
+        if (!spot)
+            continue;
+        taken.push_back(*spot);
+        t->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        t->position->setPixelPosition(spot->topLeft());
+    }
     // Operation labels: the first free spot around each point, else none
-    // (the point's tip still names it).
+    // (the point's tip still names it). Not across a roof either: a label's
+    // halo lightened the roof under it.
+    for (const QCPGraph* g : ceilings_)
+        if (g->visible() && g->data()->size() > 0) {
+            const double y = plot_->yAxis->coordToPixel(g->data()->at(0)->value);
+            const double left = plot_->xAxis->coordToPixel(g->data()->at(0)->key);
+            taken.emplace_back(left, y - 1.5, area.right() - left, 3);
+        }
     for (std::size_t i = 0; i < opLabelPoint_.size() && i < opLabels_.size(); ++i) {
         QCPItemText* t = opLabels_[i];
         const RooflinePoint& p = rf.points[std::size_t(opLabelPoint_[i])];
@@ -571,9 +629,7 @@ void RooflineChart::placeLabels()
         bool placed = false;
         for (const QPointF& c : candidates) {
             const QRectF r(c, size);
-            if (!QRectF(area).contains(r))
-                continue;
-            if (std::any_of(taken.begin(), taken.end(), [&](const QRectF& o) { return o.intersects(r); }))
+            if (!free(r))
                 continue;
             taken.push_back(r);
             t->position->setPixelPosition(c);
