@@ -122,6 +122,42 @@ bool fitCategoryTicks(QCPAxis* axis)
     return changed;
 }
 
+// Whether a numeric axis under a plot changed its tick count: as many ticks
+// as their labels have room for side by side, up to the count the chart
+// asked for (the MFU chart's narrow share axis ran "0 25 50 75 100" into
+// "0 255075100").
+bool fitTickCount(QCPAxis* axis)
+{
+    // What the chart asked of the ticker it set (a ticker is not a QObject:
+    // the axis keeps the count, with the ticker it was asked of).
+    constexpr const char* kAskedTicks = "studioAskedTicks";
+    constexpr const char* kAskedOf = "studioAskedTicksOf";
+    const QSharedPointer<QCPAxisTicker> ticker = axis->ticker();
+    // Linear axes only: a log axis's decades are typeset powers, which the
+    // label strings do not measure.
+    if (!ticker || qSharedPointerDynamicCast<QCPAxisTickerText>(ticker) || axis->orientation() != Qt::Horizontal ||
+        axis->scaleType() != QCPAxis::stLinear || !axis->visible() || !axis->tickLabels())
+        return false;
+    const auto of = quintptr(ticker.data());
+    if (axis->property(kAskedOf).value<quintptr>() != of) {
+        axis->setProperty(kAskedOf, QVariant::fromValue(of));
+        axis->setProperty(kAskedTicks, ticker->tickCount());
+    }
+    const int asked = axis->property(kAskedTicks).toInt();
+    const QFontMetrics metrics(axis->tickLabelFont());
+    int widest = 0;
+    for (const QString& label : axis->tickVectorLabels())
+        widest = std::max(widest, metrics.horizontalAdvance(label));
+    if (widest == 0)
+        return false;
+    const int fits = axis->axisRect()->width() / (widest + 2 * metrics.averageCharWidth()) + 1;
+    const int count = std::clamp(fits, 2, asked);
+    if (count == ticker->tickCount())
+        return false;
+    ticker->setTickCount(count);
+    return true;
+}
+
 }  // namespace
 
 void fitAxisLabels(QCustomPlot* plot)
@@ -131,6 +167,7 @@ void fitAxisLabels(QCustomPlot* plot)
         for (QCPAxis* axis : rect->axes()) {
             changed = fitAxisLabel(axis) || changed;
             changed = fitCategoryTicks(axis) || changed;
+            changed = fitTickCount(axis) || changed;
         }
     if (!changed)
         return;
@@ -244,13 +281,23 @@ void hideLegend(QCustomPlot* plot)
 int legendColumnsFor(QCustomPlot* plot, const std::vector<QString>& names)
 {
     const QFontMetrics metrics(plot->legend->font());
-    int widest = 0;
-    for (const QString& n : names)
-        widest = std::max(widest, metrics.horizontalAdvance(n));
-    // An item is its icon, the gap after it, its text and the legend's padding.
-    const int item = plot->legend->iconSize().width() + plot->legend->iconTextPadding() + widest + 24;
-    const int fit = std::max(1, (plot->width() - 16) / std::max(1, item));
-    return std::clamp(fit, 1, std::max(1, int(names.size())));
+    // An item is its icon, the gap after it, its text and the legend's
+    // padding; a column is as wide as its widest item. Entries fill a row,
+    // then the next (foColumnsFirst), so entry i is in column i % columns.
+    const int chrome = plot->legend->iconSize().width() + plot->legend->iconTextPadding() + 24;
+    const int room = plot->width() - 16;
+    for (int columns = int(names.size()); columns > 1; --columns) {
+        std::vector<int> widest(std::size_t(columns), 0);
+        for (std::size_t i = 0; i < names.size(); ++i)
+            widest[i % std::size_t(columns)] =
+                std::max(widest[i % std::size_t(columns)], metrics.horizontalAdvance(names[i]));
+        int total = 0;
+        for (int w : widest)
+            total += chrome + w;
+        if (total <= room)
+            return columns;
+    }
+    return 1;
 }
 
 void setLegendColumns(QCustomPlot* plot, int columns)
@@ -289,12 +336,14 @@ QString wrapLines(const QString& text, const QFontMetrics& metrics, double width
             lines << line;
             continue;
         }
-        // A number keeps its unit: "64 GPUs" and "2.05 days" are one word
-        // (a name with digits, "NVL72", is not a number).
+        // A number keeps its unit where the two fit on a line: "64 GPUs"
+        // and "2.05 days" are one word (a name with digits, "NVL72", is not
+        // a number).
         static const QRegularExpression number("^[-+]?[0-9][0-9.,]*$");
         QStringList words;
         for (const QString& word : line.split(' ', Qt::SkipEmptyParts))
-            if (!words.isEmpty() && number.match(words.back()).hasMatch())
+            if (!words.isEmpty() && number.match(words.back()).hasMatch() &&
+                metrics.horizontalAdvance(words.back() + ' ' + word) <= width)
                 words.back() += ' ' + word;
             else
                 words << word;

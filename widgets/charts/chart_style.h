@@ -81,9 +81,9 @@ void flowLegend(QCustomPlot* plot);
 // A design's name where it labels a category (a memory column, a power
 // row): its name before any bracketed details, on two lines if long.
 QString designTick(const QString& label);
-// Each line of `text` wider than `width` broken at its spaces, but never
-// between a number and the word after it (its unit); a word wider than
-// that stays whole, on a line of its own.
+// Each line of `text` wider than `width` broken at its spaces, but not
+// between a number and the word after it (its unit) where the two fit; a
+// word wider than that stays whole, on a line of its own.
 QString wrapLines(const QString& text, const QFontMetrics& metrics, double width);
 // A long category name on two lines, split at the space nearest its middle,
 // so neighbouring tick labels do not run into each other.

@@ -37,7 +37,7 @@ ChartText::Placement ChartText::choose(const QFontMetrics& metrics) const
 {
     const QPointF at = position->pixelPosition();
     Placement own = place(metrics, positionAlignment(), at, beside_);
-    if (!beside_ || own.shift.isNull())
+    if (!beside_ || (own.shift.isNull() && own.shown == text()))
         return own;
     const auto mirrored = [](Qt::Alignment a) {
         Qt::Alignment m = a & ~(Qt::AlignHorizontal_Mask | Qt::AlignVertical_Mask);
@@ -45,14 +45,17 @@ ChartText::Placement ChartText::choose(const QFontMetrics& metrics) const
         m |= a.testFlag(Qt::AlignTop) ? Qt::AlignBottom : a.testFlag(Qt::AlignBottom) ? Qt::AlignTop : Qt::AlignVCenter;
         return m;
     };
+    // Of the two that fit without moving, the one on fewer lines.
     Placement other = place(metrics, mirrored(positionAlignment()), at, true);
     if (other.shift.isNull())
-        return other;
+        return own.shift.isNull() && own.shown.count('\n') <= other.shown.count('\n') ? own : other;
     // The plot's corner the text runs towards (above and right of a point:
     // the top right), the text running back into the plot from it.
     const QRectF clip(clipRect());
     const QPointF corner(positionAlignment().testFlag(Qt::AlignRight) ? clip.left() : clip.right(),
                          positionAlignment().testFlag(Qt::AlignTop) ? clip.bottom() : clip.top());
+    if (own.shift.isNull())
+        return own;
     return place(metrics, mirrored(positionAlignment()), corner, false);
 }
 
