@@ -73,6 +73,20 @@ QString pdfText(const QString& path, int page = 0)
     return QString::fromUtf8(p.readAllStandardOutput());
 }
 
+// Where a word's top is on a page (1-based), in points from the page's top;
+// -1 where the page does not have it.
+double wordTop(const QString& path, int page, const QString& word)
+{
+    QProcess p;
+    p.start("pdftotext", {"-bbox", "-f", QString::number(page), "-l", QString::number(page), path, "-"});
+    if (!p.waitForFinished(30000) || p.exitCode() != 0)
+        return -1;
+    const QRegularExpression at(
+        QStringLiteral("yMin=\"([\\d.]+)\"[^>]*>%1</word>").arg(QRegularExpression::escape(word)));
+    const QRegularExpressionMatch m = at.match(QString::fromUtf8(p.readAllStandardOutput()));
+    return m.hasMatch() ? m.captured(1).toDouble() : -1;
+}
+
 // The first page's size in points, from its MediaBox.
 QSizeF mediaBox(const QByteArray& pdf)
 {
@@ -481,6 +495,57 @@ private slots:
             rowMoved = rowMoved || (row > filler && subsection == filler);
         }
         QVERIFY(subsectionMoved && rowMoved && partMoved);  // the sweep reached each case
+    }
+
+    void aSectionThatSpillsAFewRowsFitsItsPageWithASmallerFigure()
+    {
+        // The cost page's last two rows went onto a page of their own. As
+        // the table under a section's figure grows row by row, its last rows
+        // first stay on the page (the figure drawn smaller, the rows moving
+        // up), then, past what a quarter less figure makes room for, go on.
+        QTemporaryDir dir;
+        QPicture figure;
+        {
+            QPainter p(&figure);
+            p.fillRect(QRect(0, 0, 860, 540), Qt::gray);
+        }
+        double fullSizeRow = -1;
+        bool shrunk = false, spilled = false;
+        for (int rows = 10; rows < 60 && !spilled; ++rows) {
+            ReportDocument doc("Running title", "Footer", QPageSize::A4);
+            doc.heading("Cover");
+            doc.paragraph("What the review is about.");
+            doc.heading("Section", 1, true);
+            doc.picture(figure, QSizeF(860, 540), doc.contentWidth(), 540);
+            std::vector<ReportRow> table;
+            for (int i = 0; i < rows; ++i)
+                table.push_back({{QStringLiteral("row-%1").arg(i)}, {"1", ReportCell::Normal, true}, {"how"}});
+            doc.table({"Figure", "Value", "How"}, table);
+            doc.heading("Next section", 1, true);
+            doc.paragraph("After.");
+            const QString out = dir.filePath(QStringLiteral("fit-%1.pdf").arg(rows));
+            QString error;
+            QVERIFY2(doc.print(out, &error), qPrintable(error));
+            const double first = wordTop(out, 2, "row-0"),
+                         last = wordTop(out, 2, QStringLiteral("row-%1").arg(rows - 1));
+            QVERIFY(first > 0);
+            if (fullSizeRow < 0)
+                fullSizeRow = first;  // a short table: the figure at its size
+            if (last < 0) {           // the last row went on
+                spilled = true;
+                QVERIFY(std::abs(first - fullSizeRow) < 0.5);  // the figure as it was: it could not make room
+                QVERIFY(pdfText(out, 3).contains(QStringLiteral("row-%1").arg(rows - 1)));
+                QCOMPARE(doc.pageCount(), 4);
+                continue;
+            }
+            QCOMPARE(doc.pageCount(), 3);  // cover, the section, the next
+            QVERIFY(first <= fullSizeRow + 0.5);
+            // The figure at least three quarters of its height: the rows
+            // moved up by no more than a quarter of it (540 / 96 inch).
+            QVERIFY(fullSizeRow - first <= 0.25 * 540 * 72 / 96 + 0.5);
+            shrunk = shrunk || first < fullSizeRow - 5;
+        }
+        QVERIFY2(shrunk && spilled, "the sweep reached both cases");
     }
 
     void theCoverShowsTheThreeMostImportantWarnings()

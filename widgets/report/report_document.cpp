@@ -133,6 +133,7 @@ void ReportDocument::finish() const
     editing_ = false;
     // The body first: its one layout gives every section its page.
     QTextCursor(&body_).endEditBlock();
+    fitSectionsOnTheirPages();
     keepHeadingsWithNext();
     if (!contents_ || sections_.empty()) {
         QTextCursor(&cover_).endEditBlock();
@@ -169,6 +170,79 @@ void ReportDocument::finish() const
         cell.insertText(QString::number(page), chars);
     }
     edit.endEditBlock();
+}
+
+void ReportDocument::fitSectionsOnTheirPages() const
+{
+    QAbstractTextDocumentLayout* layout = body_.documentLayout();
+    const double page = contentHeight();
+    for (std::size_t s = 0; s < sections_.size(); ++s) {
+        const QTextBlock heading = sections_[s].second.block();
+        const QTextBlock last =
+            s + 1 < sections_.size() ? sections_[s + 1].second.block().previous() : body_.lastBlock();
+        if (!heading.isValid() || !last.isValid())
+            continue;
+        const auto firstPage = int(layout->blockBoundingRect(heading).top() / page);
+        // How far the section's end runs past its first page, with room for
+        // the margins below its last block (less, and the next section's
+        // page break left an empty page between).
+        const auto spill = [&] { return layout->blockBoundingRect(last).bottom() + 16 - (firstPage + 1) * page; };
+        const double over = spill();
+        if (over <= 0 || over >= page)
+            continue;  // on one page already, or well past a second
+        // The section's tallest figure.
+        int at = -1;
+        QTextCharFormat figure;
+        for (QTextBlock b = heading; b.isValid() && b.position() <= last.position(); b = b.next())
+            for (auto it = b.begin(); !it.atEnd(); ++it) {
+                const QTextFragment f = it.fragment();
+                if (f.charFormat().objectType() == kPictureType &&
+                    (at < 0 ||
+                     f.charFormat().property(kPictureSize).toSizeF().height() >
+                         figure.property(kPictureSize).toSizeF().height())) {
+                    at = f.position();
+                    figure = f.charFormat();
+                }
+            }
+        if (at < 0)
+            continue;
+        const QSizeF size = figure.property(kPictureSize).toSizeF();
+        const auto resize = [&](double height) {
+            QTextCharFormat f = figure;
+            f.setProperty(kPictureSize, size * (height / size.height()));
+            QTextCursor c(&body_);
+            c.setPosition(at);
+            c.setPosition(at + 1, QTextCursor::KeepAnchor);
+            c.setCharFormat(f);
+        };
+        // At least this must come off: what went on to the next page (from
+        // its first block under the repeated header) less the foot of the
+        // first page the moved rows left empty. (More does, for the page's
+        // margins and the table's borders.) Each resize re-lays the whole
+        // document after the figure (the appendices' long tables), so two
+        // are tried at most: a little more than that, else the least height.
+        const double boundary = (firstPage + 1) * page;
+        double footBottom = 0, nextTop = -1;
+        for (QTextBlock b = heading; b.isValid() && b.position() <= last.position(); b = b.next()) {
+            const QRectF r = layout->blockBoundingRect(b);
+            if (r.top() < boundary)
+                footBottom = std::max(footBottom, r.bottom());
+            else if (nextTop < 0)
+                nextTop = r.top();
+        }
+        const double least = size.height() * (1 - kMostFigureShrink);
+        const double need = (layout->blockBoundingRect(last).bottom() - nextTop) - (boundary - footBottom);
+        if (nextTop < 0 || size.height() - need < least)
+            continue;
+        bool fits = false;
+        for (double h : {std::max(least, size.height() - std::max(0.0, need) - 16), least})
+            if (!fits) {
+                resize(h);
+                fits = spill() <= 0;
+            }
+        if (!fits)
+            resize(size.height());  // it cannot fit: the figure as it was
+    }
 }
 
 void ReportDocument::keepHeadingsWithNext() const

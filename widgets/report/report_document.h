@@ -102,6 +102,11 @@ private:
     // starts the next page instead, a table's rows from there going into a
     // table of their own under a copy of its header.
     void keepHeadingsWithNext() const;
+    // A section that runs a little onto a page of its own (a table's last
+    // rows alone there) fits on its first page with its figure drawn
+    // smaller, in proportion, by up to kMostFigureShrink.
+    void fitSectionsOnTheirPages() const;
+    static constexpr double kMostFigureShrink = 0.25;
     bool keepOneHeadingWithNext() const;
     std::unique_ptr<PictureObject> pictures_;
     bool empty_ = true;
