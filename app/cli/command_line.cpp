@@ -348,6 +348,11 @@ int runMetrics(const QStringList& args, const Verb& verb)
                     err(formatProblem(file.toStdString(), p) + "\n");
                 return int(kExitInvalid);
             }
+            // The first token as the users' requests line up, as the Serving
+            // panel and the review give it (a replay: milliseconds to seconds).
+            if (serving.ok())
+                if (const std::optional<ArrivalBand> band = arrivalBand(*loaded.design, *loaded.catalog))
+                    addArrivalBand(metrics, *band);
             out(format.value(parser) == "json" ? metrics.dump(2) + "\n" : metricsText(metrics));
             return int(kExitOk);
         });

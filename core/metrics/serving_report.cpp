@@ -337,4 +337,14 @@ Serving addServingMetrics(Json& metrics, const Design& design, const Catalog& ca
     return serving;
 }
 
+void addArrivalBand(Json& metrics, const ArrivalBand& band)
+{
+    metrics["explain"][servedFigureKey(ServedFigure::Ttft)]["arrival_band"] = {
+        {"spread_s", band.spreadTtftS},
+        {"together_s", band.togetherTtftS},
+        {"warmup_rounds", kReplayWarmupRounds},
+        {"measured_rounds", kReplayMeasuredRounds},
+        {"text", arrivalBandText(band)}};
+}
+
 }  // namespace studio

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/serving/replica.h"
+#include "core/text.h"
 
 namespace studio {
 
@@ -190,6 +191,14 @@ std::optional<ArrivalBand> arrivalBand(const Design& design, const Catalog& cata
             band = replayArrivals(served, replica, served.batch, cancel, progress);
     });
     return band;
+}
+
+std::string arrivalBandText(const ArrivalBand& band)
+{
+    return "As the users' requests line up: " + formatSeconds(band.spreadTtftS) + " spread evenly, " +
+        formatSeconds(band.togetherTtftS) + " sent together (this engine replayed step by step, " +
+        std::to_string(kReplayMeasuredRounds) + " rounds after " + std::to_string(kReplayWarmupRounds) +
+        " to warm up: docs/model.md section 19, \"The arrival pattern\")";
 }
 
 }  // namespace studio

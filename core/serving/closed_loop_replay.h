@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
 
 namespace studio {
 
@@ -71,6 +72,11 @@ struct ArrivalBand {
 std::optional<ArrivalBand> replayArrivals(const Serving& served, const Replica& replica, std::int64_t users,
                                           const std::atomic<bool>* cancel = nullptr,
                                           const ReplayProgress& progress = {});
+
+// The band in words: "As the users' requests line up: 216 ms spread
+// evenly, 1.2 s sent together (...)", with the replay's rounds and where
+// docs/model.md explains it.
+std::string arrivalBandText(const ArrivalBand& band);
 
 // The same for a design's own serving, its batch's users: none for a
 // disaggregated layout (the replay runs one engine), a design that cannot

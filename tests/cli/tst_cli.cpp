@@ -605,6 +605,24 @@ private slots:
         QVERIFY(j["explain"]["serving.tpot_s"]["formula"].get<std::string>().find("the decode step alone") !=
                 std::string::npos);
         QVERIFY(cli({"metrics", file, "--format", "text"}).out.contains("tokens_per_s_per_user"));
+        // The first token as the users' requests line up: the engine
+        // replayed, as the Serving panel and the review give it.
+        const auto& arrivals = j["explain"]["serving.ttft_s"]["arrival_band"];
+        const double spread = arrivals["spread_s"].get<double>(), together = arrivals["together_s"].get<double>();
+        QVERIFY(spread > 0 && together > 0 && std::isfinite(spread) && std::isfinite(together));
+        QCOMPARE(arrivals["measured_rounds"].get<int>(), 20);
+        QCOMPARE(arrivals["warmup_rounds"].get<int>(), 2);
+        const QString arrivalText = QString::fromStdString(arrivals["text"].get<std::string>());
+        QVERIFY2(arrivalText.startsWith("As the users' requests line up: ") &&
+                     arrivalText.contains(" spread evenly, ") &&
+                     arrivalText.contains(" sent together (this engine replayed step by step, 20 rounds after 2"),
+                 qPrintable(arrivalText));
+        // One engine is replayed: a disaggregated layout has none.
+        const auto split = nlohmann::ordered_json::parse(
+            cli({"metrics", sourcePath("tests/data/good/serving-70b-disaggregated-2node.cluster.json")})
+                .out.toStdString());
+        QVERIFY(split["explain"].contains("serving.ttft_s"));
+        QVERIFY(!split["explain"]["serving.ttft_s"].contains("arrival_band"));
         // What cannot be served, at its pointer.
         r = cli({"metrics", file, "--set", "/workload/serving/batch=5000"});
         QCOMPARE(r.code, 1);

@@ -108,12 +108,7 @@ std::vector<FigureRow> rowsOf(const Serving& s, const ArrivalBand* band, bool re
                  q(formatCount(std::int64_t(std::round(d.engine.prefillTokensPerMixStep)))), secs(d.engine.mixStepS),
                  secs(s.prefillS));
     if (band)
-        ttftHow += QObject::tr(". As the users' requests line up: %1 spread evenly, %2 sent together (this engine "
-                               "replayed step by step, %3 rounds after %4 to warm up: docs/model.md section 19, "
-                               "\"The arrival pattern\")")
-                       .arg(secs(band->spreadTtftS), secs(band->togetherTtftS))
-                       .arg(kReplayMeasuredRounds)
-                       .arg(kReplayWarmupRounds);
+        ttftHow += ". " + q(arrivalBandText(*band));
     else if (replaying)
         ttftHow += QObject::tr(". Replaying the engine step by step as the users' requests line up (under way)");
     rows.insert(rows.end(), {
