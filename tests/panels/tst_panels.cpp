@@ -252,6 +252,27 @@ QRect redPixels(QCustomPlot& plot, bool vectorized = false)
     return red;
 }
 
+// Both axes 0..10, at `size`, laid out as if shown (a hidden widget gets
+// its resize event on show).
+void tenByTen(QCustomPlot& plot, QSize size)
+{
+    plot.resize(size);
+    plot.setViewport(plot.rect());
+    plot.xAxis->setRange(0, 10);
+    plot.yAxis->setRange(0, 10);
+}
+
+// A red label at plot coordinates, for redPixels to find.
+ChartText* redLabel(QCustomPlot& plot, Qt::Alignment alignment, const QString& text)
+{
+    auto* label = new ChartText(&plot);
+    label->position->setType(QCPItemPosition::ptPlotCoords);
+    label->setPositionAlignment(alignment);
+    label->setColor(Qt::red);
+    label->setText(text);
+    return label;
+}
+
 }  // namespace
 
 class TestPanels : public QObject {
@@ -691,14 +712,8 @@ private slots:
         // A label right-aligned to a point near the left axis (the goodput
         // chart's Daly optimum at a narrow width) lost its first characters.
         QCustomPlot plot;
-        plot.resize(360, 220);
-        plot.xAxis->setRange(0, 10);
-        plot.yAxis->setRange(0, 10);
-        auto* label = new ChartText(&plot);
-        label->position->setType(QCPItemPosition::ptPlotCoords);
-        label->setPositionAlignment(Qt::AlignRight | Qt::AlignVCenter);
-        label->setColor(Qt::red);
-        label->setText("a label wider than the room left of its point");
+        tenByTen(plot, QSize(360, 220));
+        auto* label = redLabel(plot, Qt::AlignRight | Qt::AlignVCenter, "a label wider than the room left of its point");
         plot.replot();
         const QRect rect = plot.axisRect()->rect();
         const int width = QFontMetrics(label->font()).horizontalAdvance(label->text());
@@ -719,16 +734,9 @@ private slots:
         // The memory chart's "HBM 85.9 GB (80.0 GiB)" slid onto its own line
         // when the line ran near the plot's top; it now goes under the line.
         QCustomPlot plot;
-        plot.resize(300, 200);
-        plot.setViewport(plot.rect());  // a hidden widget gets its resize event on show
-        plot.xAxis->setRange(0, 10);
-        plot.yAxis->setRange(0, 10);
-        auto* label = new ChartText(&plot);
-        label->position->setType(QCPItemPosition::ptPlotCoords);
+        tenByTen(plot, QSize(300, 200));
+        auto* label = redLabel(plot, Qt::AlignHCenter | Qt::AlignBottom, "two lines\nover a line");
         label->position->setCoords(5, 9.5);  // a line near the top
-        label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
-        label->setColor(Qt::red);
-        label->setText("two lines\nover a line");
         plot.replot();
         const double lineY = plot.yAxis->coordToPixel(9.5);
         const QRect slid = redPixels(plot);  // inside the plot, across its line
@@ -753,16 +761,11 @@ private slots:
             return r;
         };
         QCustomPlot plot;
-        plot.resize(360, 240);
-        plot.setViewport(plot.rect());  // a hidden widget gets its resize event on show
-        plot.xAxis->setRange(0, 10);
-        plot.yAxis->setRange(0, 10);
-        auto* corner = new ChartText(&plot);
+        tenByTen(plot, QSize(360, 240));
+        auto* corner =
+            redLabel(plot, Qt::AlignRight | Qt::AlignTop, "a label pinned to the top right, wider than the plot it is in by far");
         corner->position->setType(QCPItemPosition::ptAxisRectRatio);
         corner->position->setCoords(1, 0);
-        corner->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
-        corner->setColor(Qt::red);
-        corner->setText("a label pinned to the top right, wider than the plot it is in by far");
         plot.replot();
         const QRect rect = plot.axisRect()->rect();
         const QFontMetrics metrics(corner->font());
@@ -776,12 +779,8 @@ private slots:
 
         // On a falling line from (0, 10) to (10, 0): above and right of a
         // point where that fits, below and left where only that fits.
-        auto* label = new ChartText(&plot);
-        label->position->setType(QCPItemPosition::ptPlotCoords);
-        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+        auto* label = redLabel(plot, Qt::AlignLeft | Qt::AlignBottom, "this design:\nMTBF 2.05 days");
         label->setBesidePoint(true);
-        label->setColor(Qt::red);
-        label->setText("this design:\nMTBF 2.05 days");
         const auto pixel = [&](double x, double y) {
             return QPoint(int(plot.xAxis->coordToPixel(x)), int(plot.yAxis->coordToPixel(y)));
         };
