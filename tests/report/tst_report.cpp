@@ -497,6 +497,50 @@ private slots:
         QVERIFY(subsectionMoved && rowMoved && partMoved);  // the sweep reached each case
     }
 
+    void aTableRowIsNeverCutAcrossPages()
+    {
+        // The serving page's KV cache row broke mid-formula, its last words
+        // on the next page under the repeated header. As the content before
+        // a tall row grows line by line, the row reaches the page's foot;
+        // there it starts the next page whole.
+        QTemporaryDir dir;
+        QString tall = "first-words";
+        for (int i = 0; i < 40; ++i)
+            tall += " the formula goes on";
+        tall += " last-words";
+        bool moved = false;
+        for (int lines = 40; lines < 62; ++lines) {
+            ReportDocument doc("Running title", "Footer", QPageSize::A4);
+            doc.heading("Cover");
+            doc.paragraph("What the review is about.");
+            doc.heading("Section", 1, true);
+            std::vector<ReportRow> rows;
+            for (int i = 0; i < lines; ++i)
+                rows.push_back({{QStringLiteral("row-%1").arg(i)}, {"1", ReportCell::Normal, true}, {"how"}});
+            rows.push_back({{"tall-row"}, {"2", ReportCell::Normal, true}, {tall}});
+            rows.push_back({{"after-row"}, {"3", ReportCell::Normal, true}, {"how"}});
+            doc.table({"Figure", "Value", "How"}, rows);
+            const QString out = dir.filePath(QStringLiteral("row-%1.pdf").arg(lines));
+            QString error;
+            QVERIFY2(doc.print(out, &error), qPrintable(error));
+            const int pages = doc.pageCount();
+            const auto pageWith = [&](const QString& text) {
+                for (int page = 1; page <= pages; ++page)
+                    if (pdfText(out, page).contains(text))
+                        return page;
+                return 0;
+            };
+            const int start = pageWith("first-words");
+            QVERIFY2(start > 0 && start == pageWith("last-words"), qPrintable(QString::number(lines)));
+            QCOMPARE(pageWith("tall-row"), start);
+            QVERIFY(pageWith("after-row") >= start);
+            moved = moved || start > pageWith(QStringLiteral("row-%1").arg(lines - 1));
+            if (start > pageWith(QStringLiteral("row-%1").arg(lines - 1)))  // under the header, on its new page
+                QVERIFY(pdfText(out, start).contains(QRegularExpression("Figure\\s+Value\\s+How")));
+        }
+        QVERIFY(moved);  // the sweep reached the page's foot
+    }
+
     void aSectionThatSpillsAFewRowsFitsItsPageWithASmallerFigure()
     {
         // The cost page's last two rows went onto a page of their own. As

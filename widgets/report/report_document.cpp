@@ -323,14 +323,31 @@ bool ReportDocument::keepOneHeadingWithNext() const
         auto* table = qobject_cast<QTextTable*>(it.currentFrame());
         if (!table)
             continue;
-        for (int r = 1; r + 1 < table->rows(); ++r) {
+        // Row by row, from the top (a fix further down first would leave a
+        // page break that a fix above it then moves off its page's top):
+        // a heading row stays on the page of the row after it, and a row is
+        // kept whole, one whose cells run onto the next page (the serving
+        // page's KV cache row, its formula cut mid-sentence) starting that
+        // page, with the rows after it.
+        const auto splits = [&](int r) {
+            const int top = pageOf(table->cellAt(r, 0).firstCursorPosition().block());
+            for (int c = 0; c < table->columns(); ++c) {
+                const QTextBlock end = table->cellAt(r, c).lastCursorPosition().block();
+                if (int((body_.documentLayout()->blockBoundingRect(end).bottom() - 1) / contentHeight()) > top)
+                    return true;
+            }
+            return false;
+        };
+        for (int r = 1; r < table->rows(); ++r) {
             const QTextBlock heading = table->cellAt(r, 0).firstCursorPosition().block();
-            if (!keeps(heading) || pageOf(table->cellAt(r + 1, 0).firstCursorPosition().block()) == pageOf(heading))
-                continue;
-            if (r > 1) {
+            const bool headingLeft = keeps(heading) && r + 1 < table->rows() &&
+                pageOf(table->cellAt(r + 1, 0).firstCursorPosition().block()) != pageOf(heading);
+            if (r > 1 && (headingLeft || splits(r))) {
                 moveRowsToNextPage(table, r);
                 return true;
             }
+            if (!headingLeft)
+                continue;
             // The first row under the header: the whole table moves, unless it
             // already starts its page.
             const QTextBlock before = table->firstCursorPosition().block().previous();
