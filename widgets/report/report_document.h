@@ -100,7 +100,8 @@ private:
     // Headings (a subsection's title, a table's section row) stay on the
     // page of what follows them: one the layout leaves at a page's foot
     // starts the next page instead, a table's rows from there going into a
-    // table of their own under a copy of its header.
+    // table of their own under a copy of its header. A table row the page's
+    // foot would cut goes the same way, whole.
     void keepHeadingsWithNext() const;
     // A section that runs a little onto a page of its own (a table's last
     // rows alone there) fits on its first page with its figure drawn
