@@ -1401,7 +1401,12 @@ private slots:
         QVERIFY(!DesignEditor(doc).changeSettings(s, "tp").refused());
         settle();
         QVERIFY(hasHeading("Decode (inference), one GPU"));
-        QCOMPARE(table->valueOf("Decode bound, batch 1"), QString("weights do not fit 1 GPU(s)"));
+        QCOMPARE(table->valueOf("Decode bound, batch 1"), QString("does not fit"));
+        const auto decode = std::find_if(table->figures().begin(), table->figures().end(),
+                                         [](const FigureRow& r) { return r.name == "Decode bound, batch 1"; });
+        QVERIFY2(decode->tip.contains("HBM of 1 GPU(s), 85.9 GB"), qPrintable(decode->tip));
+        const double params = w.analysis()->analysis()->workload.params;
+        QVERIFY2(decode->tip.contains(quantity(2 * params / 1e9, "GB") + " of weights"), qPrintable(decode->tip));
     }
 
     void aNewDesignTrainsItsModelWithFsdp()
