@@ -465,7 +465,7 @@ std::vector<FigureRow> FailureChart::figures(const Analysis& a)
             explained(QObject::tr("Write time"), quantity(r.checkpointWriteS, "s"), "storage.checkpoint_write_s"));
         rows.push_back(explained(q(figureName("reliability.checkpoint_interval_min")),
                                  quantity(r.intervalMin, "min") +
-                                     (r.intervalIsOptimum ? QObject::tr(" (Daly optimum)") : QObject::tr(" (set)")),
+                                     (r.intervalIsOptimum ? QObject::tr(" (Daly)") : QObject::tr(" (set)")),  // short: the table is narrow
                                  "reliability.checkpoint_interval_min"));
     } else {
         rows.push_back({QObject::tr("No storage: a failure restarts the run"), {}, {}, FigureRow::Bad});
