@@ -47,6 +47,7 @@
 #include "widgets/panels/background_registry.h"
 #include "widgets/panels/kpi_strip.h"
 #include "widgets/search/layout_search_service.h"
+#include "widgets/serving/serving_panel.h"
 #include "widgets/style/theme.h"
 #include "widgets/workload/checked_spin_box.h"
 #include "widgets/workload/workload_panel.h"
@@ -1407,6 +1408,42 @@ private slots:
         QVERIFY2(decode->tip.contains("HBM of 1 GPU(s), 85.9 GB"), qPrintable(decode->tip));
         const double params = w.analysis()->analysis()->workload.params;
         QVERIFY2(decode->tip.contains(quantity(2 * params / 1e9, "GB") + " of weights"), qPrintable(decode->tip));
+    }
+
+    void noFigureNameIsCutAtTheDefaultWindowSize_data()
+    {
+        QTest::addColumn<QString>("preset");
+        for (const char* preset : {"h100-16k-roce-llama3", "gb200-nvl72-8rack", "budget-8node-100gbe",
+                                   "mi300x-roce-128node", "serving-llama3-70b-dgx-h100"})
+            QTest::newRow(preset) << preset;
+    }
+
+    void noFigureNameIsCutAtTheDefaultWindowSize()
+    {
+        // "Checkpoint inter..." beside "11.2 min (Daly optimum)", "Decode ..."
+        // beside "weights do not fit 8 GPU(s)": a long value cut its row's
+        // name in a panel at the window's first size.
+        QFETCH(QString, preset);
+        MainWindow w;
+        w.resize(1400, 880);  // the first size (MainWindow's constructor, on a large screen)
+        QVERIFY(w.openFile(test::sourcePath("presets/" + preset + ".cluster.json")));
+        w.show();
+        w.analysisArea()->setMode(AnalysisArea::Mode::Tabs);
+        settle();
+        for (ChartView* view : w.analysisArea()->panels()) {
+            w.analysisArea()->showPanel(view->objectName());
+            settle();
+            view->refreshNow();
+            if (FigureTable* table = view->figureTable())
+                QVERIFY2(table->cutNames().isEmpty(),
+                         qPrintable(view->objectName() + ": " + table->cutNames().join(", ")));
+        }
+        if (ServingPanel* serving = w.serving(); serving && w.analysis()->serving()) {
+            w.findChild<QDockWidget*>("serving")->raise();
+            settle();
+            QVERIFY2(serving->figureTable()->cutNames().isEmpty(),
+                     qPrintable("serving: " + serving->figureTable()->cutNames().join(", ")));
+        }
     }
 
     void aNewDesignTrainsItsModelWithFsdp()

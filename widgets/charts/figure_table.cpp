@@ -27,6 +27,13 @@ bool boldValue(const FigureRow& r)
     return r.tone != FigureRow::Normal;
 }
 
+// What is left of a row `width` wide for its name beside a value drawn
+// `valueWidth` wide: the name gives way to the value.
+int nameRoom(int width, int valueWidth)
+{
+    return width - 2 * kPadX - (valueWidth > 0 ? valueWidth + kGap : 0);
+}
+
 }  // namespace
 
 FigureTable::FigureTable(QWidget* parent) : QAbstractScrollArea(parent)
@@ -122,7 +129,7 @@ void FigureTable::paintEvent(QPaintEvent* event)
             line.valueWidth = f.tone == FigureRow::Heading ? 0 : valueMetrics.horizontalAdvance(f.value);
         const int valueWidth = line.valueWidth;
         // The name gives way to the value: elided to what is left of the row.
-        const int room = width - 2 * kPadX - (valueWidth > 0 ? valueWidth + kGap : 0);
+        const int room = nameRoom(width, valueWidth);
         if (line.nameRoom != room) {
             line.nameRoom = room;
             line.name =
@@ -198,6 +205,22 @@ void FigureTable::contextMenuEvent(QContextMenuEvent* event)
     QMenu menu(this);
     menu.addAction(tr("Copy Figures"), this, &FigureTable::copy);
     menu.exec(event->globalPos());
+}
+
+QStringList FigureTable::cutNames() const
+{
+    QFont bold = font();
+    bold.setBold(true);
+    const QFontMetrics normalMetrics(font()), boldMetrics(bold);
+    QStringList cut;
+    for (const FigureRow& f : rows_) {
+        const int valueWidth =
+            f.tone == FigureRow::Heading ? 0 : (boldValue(f) ? boldMetrics : normalMetrics).horizontalAdvance(f.value);
+        if ((boldName(f) ? boldMetrics : normalMetrics).horizontalAdvance(f.name) >
+            nameRoom(viewport()->width(), valueWidth))
+            cut << f.name;
+    }
+    return cut;
 }
 
 QString FigureTable::valueOf(const QString& name) const

@@ -52,6 +52,9 @@ public:
     // The value shown beside `name` ("" when absent), and its tip: for tests.
     QString valueOf(const QString& name) const;
     QString tipOf(const QString& name) const;
+    // The names the table's width cuts short (drawn elided beside their
+    // values).
+    QStringList cutNames() const;
     // The rows as tab-separated lines, as Copy puts them on the clipboard.
     QString text() const;
     int rowAt(int y) const;  // viewport y; -1 below the last row

@@ -111,56 +111,56 @@ std::vector<FigureRow> rowsOf(const Serving& s, const ArrivalBand* band, bool re
         ttftHow += ". " + q(arrivalBandText(*band));
     else if (replaying)
         ttftHow += QObject::tr(". Replaying the engine step by step as the users' requests line up (under way)");
-    rows.insert(rows.end(), {
-        {q(figureName("serving.batch")), q(formatCount(s.batch)),
-         QObject::tr("workload.serving.batch, or with 0 the largest of at most %1 that meets the latency targets "
-                     "(docs/model.md section 19)")
-             .arg(q(formatCount(s.maxBatch)))},
-        {QObject::tr("Engine"),
-         engineName(s.engine.engine),
-         QObject::tr("workload.serving.engine; %1 tokens one step carries (prompt chunks and decodes): %2; "
-                     "requests in flight: %3")
-             .arg(q(formatCount(std::int64_t(s.engine.stepTokens))), q(s.engine.stepTokensSource),
-                  q(s.engine.maxRequestsSource))},
-        {q(figureName("serving.ttft_s")), secs(s.ttftS),
-         ttftHow},
-        {q(figureName("serving.tpot_s")), secs(d.tpotS),
-         QObject::tr("a decode step alone, %1 (pp x (max(memory %2, compute %3) + communication) at batch %4, %5), "
-                     "and the other users' prompt chunks in %6 of a request's %7 output steps, %8 each")
-             .arg(secs(d.stepS), secs(d.memoryS), secs(d.computeS), q(formatCount(d.batch)),
-                  d.bandwidthBound() ? QObject::tr("bandwidth-bound") : QObject::tr("compute-bound"),
-                  num(std::max(0.0, d.engine.mixStepsPerCycle - d.engine.promptSteps)),
-                  q(formatCount(std::max<std::int64_t>(0, s.outputTokens - 1))), secs(d.engine.mixStepS))},
-        {QObject::tr("End to end"), secs(s.e2eS), QObject::tr("time to first token + (output tokens - 1) x TPOT")},
-        {q(figureName("serving.tokens_per_s_per_user")), num(d.tokensPerSPerUser),
-         QObject::tr("1 / time per output token")},
-        {q(figureName("serving.tokens_per_s_per_gpu")), num(d.tokensPerSPerGpu),
-         QObject::tr("batch x output tokens / (TTFT + (output tokens - 1) x TPOT) / GPUs per replica = %1 / %2; "
-                     "steps carrying prompt chunks take %3% of a request's time (continuous batching)")
-             .arg(num(d.tokensPerSPerReplica))
-             .arg(s.gpusPerReplica)
-             .arg(num(100 * d.prefillShare))},
-        {QObject::tr("MFU of serving"), num(100 * d.mfu) + "%",
-         QObject::tr("tokens/s x 2 x active parameters / (GPUs x %1 TFLOP/s, the %2 peak)")
-             .arg(num(s.peakTflops, 4), q(s.weightPrecision))},
-        {QObject::tr("Weights per GPU"), num(s.weightsGbPerGpu) + " GB",
-         QObject::tr("parameters x bytes at %1 / GPUs per replica").arg(q(s.weightPrecision))},
-        {QObject::tr("KV cache per replica"), num(s.kvCacheGbPerReplica) + " GB",
-         QObject::tr("batch x (prompt + output) x %1 bytes per token (2 x layers x kv_heads x head_dim x bytes at "
-                     "%2)")
-             .arg(q(formatCount(std::int64_t(s.kvBytesPerToken))), q(s.kvPrecision))},
-        {QObject::tr("Requests in flight"), num(s.concurrentRequests),
-         QObject::tr("arrival rate x end-to-end latency at the batch served (Little's law, seed 002): what sizes "
-                     "the replicas")},
-        {q(figureName("serving.replicas_needed")),
-         QObject::tr("%1 (%2 GPUs)").arg(q(formatCount(s.replicasNeeded)), q(formatCount(s.gpusNeeded))),
-         QObject::tr("requests in flight / batch, rounded up; x GPUs per replica")},
-        {q(figureName("serving.kwh_per_million_tokens")),
-         num(s.kwhPerMillionTokens) + " kWh, $" + num(s.usdPerMillionTokens),
-         QObject::tr("replica's facility power %1 kW / (tokens/s per replica x 3,600) x 10^6; x the electricity "
-                     "price")
-             .arg(num(s.kwPerReplica))},
-    });
+    rows.insert(
+        rows.end(),
+        {
+            {q(figureName("serving.batch")), q(formatCount(s.batch)),
+             QObject::tr("workload.serving.batch, or with 0 the largest of at most %1 that meets the latency targets "
+                         "(docs/model.md section 19)")
+                 .arg(q(formatCount(s.maxBatch)))},
+            {QObject::tr("Engine"), engineName(s.engine.engine),
+             QObject::tr("workload.serving.engine; %1 tokens one step carries (prompt chunks and decodes): %2; "
+                         "requests in flight: %3")
+                 .arg(q(formatCount(std::int64_t(s.engine.stepTokens))), q(s.engine.stepTokensSource),
+                      q(s.engine.maxRequestsSource))},
+            {q(figureName("serving.ttft_s")), secs(s.ttftS), ttftHow},
+            {q(figureName("serving.tpot_s")), secs(d.tpotS),
+             QObject::tr("a decode step alone, %1 (pp x (max(memory %2, compute %3) + communication) at batch %4, %5), "
+                         "and the other users' prompt chunks in %6 of a request's %7 output steps, %8 each")
+                 .arg(secs(d.stepS), secs(d.memoryS), secs(d.computeS), q(formatCount(d.batch)),
+                      d.bandwidthBound() ? QObject::tr("bandwidth-bound") : QObject::tr("compute-bound"),
+                      num(std::max(0.0, d.engine.mixStepsPerCycle - d.engine.promptSteps)),
+                      q(formatCount(std::max<std::int64_t>(0, s.outputTokens - 1))), secs(d.engine.mixStepS))},
+            {QObject::tr("End to end"), secs(s.e2eS), QObject::tr("time to first token + (output tokens - 1) x TPOT")},
+            {q(figureName("serving.tokens_per_s_per_user")), num(d.tokensPerSPerUser),
+             QObject::tr("1 / time per output token")},
+            {q(figureName("serving.tokens_per_s_per_gpu")), num(d.tokensPerSPerGpu),
+             QObject::tr("batch x output tokens / (TTFT + (output tokens - 1) x TPOT) / GPUs per replica = %1 / %2; "
+                         "steps carrying prompt chunks take %3% of a request's time (continuous batching)")
+                 .arg(num(d.tokensPerSPerReplica))
+                 .arg(s.gpusPerReplica)
+                 .arg(num(100 * d.prefillShare))},
+            {QObject::tr("MFU of serving"), num(100 * d.mfu) + "%",
+             QObject::tr("tokens/s x 2 x active parameters / (GPUs x %1 TFLOP/s, the %2 peak)")
+                 .arg(num(s.peakTflops, 4), q(s.weightPrecision))},
+            {QObject::tr("Weights per GPU"), num(s.weightsGbPerGpu) + " GB",
+             QObject::tr("parameters x bytes at %1 / GPUs per replica").arg(q(s.weightPrecision))},
+            {QObject::tr("KV cache per replica"), num(s.kvCacheGbPerReplica) + " GB",
+             QObject::tr("batch x (prompt + output) x %1 bytes per token (2 x layers x kv_heads x head_dim x bytes at "
+                         "%2)")
+                 .arg(q(formatCount(std::int64_t(s.kvBytesPerToken))), q(s.kvPrecision))},
+            {QObject::tr("Requests in flight"), num(s.concurrentRequests),
+             QObject::tr("arrival rate x end-to-end latency at the batch served (Little's law, seed 002): what sizes "
+                         "the replicas")},
+            {q(figureName("serving.replicas_needed")),
+             QObject::tr("%1 (%2 GPUs)").arg(q(formatCount(s.replicasNeeded)), q(formatCount(s.gpusNeeded))),
+             QObject::tr("requests in flight / batch, rounded up; x GPUs per replica")},
+            {q(figureName("serving.kwh_per_million_tokens")), num(s.kwhPerMillionTokens) + " kWh",
+             QObject::tr("replica's facility power %1 kW / (tokens/s per replica x 3,600) x 10^6")
+                 .arg(num(s.kwPerReplica))},
+            {q(figureName("serving.usd_per_million_tokens")), "$" + num(s.usdPerMillionTokens),
+             QObject::tr("energy per million tokens x the electricity price, %1 USD/kWh").arg(num(s.pricePerKwh))},
+        });
     // A disaggregated copy's latencies come from its own workers. An
     // aggregated replica's say how far measured serving on its GPU and
     // engine fell from the model (the measured points are aggregated).
