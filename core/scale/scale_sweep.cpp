@@ -297,9 +297,15 @@ SweepResult sweepScale(const Design& design, const Catalog& catalog, const Sweep
     if (options.progress)
         options.progress(1.0);
 
-    for (std::size_t i = 1; i < r.points.size(); ++i) {
-        const int before = r.points[i - 1].fabricTiers;
-        r.points[i].tierAdded = before > 0 && r.points[i].fabricTiers > before;
+    const SweepPoint* mostTokens = nullptr;  // of the sizes so far
+    for (std::size_t i = 0; i < r.points.size(); ++i) {
+        SweepPoint& p = r.points[i];
+        const int before = i > 0 ? r.points[i - 1].fabricTiers : 0;
+        p.tierAdded = before > 0 && p.fabricTiers > before;
+        if (p.best && mostTokens && mostTokens->best->tokensPerS > p.best->tokensPerS)
+            p.slowerThanGpus = mostTokens->gpus;
+        if (p.best && (!mostTokens || p.best->tokensPerS > mostTokens->best->tokensPerS))
+            mostTokens = &p;
     }
     // The anchor of ideal linear scaling is the size whose GPUs are the
     // most productive, not the smallest: the smallest size that runs a

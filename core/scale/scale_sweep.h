@@ -67,6 +67,11 @@ struct SweepPoint {
     bool isDesign = false;             // the design's own size
     int fabricTiers = 0;               // switch tiers of the largest fabric
     bool tierAdded = false;            // more tiers than the size before
+    // The smaller size whose best layout gives the most tokens/s, where
+    // that is more than this size's best (0: none): every layout must split
+    // all the GPUs, and the model's layers, heads and batch may not split
+    // them well (81,920 = 2^14 x 5 leaves a 105-layer model 1 or 5 stages).
+    std::int64_t slowerThanGpus = 0;
     bool belowOneSequence = false;     // fewer sequences per step than GPUs
     double facilityKw = 0;             // the design's facility load at this size (any layout)
     bool overSiteBudget = false;       // above /facility/site_mw

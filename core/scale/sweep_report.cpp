@@ -57,6 +57,38 @@ std::string spareGpusNote(const SweepPoint& p)
     return formatCount(p.best->gpusUsed) + " of " + formatCount(p.gpus) + " GPUs used: no layout splits all";
 }
 
+std::string slowerThanNote(const SweepPoint& p)
+{
+    return p.slowerThanGpus > 0
+        ? "fewer tokens/s than " + formatCount(p.slowerThanGpus) + " GPUs: no layout splits these as well"
+        : "";
+}
+
+std::vector<std::string> sweepNotes(const SweepResult& r, std::size_t i)
+{
+    const SweepPoint& p = r.points[i];
+    const SweepPoint* before = i > 0 ? &r.points[i - 1] : nullptr;
+    std::vector<std::string> notes;
+    if (p.isDesign)
+        notes.push_back("this design");
+    if (p.tierAdded)
+        notes.push_back("fabric adds a tier (" + std::to_string(p.fabricTiers) + ")");
+    if (p.belowOneSequence && !(before && before->belowOneSequence))
+        notes.push_back("from here under one sequence per GPU");
+    if (p.gpus == r.cheapestGpus)
+        notes.push_back("cheapest run");
+    if (p.gpus == r.fastestGpus)
+        notes.push_back("fastest run");
+    if (p.overSiteBudget && !(before && before->overSiteBudget))
+        notes.push_back("from here over the site's " + formatPowerKw(*r.siteMw * 1000));
+    if (!p.best)
+        notes.push_back(p.whyNoBest);
+    for (const std::string& n : {spareGpusNote(p), slowerThanNote(p)})
+        if (!n.empty())
+            notes.push_back(n);
+    return notes;
+}
+
 Json sweepJson(const SweepResult& r)
 {
     Json points = Json::array();
@@ -69,6 +101,7 @@ Json sweepJson(const SweepResult& r)
                   {"tier_added", p.tierAdded},
                   {"below_one_sequence", p.belowOneSequence},
                   {"over_site_budget", p.overSiteBudget},
+                  {"slower_than_gpus", p.slowerThanGpus > 0 ? Json(p.slowerThanGpus) : Json(nullptr)},
                   {"feasible_layouts", p.feasibleLayouts}};
         if (p.best)
             j.update(figuresJson(*p.best));
@@ -108,30 +141,16 @@ std::string sweepText(const SweepResult& r)
     std::vector<std::vector<std::string>> rows = {{"GPUs", "best layout", "tok/s", "vs ideal", "MFU", "step s", "days",
                                                    "wall days", "MTBF h", "goodput", "facility MW", "run MWh",
                                                    "run cost", "notes"}};
-    bool wasBelow = false, wasOver = false;
-    for (const auto& p : r.points) {
-        std::string notes = p.isDesign ? "this design" : "";
-        auto note = [&](const std::string& n) { notes += (notes.empty() ? "" : "; ") + n; };
-        if (p.tierAdded)
-            note("fabric adds a tier (" + std::to_string(p.fabricTiers) + ")");
-        if (p.belowOneSequence && !wasBelow)
-            note("from here under one sequence per GPU");
-        wasBelow = p.belowOneSequence;
-        if (p.gpus == r.cheapestGpus)
-            note("cheapest run");
-        if (p.gpus == r.fastestGpus)
-            note("fastest run");
-        if (p.overSiteBudget && !wasOver)
-            note("from here over the site's " + formatPowerKw(*r.siteMw * 1000));
-        wasOver = p.overSiteBudget;
+    for (std::size_t i = 0; i < r.points.size(); ++i) {
+        const SweepPoint& p = r.points[i];
+        std::string notes;
+        for (const std::string& n : sweepNotes(r, i))
+            notes += (notes.empty() ? "" : "; ") + n;
         if (!p.best) {
-            note(p.whyNoBest);
             rows.push_back({formatCount(p.gpus), "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", notes});
             continue;
         }
         const ScaleFigures& f = *p.best;
-        if (const std::string spare = spareGpusNote(p); !spare.empty())
-            note(spare);
         const bool completes = f.goodput > 0;
         rows.push_back({formatCount(p.gpus), describeLayout(f.layout), formatReadable(f.tokensPerS),
                         percent(f.tokensPerS / idealTokensPerS(r, p.gpus)), percent(f.mfu), formatReadable(f.stepS, 4),

@@ -231,8 +231,35 @@ private slots:
         QVERIFY(added >= 2);
         for (const auto& p : r.points)
             QCOMPARE(p.belowOneSequence, p.globalBatch < p.gpus);
+        // A size slower than a smaller one names the fastest smaller size.
+        for (std::size_t i = 0; i < r.points.size(); ++i) {
+            const SweepPoint& p = r.points[i];
+            std::int64_t fastest = 0;
+            double most = 0;
+            for (std::size_t k = 0; k < i; ++k)
+                if (r.points[k].best && r.points[k].best->tokensPerS > most)
+                    most = r.points[k].best->tokensPerS, fastest = r.points[k].gpus;
+            QCOMPARE(p.slowerThanGpus, p.best && most > p.best->tokensPerS ? fastest : 0);
+        }
         QVERIFY2(QString::fromStdString(r.stopsPaying).startsWith("Beyond "), r.stopsPaying.c_str());
         QVERIFY(QString::fromStdString(r.stopsPaying).contains("delivered tokens/s"));
+    }
+
+    void aSizeSlowerThanASmallerOneSaysWhich()
+    {
+        // MT-NLG's 105 layers on the A100 SuperPOD: 61,440 GPUs (3 x 5 x
+        // 2^12) take 15 pipeline stages; 81,920 (5 x 2^14) only 1 or 5, the
+        // rest going to context parallelism, and train slower.
+        const SweepResult r = sweep(loadPreset("dgx-a100-superpod.cluster.json"));
+        QVERIFY(r.ok());
+        const auto at = [&](std::int64_t gpus) {
+            return std::find_if(r.points.begin(), r.points.end(), [&](const SweepPoint& p) { return p.gpus == gpus; });
+        };
+        QVERIFY(at(61'440) != r.points.end() && at(81'920) != r.points.end());
+        QCOMPARE(at(61'440)->best->layout.pp, 15);
+        QVERIFY(at(81'920)->best->tokensPerS < at(61'440)->best->tokensPerS);
+        QCOMPARE(at(81'920)->slowerThanGpus, std::int64_t(61'440));
+        QCOMPARE(at(61'440)->slowerThanGpus, std::int64_t(0));
     }
 
     void theSitesPowerBudget()

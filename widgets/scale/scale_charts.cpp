@@ -273,8 +273,9 @@ void ScaleCharts::showTip(QMouseEvent* event, ChartPlot* plot)
             tip += tr("\ncost of the run %1%2 (ownership for its hours and its energy%3)")
                        .arg(q(formatUsd(*f.ownedRunCostUsd)), f.costComplete ? "" : "+",
                             f.costComplete ? "" : tr("; parts without a price left out"));
-        if (const std::string spare = spareGpusNote(p); !spare.empty())
-            tip += "\n" + q(spare);
+        for (const std::string& n : {spareGpusNote(p), slowerThanNote(p)})
+            if (!n.empty())
+                tip += "\n" + q(n);
         tip += tr("\nrho (comm / compute): DP %1, TP %2, PP %3, CP %4, EP %5")
                    .arg(q(formatReadable(f.rho.dp)), q(formatReadable(f.rho.tp)), q(formatReadable(f.rho.pp)),
                         q(formatReadable(f.rho.cp)), q(formatReadable(f.rho.ep)));

@@ -6,6 +6,7 @@
 #include <QVBoxLayout>
 
 #include "core/model/analysis.h"
+#include "core/scale/sweep_report.h"
 #include "core/search/layout.h"
 #include "core/text.h"
 #include "widgets/analysis/run_progress_bar.h"
@@ -143,14 +144,12 @@ void ScalePanel::report(ReportDocument& doc, const ReportInputs& in)
     charts.draw(&sweep);
     doc.panelPlots(charts, {charts.throughputPlot(), charts.figuresPlot()});
     std::vector<ReportRow> rows;
-    for (const auto& p : sweep.points) {
+    for (std::size_t i = 0; i < sweep.points.size(); ++i) {
+        const SweepPoint& p = sweep.points[i];
         QStringList notes;
-        if (p.isDesign)
-            notes << QObject::tr("this design");
-        if (p.tierAdded)
-            notes << QObject::tr("fabric adds a tier");
-        if (p.overSiteBudget)
-            notes << QObject::tr("over the site's budget");
+        for (const std::string& n : sweepNotes(sweep, i))
+            if (p.best || n != p.whyNoBest)  // that is in the layout's column, which has room for it
+                notes << q(n);
         if (!p.best) {
             rows.push_back({{q(formatCount(p.gpus)), ReportCell::Normal, true},
                             {q(p.whyNoBest), ReportCell::Muted},
