@@ -177,7 +177,7 @@ void ScalePanel::report(ReportDocument& doc, const ReportInputs& in)
     doc.table({QObject::tr("GPUs"), QObject::tr("Best layout"), QObject::tr("Tokens/s"), QObject::tr("Of ideal"),
                QObject::tr("MFU"), QObject::tr("Wall days"), QObject::tr("Goodput"), QObject::tr("Facility"),
                QObject::tr("Notes")},
-              rows, {8, 28, 11, 8, 7, 8, 10, 9, 11});
+              rows, {7, 24, 10, 7, 7, 7, 9, 9, 20});
 }
 
 }  // namespace studio
