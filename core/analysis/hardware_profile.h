@@ -16,6 +16,14 @@
 
 namespace studio {
 
+// An HBM's capacity in decimal GB (what byte counts are compared with):
+// vendors and the catalog quote it in binary units, 5 HBM3 stacks of 16 GiB
+// making an "80 GB" H100 that holds 85.9 GB.
+inline double hbmCapacityGb(double quotedGb)
+{
+    return quotedGb * 1.073741824;
+}
+
 struct AcceleratorProfile {
     std::string part, name;
     std::optional<std::size_t> component;        // the accelerator component the figures come from
@@ -23,7 +31,7 @@ struct AcceleratorProfile {
     Sourced trainingPeakTflops;                  // at the workload's precision
     double bf16PeakTflops = 0;                   // attention and other 16-bit work
     std::string trainingPrecision;               // the peak actually used ("bf16" when fp8 is missing)
-    Sourced hbmGb, hbmTbPerS, scaleupGbPerS, scaleupDomainGpus, tdpW;
+    Sourced hbmGb, hbmTbPerS, scaleupGbPerS, scaleupDomainGpus, tdpW;  // hbmGb as quoted: see hbmCapacityGb
     Sourced gemmEfficiency, attentionEfficiency, hbmEfficiency, scaleupEfficiency;
     // The part's measured kernels (docs/kernel-profiles.md), or none: its
     // tables replace the efficiencies above where they have a measurement.

@@ -68,8 +68,7 @@ MemoryUse modelMemory(const HardwareProfile& hw, const WorkloadShape& w, std::ve
     mem.workspaceGb = kWorkspaceGb;
     mem.totalGb = mem.weightsGb + mem.gradientsGb + mem.optimizerGb + mem.activationsGb + mem.workspaceGb;
     mem.hbmGb = hw.gpu.hbmGb.value;
-    // HBM capacities are binary: 5 HBM3 stacks of 16 GiB make an "80 GB" H100.
-    mem.capacityGb = mem.hbmGb * 1.073741824;
+    mem.capacityGb = hbmCapacityGb(mem.hbmGb);
     mem.fits = mem.totalGb <= mem.capacityGb || mem.hbmGb <= 0;
     if (!explain)
         return mem;

@@ -1,5 +1,7 @@
 #include "core/serving/engine.h"
 
+#include "core/analysis/hardware_profile.h"
+
 namespace studio {
 namespace {
 
@@ -9,7 +11,7 @@ constexpr double kGiB = 1024.0 * 1024 * 1024;
 
 EngineLimits engineDefaults(std::string_view engine, double hbmGb, bool a100)
 {
-    const double bytes = hbmGb * 1e9;
+    const double bytes = hbmCapacityGb(hbmGb) * 1e9;
     EngineLimits e;
     if (engine == "vllm") {
         // vLLM picks larger defaults on GPUs of 70 GiB and more except the

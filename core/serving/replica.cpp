@@ -136,7 +136,7 @@ bool prepareReplica(const Design& design, const DesignFacts& facts, const Hardwa
 
     // What fits: the weights, then whole sequences of KV cache.
     s.weightsGbPerGpu = r.weightBytesPerGpu / 1e9;
-    s.usableHbmGbPerGpu = hw.gpu.hbmGb.value * kServingHbmShare;
+    s.usableHbmGbPerGpu = hbmCapacityGb(hw.gpu.hbmGb.value) * kServingHbmShare;
     const double freeBytes = s.usableHbmGbPerGpu * 1e9 - r.weightBytesPerGpu;
     const double kvPerSequence = layout.contextTokens * r.kvBytesPerTokenPerGpu;
     s.kvGbPerSequence = kvPerSequence * double(r.gpus) / 1e9;
@@ -146,7 +146,7 @@ bool prepareReplica(const Design& design, const DesignFacts& facts, const Hardwa
             "the weights need " + gbText(r.weightBytesPerGpu) + " per GPU in " + s.weightPrecision + " (" +
                 formatReadable(m.params / 1e9) + "B parameters over tp x pp = " + formatCount(r.gpus) +
                 " GPUs), more than the " + gbText(s.usableHbmGbPerGpu * 1e9) + " a serving engine gives them (" +
-                formatReadable(100 * kServingHbmShare) + "% of " + gbText(hw.gpu.hbmGb.value * 1e9) +
+                formatReadable(100 * kServingHbmShare) + "% of " + gbText(hbmCapacityGb(hw.gpu.hbmGb.value) * 1e9) +
                 "): raise tp or pp, or serve in a smaller precision",
             "out_of_memory"));
         return false;
