@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/analysis/fleet_formulas.h"
+#include "core/text.h"
 
 namespace studio {
 
@@ -52,6 +53,11 @@ Roofline buildRoofline(const HardwareProfile& hw, const Hierarchy& hier, const S
     // Batch-1 decode of the whole model on a TP group: each token reads all
     // weights, spread over tp GPUs reading in parallel.
     rf.decodeTokensPerS = fleet::decodeTokensPerS(params, 2, hbm * double(tp));
+    const double weightsGb = 2 * params / 1e9, groupGb = double(tp) * hbmCapacityGb(g.hbmGb.value);
+    if (g.hbmGb.value > 0 && weightsGb > groupGb)
+        rf.decodeUnavailable = "does not fit: " + formatValue(params / 1e9, 3) +
+            "B parameters x 2 bytes = " + formatQuantity(weightsGb, "GB") + " of weights, more than the HBM of " +
+            (tp == 1 ? std::string("one GPU") : formatCount(tp) + " GPUs") + ", " + formatQuantity(groupGb, "GB");
     rf.explainRidge = {"ridge = peak / HBM bandwidth",
                        {g.trainingPeakTflops.as("peak (" + g.trainingPrecision + ")", "TFLOP/s"),
                         g.hbmTbPerS.as("HBM bandwidth", "TB/s")}};

@@ -42,6 +42,7 @@ struct Roofline {
     double ridgeFlopPerByte = 0;  // at the training precision
     double ridgeBatch = 0;        // decode batch that reaches the ridge
     double decodeTokensPerS = 0;  // batch-1 decode of the workload's model on one TP group
+    std::string decodeUnavailable;  // "does not fit: ..." where its weights overflow the group's HBM
     std::vector<RooflinePoint> points;
     Explanation explainRidge;
 };

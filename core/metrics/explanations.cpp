@@ -238,6 +238,8 @@ std::vector<std::pair<std::string, std::string>> unavailableFigures(const Analys
         for (const char* key : {"reliability.wall_days", "reliability.expected_interruptions", "power.training_run_mwh",
                                 "cost.run_cost_usd", "cost.cloud_run_cost_usd"})
             out.emplace_back(key, why);
+    if (!a.roofline.decodeUnavailable.empty())
+        out.emplace_back("roofline.decode_tokens_per_s", a.roofline.decodeUnavailable);
     // A training run's cost per token; a serving design's is the serving analysis'.
     if (const std::string why = runUnavailable(a); !why.empty() && !a.serving)
         out.emplace_back("cost.usd_per_million_tokens", why);

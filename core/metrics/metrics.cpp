@@ -122,8 +122,10 @@ Json hierarchyJson(const Hierarchy& h)
     return tiers;
 }
 
-Json rooflineJson(const Roofline& r)
+Json rooflineJson(const Analysis& a)
 {
+    const Roofline& r = a.roofline;
+    const Figures figure(a);
     Json ceilings = Json::array(), slopes = Json::array(), points = Json::array();
     for (const auto& c : r.ceilings)
         ceilings.push_back({{"precision", c.precision},
@@ -149,7 +151,7 @@ Json rooflineJson(const Roofline& r)
     return {{"peak_tflops", finiteOrZero(r.peakTflops)},
             {"ridge_flop_per_byte", finiteOrZero(r.ridgeFlopPerByte)},
             {"ridge_batch", finiteOrZero(r.ridgeBatch)},
-            {"decode_tokens_per_s", finiteOrZero(r.decodeTokensPerS)},
+            {"decode_tokens_per_s", figure("roofline.decode_tokens_per_s", r.decodeTokensPerS)},
             {"ceilings", std::move(ceilings)},
             {"slopes", std::move(slopes)},
             {"points", std::move(points)}};
@@ -423,7 +425,7 @@ Json metricsJson(const Design& design, const Analysis& a)
     m["inventory"] = inventoryJson(a.inventory, a.hardware.gpu.name);
     m["compute"] = computeJson(a);
     m["hierarchy"] = hierarchyJson(a.hierarchy);
-    m["roofline"] = rooflineJson(a.roofline);
+    m["roofline"] = rooflineJson(a);
     m["training"] = trainingJson(a);
     m["storage"] = storageJson(a.data);
     m["power"] = powerJson(a);

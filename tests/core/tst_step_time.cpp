@@ -1409,6 +1409,13 @@ private slots:
         COMPARE_REL(rf.fleet[2].ridgeFlopPerByte, 2e6, kExact);
         // Decode of 8e9 parameters on tp 4: 4 x 4e12 / (2 x 8e9) = 1,000 tokens/s.
         COMPARE_REL(rf.decodeTokensPerS, 1000, kExact);
+        // Weights that overflow the group's HBM have no batch-1 decode:
+        // 16 GB of weights on one GPU of 10 GiB (10.7 GB); on two, 21.5 GB.
+        hw.gpu.hbmGb = {10, "test"};
+        QVERIFY(buildRoofline(hw, hi, StepTime{}, 8e9, 2).decodeUnavailable.empty());
+        QCOMPARE(buildRoofline(hw, hi, StepTime{}, 8e9, 1).decodeUnavailable,
+                 std::string("does not fit: 8B parameters x 2 bytes = 16.0 GB of weights, more than the HBM of one "
+                             "GPU, 10.7 GB"));
 
         // No leaf tier and no storage bandwidth: no NIC or storage slope.
         hi = toyHierarchy();

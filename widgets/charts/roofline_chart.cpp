@@ -480,19 +480,9 @@ std::vector<FigureRow> RooflineChart::figures(const Analysis& a)
          {},
          {},
          FigureRow::Heading});
-    const bool fits = 2 * a.workload.params <= double(tp) * a.memory.capacityGb * 1e9;
-    FigureRow decode = explained(QObject::tr("Decode bound, batch 1"),
-                                 fits ? quantity(rf.decodeTokensPerS, "tokens/s") : QObject::tr("does not fit"),
-                                 "roofline.decode_tokens_per_s", fits ? FigureRow::Normal : FigureRow::Bad);
-    // Short in the row (the table is narrow); the numbers in its tip.
-    if (!fits)
-        decode.tip = QObject::tr("<p><b>Decode bound, batch 1</b>: the weights do not fit</p><p><small>%1 parameters "
-                                 "x 2 bytes = %2 of weights, more than the HBM of %3 GPU(s), %4: batch-1 decode on "
-                                 "the layout's tp GPUs cannot hold them.</small></p>")
-                         .arg(q(formatReadable(a.workload.params)), quantity(2 * a.workload.params / 1e9, "GB"))
-                         .arg(tp)
-                         .arg(quantity(double(tp) * a.memory.capacityGb, "GB"));
-    rows.push_back(decode);
+    // A model too big for the group says "does not fit", its numbers in the tip.
+    rows.push_back(explainedIf(rf.decodeUnavailable, QObject::tr("Decode bound, batch 1"),
+                               quantity(rf.decodeTokensPerS, "tokens/s"), "roofline.decode_tokens_per_s"));
     rows.push_back(
         explained(QObject::tr("Batch at the ridge"), quantity(rf.ridgeBatch, "sequences"), "roofline.ridge_batch"));
     return rows;
