@@ -503,6 +503,12 @@ std::string formatFigure(const KeyFigure& f, double v)
     return f.unit.empty() ? formatReadable(shown) : formatReadable(shown) + " " + f.unit;
 }
 
+std::string relativeChangeText(double fraction)
+{
+    std::string s = formatChange(fraction);
+    return s.substr(0, s.size() - 1) + " %";
+}
+
 std::string formatDelta(const KeyFigure& f, const FigureCell& cell)
 {
     if (cell.verdict == Verdict::DifferentWorkloads)
@@ -518,7 +524,7 @@ std::string formatDelta(const KeyFigure& f, const FigureCell& cell)
     if (f.unit == "%")
         return signedText(d, formatReadable(d * f.scale, 2) + " pts");
     if (cell.relative)
-        return signedText(*cell.relative, formatReadable(*cell.relative * 100, 3) + " %");
+        return relativeChangeText(*cell.relative);
     return signedText(d, formatReadable(d * f.scale) + (f.unit.empty() ? "" : " " + f.unit));
 }
 

@@ -208,6 +208,10 @@ std::string formatFigure(const KeyFigure& figure, double metricsValue);
 // percentage, else "+12.5 %" (relative) or "+3" for a count; "" for the
 // baseline, "=" when the same, "different workloads" when not comparable.
 std::string formatDelta(const KeyFigure& figure, const FigureCell& cell);
+// A relative change as the comparison shows it: formatChange's (at most
+// hundredths of a percent: "+0.01 %", not "+0.00919 %"), spaced as the
+// comparison's percentages are.
+std::string relativeChangeText(double fraction);
 
 // What a comparison ran, in a sentence: "Every design runs Llama 3 70B ·
 // BF16 · ... (the baseline's workload), each at the best layout the search

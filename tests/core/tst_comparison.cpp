@@ -358,6 +358,11 @@ private slots:
         const KeyFigure& mw = *findKeyFigure("power.facility_kw");
         QCOMPARE(formatFigure(mw, 1940), std::string("1.94 MW"));
         QCOMPARE(formatDelta(mw, {970, -970, -0.5, Verdict::Better}), std::string("-50.0 %"));
+        // A change too small to matter reads as one, not "+0.00919 %" (two
+        // serving designs held to the same TPOT target).
+        QCOMPARE(formatDelta(mw, {1940.18, 0.18, 0.0000919, Verdict::Worse}), std::string("<0.01 %"));
+        QCOMPARE(relativeChangeText(0.00919), std::string("+0.92 %"));
+        QCOMPARE(relativeChangeText(21.74), std::string("+2,174 %"));
         const KeyFigure& gpus = *findKeyFigure("inventory.gpus");
         QCOMPARE(formatDelta(gpus, {2048, 1024, 1.0, Verdict::Changed}), std::string("+1,024"));
         QCOMPARE(formatFigure(*findKeyFigure("power.cost_usd_per_year"), 1360077), std::string("$1,360,077"));

@@ -90,11 +90,6 @@ QIcon swatch(const QColor& color)
     return QIcon(pm);
 }
 
-QString signedPercent(double relative)
-{
-    return (relative > 0 ? "+" : "") + q(formatReadable(relative * 100, 3)) + " %";
-}
-
 QString betterText(Better better)
 {
     switch (better) {
@@ -205,7 +200,7 @@ QString figureTip(const Comparison& c, std::size_t row, std::size_t column,
     // A percentage's difference is in points; its relative change says more
     // about a small value.
     if (cellData.relative && !delta.endsWith(" %"))
-        delta += QObject::tr(", %1 relative").arg(signedPercent(*cellData.relative));
+        delta += QObject::tr(", %1 relative").arg(q(relativeChangeText(*cellData.relative)));
     return html +
         QObject::tr("Difference: <b>%1</b>: %2, as %3.")
             .arg(delta.toHtmlEscaped(), "<b>" + verdictText(cellData.verdict) + "</b>", betterText(f.better)) +
