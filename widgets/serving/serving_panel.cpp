@@ -239,9 +239,12 @@ ServingPanel::ServingPanel(DesignDocument* document, AnalysisService* analyses, 
     connect(curve_, &QCustomPlot::mouseMove, this, &ServingPanel::showTip);
     memory_ = new ChartPlot(this);
     memory_->setObjectName("serving memory");
-    memory_->setMinimumWidth(220);
+    memory_->setMinimumWidth(190);
     figures_ = new FigureTable(this);
     figures_->setObjectName("serving figures");
+    // Room for its names beside their values: in a narrow dock the curve
+    // and the memory bar give way first ("Time per output t..." was cut).
+    figures_->setMinimumWidth(250);
     row->addWidget(curve_, 5);
     row->addWidget(memory_, 2);
     row->addWidget(figures_, 3);
