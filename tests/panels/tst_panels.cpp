@@ -1408,22 +1408,25 @@ private slots:
         QVERIFY2(tip.contains("more than the HBM of one GPU, 85.9 GB"), qPrintable(tip));
     }
 
-    void noFigureNameIsCutAtTheDefaultWindowSize_data()
+    void noFigureNameIsCutInASmallWindow_data()
     {
         QTest::addColumn<QString>("preset");
+        QTest::addColumn<QSize>("size");
         for (const char* preset : {"h100-16k-roce-llama3", "gb200-nvl72-8rack", "budget-8node-100gbe",
                                    "mi300x-roce-128node", "serving-llama3-70b-dgx-h100"})
-            QTest::newRow(preset) << preset;
+            for (QSize size : {QSize(1400, 880), QSize(1100, 692)})  // the first size on a large screen; a laptop's
+                QTest::addRow("%s %dx%d", preset, size.width(), size.height()) << QString(preset) << size;
     }
 
-    void noFigureNameIsCutAtTheDefaultWindowSize()
+    void noFigureNameIsCutInASmallWindow()
     {
         // "Checkpoint inter..." beside "11.2 min (Daly optimum)", "Decode ..."
-        // beside "weights do not fit 8 GPU(s)": a long value cut its row's
-        // name in a panel at the window's first size.
+        // beside "weights do not fit 8 GPU(s)", "Time per output t...": a
+        // long value or a narrow table cut its row's name.
         QFETCH(QString, preset);
+        QFETCH(QSize, size);
         MainWindow w;
-        w.resize(1400, 880);  // the first size (MainWindow's constructor, on a large screen)
+        w.resize(size);
         QVERIFY(w.openFile(test::sourcePath("presets/" + preset + ".cluster.json")));
         w.show();
         w.analysisArea()->setMode(AnalysisArea::Mode::Tabs);

@@ -57,7 +57,7 @@ ChartPlot* tradePlot(QWidget* parent, const char* name, const QString& perGpu)
 {
     auto* plot = new ChartPlot(parent);
     plot->setObjectName(name);
-    plot->setMinimumWidth(320);
+    plot->setMinimumWidth(290);
     setLogLog(plot, QObject::tr("tokens/s per user"), perGpu);
     return plot;
 }
@@ -244,7 +244,7 @@ ServingPanel::ServingPanel(DesignDocument* document, AnalysisService* analyses, 
     figures_->setObjectName("serving figures");
     // Room for its names beside their values: in a narrow dock the curve
     // and the memory bar give way first ("Time per output t..." was cut).
-    figures_->setMinimumWidth(250);
+    figures_->setMinimumWidth(280);
     row->addWidget(curve_, 5);
     row->addWidget(memory_, 2);
     row->addWidget(figures_, 3);
