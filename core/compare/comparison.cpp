@@ -498,8 +498,10 @@ std::string formatFigure(const KeyFigure& f, double v)
     if (isCount(f))
         return formatCount(std::llround(v));
     const double shown = v * f.scale;
-    if (f.unit == "USD")
-        return "$" + formatReadable(shown);
+    // As every dollar figure reads: "$2.60", "$101k", "$5.13M" (CSV keeps
+    // the figure's unit and scale: millions for "M USD").
+    if (f.unit == "USD" || f.unit == "M USD")
+        return formatUsd(v);
     return f.unit.empty() ? formatReadable(shown) : formatReadable(shown) + " " + f.unit;
 }
 

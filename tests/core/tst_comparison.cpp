@@ -365,7 +365,9 @@ private slots:
         QCOMPARE(relativeChangeText(21.74), std::string("+2,174 %"));
         const KeyFigure& gpus = *findKeyFigure("inventory.gpus");
         QCOMPARE(formatDelta(gpus, {2048, 1024, 1.0, Verdict::Changed}), std::string("+1,024"));
-        QCOMPARE(formatFigure(*findKeyFigure("power.cost_usd_per_year"), 1360077), std::string("$1,360,077"));
+        QCOMPARE(formatFigure(*findKeyFigure("power.cost_usd_per_year"), 1360077), std::string("$1.36M"));
+        QCOMPARE(formatFigure(*findKeyFigure("cost.capex_usd"), 5.13e6), std::string("$5.13M"));
+        QCOMPARE(formatFigure(*findKeyFigure("cost.usd_per_million_tokens"), 0.0331), std::string("$0.0331"));
         QCOMPARE(formatDelta(mfu, {0.42, std::nullopt, std::nullopt, Verdict::Baseline}), std::string());
     }
 
