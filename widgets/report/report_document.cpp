@@ -234,12 +234,13 @@ void ReportDocument::fitSectionsOnTheirPages() const
         const double need = (layout->blockBoundingRect(last).bottom() - nextTop) - (boundary - footBottom);
         if (nextTop < 0 || size.height() - need < least)
             continue;
-        bool fits = false;
-        for (double h : {std::max(least, size.height() - std::max(0.0, need) - 16), least})
-            if (!fits) {
-                resize(h);
-                fits = spill() <= 0;
-            }
+        const double first = std::max(least, size.height() - std::max(0.0, need) - 16);
+        resize(first);
+        bool fits = spill() <= 0;
+        if (!fits && first > least) {
+            resize(least);
+            fits = spill() <= 0;
+        }
         if (!fits)
             resize(size.height());  // it cannot fit: the figure as it was
     }
