@@ -49,20 +49,25 @@ ChartText::Placement ChartText::choose(const QFontMetrics& metrics) const
     Placement other = place(metrics, mirrored(positionAlignment()), at, true);
     if (other.shift.isNull())
         return own.shift.isNull() && own.shown.count('\n') <= other.shown.count('\n') ? own : other;
+    if (own.shift.isNull())
+        return own;
     // The plot's corner the text runs towards (above and right of a point:
     // the top right), the text running back into the plot from it.
     const QRectF clip(clipRect());
     const QPointF corner(positionAlignment().testFlag(Qt::AlignRight) ? clip.left() : clip.right(),
                          positionAlignment().testFlag(Qt::AlignTop) ? clip.bottom() : clip.top());
-    if (own.shift.isNull())
-        return own;
     return place(metrics, mirrored(positionAlignment()), corner, false);
 }
 
 void ChartText::layOut(const QFont& font)
 {
     const QFontMetrics metrics(font);
+    const Placement before = placement_;
     placement_ = choose(metrics);
+    // A label whose anchor or plot only moved keeps its prepared lines:
+    // shaping them is what a replot of dozens of labels cannot afford.
+    const bool sameLines =
+        laid_ && laidFont_ == font && before.shown == placement_.shown && before.text == placement_.text;
     laid_ = true;
     laidText_ = text();
     laidFont_ = font;
@@ -70,6 +75,8 @@ void ChartText::layOut(const QFont& font)
     laidAlignment_ = textAlignment();
     laidClip_ = clipRect();
     laidAnchor_ = position->pixelPosition();  // what `placement_` was made from
+    if (sameLines)
+        return;
     textRect_ = metrics.boundingRect(0, 0, 0, 0, Qt::TextDontClip | placement_.text, placement_.shown);
     lines_.clear();
     for (const QString& line : placement_.shown.split('\n')) {

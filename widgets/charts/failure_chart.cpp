@@ -33,7 +33,7 @@ QCPGraph* pointGraph(QCustomPlot* plot, const char* name)
     return g;
 }
 
-QCPItemText* plotLabel(QCustomPlot* plot, const char* name, Qt::Alignment alignment)
+ChartText* plotLabel(QCustomPlot* plot, const char* name, Qt::Alignment alignment)
 {
     auto* t = new ChartText(plot);
     t->setObjectName(name);
@@ -104,10 +104,11 @@ void FailureChart::setUp(ChartView& view)
     mtbfCurve_->setObjectName("mtbf curve");
     mtbfCurve_->removeFromLegend();
     design_ = pointGraph(mtbf_, "this design");
-    designLabel_ = plotLabel(mtbf_, "this design label", Qt::AlignLeft | Qt::AlignBottom);
     // Beside the point, in one of the two corners the falling curve leaves
     // free: above and right of it, or below and left where that fits.
-    static_cast<ChartText*>(designLabel_)->setBesidePoint(true);
+    ChartText* designLabel = plotLabel(mtbf_, "this design label", Qt::AlignLeft | Qt::AlignBottom);
+    designLabel->setBesidePoint(true);
+    designLabel_ = designLabel;
     view.setTip(mtbfCurve_, [this](int i) {
         return curveTip({}, mtbfCurve_->data()->at(i)->key, mtbfCurve_->data()->at(i)->value);
     });

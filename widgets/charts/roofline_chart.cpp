@@ -21,9 +21,6 @@
 namespace studio {
 namespace {
 
-// The training precision's roof: drawn bold, and labelled first.
-constexpr double kCeilingPenWidth = 2.5;
-
 // Attainable TFLOP/s of a slope at an intensity (the core's formula).
 double onSlope(double intensity, double gbPerS, double peakTflops)
 {
@@ -226,7 +223,7 @@ void RooflineChart::drawOne(ChartView& view, const Analysis& a)
         QCPGraph* g = line(ceilings_, i);
         g->setObjectName("ceiling " + l.names.join('/'));
         g->setData({l.ridge, xMax_}, {l.tflops, l.tflops}, true);
-        g->setPen(l.training ? QPen(roof, kCeilingPenWidth) : QPen(muted, 1.2, Qt::DashLine));
+        g->setPen(l.training ? QPen(roof, 2.5) : QPen(muted, 1.2, Qt::DashLine));
         QCPItemText* t = view.label(plot_, ceilingLabels_, i);
         t->setObjectName("ceiling label " + l.names.join('/'));
         t->position->setType(QCPItemPosition::ptPlotCoords);
@@ -250,6 +247,9 @@ void RooflineChart::drawOne(ChartView& view, const Analysis& a)
             return html;
         });
     }
+    ceilingIsTraining_.clear();
+    for (const Level& l : levels)
+        ceilingIsTraining_.push_back(l.training);
     for (std::size_t i = levels.size(); i < ceilings_.size(); ++i)
         ceilings_[i]->setVisible(false);
     ChartView::hideFrom(ceilingLabels_, levels.size());
@@ -552,11 +552,14 @@ void RooflineChart::placeLabels()
         for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it)
             taken.push_back(
                 QRectF(plot_->xAxis->coordToPixel(it->key) - 5, plot_->yAxis->coordToPixel(it->value) - 5, 10, 10));
+    // Cheap tests first: this runs after every layout, and a polygon test
+    // clips paths.
     const auto free = [&](const QRectF& r) {
         return QRectF(area).contains(r) &&
             std::none_of(taken.begin(), taken.end(), [&](const QRectF& o) { return o.intersects(r); }) &&
-            std::none_of(slanted.begin(), slanted.end(),
-                         [&](const QPolygonF& o) { return o.intersects(QPolygonF(r)); });
+            std::none_of(slanted.begin(), slanted.end(), [&](const QPolygonF& o) {
+                   return o.boundingRect().intersects(r) && o.intersects(QPolygonF(r));
+               });
     };
     // Ceiling labels, the training precision's first, then highest first:
     // each over its line at the plot's right edge, else further left along
@@ -564,9 +567,9 @@ void RooflineChart::placeLabels()
     // none, the line's tip naming it (FP8, BF16 and TF32 peaks a factor of
     // two apart, ten pixels in a short plot, ran into each other).
     std::vector<std::tuple<bool, double, std::size_t>> ceilingOrder;  // not training, line's pixel row, label
-    for (std::size_t i = 0; i < ceilingLabels_.size() && i < ceilings_.size(); ++i)
+    for (std::size_t i = 0; i < ceilingLabels_.size() && i < ceilingIsTraining_.size(); ++i)
         if (ceilings_[i]->visible() && ceilings_[i]->data()->size() > 0)
-            ceilingOrder.emplace_back(ceilings_[i]->pen().widthF() < kCeilingPenWidth,
+            ceilingOrder.emplace_back(!ceilingIsTraining_[i],
                                       plot_->yAxis->coordToPixel(ceilings_[i]->data()->at(0)->value), i);
     std::sort(ceilingOrder.begin(), ceilingOrder.end());
     for (const auto& [other, y, i] : ceilingOrder) {
@@ -574,19 +577,11 @@ void RooflineChart::placeLabels()
         const QSizeF size = textRect(t, {}).size();
         const double start =
             std::max(double(area.left()), plot_->xAxis->coordToPixel(ceilings_[i]->data()->at(0)->key));
-        std::vector<double> rights{double(area.right())};  // where the label may end, rightmost first
-        for (const QRectF& o : taken)
-            rights.push_back(o.left() - 4);
-        for (const QPolygonF& o : slanted)
-            rights.push_back(o.boundingRect().left() - 4);
-        for (double right = area.right() - 8; right - size.width() >= start; right -= 8)
-            rights.push_back(right);  // and every few pixels along the line
-        std::sort(rights.begin(), rights.end(), std::greater<>());
         const std::optional<QRectF> spot = [&]() -> std::optional<QRectF> {
             for (bool over : {true, false})
-                for (double right : rights) {
+                for (double right = area.right(); right - size.width() >= start; right -= 4) {
                     const QRectF r(right - size.width(), over ? y - size.height() : y, size.width(), size.height());
-                    if (r.left() >= start && free(r))
+                    if (free(r))
                         return r;
                 }
             return std::nullopt;

@@ -42,6 +42,7 @@ private:
     QCustomPlot* plot_ = nullptr;
     // One design's picture, kept between draws.
     std::vector<QCPGraph*> ceilings_, slopes_;         // slopes_[0] is HBM
+    std::vector<bool> ceilingIsTraining_;              // by ceiling: the training precision's roof
     std::map<std::string, QCPGraph*> ops_;             // by kind
     std::map<std::string, std::vector<int>> opIndex_;  // by kind: data index -> roofline point
     QCPGraph* ridge_ = nullptr;

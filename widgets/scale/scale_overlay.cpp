@@ -148,15 +148,16 @@ void ScaleOverlay::showTip(QMouseEvent* event, ChartPlot* plot)
         return;
     }
     const ScaleFigures& f = *nearest->best;
-    const std::string spare = spareGpusNote(*nearest);
+    std::string notes = spareGpusNote(*nearest);
+    if (const std::string slower = slowerThanNote(*nearest); !slower.empty())
+        notes += (notes.empty() ? "" : "; ") + slower;
     const QString tip =
         tr("%1 at %2 GPUs%3\nbest layout: %4\ntokens/s %5, MFU %6, step %7 s\ndays %8 compute, %9 wall clock "
            "(goodput %10)\nfacility %11, run %12 MWh\n\nThe design resized along its %13 (docs/model.md, section 16).")
             .arg(design->label, q(formatCount(nearest->gpus)), nearest->isDesign ? tr(" (its own size)") : "",
-                 q(describeLayout(f.layout) + (spare.empty() ? "" : " (" + spare + ")")),
-                 q(formatReadable(f.tokensPerS)), q(formatReadable(100 * f.mfu)) + "%",
-                 q(formatReadable(f.stepS, 4)), q(formatReadable(f.daysToTrain)),
-                 f.goodput > 0 ? q(formatReadable(f.wallDays)) : tr("never"))
+                 q(describeLayout(f.layout) + (notes.empty() ? "" : " (" + notes + ")")),
+                 q(formatReadable(f.tokensPerS)), q(formatReadable(100 * f.mfu)) + "%", q(formatReadable(f.stepS, 4)),
+                 q(formatReadable(f.daysToTrain)), f.goodput > 0 ? q(formatReadable(f.wallDays)) : tr("never"))
             .arg(q(formatReadable(100 * f.goodput)) + "%", q(formatPowerKw(f.facilityKw)),
                  q(formatReadable(f.trainingRunMwh)), q(inQuotes(design->sweep.growthUnit)));
     QToolTip::showText(event->globalPosition().toPoint(), tip, plot);
