@@ -137,9 +137,10 @@ struct ServingSpec {
     std::optional<std::string> weight_precision;                       // "bf16" | "fp8" | "fp4" [bf16]
     std::optional<std::string> kv_precision;                           // "bf16" | "fp8" [bf16]
     // The engine and its scheduler's limits (core/serving/engine.h).
-    std::optional<std::string> engine;          // one of kServingEngines [trtllm]
-    std::optional<std::int64_t> step_tokens;    // tokens per engine step [the engine's default]
-    std::optional<std::int64_t> max_requests;   // requests in flight [the engine's default]
+    std::optional<std::string> engine;               // one of kServingEngines [trtllm]
+    std::optional<std::int64_t> step_tokens;         // tokens per engine step [the engine's default]
+    std::optional<std::int64_t> max_requests;        // requests in flight [the engine's default]
+    std::optional<double> memory_fraction;           // the engine's memory share, (0, 1] [the engine's default] (1.8)
     std::optional<DisaggregatedSpec> disaggregated;  // [aggregated: every replica prefills and decodes] (1.5)
     Json extra = Json::object();
     bool operator==(const ServingSpec&) const = default;
@@ -224,7 +225,7 @@ struct Operations {
 };
 
 struct Design {
-    std::string format_version = "1.7";  // as read; saved as the newer of this and the app's
+    std::string format_version = "1.8";  // as read; saved as the newer of this and the app's
     std::string app_version;             // as read; saved as the writing app's
     std::string name;
     std::string description;

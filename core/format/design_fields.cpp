@@ -170,7 +170,8 @@ const Table<ServingSpec>& serving()
         choice("engine", &S::engine, {std::begin(kServingEngines), std::end(kServingEngines)},
                defaults::kServingEngine),
         integer("step_tokens", &S::step_tokens, limits::kEngineStepTokens),
-        integer("max_requests", &S::max_requests, limits::kEngineMaxRequests)};
+        integer("max_requests", &S::max_requests, limits::kEngineMaxRequests),
+        number("memory_fraction", &S::memory_fraction, 0, 1, true)};
     return t;
 }
 

@@ -27,6 +27,11 @@ std::span<const Migration> designMigrations()
          {1, 7},
          "facility cost inputs added (capex or colocation, amortisation, cost of capital, utilisation, operations, "
          "cloud price; none changes a figure 1.6 had)",
+         [](Json&) {}},
+        {{1, 7},
+         {1, 8},
+         "workload.serving.memory_fraction added (default the engine's: TensorRT-LLM's share of the memory the model "
+         "leaves free, vLLM's and SGLang's of the whole)",
          [](Json&) {}}};
     return chain;
 }

@@ -15,7 +15,7 @@ struct FormatVersion {
     auto operator<=>(const FormatVersion&) const = default;
 };
 
-inline constexpr FormatVersion kDesignFormatVersion{1, 7};
+inline constexpr FormatVersion kDesignFormatVersion{1, 8};
 inline constexpr FormatVersion kCatalogFormatVersion{1, 0};
 
 std::optional<FormatVersion> parseFormatVersion(const std::string& text);

@@ -136,16 +136,29 @@ std::vector<ExplainedMetric> explainServing(const Serving& s)
         "as the engine serves it, meet the TTFT, TPOT and end-to-end targets",
         {{"largest batch the engine holds", double(s.maxBatch), "", model},
          {"TPOT target", s.tpotTargetS, "s", "workload.serving.tpot_target_s (0: none)"}});
+    const EngineMemory& mem = s.memory;
     std::vector<ExplainInput> fits = {
-        {"HBM a serving engine uses", s.usableHbmGbPerGpu, "GB", "catalog HBM x 0.9 (vLLM's gpu_memory_utilization)"},
-        {"weights per GPU", s.weightsGbPerGpu, "GB", "parameters x bytes at " + s.weightPrecision + " / GPUs"},
-        {"KV cache of one sequence per GPU", s.kvGbPerSequence / double(s.gpusPerReplica), "GB",
-         "(prompt + output) x KV bytes per token / GPUs"}};
+        {"HBM per GPU", mem.capacity / 1e9, "GB", "catalog hbm_gb, binary (hbmCapacityGb)"},
+        {"the engine's memory share", mem.fraction, "", s.engine.engine + ": " + mem.fractionSource},
+        {"weights per GPU", s.weightsGbPerGpu, "GB", "parameters x bytes at " + s.weightPrecision + " / GPUs"}};
+    if (mem.engineOwn() > 0) {
+        const std::string source = engineMemorySource();
+        fits.push_back(
+            {"activations of one step", mem.activations / 1e9, "GB",
+             "2 x " + formatCount(std::int64_t(s.engine.stepTokens)) +
+                 " step tokens x attention width x a coefficient per model family and tp, at least 70 MiB: " + source});
+        fits.push_back({"NCCL buffers", mem.communication / 1e9, "GB", "by tp: " + source});
+        fits.push_back({"runtime (CUDA, cuBLAS, the engine)", mem.runtime / 1e9, "GB", source});
+    }
+    fits.push_back({"KV cache budget per GPU", mem.kvBudget / 1e9, "GB", kvBudgetFormula(s.engine.engine)});
+    fits.push_back({"KV cache of one sequence per GPU", s.kvGbPerSequence / double(s.gpusPerReplica), "GB",
+                    "(prompt + output) x KV bytes per token / GPUs"});
     if (s.engine.maxRequests > 0)
         fits.push_back({"requests the engine keeps in flight", double(s.engine.maxRequests), "",
                         s.engine.engine + ": " + s.engine.maxRequestsSource});
     add("max_batch",
-        std::string("(HBM x 0.9 - weights per GPU) / KV cache of one sequence per GPU, rounded down") +
+        "KV cache budget per GPU (" + kvBudgetFormula(s.engine.engine) +
+            ") / KV cache of one sequence per GPU, rounded down" +
             (s.engine.maxRequests > 0 ? ", at most the requests the engine keeps in flight" : ""),
         fits);
     const std::vector<ExplainInput> prefillInputs = {

@@ -138,8 +138,8 @@ ServingSamples readServingSamples(const std::string& path, const Catalog& catalo
         if (!p)
             continue;
         if (!systems->contains(p->system) || !(*systems)[p->system].is_string()) {
-            r.error(pointerAppend(pointPtr, "system"), "no base design for system " + inQuotes(p->system) +
-                                                           " in /systems");
+            r.error(pointerAppend(pointPtr, "system"),
+                    "no base design for system " + inQuotes(p->system) + " in /systems");
             continue;
         }
         if (!models->contains(p->model)) {
@@ -354,9 +354,8 @@ std::string servingSamplesMarkdown(const ServingSamples& samples)
     std::int64_t leftOut = 0;
     for (const auto& [why, n] : samples.leftOut)
         leftOut += n;
-    std::string md =
-        "\n## Measured serving points of AIConfigurator (checks)\n\n"
-        "`tests/data/published/" +
+    std::string md = "\n## Measured serving points of AIConfigurator (checks)\n\n"
+                     "`tests/data/published/" +
         samples.file + "`, converted by `tools/aic-kernels/silicon_sample.py` from " + samples.source + " (" +
         samples.license +
         "): measured aggregated serving (one engine prefilling and decoding), each point a closed loop holding a "
@@ -365,7 +364,7 @@ std::string servingSamplesMarkdown(const ServingSamples& samples)
         "flight x output tokens / (TTFT + (output - 1) x TPOT) / tp: each request in flight finishes its output in "
         "that time. The model serves the requests in flight as the point's engine runs them (docs/model.md section "
         "19, \"The engine's scheduler\"), with that engine's defaults for the tokens one step carries and the "
-        "requests it keeps in flight (as many as fit beside the weights where fewer do), on one 8-GPU node of the "
+        "requests it keeps in flight (as many as its KV cache budget holds where fewer do), on one 8-GPU node of the "
         "base design of its GPU, KV cache in " +
         samples.kvPrecision + " (" + samples.kvPrecisionWhy +
         "). Its TTFT, TPOT and tokens/s all come from that one model. No factor was fit on these points. Targets "
@@ -391,8 +390,8 @@ std::string servingSamplesMarkdown(const ServingSamples& samples)
         all.push_back(&r);
     }
     for (const auto& [key, rows] : byGroup)
-        md += "| " + std::get<0>(key) + " | " + std::get<1>(key) + " | " + std::get<2>(key) + " | " +
-            summaryCells(rows);
+        md +=
+            "| " + std::get<0>(key) + " | " + std::get<1>(key) + " | " + std::get<2>(key) + " | " + summaryCells(rows);
     md += "| all | | | " + summaryCells(all);
     md += "\nBy requests in flight:\n\n"
           "| GPU | requests in flight" +

@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/analysis/workload_shape.h"
+
 namespace studio {
 
 // The engines are named with the design (kServingEngines,
@@ -14,12 +16,49 @@ namespace studio {
 // allows; the default is defaults::kServingEngine (core/design/defaults.h).
 
 struct EngineLimits {
-    std::string engine;      // "trtllm" | "vllm" | "sglang"
-    double stepTokens = 0;   // tokens one step carries at most
+    std::string engine;     // "trtllm" | "vllm" | "sglang"
+    double stepTokens = 0;  // tokens one step carries at most
     std::string stepTokensSource;
     std::int64_t maxRequests = 0;  // requests in flight at most; 0: as many as the KV cache holds
     std::string maxRequestsSource;
+    // The engine's memory share (TensorRT-LLM free_gpu_memory_fraction,
+    // vLLM gpu_memory_utilization, SGLang mem_fraction_static); 0: SGLang's,
+    // which it works out from the GPU's memory at start-up (engineMemory).
+    double memoryFraction = 0;
+    std::string memoryFractionSource;
 };
+
+// One GPU of a replica's memory as its engine divides it (docs/model.md
+// section 19, "What fits"), in bytes. TensorRT-LLM gives the KV cache its
+// share of what the model leaves free; vLLM keeps weights, activations,
+// runtime and KV cache within its share of the whole; SGLang's share holds
+// the weights and the KV cache, the rest of the GPU its activations and
+// runtime.
+struct EngineMemory {
+    double capacity = 0;       // the GPU's HBM (hbmCapacityGb)
+    double weights = 0;        // the replica's weights on this GPU
+    double activations = 0;    // one step's buffers at the step budget (TensorRT-LLM, vLLM)
+    double communication = 0;  // NCCL's buffers over tp (TensorRT-LLM, vLLM)
+    double runtime = 0;        // CUDA context, cuBLAS workspaces, the engine's own (TensorRT-LLM, vLLM)
+    double fraction = 0;       // the share the engine applies
+    std::string fractionSource;
+    double kvBudget = 0;  // what the KV cache may take; <= 0 when the rest leaves nothing
+    double engineOwn() const { return activations + communication + runtime; }
+    // The most weights the engine holds: those that leave the KV cache nothing.
+    double weightRoom = 0;
+    std::string weightRoomText;  // how the engine leaves it, with the figures
+};
+
+// `limits` as engineDefaults and the design set them; `shape` the replica's
+// model, split tp x pp ways; `weightBytes` the replica's weights on one GPU.
+EngineMemory engineMemory(const EngineLimits& limits, double hbmGb, double weightBytes, const WorkloadShape& shape,
+                          std::int64_t tp, std::int64_t pp);
+
+// The budget's formula for this engine, in words, for the explanations.
+std::string kvBudgetFormula(std::string_view engine);
+
+// Where the activations', NCCL buffers' and runtime's figures come from.
+std::string engineMemorySource();
 
 // Each engine as its users know it ("TensorRT-LLM" for "trtllm"); an
 // unknown engine is TensorRT-LLM, as in engineDefaults.

@@ -50,11 +50,11 @@ bool prepareReplica(const Design& design, const DesignFacts& facts, const Hardwa
                                             " GPUs is more than the " + formatCount(inv.gpus) + " the design has",
                                         "too_many"));
     if (s.ep > 1 && s.gpusPerReplica % s.ep != 0)
-        s.errors.push_back(servingError(layout.pointer + "/ep",
-                                        "expert parallelism of " + formatCount(s.ep) +
-                                            " does not divide the replica's tp x pp = " +
-                                            formatCount(s.gpusPerReplica) + " GPUs",
-                                        "indivisible"));
+        s.errors.push_back(
+            servingError(layout.pointer + "/ep",
+                         "expert parallelism of " + formatCount(s.ep) +
+                             " does not divide the replica's tp x pp = " + formatCount(s.gpusPerReplica) + " GPUs",
+                         "indivisible"));
     // One replica's layout: the shape's checks (heads over tp, layers over
     // pp, experts over ep) with a single sequence standing in for the batch.
     Workload replica = w;
@@ -134,35 +134,8 @@ bool prepareReplica(const Design& design, const DesignFacts& facts, const Hardwa
     r.epTier = &h->tierForSpan(s.ep);
     r.ppTier = &h->tierForSpan(s.gpusPerReplica);
 
-    // What fits: the weights, then whole sequences of KV cache.
-    s.weightsGbPerGpu = r.weightBytesPerGpu / 1e9;
-    s.usableHbmGbPerGpu = hbmCapacityGb(hw.gpu.hbmGb.value) * kServingHbmShare;
-    const double freeBytes = s.usableHbmGbPerGpu * 1e9 - r.weightBytesPerGpu;
-    const double kvPerSequence = layout.contextTokens * r.kvBytesPerTokenPerGpu;
-    s.kvGbPerSequence = kvPerSequence * double(r.gpus) / 1e9;
-    if (freeBytes <= 0) {
-        s.errors.push_back(servingError(
-            tpPointer,
-            "the weights need " + gbText(r.weightBytesPerGpu) + " per GPU in " + s.weightPrecision + " (" +
-                formatReadable(m.params / 1e9) + "B parameters over tp x pp = " + formatCount(r.gpus) +
-                " GPUs), more than the " + gbText(s.usableHbmGbPerGpu * 1e9) + " a serving engine gives them (" +
-                formatReadable(100 * kServingHbmShare) + "% of " + gbText(hbmCapacityGb(hw.gpu.hbmGb.value) * 1e9) +
-                "): raise tp or pp, or serve in a smaller precision",
-            "out_of_memory"));
-        return false;
-    }
-    s.maxBatch = std::int64_t(std::floor(freeBytes / kvPerSequence));
-    const std::string tokens = formatCount(std::int64_t(layout.contextTokens));
-    if (s.maxBatch < 1) {
-        s.errors.push_back(servingError("/workload/serving/prompt_tokens",
-                                        "one sequence of " + tokens + " tokens needs " + gbText(kvPerSequence) +
-                                            " of KV cache per GPU, more than the " + gbText(freeBytes) +
-                                            " the weights leave",
-                                        "out_of_memory"));
-        return false;
-    }
-    // The engine: its step budget and the requests it keeps in flight,
-    // its defaults unless the design sets them.
+    // The engine: its step budget, the requests it keeps in flight and its
+    // memory share, its defaults unless the design sets them.
     s.engine = engineDefaults(orDefault(spec.engine, defaults::kServingEngine), hw.gpu.hbmGb.value,
                               inv.gpuPart.find("a100") != std::string::npos);
     if (spec.step_tokens) {
@@ -173,21 +146,56 @@ bool prepareReplica(const Design& design, const DesignFacts& facts, const Hardwa
         s.engine.maxRequests = *spec.max_requests;
         s.engine.maxRequestsSource = "workload.serving.max_requests";
     }
+    if (spec.memory_fraction) {
+        s.engine.memoryFraction = *spec.memory_fraction;
+        s.engine.memoryFractionSource = "workload.serving.memory_fraction";
+    }
+
+    // What fits: the weights and the engine's own buffers, then whole
+    // sequences of KV cache in what the engine's share leaves.
+    s.weightsGbPerGpu = r.weightBytesPerGpu / 1e9;
+    s.memory = engineMemory(s.engine, hw.gpu.hbmGb.value, r.weightBytesPerGpu, m, s.tp, s.pp);
+    const double freeBytes = s.memory.kvBudget;
+    const double kvPerSequence = layout.contextTokens * r.kvBytesPerTokenPerGpu;
+    s.kvGbPerSequence = kvPerSequence * double(r.gpus) / 1e9;
+    if (freeBytes <= 0) {
+        s.errors.push_back(
+            servingError(tpPointer,
+                         "the weights need " + gbText(r.weightBytesPerGpu) + " per GPU in " + s.weightPrecision + " (" +
+                             formatReadable(m.params / 1e9) + "B parameters over tp x pp = " + formatCount(r.gpus) +
+                             " GPUs), more than the " + gbText(std::max(0.0, s.memory.weightRoom)) + " " +
+                             engineDisplayName(s.engine.engine) + " leaves them (" + s.memory.weightRoomText +
+                             "): raise tp or pp, or serve in a smaller precision",
+                         "out_of_memory"));
+        return false;
+    }
+    s.maxBatch = std::int64_t(std::floor(freeBytes / kvPerSequence));
+    const std::string tokens = formatCount(std::int64_t(layout.contextTokens));
+    if (s.maxBatch < 1) {
+        s.errors.push_back(servingError("/workload/serving/prompt_tokens",
+                                        "one sequence of " + tokens + " tokens needs " + gbText(kvPerSequence) +
+                                            " of KV cache per GPU, more than the " + gbText(freeBytes) +
+                                            " the engine leaves it",
+                                        "out_of_memory"));
+        return false;
+    }
     const std::int64_t asked = layout.askedBatch;
     if (asked > s.maxBatch) {
         s.errors.push_back(servingError("/workload/serving/batch",
                                         "a batch of " + formatCount(asked) + " does not fit: at most " +
-                                            formatCount(s.maxBatch) + " sequences of " + tokens +
-                                            " tokens fit beside the weights (" + gbText(kvPerSequence) +
-                                            " of KV cache each per GPU, " + gbText(freeBytes) + " free)",
+                                            formatCount(s.maxBatch) + " sequences of " + tokens + " tokens fit in " +
+                                            engineDisplayName(s.engine.engine) + "'s KV cache budget (" +
+                                            gbText(kvPerSequence) + " of KV cache each per GPU, " + gbText(freeBytes) +
+                                            " in the budget)",
                                         "out_of_memory"));
         return false;
     }
     if (s.engine.maxRequests > 0 && asked > s.engine.maxRequests) {
         s.errors.push_back(servingError("/workload/serving/batch",
                                         "a batch of " + formatCount(asked) + " is more than the " +
-                                            formatCount(s.engine.maxRequests) + " requests the engine keeps in flight (" +
-                                            s.engine.maxRequestsSource + "): lower the batch or raise max_requests",
+                                            formatCount(s.engine.maxRequests) +
+                                            " requests the engine keeps in flight (" + s.engine.maxRequestsSource +
+                                            "): lower the batch or raise max_requests",
                                         "too_many"));
         return false;
     }

@@ -19,11 +19,6 @@
 
 namespace studio {
 
-// The largest share of HBM a serving engine lets weights and KV cache take:
-// vLLM's default gpu_memory_utilization, 0.9 (the rest is activations,
-// CUDA graphs and fragmentation).
-inline constexpr double kServingHbmShare = 0.9;
-
 // One GEMM of a layer as one GPU of a replica runs it: rows (the tokens in
 // flight) by k, by n. Column-parallel layers (QKV, MLP up) split n over tp,
 // row-parallel ones (attention output, MLP down) k; the LM head runs once
@@ -43,13 +38,13 @@ struct EngineRun {
     double users = 0;
     double ttftS = 0;  // its prompt's chunks, after any wait for the steps the others' prompts take
     double tpotS = 0;  // mean step over its decode: the steps with others' prompt chunks and those without
-    double mixStepS = 0, decodeStepS = 0;   // a step with a cohort's prompt tokens, a step of decodes alone
-    double prefillTokensPerMixStep = 0;     // the budget less the decodes sharing the step, at most the whole cohort
+    double mixStepS = 0, decodeStepS = 0;  // a step with a cohort's prompt tokens, a step of decodes alone
+    double prefillTokensPerMixStep = 0;    // the budget less the decodes sharing the step, at most the whole cohort
     double decodesPerMixStep = 0;
-    double mixStepsPerCycle = 0;            // every user's prompt once: users x prompt / tokens per mix step
-    double promptSteps = 0;                 // the steps one prompt's chunks take
-    double arrivalWaitS = 0;                // the step in flight when a request comes
-    double tokensPerSPerReplica = 0;        // users x output / (ttft + (output - 1) x tpot)
+    double mixStepsPerCycle = 0;      // every user's prompt once: users x prompt / tokens per mix step
+    double promptSteps = 0;           // the steps one prompt's chunks take
+    double arrivalWaitS = 0;          // the step in flight when a request comes
+    double tokensPerSPerReplica = 0;  // users x output / (ttft + (output - 1) x tpot)
 };
 
 // One batch size of a replica's decode.
@@ -75,23 +70,23 @@ struct DecodePoint {
 // A serving design at its arrival rate: the load over its replicas, each
 // holding the requests Little's law gives at the latencies they cause.
 struct ServingOperation {
-    std::int64_t replicas = 0;     // the design's, or the replicas needed when it holds fewer
-    bool designHoldsLoad = true;   // the design holds the replicas the load needs
-    double arrivalPerReplica = 0;  // requests/s
-    double inFlightPerReplica = 0; // arrival per replica x e2e at that load
-    DecodePoint at;                // the engine serving that many users (at.batch: the fewest that keep up)
-    double tokensPerSPerGpu = 0;   // delivered: arrival per replica x output / GPUs per replica
+    std::int64_t replicas = 0;      // the design's, or the replicas needed when it holds fewer
+    bool designHoldsLoad = true;    // the design holds the replicas the load needs
+    double arrivalPerReplica = 0;   // requests/s
+    double inFlightPerReplica = 0;  // arrival per replica x e2e at that load
+    DecodePoint at;                 // the engine serving that many users (at.batch: the fewest that keep up)
+    double tokensPerSPerGpu = 0;    // delivered: arrival per replica x output / GPUs per replica
     bool set() const { return replicas > 0; }
 };
 
 // One kind of worker of a disaggregated layout.
 struct ServingWorker {
-    std::int64_t workers = 0;                // in one copy of the layout
+    std::int64_t workers = 0;                       // in one copy of the layout
     std::int64_t tp = 1, pp = 1, ep = 1, gpus = 1;  // gpus: one worker's, tp x pp
     double weightsGbPerGpu = 0;
-    std::int64_t maxBatch = 0;               // sequences whose KV cache fits beside the weights
-    double requestsPerS = 0;                 // one worker's most within the targets
-    double utilization = 0;                  // of that, at the layout's matched rate
+    std::int64_t maxBatch = 0;  // sequences whose KV cache fits beside the weights
+    double requestsPerS = 0;    // one worker's most within the targets
+    double utilization = 0;     // of that, at the layout's matched rate
 };
 
 // Prefill and decode on separate workers (docs/model.md section 19,
@@ -100,17 +95,17 @@ struct ServingWorker {
 // on the decode workers; the layout's rate the slowest of the three.
 struct Disaggregation {
     ServingWorker prefill, decode;
-    std::int64_t copies = 0;           // of the layout the design's GPUs hold
-    std::int64_t gpusPerCopy = 0;      // prefill and decode workers' GPUs
-    double promptsPerStep = 0;         // a prefill step's prompts at the matched rate
-    std::int64_t promptsPerStepMax = 0; // the most the TTFT target (and the step budget) allow
-    double prefillStepS = 0;           // a prefill step of promptsPerStep prompts
-    double kvBytesPerRequest = 0;      // the prompt's KV cache, whole model
-    double kvTransferS = 0;            // mean over the copy's prefill-decode pairs, latency included
-    double kvLinkShare = 0;            // of the senders' and receivers' link time the moves take
+    std::int64_t copies = 0;                              // of the layout the design's GPUs hold
+    std::int64_t gpusPerCopy = 0;                         // prefill and decode workers' GPUs
+    double promptsPerStep = 0;                            // a prefill step's prompts at the matched rate
+    std::int64_t promptsPerStepMax = 0;                   // the most the TTFT target (and the step budget) allow
+    double prefillStepS = 0;                              // a prefill step of promptsPerStep prompts
+    double kvBytesPerRequest = 0;                         // the prompt's KV cache, whole model
+    double kvTransferS = 0;                               // mean over the copy's prefill-decode pairs, latency included
+    double kvLinkShare = 0;                               // of the senders' and receivers' link time the moves take
     std::vector<std::pair<std::string, double>> kvTiers;  // tier key, share of the pairs that cross it
-    double requestsPerS = 0;           // one copy's: min(prefill, decode, links)
-    std::string limitedBy;             // "prefill", "decode" or "kv_links"
+    double requestsPerS = 0;                              // one copy's: min(prefill, decode, links)
+    std::string limitedBy;                                // "prefill", "decode" or "kv_links"
 };
 
 struct Serving {
@@ -119,7 +114,7 @@ struct Serving {
     std::vector<Problem> errors;
     bool ok() const { return errors.empty(); }
 
-    std::string mode = "aggregated";  // or "disaggregated" (workload.serving.disaggregated)
+    std::string mode = "aggregated";               // or "disaggregated" (workload.serving.disaggregated)
     std::optional<Disaggregation> disaggregation;  // its workers and KV moves, when disaggregated
     std::string weightPrecision, kvPrecision;
     std::string gpuName;
@@ -133,13 +128,13 @@ struct Serving {
     std::int64_t promptTokens = 0, outputTokens = 0;
     double arrivalRatePerS = 0;
     double pricePerKwh = 0;
-    double activeParams = 0;  // per token
+    double activeParams = 0;              // per token
     std::int64_t tp = 1, pp = 1, ep = 1;  // a replica's, or (disaggregated) a decode worker's
     std::int64_t gpusPerReplica = 1;      // disaggregated: one copy of the layout
-    std::vector<ServingGemm> gemms;     // a dense layer's, on one GPU (none for a mixture of experts)
-    std::int64_t replicasInDesign = 0;  // whole replicas (copies of the layout) the design's GPUs hold
-    std::int64_t designGpus = 0;        // all of the design's, idle ones too
-    double designFacilityKw = 0;        // the whole design's facility power (IT x PUE), idle GPUs too
+    std::vector<ServingGemm> gemms;       // a dense layer's, on one GPU (none for a mixture of experts)
+    std::int64_t replicasInDesign = 0;    // whole replicas (copies of the layout) the design's GPUs hold
+    std::int64_t designGpus = 0;          // all of the design's, idle ones too
+    double designFacilityKw = 0;          // the whole design's facility power (IT x PUE), idle GPUs too
     // What the design serves at point `p` (the served batch: `decode`), over
     // all its GPUs: the serving search's objective.
     double tokensPerSPerDesignGpu(const DecodePoint& p) const
@@ -158,8 +153,8 @@ struct Serving {
     double kvBytesPerToken = 0;      // whole model: 2 x layers x kv_heads x head_dim x bytes
     double kvGbPerSequence = 0;      // per replica, a full prompt + output
     double kvCacheGbPerReplica = 0;  // at the batch served
-    double usableHbmGbPerGpu = 0;    // HBM x kServingHbmShare
-    std::int64_t maxBatch = 0;       // sequences that fit beside the weights
+    EngineMemory memory;             // one GPU's HBM as the engine divides it (bytes)
+    std::int64_t maxBatch = 0;       // sequences the engine's KV cache budget holds
     std::int64_t ridgeBatch = 0;     // the first batch whose decode is compute-bound; 0 if none fits
 
     double prefillS = 0;  // one prompt on one replica, no other request

@@ -115,9 +115,12 @@ private slots:
             const Serving s = serve(d);
             QVERIFY(!s.ok());
             QCOMPARE(s.errors.front().pointer, std::string("/workload/parallelism/tp"));
-            // 90% of the H100's 80 GiB, 85.9 GB.
-            QVERIFY2(s.errors.front().message.find(
-                         "more than the 77.3 GB a serving engine gives them (90.0% of 85.9 GB)") != std::string::npos,
+            // The H100's 80 GiB (85.9 GB) less TensorRT-LLM's own: a step's
+            // activations 2 x 8,192 tokens x 25,600 x 5 (GPT at tp 8) = 2.10
+            // GB, NCCL's 392 MiB and the runtime's 3.5 GiB: 6.27 GB.
+            QVERIFY2(s.errors.front().message.find("more than the 79.6 GB TensorRT-LLM leaves them (85.9 GB of HBM "
+                                                   "less 6.27 GB of activations, NCCL buffers and runtime)") !=
+                         std::string::npos,
                      s.errors.front().message.c_str());
         }
     }
@@ -175,16 +178,46 @@ private slots:
     }
 
     // The KV cache (2 x layers x kv_heads x head_dim x bytes per token)
-    // fills what the weights leave of 90% of HBM: of the H100's 80 GiB,
-    // 85.9 GB (taken as 80 GB, the cache was 10% short).
+    // fills the engine's budget: TensorRT-LLM's 0.9 of what the weights and
+    // its own buffers leave of the H100's 80 GiB (85.9 GB; taken as 80 GB,
+    // the cache was 10% short), vLLM's 0.9 of the whole less those, SGLang's
+    // mem_fraction_static of the whole less the weights.
     void whatFitsBesideTheWeights()
     {
         Design d = seventyB();
         const Serving s = serve(d);
         QCOMPARE(s.kvBytesPerToken, 2.0 * 80 * 8 * 128 * 2);
-        const double freeGb = 80 * 1.073741824 * kServingHbmShare - s.weightsGbPerGpu;
+        const double hbmGb = 80 * 1.073741824;
+        // A step of 8,192 tokens x 8,192 wide x 5 (Llama at tp 8), NCCL's
+        // 392 MiB over tp 8, the runtime's 3.5 GiB.
+        const double ownGb = (2.0 * 8192 * 8192 * 5 + 392 * 1048576.0 + 3.5 * 1073741824) / 1e9;
+        QCOMPARE(s.memory.engineOwn() / 1e9, ownGb);
         const double perSequenceGb = 1280 * s.kvBytesPerToken / 8 / 1e9;  // tp 8 splits the 8 KV heads
+        const double freeGb = 0.9 * (hbmGb - s.weightsGbPerGpu - ownGb);
+        QVERIFY(std::abs(s.memory.kvBudget / 1e9 - freeGb) < 1e-9);
         QCOMPARE(s.maxBatch, std::int64_t(std::floor(freeGb / perSequenceGb)));
+        QVERIFY(s.memory.fractionSource.find("free_gpu_memory_fraction") != std::string::npos);
+        // vLLM's share is of the whole: weights, activations and runtime within it.
+        d.workload.serving->engine = "vllm";
+        const Serving vllm = serve(d);
+        QVERIFY(std::abs(vllm.memory.kvBudget / 1e9 - (0.9 * hbmGb - s.weightsGbPerGpu - ownGb)) < 1e-9);
+        QCOMPARE(vllm.maxBatch,
+                 std::min<std::int64_t>(
+                     1024, std::int64_t(std::floor((0.9 * hbmGb - s.weightsGbPerGpu - ownGb) / perSequenceGb))));
+        // SGLang 0.5.16 reserves 512 MB + 1.5 MB x 8,192 + 8 / 8 GiB + 2 MB x
+        // 512 graph batches = 14,848 MiB of 81,920: a share of 0.819.
+        d.workload.serving->engine = "sglang";
+        const Serving sglang = serve(d);
+        QCOMPARE(sglang.memory.fraction, 0.819);
+        QCOMPARE(sglang.memory.engineOwn(), 0.0);
+        QVERIFY(std::abs(sglang.memory.kvBudget / 1e9 - (0.819 * hbmGb - s.weightsGbPerGpu)) < 1e-9);
+        // The design's own share replaces the engine's default.
+        d.workload.serving->engine.reset();
+        d.workload.serving->memory_fraction = 0.5;
+        const Serving half = serve(d);
+        QVERIFY(std::abs(half.memory.kvBudget / 1e9 - 0.5 * (hbmGb - s.weightsGbPerGpu - ownGb)) < 1e-9);
+        QCOMPARE(half.memory.fractionSource, std::string("workload.serving.memory_fraction"));
+        d.workload.serving->memory_fraction.reset();
         // FP8 KV cache holds twice the sequences (less the rounding), as
         // many as an engine that takes them all keeps in flight.
         d.workload.serving->kv_precision = "fp8";
@@ -194,9 +227,10 @@ private slots:
         d.workload.serving->max_requests.reset();
         QCOMPARE(serve(d).maxBatch, 2048);
         d.workload.serving->batch = 2049;
-        QCOMPARE(serve(d).errors.front().message,
-                 std::string("a batch of 2,049 is more than the 2,048 requests the engine keeps in flight "
-                             "(TensorRT-LLM BuildConfig.max_batch_size, 2,048): lower the batch or raise max_requests"));
+        QCOMPARE(
+            serve(d).errors.front().message,
+            std::string("a batch of 2,049 is more than the 2,048 requests the engine keeps in flight "
+                        "(TensorRT-LLM BuildConfig.max_batch_size, 2,048): lower the batch or raise max_requests"));
         d.workload.serving->batch.reset();
         // A batch beyond it is refused at its pointer, with the numbers.
         d.workload.serving->kv_precision.reset();
@@ -384,7 +418,7 @@ private slots:
         const EngineLimits trt = engineDefaults("trtllm", 80, false);
         QCOMPARE(trt.stepTokens, 8192.0);
         QCOMPARE(trt.maxRequests, 2048);
-        const EngineLimits vllm = engineDefaults("vllm", 80, false);  // 74.5 GiB
+        const EngineLimits vllm = engineDefaults("vllm", 80, false);  // 80 GiB
         QCOMPARE(vllm.stepTokens, 8192.0);
         QCOMPARE(vllm.maxRequests, 1024);
         const EngineLimits vllmA100 = engineDefaults("vllm", 80, true);
@@ -392,12 +426,16 @@ private slots:
         QCOMPARE(vllmA100.maxRequests, 256);
         QCOMPARE(engineDefaults("vllm", 48, false).stepTokens, 2048.0);
         QCOMPARE(engineDefaults("sglang", 80, false).stepTokens, 8192.0);
-        QCOMPARE(engineDefaults("sglang", 141, false).stepTokens, 8192.0);  // 131 GiB
-        QCOMPARE(engineDefaults("sglang", 180, false).stepTokens, 16384.0);  // 168 GiB
+        QCOMPARE(engineDefaults("sglang", 141, false).stepTokens, 8192.0);   // 141 GiB
+        QCOMPARE(engineDefaults("sglang", 180, false).stepTokens, 16384.0);  // 180 GiB
         QCOMPARE(engineDefaults("sglang", 48, false).stepTokens, 4096.0);
         QCOMPARE(engineDefaults("sglang", 180, false).maxRequests, 0);
         for (const EngineLimits& e : {trt, vllm, engineDefaults("sglang", 80, false)})
             QVERIFY(!e.stepTokensSource.empty() && !e.maxRequestsSource.empty());
+        // TensorRT-LLM's and vLLM's memory shares; SGLang works its own out.
+        QCOMPARE(trt.memoryFraction, 0.9);
+        QCOMPARE(vllm.memoryFraction, 0.9);
+        QCOMPARE(engineDefaults("sglang", 80, false).memoryFraction, 0.0);
         // A design's engine is TensorRT-LLM's unless it names another.
         Design d = seventyB();
         QCOMPARE(serve(d).engine.engine, std::string("trtllm"));

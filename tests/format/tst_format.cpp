@@ -176,6 +176,33 @@ private slots:
         QVERIFY(!saved["workload"].contains("software"));
     }
 
+    // Format 1.8 added workload.serving.memory_fraction; a 1.7 serving file
+    // takes its engine's share (TensorRT-LLM's 0.9 of what the model leaves
+    // free), is saved at the current version without the key, and a share
+    // the design sets is read, used and written back.
+    void aFormat17ServingFileTakesTheEnginesMemoryShare()
+    {
+        Json doc = Json::parse(test::readBytes(test::sourcePath("tests/data/good/serving-70b-h100-node.cluster.json")));
+        doc["format_version"] = "1.7";
+        const DesignLoad loaded = readDesignJson(doc, Catalog::builtin());
+        QVERIFY(loaded.ok());
+        QVERIFY(!loaded.design->workload.serving->memory_fraction);
+        const Serving s = analyzeServing(*loaded.design, *loaded.catalog);
+        QCOMPARE(s.memory.fraction, 0.9);
+        Json saved = Json::parse(writeDesignText(*loaded.design));
+        QCOMPARE(saved["format_version"].get<std::string>(), toString(kDesignFormatVersion));
+        QVERIFY(!saved["workload"]["serving"].contains("memory_fraction"));
+        saved["workload"]["serving"]["memory_fraction"] = 0.8;
+        const DesignLoad set = readDesignJson(saved, Catalog::builtin());
+        QVERIFY(set.ok());
+        QCOMPARE(*set.design->workload.serving->memory_fraction, 0.8);
+        const Serving less = analyzeServing(*set.design, *set.catalog);
+        QCOMPARE(less.memory.fraction, 0.8);
+        QVERIFY(less.maxBatch < s.maxBatch || less.maxBatch == s.engine.maxRequests);
+        QCOMPARE(Json::parse(writeDesignText(*set.design))["workload"]["serving"]["memory_fraction"].get<double>(),
+                 0.8);
+    }
+
     // A design names its software by a catalog profile's id: read, written
     // after the kind, searched within; a profile of a user's catalog travels
     // in the design's embedded catalog, so the file opens and searches the
@@ -240,7 +267,8 @@ private slots:
         const Serving s = analyzeServing(*loaded.design, *loaded.catalog);
         QCOMPARE(s.engine.engine, std::string("trtllm"));
         QCOMPARE(s.engine.stepTokens, 8192.0);
-        QCOMPARE(Json::parse(writeDesignText(*loaded.design))["format_version"].get<std::string>(), toString(kDesignFormatVersion));
+        QCOMPARE(Json::parse(writeDesignText(*loaded.design))["format_version"].get<std::string>(),
+                 toString(kDesignFormatVersion));
     }
 
     // A serving workload (format 1.3): its serving section instead of the
@@ -561,12 +589,12 @@ private slots:
         requireTable(fields::checkpoint());
         requireTable(fields::operations());
         // The sections design_reader.cpp reads by hand, and the catalog's keys.
-        for (auto key : {"format",     "format_version", "components", "links",       "workload",  "facility",
-                         "operations", "catalog",        "position",   "size",        "collapsed", "props",
-                         "model",      "training",       "serving",    "parallelism", "data",      "failure_mttf_h",
-                         "checkpoint", "sources",        "parts",      "kind",        "vendor",    "attributes",
-                         "figures",    "value",          "source",     "uncertain",   "note",
-                         "disaggregated", "prefill",     "decode"})
+        for (auto key :
+             {"format",  "format_version", "components", "links",          "workload",   "facility", "operations",
+              "catalog", "position",       "size",       "collapsed",      "props",      "model",    "training",
+              "serving", "parallelism",    "data",       "failure_mttf_h", "checkpoint", "sources",  "parts",
+              "kind",    "vendor",         "attributes", "figures",        "value",      "source",   "uncertain",
+              "note",    "disaggregated",  "prefill",    "decode"})
             require(key);
         for (PartKind kind : kAllPartKinds) {
             require(partKindName(kind));

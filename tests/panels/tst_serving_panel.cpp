@@ -79,6 +79,18 @@ private slots:
         auto* weights = qobject_cast<QCPBars*>(p->memoryPlot()->plottable(0));
         QVERIFY(weights);
         QCOMPARE(weights->data()->at(0)->value, expected.weightsGbPerGpu);
+        // The stack is the GPU's whole HBM: the engine's buffers and its
+        // reserve on top of the KV cache budget.
+        double stacked = 0;
+        for (int i = 0; i < p->memoryPlot()->plottableCount(); ++i)
+            stacked += qobject_cast<QCPBars*>(p->memoryPlot()->plottable(i))->data()->at(0)->value;
+        QVERIFY(std::abs(stacked - expected.memory.capacity / 1e9) < 1e-9);
+        // The KV cache budget, as TensorRT-LLM divides the memory.
+        const QString budgetTip = p->figureTable()->tipOf("KV cache budget per GPU");
+        QVERIFY2(budgetTip.startsWith("TensorRT-LLM: 0.9 x (HBM 85.9 GB - weights ") &&
+                     budgetTip.contains("free_gpu_memory_fraction") &&
+                     budgetTip.contains(QString::fromStdString(formatCount(expected.maxBatch)) + " sequences"),
+                 qPrintable(budgetTip));
         // Each row explains itself.
         const std::vector<FigureRow>& t = p->figureTable()->figures();
         QVERIFY(t.size() >= 10);
@@ -202,6 +214,20 @@ private slots:
         QCOMPARE(w.analysis()->serving()->engine.maxRequests, 1024);  // vLLM's on an 80 GB H100
         step->setValue(0);
         QVERIFY(!w.document()->design().workload.serving->step_tokens);
+        // The engine's memory share: vLLM's 0.9 of the whole until the
+        // design sets its own, and back with 0.
+        auto* share = qobject_cast<QDoubleSpinBox*>(w.workload()->field("/workload/serving/memory_fraction"));
+        QVERIFY(share);
+        QCOMPARE(share->specialValueText(), QString("engine default"));
+        share->setValue(0.95);
+        QCOMPARE(w.document()->design().workload.serving->memory_fraction, std::optional<double>(0.95));
+        w.analysis()->recomputeNow();
+        QCOMPARE(w.analysis()->serving()->memory.fraction, 0.95);
+        QCOMPARE(w.analysis()->serving()->memory.fractionSource, std::string("workload.serving.memory_fraction"));
+        share->setValue(0);
+        QVERIFY(!w.document()->design().workload.serving->memory_fraction);
+        w.analysis()->recomputeNow();
+        QCOMPARE(w.analysis()->serving()->memory.fraction, 0.9);
     }
 
     // The best way to serve: the search's verdict and candidates, both
@@ -261,8 +287,9 @@ private slots:
         const Serving* s = w.analysis()->serving();
         QVERIFY(s && s->ok());
         QCOMPARE(s->mode, std::string("disaggregated"));
-        QCOMPARE(perGpu, QString::fromStdString(formatReadable(
-                             double(s->replicasInDesign) * s->decode.tokensPerSPerReplica / 8.0)));
+        QCOMPARE(
+            perGpu,
+            QString::fromStdString(formatReadable(double(s->replicasInDesign) * s->decode.tokensPerSPerReplica / 8.0)));
         // The search runs again for the applied design; until it ends the
         // last result stays, its rows not to be applied.
         QVERIFY(!t->isEnabled());

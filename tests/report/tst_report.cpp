@@ -266,8 +266,13 @@ private slots:
         const QString all = pdfText(out);
         for (const char* training : {"MFU breakdown", "Failure cadence", "Scale sweep", "Sensitivity: what limits"})
             QVERIFY2(!all.contains(training), training);
-        // The Serving page: the panel's sentence, its charts' axes and its figures.
-        const QString serving = pdfText(out, pageOf(out, pages, "Serving")).simplified();
+        // The Serving section (its page, and the page its figures run onto
+        // before the assumptions): the panel's sentence, its charts' axes
+        // and its figures.
+        QString serving;
+        for (int p = pageOf(out, pages, "Serving"); p < pageOf(out, pages, "Assumptions"); ++p)
+            serving += pdfText(out, p);
+        serving = serving.simplified();
         QVERIFY2(
             serving.contains(
                 QStringLiteral("Batch %1 per replica of 8 GPUs").arg(QString::fromStdString(formatCount(s.batch)))),

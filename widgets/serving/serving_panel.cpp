@@ -46,6 +46,34 @@ QString engineName(const std::string& engine)
     return q(engineDisplayName(engine));
 }
 
+// The engine's KV cache budget with its figures: how each engine divides a
+// GPU's memory (core/serving/engine.h, EngineMemory; the explanation of
+// serving.max_batch names every source).
+QString kvBudgetTip(const Serving& s)
+{
+    const EngineMemory& m = s.memory;
+    const auto gb = [](double bytes) { return num(bytes / 1e9) + " GB"; };
+    const QString share = q(formatValue(m.fraction));
+    QString how;
+    if (m.engineOwn() <= 0)
+        how = QObject::tr("%1 x HBM %2 - weights %3").arg(share, gb(m.capacity), gb(m.weights));
+    else {
+        const QString own = QObject::tr("activations %1 - NCCL %2 - runtime %3")
+                                .arg(gb(m.activations), gb(m.communication), gb(m.runtime));
+        how = s.engine.engine == "vllm"
+            ? QObject::tr("%1 x HBM %2 - weights %3 - %4").arg(share, gb(m.capacity), gb(m.weights), own)
+            : QObject::tr("%1 x (HBM %2 - weights %3 - %4)").arg(share, gb(m.capacity), gb(m.weights), own);
+    }
+    // The share's source up to its figures ("TensorRT-LLM KvCacheConfig.free_gpu_memory_fraction").
+    const std::string& source = m.fractionSource;
+    QString tip =
+        QObject::tr("%1%2: %3, %4 sequences of %5 (%6")
+            .arg(s.disaggregation ? QObject::tr("a decode worker's GPU, ") : QString(), engineName(s.engine.engine),
+                 how, q(formatCount(s.maxBatch)), gb(s.kvGbPerSequence * 1e9 / double(s.gpusPerReplica)),
+                 q(source.substr(0, std::min(source.find(','), source.find(" as ")))));
+    return tip + (m.engineOwn() > 0 ? QObject::tr("; buffers: AIConfigurator's memory model)") : QString(")"));
+}
+
 QString secs(double s)
 {
     return q(formatSeconds(s));
@@ -86,12 +114,12 @@ std::vector<FigureRow> rowsOf(const Serving& s, const ArrivalBand* band, bool re
                             .arg(x->limitedBy == "kv_links" ? QObject::tr("links moving the KV cache")
                                                             : q(x->limitedBy) + QObject::tr(" workers"))
                             .arg(num(100 * x->prefill.utilization), num(100 * x->decode.utilization))});
-        rows.push_back({QObject::tr("KV cache move"), secs(x->kvTransferS),
-                        QObject::tr("%1 bytes per request (prompt x 2 x layers x kv_heads x head_dim x bytes) from "
-                                    "the prefill worker's shards to the decode worker's, over %2 (the pairs' tiers); "
-                                    "the moves use %3% of the links; added to the time to first token")
-                            .arg(q(formatCount(std::int64_t(x->kvBytesPerRequest))), tiers,
-                                 num(100 * x->kvLinkShare))});
+        rows.push_back(
+            {QObject::tr("KV cache move"), secs(x->kvTransferS),
+             QObject::tr("%1 bytes per request (prompt x 2 x layers x kv_heads x head_dim x bytes) from "
+                         "the prefill worker's shards to the decode worker's, over %2 (the pairs' tiers); "
+                         "the moves use %3% of the links; added to the time to first token")
+                 .arg(q(formatCount(std::int64_t(x->kvBytesPerRequest))), tiers, num(100 * x->kvLinkShare))});
     } else {
         rows.push_back(
             {QObject::tr("Replica"), QObject::tr("tp %1 x pp %2 = %3 GPUs").arg(s.tp).arg(s.pp).arg(s.gpusPerReplica),
@@ -145,6 +173,7 @@ std::vector<FigureRow> rowsOf(const Serving& s, const ArrivalBand* band, bool re
                  .arg(num(s.peakTflops, 4), q(s.weightPrecision))},
             {QObject::tr("Weights per GPU"), num(s.weightsGbPerGpu) + " GB",
              QObject::tr("parameters x bytes at %1 / GPUs per replica").arg(q(s.weightPrecision))},
+            {QObject::tr("KV cache budget per GPU"), num(s.memory.kvBudget / 1e9) + " GB", kvBudgetTip(s)},
             {QObject::tr("KV cache per replica"), num(s.kvCacheGbPerReplica) + " GB",
              QObject::tr("batch x (prompt + output) x %1 bytes per token (2 x layers x kv_heads x head_dim x bytes at "
                          "%2)")
@@ -186,16 +215,16 @@ std::vector<FigureRow> rowsOf(const Serving& s, const ArrivalBand* band, bool re
     // At the arrival rate: the load over the replicas, at the latencies it
     // gives (Little's law solved with them).
     if (const ServingOperation& o = s.operation; o.set()) {
-        const QString how = (o.replicas == 1 ? QObject::tr("%1 requests/s over %2 replica (%3): it holds the "
-                                                           "requests in flight Little's law gives at the latencies "
-                                                           "they cause, served as the engine serves %4 users")
-                                             : QObject::tr("%1 requests/s over %2 replicas (%3): each holds the "
-                                                           "requests in flight Little's law gives at the latencies "
-                                                           "they cause, served as the engine serves %4 users"))
-                                .arg(num(s.arrivalRatePerS), q(formatCount(o.replicas)),
-                                     o.designHoldsLoad ? QObject::tr("the design's")
-                                                       : QObject::tr("needed; the design holds fewer"),
-                                     q(formatCount(o.at.batch)));
+        const QString how =
+            (o.replicas == 1 ? QObject::tr("%1 requests/s over %2 replica (%3): it holds the "
+                                           "requests in flight Little's law gives at the latencies "
+                                           "they cause, served as the engine serves %4 users")
+                             : QObject::tr("%1 requests/s over %2 replicas (%3): each holds the "
+                                           "requests in flight Little's law gives at the latencies "
+                                           "they cause, served as the engine serves %4 users"))
+                .arg(num(s.arrivalRatePerS), q(formatCount(o.replicas)),
+                     o.designHoldsLoad ? QObject::tr("the design's") : QObject::tr("needed; the design holds fewer"),
+                     q(formatCount(o.at.batch)));
         rows.push_back(
             {QObject::tr("At the load, %1 requests/s").arg(num(s.arrivalRatePerS)), {}, {}, FigureRow::Heading});
         rows.push_back({QObject::tr("In flight at the load"), num(o.inFlightPerReplica), how});
@@ -403,16 +432,16 @@ void ServingPanel::refreshSearch()
     apply_->setEnabled(false);
     candidates_->setEnabled(fresh != nullptr);
     if (!s || !r || !r->ok()) {
-        verdict_->setText(!s ? QString()
+        verdict_->setText(!s                           ? QString()
                               : r && !r->error.empty() ? q(r->error)
                                                        : tr("Searching aggregated and disaggregated layouts..."));
         stylePlot(frontier_, palette());
         frontier_->replot();
         return;
     }
-    verdict_->setText(fresh ? q(r->verdict)
-                            : tr("Searching again for the latest edit; until then, for the design before it: %1")
-                                  .arg(q(r->verdict)));
+    verdict_->setText(
+        fresh ? q(r->verdict)
+              : tr("Searching again for the latest edit; until then, for the design before it: %1").arg(q(r->verdict)));
     verdict_->setToolTip(tr("%1 configurations on %2 GPUs, %3 modelled by the serving analysis, %4 meet the targets "
                             "(docs/model.md section 19, \"The serving search\")")
                              .arg(q(formatCount(r->space)), q(formatCount(r->gpus)), q(formatCount(r->modelled)),
@@ -445,8 +474,8 @@ void ServingPanel::refreshSearch()
         ++kind;
     }
     kind = 0;
-    for (const auto& [list, name] : {std::pair{&r->aggregated, tr("aggregated")},
-                                     std::pair{&r->disaggregated, tr("disaggregated")}}) {
+    for (const auto& [list, name] :
+         {std::pair{&r->aggregated, tr("aggregated")}, std::pair{&r->disaggregated, tr("disaggregated")}}) {
         QCPGraph* g = frontier_->addGraph();
         g->setName(name);
         g->setLineStyle(QCPGraph::lsNone);
@@ -546,8 +575,7 @@ void ServingPanel::refresh()
     stack_->showContent();
     pageStack_->showContent();
     const DecodePoint& d = s->decode;
-    QString text =
-        s->disaggregation
+    QString text = s->disaggregation
         ? tr("<b>Disaggregated, batch %1 per decode worker, copies of %2 GPUs: %3 tokens/s per GPU, %4 per "
              "user</b>; on %5, first token in %6 (the prompt on a prefill worker, then %7 moving its KV cache), "
              "%8 per token after it (decode steps alone, %9).")
@@ -558,23 +586,23 @@ void ServingPanel::refresh()
         : tr("<b>Batch %1 per replica of %2 GPUs: %3 tokens/s per GPU, %4 per user</b>; as %5 serves "
              "them, first token in %6, %7 per token after it (a decode step alone %8, %9).")
               .arg(q(formatCount(s->batch)), QString::number(s->gpusPerReplica), num(d.tokensPerSPerGpu),
-                   num(d.tokensPerSPerUser), engineName(s->engine.engine), secs(s->ttftS), secs(d.tpotS),
-                   secs(d.stepS), d.bandwidthBound() ? tr("bandwidth-bound") : tr("compute-bound"));
+                   num(d.tokensPerSPerUser), engineName(s->engine.engine), secs(s->ttftS), secs(d.tpotS), secs(d.stepS),
+                   d.bandwidthBound() ? tr("bandwidth-bound") : tr("compute-bound"));
     if (const ServingOperation& o = s->operation; o.set()) {
         text += " " +
             (s->replicasNeeded == 1 ? tr("At %1 requests/s the load needs %2 replica, %3 GPUs")
                                     : tr("At %1 requests/s the load needs %2 replicas, %3 GPUs"))
                 .arg(num(s->arrivalRatePerS), q(formatCount(s->replicasNeeded)), q(formatCount(s->gpusNeeded)));
-        const QString replicas = o.replicas == 1 ? tr("1 replica, it holds")
-                                                 : tr("%1 replicas, each holds").arg(q(formatCount(o.replicas)));
-        text += o.designHoldsLoad ? tr("; over the design's %1 %2 requests in flight: first token in %3, %4 per "
-                                       "token, %5 tokens/s per GPU.")
-                                        .arg(replicas, num(o.inFlightPerReplica), secs(o.at.ttftS), secs(o.at.tpotS),
-                                             num(o.tokensPerSPerGpu))
-                                  : tr("; the design holds %1. With %2, each would hold %3 requests in flight: first "
-                                       "token in %4, %5 per token.")
-                                        .arg(q(formatCount(s->replicasInDesign)), q(formatCount(o.replicas)),
-                                             num(o.inFlightPerReplica), secs(o.at.ttftS), secs(o.at.tpotS));
+        const QString replicas =
+            o.replicas == 1 ? tr("1 replica, it holds") : tr("%1 replicas, each holds").arg(q(formatCount(o.replicas)));
+        text += o.designHoldsLoad
+            ? tr("; over the design's %1 %2 requests in flight: first token in %3, %4 per "
+                 "token, %5 tokens/s per GPU.")
+                  .arg(replicas, num(o.inFlightPerReplica), secs(o.at.ttftS), secs(o.at.tpotS), num(o.tokensPerSPerGpu))
+            : tr("; the design holds %1. With %2, each would hold %3 requests in flight: first "
+                 "token in %4, %5 per token.")
+                  .arg(q(formatCount(s->replicasInDesign)), q(formatCount(o.replicas)), num(o.inFlightPerReplica),
+                       secs(o.at.ttftS), secs(o.at.tpotS));
     }
     if (!s->meetsLatencyTargets)
         text += " <span style=\"color:" + sceneColors().error.name() + "\">" +
@@ -643,15 +671,17 @@ void ServingPanel::drawCurve(const Serving& s)
 void ServingPanel::drawMemory(const Serving& s)
 {
     // One GPU's HBM as a stack: weights, the served batch's KV cache, what
-    // is left of the serving engine's share, and the reserve above it.
-    const double hbm = s.usableHbmGbPerGpu / kServingHbmShare;
+    // is left of the engine's KV cache budget, and what the engine keeps for
+    // its own buffers or out of reach (core's EngineMemory).
+    const double hbm = s.memory.capacity / 1e9;
     const double kv = s.kvCacheGbPerReplica / double(s.gpusPerReplica);
+    const double budget = s.memory.kvBudget / 1e9;
     const std::vector<QCPBars*> stack =
         addStack(memory_->xAxis, memory_->yAxis, {"weights", "kv cache", "free", "reserve"});
-    const double values[] = {s.weightsGbPerGpu, kv, std::max(0.0, s.usableHbmGbPerGpu - s.weightsGbPerGpu - kv),
-                             hbm - s.usableHbmGbPerGpu};
+    const double values[] = {s.weightsGbPerGpu, kv, std::max(0.0, budget - kv),
+                             std::max(0.0, hbm - s.weightsGbPerGpu - std::max(budget, kv))};
     const QString names[] = {tr("weights"), tr("KV cache (batch %1)").arg(q(formatCount(s.batch))), tr("free"),
-                             tr("reserve (%1%)").arg(std::lround(100 * (1 - kServingHbmShare)))};
+                             tr("engine and reserve")};
     for (std::size_t i = 0; i < stack.size(); ++i) {
         stack[i]->setName(names[i]);
         stack[i]->addData(1, values[i]);

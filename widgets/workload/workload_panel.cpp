@@ -242,6 +242,11 @@ WorkloadPanel::WorkloadPanel(DesignDocument* document, AnalysisService* service,
                tr("Requests the engine keeps in flight at most (max_batch_size, max_num_seqs, "
                   "max_running_requests)"),
                engineLimit);
+    tableField(serving, "memory_fraction", tr("Memory share"),
+               tr("The engine's share of each GPU's memory: TensorRT-LLM's free_gpu_memory_fraction (of what the "
+                  "weights and its buffers leave), vLLM's gpu_memory_utilization and SGLang's mem_fraction_static "
+                  "(of the whole)"),
+               {.special = tr("engine default"), .zeroUnsets = true, .decimals = 2});
 
     addSection(tr("Parallelism"));
     // "Any software" is the default: a file that names none means it. Its
@@ -400,11 +405,13 @@ void WorkloadPanel::intField(const QString& label, const QString& pointer, std::
 
 void WorkloadPanel::doubleField(const QString& label, const QString& pointer, double min, double max, int decimals,
                                 double scale, const QString& suffix, std::function<double(const Workload&)> get,
-                                std::function<void(Workload&, double)> set, const QString& help)
+                                std::function<void(Workload&, double)> set, const QString& help, const QString& special)
 {
     // `scale`: the field shows value / scale (tokens in billions).
     auto* box = new CompactDoubleSpinBox;
     box->setRange(min, max);
+    if (!special.isEmpty())
+        box->setSpecialValueText(special);
     box->setDecimals(decimals);
     box->setSuffix(suffix);
     box->setKeyboardTracking(false);
@@ -537,7 +544,7 @@ void WorkloadPanel::tableField(const WorkloadPart<S>& part, std::string_view key
                     : field->minExclusive          ? std::pow(10.0, -look.decimals)
                                                    : field->min / look.scale;
                 doubleField(label, pointer, min, field->max / look.scale, look.decimals, look.scale, look.suffix, read,
-                            write, help);
+                            write, help, look.special);
             }
         },
         field->member);

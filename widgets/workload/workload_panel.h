@@ -71,7 +71,7 @@ private:
                   const QString& help, const QString& special = {});
     void doubleField(const QString& label, const QString& pointer, double min, double max, int decimals, double scale,
                      const QString& suffix, std::function<double(const Workload&)> get,
-                     std::function<void(Workload&, double)> set, const QString& help);
+                     std::function<void(Workload&, double)> set, const QString& help, const QString& special = {});
     // One choice of a combo box: the value the file writes, what it shows,
     // and its tooltip.
     struct Choice {
