@@ -54,7 +54,8 @@ double sglangMemFractionStatic(double capacityBytes, double chunkTokens, std::in
     double reservedMib = 512 + 1.5 * chunkTokens + double(tp * pp) / 8 * 1024 + graphBatch * 2;
     if (mib > 60 * 1024)
         reservedMib = std::max(reservedMib, 10.0 * 1024);
-    return std::round((mib - reservedMib) / mib * 1000) / 1000;
+    // A GPU smaller than the reserve gets no share (the weights then do not fit).
+    return std::max(0.0, std::round((mib - reservedMib) / mib * 1000) / 1000);
 }
 
 }  // namespace
