@@ -123,7 +123,6 @@ EngineMemory engineMemory(const EngineLimits& limits, double hbmGb, double weigh
         }
         m.kvBudget = m.fraction * m.capacity - m.weights;
         m.weightRoom = m.fraction * m.capacity;
-        m.weightRoomText = formatValue(m.fraction) + " of " + gbText(m.capacity) + " of HBM";
         return m;
     }
     const ActivationRow* row = &kActivationCoefficients[0];
@@ -139,9 +138,31 @@ EngineMemory engineMemory(const EngineLimits& limits, double hbmGb, double weigh
     m.kvBudget = vllm ? m.fraction * m.capacity - m.weights - m.engineOwn()
                       : m.fraction * (m.capacity - m.weights - m.engineOwn());
     m.weightRoom = (vllm ? m.fraction * m.capacity : m.capacity) - m.engineOwn();
-    m.weightRoomText = (vllm ? formatValue(m.fraction) + " of " : std::string()) + gbText(m.capacity) +
-        " of HBM less " + gbText(m.engineOwn()) + " of activations, NCCL buffers and runtime";
     return m;
+}
+
+std::string kvBudgetWorked(const EngineMemory& m, std::string_view engine)
+{
+    const std::string share = formatValue(m.fraction);
+    const std::string hbm = "HBM " + gbText(m.capacity), weights = "weights " + gbText(m.weights);
+    std::string how;
+    if (m.engineOwn() <= 0)
+        how = share + " x " + hbm + " - " + weights;
+    else {
+        const std::string own = "activations " + gbText(m.activations) + " - NCCL " + gbText(m.communication) +
+            " - runtime " + gbText(m.runtime);
+        how = engine == "vllm" ? share + " x " + hbm + " - " + weights + " - " + own
+                               : share + " x (" + hbm + " - " + weights + " - " + own + ")";
+    }
+    return how + " = " + gbText(m.kvBudget);
+}
+
+std::string weightRoomText(const EngineMemory& m, std::string_view engine)
+{
+    if (m.engineOwn() <= 0)
+        return formatValue(m.fraction) + " of " + gbText(m.capacity) + " of HBM";
+    return (engine == "vllm" ? formatValue(m.fraction) + " of " : std::string()) + gbText(m.capacity) +
+        " of HBM less " + gbText(m.engineOwn()) + " of activations, NCCL buffers and runtime";
 }
 
 std::string kvBudgetFormula(std::string_view engine)

@@ -46,7 +46,6 @@ struct EngineMemory {
     double engineOwn() const { return activations + communication + runtime; }
     // The most weights the engine holds: those that leave the KV cache nothing.
     double weightRoom = 0;
-    std::string weightRoomText;  // how the engine leaves it, with the figures
 };
 
 // `limits` as engineDefaults and the design set them; `shape` the replica's
@@ -56,6 +55,14 @@ EngineMemory engineMemory(const EngineLimits& limits, double hbmGb, double weigh
 
 // The budget's formula for this engine, in words, for the explanations.
 std::string kvBudgetFormula(std::string_view engine);
+
+// The same with `m`'s figures: "0.9 x (HBM 85.9 GB - weights 8.82 GB -
+// activations 0.671 GB - NCCL 0.411 GB - runtime 3.76 GB) = 65 GB".
+std::string kvBudgetWorked(const EngineMemory& m, std::string_view engine);
+
+// How the engine leaves the weights `m.weightRoom`, with the figures (the
+// error of weights that do not fit).
+std::string weightRoomText(const EngineMemory& m, std::string_view engine);
 
 // Where the activations', NCCL buffers' and runtime's figures come from.
 std::string engineMemorySource();

@@ -159,14 +159,14 @@ bool prepareReplica(const Design& design, const DesignFacts& facts, const Hardwa
     const double kvPerSequence = layout.contextTokens * r.kvBytesPerTokenPerGpu;
     s.kvGbPerSequence = kvPerSequence * double(r.gpus) / 1e9;
     if (freeBytes <= 0) {
-        s.errors.push_back(
-            servingError(tpPointer,
-                         "the weights need " + gbText(r.weightBytesPerGpu) + " per GPU in " + s.weightPrecision + " (" +
-                             formatReadable(m.params / 1e9) + "B parameters over tp x pp = " + formatCount(r.gpus) +
-                             " GPUs), more than the " + gbText(std::max(0.0, s.memory.weightRoom)) + " " +
-                             engineDisplayName(s.engine.engine) + " leaves them (" + s.memory.weightRoomText +
-                             "): raise tp or pp, or serve in a smaller precision",
-                         "out_of_memory"));
+        s.errors.push_back(servingError(
+            tpPointer,
+            "the weights need " + gbText(r.weightBytesPerGpu) + " per GPU in " + s.weightPrecision + " (" +
+                formatReadable(m.params / 1e9) + "B parameters over tp x pp = " + formatCount(r.gpus) +
+                " GPUs), more than the " + gbText(std::max(0.0, s.memory.weightRoom)) + " " +
+                engineDisplayName(s.engine.engine) + " leaves them (" + weightRoomText(s.memory, s.engine.engine) +
+                "): raise tp or pp, or serve in a smaller precision",
+            "out_of_memory"));
         return false;
     }
     s.maxBatch = std::int64_t(std::floor(freeBytes / kvPerSequence));

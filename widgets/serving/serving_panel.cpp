@@ -52,25 +52,13 @@ QString engineName(const std::string& engine)
 QString kvBudgetTip(const Serving& s)
 {
     const EngineMemory& m = s.memory;
-    const auto gb = [](double bytes) { return num(bytes / 1e9) + " GB"; };
-    const QString share = q(formatValue(m.fraction));
-    QString how;
-    if (m.engineOwn() <= 0)
-        how = QObject::tr("%1 x HBM %2 - weights %3").arg(share, gb(m.capacity), gb(m.weights));
-    else {
-        const QString own = QObject::tr("activations %1 - NCCL %2 - runtime %3")
-                                .arg(gb(m.activations), gb(m.communication), gb(m.runtime));
-        how = s.engine.engine == "vllm"
-            ? QObject::tr("%1 x HBM %2 - weights %3 - %4").arg(share, gb(m.capacity), gb(m.weights), own)
-            : QObject::tr("%1 x (HBM %2 - weights %3 - %4)").arg(share, gb(m.capacity), gb(m.weights), own);
-    }
     // The share's source up to its figures ("TensorRT-LLM KvCacheConfig.free_gpu_memory_fraction").
     const std::string& source = m.fractionSource;
-    QString tip =
-        QObject::tr("%1%2: %3, %4 sequences of %5 (%6")
-            .arg(s.disaggregation ? QObject::tr("a decode worker's GPU, ") : QString(), engineName(s.engine.engine),
-                 how, q(formatCount(s.maxBatch)), gb(s.kvGbPerSequence * 1e9 / double(s.gpusPerReplica)),
-                 q(source.substr(0, std::min(source.find(','), source.find(" as ")))));
+    QString tip = QObject::tr("%1%2: %3, %4 sequences of %5 (%6")
+                      .arg(s.disaggregation ? QObject::tr("a decode worker's GPU, ") : QString(),
+                           engineName(s.engine.engine), q(kvBudgetWorked(m, s.engine.engine)),
+                           q(formatCount(s.maxBatch)), num(s.kvGbPerSequence / double(s.gpusPerReplica)) + " GB",
+                           q(source.substr(0, std::min(source.find(','), source.find(" as ")))));
     return tip + (m.engineOwn() > 0 ? QObject::tr("; buffers: AIConfigurator's memory model)") : QString(")"));
 }
 
